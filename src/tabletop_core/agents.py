@@ -1,0 +1,51 @@
+"""Agents: anything with ``act(view, legal_actions, rng) -> action``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Agent", "FirstAgent", "RandomAgent"]
+
+A = TypeVar("A")
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A bot: given what its player sees and the legal actions, it picks one.
+
+    ``view`` is ``game.observe(state, player)``; ``rng`` is the only source of randomness an agent may use, so
+    seeded games are reproducible.
+    """
+
+    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        """Choose one of ``legal_actions``."""
+        ...
+
+
+class RandomAgent:
+    """Picks a legal action uniformly at random.
+
+    >>> RandomAgent().act(None, ("a", "b", "c"), np.random.default_rng(0))
+    'c'
+    """
+
+    def act(self, view: Any, legal_actions: Sequence[A], rng: np.random.Generator) -> A:
+        """A uniformly random legal action."""
+        return legal_actions[int(rng.integers(len(legal_actions)))]
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+class FirstAgent:
+    """Always picks the legal action with the lowest id (a deterministic baseline)."""
+
+    def act(self, view: Any, legal_actions: Sequence[A], rng: np.random.Generator) -> A:
+        """The first legal action."""
+        return legal_actions[0]
+
+    def __repr__(self) -> str:
+        return "FirstAgent()"

@@ -1,0 +1,242 @@
+"""The conformance suite: the protocol's promises, checked at every state of seeded random playouts.
+
+``check_game(game, games=100, seed=0)`` raises :class:`ConformanceError` on the first violation, naming the seed,
+the step and the check; users run it on their own games too.
+
+>>> from tabletop_core.kuhn import GAME
+>>> check_game(GAME, games=5, seed=0).states > 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from tabletop_core.agents import Agent, RandomAgent
+from tabletop_core.chance import sample_outcome
+from tabletop_core.errors import IllegalActionError
+from tabletop_core.records import Record, options_json, replay
+from tabletop_core.serialize import from_json, to_json
+from tabletop_core.spec import CHANCE, TERMINAL
+
+__all__ = ["ConformanceError", "ConformanceReport", "check_game"]
+
+_PROB_TOLERANCE = 1e-9
+
+
+class ConformanceError(AssertionError):
+    """A broken promise of the game protocol, with where it happened."""
+
+    def __init__(self, game: str, seed: int, step: int, check: str, detail: str) -> None:
+        self.game, self.seed, self.step, self.check, self.detail = game, seed, step, check, detail
+        super().__init__(f"{game}: seed {seed}, step {step}: check {check!r} failed: {detail}")
+
+
+@attrs.frozen
+class ConformanceReport:
+    """What a passing run covered."""
+
+    games: int
+    states: int
+    decisions: int
+    chance_nodes: int
+    terminal: int
+
+
+class _Checker:
+    def __init__(self, game: Any, seed: int, rng: np.random.Generator) -> None:
+        self.game, self.seed, self.rng = game, seed, rng
+        self.name = game.spec.short_name
+        self.step_index = 0
+
+    def fail(self, check: str, detail: str) -> ConformanceError:
+        return ConformanceError(self.name, self.seed, self.step_index, check, detail)
+
+    def expect(self, ok: bool, check: str, detail: str) -> None:
+        if not ok:
+            raise self.fail(check, detail)
+
+    def check_state(self, state: Any, deep: bool) -> tuple[Any, ...]:
+        game, spec = self.game, self.game.spec
+        player = game.current_player(state)
+        n = game.num_players(state)
+        self.expect(player in (CHANCE, TERMINAL) or 0 <= player < n, "current_player", f"player {player}")
+        legal = game.legal_actions(state)
+        self.expect(isinstance(legal, tuple), "legal_actions is a tuple", type(legal).__name__)
+        self.expect(game.is_terminal(state) == (player == TERMINAL), "is_terminal", f"player {player}")
+        if player == TERMINAL:
+            self.expect(not legal, "no actions when terminal", f"{len(legal)} actions")
+        else:
+            self.expect(bool(legal), "legal actions non-empty", f"none at {game.describe_step(state)}")
+        ids = [game.action_id(a) for a in legal]
+        self.expect(len(set(ids)) == len(ids), "legal actions unique", f"ids {ids}")
+        self.expect(ids == sorted(ids), "legal actions sorted by id", f"ids {ids}")
+        self.expect(len(set(legal)) == len(legal), "legal actions unique", "equal actions repeated")
+        space = spec.max_chance_outcomes if player == CHANCE else spec.num_distinct_actions
+        self.expect(
+            all(0 <= i < space for i in ids), "action ids in range", f"ids {ids} not in range({space})"
+        )
+        if player == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            self.expect(
+                tuple(a for a, _ in outcomes) == legal, "chance outcomes are the legal actions", f"{outcomes}"
+            )
+            probs = [p for _, p in outcomes]
+            self.expect(all(p > 0 for p in probs), "chance probabilities positive", f"{probs}")
+            self.expect(
+                math.isclose(sum(probs), 1.0, abs_tol=_PROB_TOLERANCE),
+                "chance probabilities sum to 1",
+                f"{sum(probs)}",
+            )
+        mask = game.legal_action_mask(state)
+        self.expect(
+            mask.dtype == np.bool_ and mask.shape == (space,), "mask shape", f"{mask.dtype} {mask.shape}"
+        )
+        self.expect(sorted(np.flatnonzero(mask).tolist()) == ids, "mask matches legal actions", f"{ids}")
+        for a in legal:
+            self.expect(game.action_from_id(state, game.action_id(a)) == a, "id codec round trip", repr(a))
+            text = game.action_to_str(state, a)
+            self.expect(game.parse_action(state, text) == a, "string codec round trip", f"{text!r} -> {a!r}")
+            self.expect(game.is_legal(state, a), "is_legal agrees with legal_actions", repr(a))
+        for p in range(n):
+            tensor = game.observation_tensor(state, p)
+            self.expect(
+                tensor.dtype == np.float32 and tensor.shape == spec.observation_shape,
+                "observation tensor shape and dtype",
+                f"{tensor.dtype} {tensor.shape}, spec {spec.observation_shape}",
+            )
+            view = game.observe(state, p)
+            self.expect(
+                hash(view) == hash(game.observe(state, p)), "observe is a hashable value", f"player {p}"
+            )
+            det = game.determinize(state, p, self.rng)
+            self.expect(game.observe(det, p) == view, "determinize keeps the view", f"player {p}")
+        if deep:
+            self.check_deep(state, legal, player)
+        return legal
+
+    def check_deep(self, state: Any, legal: tuple[Any, ...], player: int) -> None:
+        game = self.game
+        before_json, before_hash = to_json(state), hash(state)
+        try:
+            back = from_json(game, before_json)
+        except Exception as exc:  # report any failure of the round trip as a violation
+            raise self.fail("JSON round trip", f"{type(exc).__name__}: {exc}") from exc
+        self.expect(back == state, "JSON round trip gives an equal state", before_json[:200])
+        for a in legal:
+            game.step(state, a)
+            self.expect(
+                to_json(state) == before_json and hash(state) == before_hash, "step never mutates", repr(a)
+            )
+            action_back = from_json(game, to_json(a))
+            self.expect(action_back == a, "action JSON round trip", repr(a))
+        if player == TERMINAL:
+            return
+        legal_ids = {game.action_id(a) for a in legal}
+        space = game.spec.max_chance_outcomes if player == CHANCE else game.spec.num_distinct_actions
+        for bad_id in [i for i in range(space) if i not in legal_ids][:3]:
+            try:
+                bad = game.action_from_id(state, bad_id)
+            except (IllegalActionError, ValueError):
+                continue
+            self.expect_illegal(state, bad, before_json)
+        self.expect_illegal(state, object(), before_json)
+
+    def expect_illegal(self, state: Any, action: Any, before_json: str) -> None:
+        game = self.game
+        self.expect(not game.is_legal(state, action), "is_legal rejects", repr(action))
+        try:
+            game.step(state, action)
+        except IllegalActionError:
+            pass
+        except Exception as exc:  # anything but IllegalActionError is a violation
+            raise self.fail(
+                "illegal action raises IllegalActionError", f"{type(exc).__name__}: {exc}"
+            ) from exc
+        else:
+            raise self.fail("illegal action raises IllegalActionError", f"{action!r} was applied")
+        self.expect(to_json(state) == before_json, "illegal action leaves the state unchanged", repr(action))
+        game.legal_actions(state)
+
+
+def check_game(
+    game: Any,
+    games: int = 100,
+    seed: int = 0,
+    *,
+    options: Mapping[str, Any] | None = None,
+    agents: Sequence[Agent] | None = None,
+    deep_every: int = 1,
+) -> ConformanceReport:
+    """Play ``games`` seeded playouts (seeds ``seed, seed+1, ...``) and check every protocol promise at each state.
+
+    Args:
+        game: the ``Game`` to check.
+        games: how many playouts.
+        seed: the first seed.
+        options: ``new_game`` options for every playout.
+        agents: one agent per player (default: random agents).
+        deep_every: run the expensive checks (JSON round trip, stepping every legal action, illegal actions)
+            at every ``deep_every``-th state; 1 checks them everywhere.
+
+    Raises:
+        ConformanceError: on the first violation, naming the seed, the step and the check.
+    """
+    totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
+    for g in range(games):
+        game_seed = seed + g
+        rng = np.random.default_rng(game_seed)
+        checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]))
+        state = game.initial_state(game.make_options(**dict(options or {})))
+        players = game.num_players(state)
+        bots: Sequence[Agent] = agents if agents is not None else [RandomAgent()] * players
+        ids: list[int] = []
+        trail = [state]
+        while True:
+            legal = checker.check_state(state, deep=checker.step_index % deep_every == 0)
+            totals["states"] += 1
+            player = game.current_player(state)
+            if player == TERMINAL:
+                totals["terminal"] += 1
+                break
+            checker.expect(
+                len(ids) < game.spec.max_game_length,
+                "length within max_game_length",
+                f"{game.spec.max_game_length}",
+            )
+            if player == CHANCE:
+                totals["chance"] += 1
+                action = sample_outcome(game.chance_outcomes(state), rng)
+            else:
+                totals["decisions"] += 1
+                action = bots[player].act(game.observe(state, player), legal, rng)
+            state = game.step(state, action)
+            ids.append(game.action_id(action))
+            trail.append(state)
+            checker.step_index += 1
+        returns = tuple(game.returns(state))
+        checker.expect(len(returns) == players, "one return per player", f"{returns}")
+        spec = game.spec
+        checker.expect(
+            all(spec.min_utility - 1e-9 <= r <= spec.max_utility + 1e-9 for r in returns),
+            "returns within the spec's bounds",
+            f"{returns} not in [{spec.min_utility}, {spec.max_utility}]",
+        )
+        if spec.utility_sum is not None:
+            checker.expect(
+                math.isclose(sum(returns), spec.utility_sum, abs_tol=1e-9), "utility sum", f"{returns}"
+            )
+        opts = game.options(state)
+        record = Record(spec.short_name, options_json(opts), game_seed, tuple(ids), returns)
+        replayed = replay(Record.from_json(record.to_json()), game, states=True)
+        checker.expect(
+            tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids"
+        )
+    return ConformanceReport(
+        games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"]
+    )

@@ -1,0 +1,53 @@
+"""The error hierarchy shared by the core and every game.
+
+Every rule violation or bad input raises a subclass of :class:`TabletopError`, itself a :class:`ValueError`, so
+callers can catch the whole family or one member. Messages name the input, the player and the step.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ContentError",
+    "IllegalActionError",
+    "InsufficientError",
+    "OptionError",
+    "StateFormatError",
+    "TabletopError",
+]
+
+
+class TabletopError(ValueError):
+    """Base class of every error raised by tabletop-rules."""
+
+
+class IllegalActionError(TabletopError):
+    """An action that is not legal in the given state (the state stays valid and usable)."""
+
+
+class ContentError(TabletopError):
+    """Bad card/content data. The message names the file, the entry and the field.
+
+    Attributes:
+        file: the data file (or ``"<memory>"``) the entry came from.
+        entry: the entry's id or position.
+        field: the offending field, dotted for nested fields.
+    """
+
+    def __init__(self, file: str, entry: str, field: str, problem: str) -> None:
+        self.file = file
+        self.entry = entry
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{file}: entry {entry!r}, field {field!r}: {problem}")
+
+
+class StateFormatError(TabletopError):
+    """A serialized state, action or record that is malformed, hostile or from another version."""
+
+
+class OptionError(TabletopError):
+    """An unknown or invalid game option passed to ``new_game``."""
+
+
+class InsufficientError(TabletopError):
+    """A spend that would take a bounded counter below its floor (the spend is refused, nothing changes)."""

@@ -1,0 +1,231 @@
+"""The game protocol: one ``Game`` object per title, immutable states, explicit chance.
+
+A game subclasses :class:`Game` and implements the rules (the abstract methods). The base class owns the public
+:meth:`Game.step` (terminal and legality checks, then the game's private :meth:`Game._apply`), option handling,
+the action mask and string parsing, so every game behaves the same at its edges. Search code that has already
+validated its actions may call :meth:`Game.apply_unchecked`, which skips the checks.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+import attrs
+import numpy as np
+
+from tabletop_core.chance import settle
+from tabletop_core.errors import IllegalActionError, OptionError
+from tabletop_core.spec import CHANCE, TERMINAL, GameSpec
+
+__all__ = ["ActionT", "Game", "OptionsT", "StateT"]
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+OptionsT = TypeVar("OptionsT")
+
+_SHOWN_LEGAL = 8
+
+
+class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
+    """Base class of every game: the rules of one title over immutable state values.
+
+    Subclasses set the class attributes and implement the abstract methods. Decision action ids lie in
+    ``range(spec.num_distinct_actions)``; chance outcome ids lie in ``range(spec.max_chance_outcomes)`` (separate
+    spaces, as in OpenSpiel); :meth:`action_from_id` decodes an id in the space of the given state.
+
+    Attributes:
+        spec: the game's static metadata.
+        state_type: the (frozen attrs) state class, used by JSON serialization.
+        action_type: the action class, or a ``Union`` of action classes, used by JSON serialization.
+        options_type: the frozen attrs class of the game's options; ``new_game(**options)`` builds it.
+    """
+
+    spec: GameSpec
+    state_type: type[StateT]
+    action_type: Any
+    options_type: type[OptionsT]
+
+    # ----- the rules: implemented by each game -------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def initial_state(self, options: OptionsT) -> StateT:
+        """The state before any setup chance is resolved (a chance node if the setup is random)."""
+
+    @abc.abstractmethod
+    def current_player(self, state: StateT) -> int:
+        """The player to act, or ``CHANCE`` (-1) at a chance node, or ``TERMINAL`` (-4) when the game is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: StateT) -> tuple[ActionT, ...]:
+        """Every legal action sorted by action id; at a chance node, the outcomes; empty only when terminal."""
+
+    @abc.abstractmethod
+    def chance_outcomes(self, state: StateT) -> tuple[tuple[ActionT, float], ...]:
+        """The ``(outcome, probability)`` pairs of a chance node, sorted by id; probabilities sum to 1."""
+
+    @abc.abstractmethod
+    def _apply(self, state: StateT, action: ActionT) -> StateT:
+        """Apply one legal action and return the next state (never mutate ``state``)."""
+
+    @abc.abstractmethod
+    def returns(self, state: StateT) -> tuple[float, ...]:
+        """Each player's return (final utilities at a terminal state; 0.0 each before)."""
+
+    @abc.abstractmethod
+    def observe(self, state: StateT, player: int) -> Any:
+        """A frozen value holding exactly what ``player`` may know; hidden facts are absent."""
+
+    @abc.abstractmethod
+    def action_id(self, action: ActionT) -> int:
+        """The stable integer id of an action (decision or chance outcome)."""
+
+    @abc.abstractmethod
+    def action_from_id(self, state: StateT, action_id: int) -> ActionT:
+        """Decode an id in the id space of ``state`` (chance outcomes at chance nodes, decisions otherwise)."""
+
+    @abc.abstractmethod
+    def action_to_str(self, state: StateT, action: ActionT) -> str:
+        """A short human-readable form of ``action`` that :meth:`parse_action` reads back."""
+
+    @abc.abstractmethod
+    def observation_tensor(self, state: StateT, player: int) -> np.ndarray:
+        """A float32 array of shape ``spec.observation_shape``, built only from ``observe(state, player)``."""
+
+    @abc.abstractmethod
+    def render(self, state: StateT, player: int | None = None) -> str:
+        """A readable text picture of the table (as ``player`` sees it, or the whole truth when ``None``)."""
+
+    # ----- overridable defaults ----------------------------------------------------------------------------------
+
+    def determinize(self, state: StateT, player: int, rng: np.random.Generator) -> StateT:
+        """A full state drawn uniformly among those consistent with ``observe(state, player)``.
+
+        The default serves perfect-information games (and games whose only hidden facts are future chance,
+        which is not part of the state): it returns ``state`` itself.
+        """
+        return state
+
+    def num_players(self, state: StateT) -> int:
+        """The number of players in this game (defaults to ``spec.max_num_players``)."""
+        return self.spec.max_num_players
+
+    def options(self, state: StateT) -> OptionsT:
+        """The options this game was created with (games keep them inside the state as ``state.options``)."""
+        opts: OptionsT = state.options  # type: ignore[attr-defined]  # contract: states carry their options
+        return opts
+
+    def default_agents(self, state: StateT) -> list[Any]:
+        """The agents the demo and the CLI seat by default, one per player (random; games offer better bots)."""
+        from tabletop_core.agents import RandomAgent
+
+        return [RandomAgent() for _ in range(self.num_players(state))]
+
+    def describe_step(self, state: StateT) -> str:
+        """Where the game stands (phase, step, round), for error messages and renders."""
+        return f"player {self.current_player(state)} to act"
+
+    def validate_state(self, state: StateT) -> None:
+        """Raise ``ValueError`` if a (deserialized) state breaks an invariant. The default checks nothing."""
+
+    def is_legal(self, state: StateT, action: ActionT) -> bool:
+        """Whether ``action`` is legal in ``state``; never raises."""
+        try:
+            return action in self.legal_actions(state)
+        except (TypeError, ValueError):
+            return False
+
+    def parse_action(self, state: StateT, text: str) -> ActionT:
+        """Read an action written as :meth:`action_to_str` writes it (case and spacing are not significant).
+
+        Raises:
+            IllegalActionError: when no legal action reads as ``text``.
+        """
+        wanted = " ".join(text.lower().split())
+        for action in self.legal_actions(state):
+            if " ".join(self.action_to_str(state, action).lower().split()) == wanted:
+                return action
+        raise IllegalActionError(self._illegal_message(state, text, "cannot read"))
+
+    # ----- the framework: shared by every game -------------------------------------------------------------------
+
+    def make_options(self, **options: Any) -> OptionsT:
+        """Build and validate the options object; an unknown or bad option raises ``OptionError``."""
+        try:
+            return self.options_type(**options)
+        except (TypeError, ValueError) as exc:
+            fields = [f.name for f in attrs.fields(self.options_type)]  # type: ignore[misc]  # options are attrs classes
+            raise OptionError(
+                f"{self.spec.short_name}: bad options {options!r}: {exc} (options: {fields})"
+            ) from exc
+
+    def new_game(
+        self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any
+    ) -> StateT:
+        """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node."""
+        if seed is not None and rng is not None:
+            raise OptionError("give new_game a seed or an rng, not both")
+        state = self.initial_state(self.make_options(**options))
+        if seed is not None:
+            rng = np.random.default_rng(seed)
+        if rng is not None:
+            state = settle(self, state, rng)
+        return state
+
+    def is_terminal(self, state: StateT) -> bool:
+        """Whether the game is over."""
+        return self.current_player(state) == TERMINAL
+
+    def is_chance_node(self, state: StateT) -> bool:
+        """Whether chance acts next."""
+        return self.current_player(state) == CHANCE
+
+    def step(self, state: StateT, action: ActionT, *, rng: np.random.Generator | None = None) -> StateT:
+        """Apply exactly one action (a decision or a chance outcome) and return the new state.
+
+        With ``rng``, the chance nodes that follow are then resolved until a decision or the end.
+
+        Raises:
+            IllegalActionError: if the game is over or ``action`` is not legal; ``state`` is unchanged and usable.
+        """
+        if self.current_player(state) == TERMINAL:
+            raise IllegalActionError(f"{self.spec.short_name}: cannot apply {action!r}: the game is over")
+        if not self.is_legal(state, action):
+            raise IllegalActionError(self._illegal_message(state, action, "illegal action"))
+        nxt = self._apply(state, action)
+        if rng is not None:
+            nxt = settle(self, nxt, rng)
+        return nxt
+
+    def apply_unchecked(self, state: StateT, action: ActionT) -> StateT:
+        """Apply an action known to be legal, skipping every check (for search code). Garbage in, garbage out."""
+        return self._apply(state, action)
+
+    def legal_action_mask(self, state: StateT) -> np.ndarray:
+        """A bool mask over the id space of ``state``.
+
+        Length ``spec.num_distinct_actions`` at decision and terminal nodes, ``spec.max_chance_outcomes`` at
+        chance nodes (OpenSpiel's convention).
+        """
+        chance = self.current_player(state) == CHANCE
+        size = self.spec.max_chance_outcomes if chance else self.spec.num_distinct_actions
+        mask = np.zeros(size, dtype=bool)
+        for action in self.legal_actions(state):
+            mask[self.action_id(action)] = True
+        return mask
+
+    def legal_action_ids(self, state: StateT) -> tuple[int, ...]:
+        """The ids of the legal actions, ascending."""
+        return tuple(self.action_id(a) for a in self.legal_actions(state))
+
+    def _illegal_message(self, state: StateT, action: object, what: str) -> str:
+        player = self.current_player(state)
+        legal: Sequence[ActionT] = self.legal_actions(state)
+        shown = ", ".join(self.action_to_str(state, a) for a in legal[:_SHOWN_LEGAL])
+        more = f" and {len(legal) - _SHOWN_LEGAL} more" if len(legal) > _SHOWN_LEGAL else ""
+        who = "chance" if player == CHANCE else f"player {player}"
+        return (
+            f"{self.spec.short_name}: {what} {action!r} for {who} at {self.describe_step(state)}; "
+            f"legal: {shown or 'none'}{more}"
+        )

@@ -1,0 +1,25 @@
+"""Finding games through the ``tabletop.games`` entry-point group (ours and third parties' alike)."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+from tabletop_core.errors import TabletopError
+
+__all__ = ["ENTRY_POINT_GROUP", "available_games", "load_game"]
+
+ENTRY_POINT_GROUP = "tabletop.games"
+
+
+def available_games() -> tuple[str, ...]:
+    """The names of the installed games, sorted."""
+    return tuple(sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}))
+
+
+def load_game(name: str) -> Any:
+    """The ``Game`` object registered under ``name``."""
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return ep.load()
+    raise TabletopError(f"no game named {name!r}; installed: {', '.join(available_games()) or 'none'}")

@@ -1,0 +1,336 @@
+"""JSON serialization of states and actions through one private cattrs converter.
+
+A document is ``{"format": "tabletop-rules", "version": 1, "type": TAG, "data": {...}}``, where ``TAG`` is the
+value's class tag. Every attrs class that can be serialized as a state, or that is a member of a union, declares a
+stable ``TAG: ClassVar[str]`` (never derived from ``__name__``, so renaming a class keeps old files readable).
+
+Structuring is strict: wrong types, unknown keys or tags, non-finite or huge numbers, truncated text and values
+that break a class's validators all raise :class:`~tabletop_core.errors.StateFormatError`; a state is returned only
+when it was built whole and passed the game's ``validate_state``.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
+
+from tabletop_core.errors import StateFormatError
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "from_json", "structure", "tag_of", "to_json", "unstructure"]
+
+FORMAT = "tabletop-rules"
+FORMAT_VERSION = 1
+TAG_KEY = "$type"
+#: Integers beyond this magnitude are rejected as hostile (no game counts that high).
+MAX_INT = 2**53
+MAX_TEXT = 50_000_000
+
+
+def tag_of(cl: Any) -> str | None:
+    """The stable tag a class declares (``TAG`` in its own body), or ``None``."""
+    origin = get_origin(cl) or cl
+    if not isinstance(origin, type):
+        return None
+    tag = origin.__dict__.get("TAG")
+    return tag if isinstance(tag, str) else None
+
+
+def _is_union(t: Any) -> bool:
+    return get_origin(t) in (Union, types.UnionType)
+
+
+def _has_attrs(t: Any) -> bool:
+    origin = get_origin(t) or t
+    return isinstance(origin, type) and attrs.has(origin)
+
+
+def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], Any]:
+    def hook(value: Any, _t: Any) -> Any:
+        if not check(value):
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {_short(value)}")
+        return float(value) if kind is float else value
+
+    return hook
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    conv.register_structure_hook(int, _strict(int, lambda v: type(v) is int and -MAX_INT <= v <= MAX_INT))
+    conv.register_structure_hook(
+        float,
+        _strict(float, lambda v: type(v) in (int, float) and math.isfinite(v) and abs(v) <= MAX_INT),
+    )
+    conv.register_structure_hook(str, _strict(str, lambda v: type(v) is str))
+    conv.register_structure_hook(bool, _strict(bool, lambda v: type(v) is bool))
+
+    def is_enum(t: Any) -> bool:
+        return isinstance(t, type) and issubclass(t, enum.Enum)
+
+    def enum_hook(t: Any) -> Callable[[Any, Any], Any]:
+        def hook(value: Any, _t: Any) -> Any:
+            if type(value) not in (int, str):
+                raise TypeError(f"expected a {t.__name__} value, got {_short(value)}")
+            return t(value)
+
+        return hook
+
+    conv.register_structure_hook_factory(is_enum, enum_hook)
+
+    def is_seq(t: Any) -> bool:
+        return get_origin(t) in (tuple, frozenset) or t in (tuple, frozenset)
+
+    def seq_hook(t: Any) -> Callable[[Any, Any], Any]:
+        origin = get_origin(t) or t
+        args = get_args(t)
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            item = args[0]
+
+            def hom(value: Any, _t: Any) -> Any:
+                if type(value) is not list:
+                    raise TypeError(f"expected a list, got {_short(value)}")
+                return tuple(conv.structure(v, item) for v in value)
+
+            return hom
+        if origin is tuple:
+            if not args:
+                raise TypeError("bare tuple annotations cannot be structured; give item types")
+
+            def het(value: Any, _t: Any) -> Any:
+                if type(value) is not list or len(value) != len(args):
+                    raise TypeError(f"expected a list of {len(args)} items, got {_short(value)}")
+                return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
+
+            return het
+        item = args[0] if args else Any
+
+        def fset(value: Any, _t: Any) -> Any:
+            if type(value) is not list:
+                raise TypeError(f"expected a list, got {_short(value)}")
+            return frozenset(conv.structure(v, item) for v in value)
+
+        return fset
+
+    conv.register_structure_hook_factory(is_seq, seq_hook)
+
+    def unstructure_frozenset(value: frozenset[Any]) -> list[Any]:
+        items = [conv.unstructure(v) for v in value]
+        return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
+
+    conv.register_unstructure_hook(frozenset, unstructure_frozenset)
+
+    def is_tagged(t: Any) -> bool:
+        return _has_attrs(t) and tag_of(t) is not None
+
+    def tagged_unstructure(t: Any) -> Callable[[Any], Any]:
+        base = make_dict_unstructure_fn(t, conv)
+        tag = tag_of(t)
+
+        def hook(value: Any) -> Any:
+            out = base(value)
+            out[TAG_KEY] = tag
+            return out
+
+        return hook
+
+    def tagged_structure(t: Any) -> Callable[[Any, Any], Any]:
+        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
+        tag = tag_of(t)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if type(value) is not dict:
+                raise TypeError(f"expected an object tagged {tag!r}, got {_short(value)}")
+            if value.get(TAG_KEY) != tag:
+                raise TypeError(f"expected tag {tag!r}, got {_short(value.get(TAG_KEY))}")
+            body = {k: v for k, v in value.items() if k != TAG_KEY}
+            return base(body, t)
+
+        return hook
+
+    conv.register_unstructure_hook_factory(is_tagged, tagged_unstructure)
+    conv.register_structure_hook_factory(is_tagged, tagged_structure)
+
+    def untagged_structure(t: Any) -> Callable[[Any, Any], Any]:
+        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if type(value) is not dict:
+                raise TypeError(f"expected an object, got {_short(value)}")
+            return base(value, t)
+
+        return hook
+
+    conv.register_structure_hook_factory(lambda t: _has_attrs(t) and tag_of(t) is None, untagged_structure)
+
+    def union_structure(t: Any) -> Callable[[Any, Any], Any]:
+        members = get_args(t)
+        optional = type(None) in members
+        rest = [m for m in members if m is not type(None)]
+        if len(rest) == 1:
+            only = rest[0]
+
+            def opt(value: Any, _t: Any) -> Any:
+                return None if value is None else conv.structure(value, only)
+
+            return opt
+        if all(_has_attrs(m) for m in rest):
+            table: dict[str, Any] = {}
+            for m in rest:
+                tag = tag_of(m)
+                if tag is None or tag in table:
+                    raise TypeError(f"union member {m!r} needs its own unique TAG class variable")
+                table[tag] = m
+
+            def by_tag(value: Any, _t: Any) -> Any:
+                if value is None and optional:
+                    return None
+                if type(value) is not dict:
+                    raise TypeError(f"expected a tagged object, got {_short(value)}")
+                tag = value.get(TAG_KEY)
+                if tag not in table:
+                    raise TypeError(f"unknown tag {_short(tag)} (known: {sorted(table)})")
+                return conv.structure(value, table[tag])
+
+            return by_tag
+        if all(m in (int, str, float, bool) for m in rest):
+
+            def prim(value: Any, _t: Any) -> Any:
+                if value is None and optional:
+                    return None
+                for m in rest:
+                    if type(value) is m or (m is float and type(value) is int):
+                        return conv.structure(value, m)
+                raise TypeError(f"expected one of {[m.__name__ for m in rest]}, got {_short(value)}")
+
+            return prim
+        raise TypeError(f"cannot structure union {t!r}: mix attrs classes and primitives in separate fields")
+
+    conv.register_structure_hook_factory(_is_union, union_structure)
+    return conv
+
+
+_CONVERTER = _make_converter()
+
+
+def unstructure(value: Any) -> Any:
+    """A JSON-ready form of an attrs value (tagged classes carry their tag)."""
+    return _CONVERTER.unstructure(value)
+
+
+def structure(data: Any, cl: Any) -> Any:
+    """Build a value of type ``cl`` from its JSON-ready form; any defect raises ``StateFormatError``."""
+    try:
+        return _CONVERTER.structure(data, cl)
+    except RecursionError as exc:
+        raise StateFormatError("input nested too deeply") from exc
+    except Exception as exc:  # cattrs raises exception groups and hook errors; all mean malformed input
+        raise StateFormatError(f"malformed {getattr(cl, '__name__', cl)}: {_describe(exc)}") from exc
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(exc))[:2000]
+    return f"{type(exc).__name__}: {exc}"[:2000]
+
+
+def to_json(value: Any) -> str:
+    """Serialize a state or an action (any tagged attrs value) to a JSON document.
+
+    >>> from tabletop_core.kuhn import GAME
+    >>> state = GAME.new_game(seed=3)
+    >>> from_json(GAME, to_json(state)) == state
+    True
+    """
+    tag = tag_of(type(value))
+    if tag is None:
+        raise TypeError(
+            f"to_json: {type(value).__name__} declares no TAG; only tagged states and actions serialize"
+        )
+    doc = {"format": FORMAT, "version": FORMAT_VERSION, "type": tag, "data": unstructure(value)}
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"non-finite number {name} is not allowed")
+
+
+def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str, Any]:
+    """Parse and check a document's envelope (format, version); raise ``StateFormatError`` if it is wrong."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StateFormatError(f"document is not UTF-8: {exc}") from exc
+    if not isinstance(text, str):
+        raise StateFormatError(f"expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise StateFormatError(f"document of {len(text)} characters is too large")
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError as exc:
+        raise StateFormatError("document nested too deeply") from exc
+    except ValueError as exc:  # JSONDecodeError, int digit limits, non-finite constants
+        raise StateFormatError(f"not valid JSON: {exc}") from exc
+    if type(doc) is not dict:
+        raise StateFormatError("document must be a JSON object")
+    if doc.get("format") != expected_format:
+        raise StateFormatError(f"not a {expected_format} document (format {_short(doc.get('format'))})")
+    if doc.get("version") != FORMAT_VERSION:
+        raise StateFormatError(
+            f"document version {_short(doc.get('version'))} is not supported (this library reads {FORMAT_VERSION})"
+        )
+    return doc
+
+
+def from_json(game: Game[Any, Any, Any], text: str | bytes) -> Any:
+    """Read a state or action of ``game`` written by :func:`to_json`.
+
+    Raises:
+        StateFormatError: for malformed, hostile, truncated or foreign input; nothing half-built is returned.
+    """
+    doc = parse_document(text)
+    if set(doc) != {"format", "version", "type", "data"}:
+        raise StateFormatError(f"document keys must be format, version, type, data; got {sorted(doc)}")
+    tag = doc["type"]
+    if tag == tag_of(game.state_type):
+        state = structure(doc["data"], game.state_type)
+        check_state(game, state)
+        return state
+    action_types = get_args(game.action_type) if _is_union(game.action_type) else (game.action_type,)
+    for cl in action_types:
+        if tag == tag_of(cl):
+            return structure(doc["data"], cl)
+    raise StateFormatError(
+        f"document holds {_short(tag)}, which is not a state or action of {game.spec.short_name}"
+    )
+
+
+def check_state(game: Game[Any, Any, Any], state: Any) -> None:
+    """Run the game's invariant checks on a deserialized state; any failure is a ``StateFormatError``."""
+    try:
+        game.validate_state(state)
+        player = game.current_player(state)
+        legal = game.legal_actions(state)
+        if not legal and not game.is_terminal(state):
+            raise ValueError(f"player {player} has no legal action in a non-terminal state")
+    except StateFormatError:
+        raise
+    except Exception as exc:  # any failure of the rules on this input means the input is inconsistent
+        raise StateFormatError(
+            f"{game.spec.short_name}: inconsistent state: {type(exc).__name__}: {exc}"
+        ) from exc
