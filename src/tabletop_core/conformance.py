@@ -66,7 +66,7 @@ class _Checker:
         player = game.current_player(state)
         n = game.num_players(state)
         self.expect(player in (CHANCE, TERMINAL) or 0 <= player < n, "current_player", f"player {player}")
-        legal = game.legal_actions(state)
+        legal: tuple[Any, ...] = game.legal_actions(state)
         self.expect(isinstance(legal, tuple), "legal_actions is a tuple", type(legal).__name__)
         self.expect(game.is_terminal(state) == (player == TERMINAL), "is_terminal", f"player {player}")
         if player == TERMINAL:
@@ -78,14 +78,10 @@ class _Checker:
         self.expect(ids == sorted(ids), "legal actions sorted by id", f"ids {ids}")
         self.expect(len(set(legal)) == len(legal), "legal actions unique", "equal actions repeated")
         space = spec.max_chance_outcomes if player == CHANCE else spec.num_distinct_actions
-        self.expect(
-            all(0 <= i < space for i in ids), "action ids in range", f"ids {ids} not in range({space})"
-        )
+        self.expect(all(0 <= i < space for i in ids), "action ids in range", f"ids {ids} not in range({space})")
         if player == CHANCE:
             outcomes = game.chance_outcomes(state)
-            self.expect(
-                tuple(a for a, _ in outcomes) == legal, "chance outcomes are the legal actions", f"{outcomes}"
-            )
+            self.expect(tuple(a for a, _ in outcomes) == legal, "chance outcomes are the legal actions", f"{outcomes}")
             probs = [p for _, p in outcomes]
             self.expect(all(p > 0 for p in probs), "chance probabilities positive", f"{probs}")
             self.expect(
@@ -94,9 +90,7 @@ class _Checker:
                 f"{sum(probs)}",
             )
         mask = game.legal_action_mask(state)
-        self.expect(
-            mask.dtype == np.bool_ and mask.shape == (space,), "mask shape", f"{mask.dtype} {mask.shape}"
-        )
+        self.expect(mask.dtype == np.bool_ and mask.shape == (space,), "mask shape", f"{mask.dtype} {mask.shape}")
         self.expect(sorted(np.flatnonzero(mask).tolist()) == ids, "mask matches legal actions", f"{ids}")
         for a in legal:
             self.expect(game.action_from_id(state, game.action_id(a)) == a, "id codec round trip", repr(a))
@@ -111,9 +105,7 @@ class _Checker:
                 f"{tensor.dtype} {tensor.shape}, spec {spec.observation_shape}",
             )
             view = game.observe(state, p)
-            self.expect(
-                hash(view) == hash(game.observe(state, p)), "observe is a hashable value", f"player {p}"
-            )
+            self.expect(hash(view) == hash(game.observe(state, p)), "observe is a hashable value", f"player {p}")
             det = game.determinize(state, p, self.rng)
             self.expect(game.observe(det, p) == view, "determinize keeps the view", f"player {p}")
         if deep:
@@ -130,9 +122,7 @@ class _Checker:
         self.expect(back == state, "JSON round trip gives an equal state", before_json[:200])
         for a in legal:
             game.step(state, a)
-            self.expect(
-                to_json(state) == before_json and hash(state) == before_hash, "step never mutates", repr(a)
-            )
+            self.expect(to_json(state) == before_json and hash(state) == before_hash, "step never mutates", repr(a))
             action_back = from_json(game, to_json(a))
             self.expect(action_back == a, "action JSON round trip", repr(a))
         if player == TERMINAL:
@@ -155,9 +145,7 @@ class _Checker:
         except IllegalActionError:
             pass
         except Exception as exc:  # anything but IllegalActionError is a violation
-            raise self.fail(
-                "illegal action raises IllegalActionError", f"{type(exc).__name__}: {exc}"
-            ) from exc
+            raise self.fail("illegal action raises IllegalActionError", f"{type(exc).__name__}: {exc}") from exc
         else:
             raise self.fail("illegal action raises IllegalActionError", f"{action!r} was applied")
         self.expect(to_json(state) == before_json, "illegal action leaves the state unchanged", repr(action))
@@ -228,15 +216,9 @@ def check_game(
             f"{returns} not in [{spec.min_utility}, {spec.max_utility}]",
         )
         if spec.utility_sum is not None:
-            checker.expect(
-                math.isclose(sum(returns), spec.utility_sum, abs_tol=1e-9), "utility sum", f"{returns}"
-            )
+            checker.expect(math.isclose(sum(returns), spec.utility_sum, abs_tol=1e-9), "utility sum", f"{returns}")
         opts = game.options(state)
         record = Record(spec.short_name, options_json(opts), game_seed, tuple(ids), returns)
         replayed = replay(Record.from_json(record.to_json()), game, states=True)
-        checker.expect(
-            tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids"
-        )
-    return ConformanceReport(
-        games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"]
-    )
+        checker.expect(tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids")
+    return ConformanceReport(games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"])

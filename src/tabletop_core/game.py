@@ -155,14 +155,10 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         try:
             return self.options_type(**options)
         except (TypeError, ValueError) as exc:
-            fields = [f.name for f in attrs.fields(self.options_type)]  # type: ignore[misc]  # options are attrs classes
-            raise OptionError(
-                f"{self.spec.short_name}: bad options {options!r}: {exc} (options: {fields})"
-            ) from exc
+            fields = [f.name for f in attrs.fields(self.options_type)]  # type: ignore[arg-type]  # options are attrs classes
+            raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {exc} (options: {fields})") from exc
 
-    def new_game(
-        self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any
-    ) -> StateT:
+    def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any) -> StateT:
         """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node."""
         if seed is not None and rng is not None:
             raise OptionError("give new_game a seed or an rng, not both")

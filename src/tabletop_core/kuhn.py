@@ -155,9 +155,7 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
         try:
             return Deal(action_id) if self.current_player(state) == CHANCE else Move(action_id)
         except ValueError as exc:
-            raise IllegalActionError(
-                f"kuhn: no action with id {action_id!r} at {self.describe_step(state)}"
-            ) from exc
+            raise IllegalActionError(f"kuhn: no action with id {action_id!r} at {self.describe_step(state)}") from exc
 
     def action_to_str(self, state: KuhnState, action: Move | Deal) -> str:
         if isinstance(action, Deal):

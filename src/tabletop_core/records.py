@@ -138,6 +138,6 @@ def replay(record: Record | str, game: Any = None, *, states: bool = False) -> A
         if not game.is_terminal(state):
             raise StateFormatError("record states returns but its actions do not finish the game")
         got = tuple(game.returns(state))
-        if len(got) != len(record.returns) or any(abs(a - b) > 1e-9 for a, b in zip(got, record.returns)):
+        if len(got) != len(record.returns) or any(abs(a - b) > 1e-9 for a, b in zip(got, record.returns, strict=True)):
             raise StateFormatError(f"record states returns {record.returns}, replay gives {got}")
     return tuple(seen) if states else state

@@ -258,9 +258,7 @@ def to_json(value: Any) -> str:
     """
     tag = tag_of(type(value))
     if tag is None:
-        raise TypeError(
-            f"to_json: {type(value).__name__} declares no TAG; only tagged states and actions serialize"
-        )
+        raise TypeError(f"to_json: {type(value).__name__} declares no TAG; only tagged states and actions serialize")
     doc = {"format": FORMAT, "version": FORMAT_VERSION, "type": tag, "data": unstructure(value)}
     return json.dumps(doc, separators=(",", ":"), allow_nan=False)
 
@@ -315,9 +313,7 @@ def from_json(game: Game[Any, Any, Any], text: str | bytes) -> Any:
     for cl in action_types:
         if tag == tag_of(cl):
             return structure(doc["data"], cl)
-    raise StateFormatError(
-        f"document holds {_short(tag)}, which is not a state or action of {game.spec.short_name}"
-    )
+    raise StateFormatError(f"document holds {_short(tag)}, which is not a state or action of {game.spec.short_name}")
 
 
 def check_state(game: Game[Any, Any, Any], state: Any) -> None:
@@ -331,6 +327,4 @@ def check_state(game: Game[Any, Any, Any], state: Any) -> None:
     except StateFormatError:
         raise
     except Exception as exc:  # any failure of the rules on this input means the input is inconsistent
-        raise StateFormatError(
-            f"{game.spec.short_name}: inconsistent state: {type(exc).__name__}: {exc}"
-        ) from exc
+        raise StateFormatError(f"{game.spec.short_name}: inconsistent state: {type(exc).__name__}: {exc}") from exc

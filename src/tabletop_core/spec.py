@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 import attrs
 
@@ -14,21 +14,21 @@ CHANCE = -1
 TERMINAL = -4
 
 
-class ChanceMode(str, Enum):
+class ChanceMode(StrEnum):
     """How chance enters the game (OpenSpiel's ``ChanceMode``)."""
 
     DETERMINISTIC = "deterministic"
     EXPLICIT_STOCHASTIC = "explicit_stochastic"
 
 
-class Information(str, Enum):
+class Information(StrEnum):
     """What the players know (OpenSpiel's ``Information``)."""
 
     PERFECT = "perfect_information"
     IMPERFECT = "imperfect_information"
 
 
-class Utility(str, Enum):
+class Utility(StrEnum):
     """How the returns of the players relate (OpenSpiel's ``Utility``)."""
 
     ZERO_SUM = "zero_sum"
@@ -64,9 +64,7 @@ class GameSpec:
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.min_num_players <= self.max_num_players:
-            raise ValueError(
-                f"{self.short_name}: bad player counts {self.min_num_players}..{self.max_num_players}"
-            )
+            raise ValueError(f"{self.short_name}: bad player counts {self.min_num_players}..{self.max_num_players}")
         if self.min_utility > self.max_utility:
             raise ValueError(f"{self.short_name}: min_utility > max_utility")
         if self.num_distinct_actions < 1 or self.max_game_length < 1:

@@ -10,7 +10,7 @@ import attrs
 
 __all__ = ["Pile"]
 
-C = TypeVar("C", str, int)
+C = TypeVar("C", bound=str | int)
 
 
 def _check_counts(_inst: object, _attr: object, counts: tuple[tuple[object, int], ...]) -> None:

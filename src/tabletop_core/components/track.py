@@ -53,9 +53,7 @@ class Track:
         if n < 0:
             raise ValueError(f"track {self.name!r}: spend must be >= 0, not {n}")
         if n > self.value - self.low:
-            raise InsufficientError(
-                f"track {self.name!r}: cannot spend {n} from {self.value} (floor {self.low})"
-            )
+            raise InsufficientError(f"track {self.name!r}: cannot spend {n} from {self.value} (floor {self.low})")
         return attrs.evolve(self, value=self.value - n)
 
     def lose(self, n: int) -> Track:
