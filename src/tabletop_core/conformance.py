@@ -219,6 +219,9 @@ def check_game(
             checker.expect(math.isclose(sum(returns), spec.utility_sum, abs_tol=1e-9), "utility sum", f"{returns}")
         opts = game.options(state)
         record = Record(spec.short_name, options_json(opts), game_seed, tuple(ids), returns)
-        replayed = replay(Record.from_json(record.to_json()), game, states=True)
+        try:
+            replayed = replay(Record.from_json(record.to_json()), game, states=True)
+        except Exception as exc:  # a record that cannot be replayed is a violation, whatever the cause
+            raise checker.fail("replaying the record reproduces the game", f"{type(exc).__name__}: {exc}") from exc
         checker.expect(tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids")
     return ConformanceReport(games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"])

@@ -172,6 +172,17 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
             out[5 + 2 * i + bet] = 1.0
         return out
 
+    def validate_state(self, state: KuhnState) -> None:
+        dealt = sorted([*state.hands, *state.deck.cards(), *state.deck.discards])
+        if dealt != [0, 1, 2] or len(state.hands) > 2:
+            raise ValueError(f"hands {state.hands} and deck {state.deck.cards()} are not the three cards")
+        if any(b not in (PASS, BET) for b in state.history):
+            raise ValueError(f"history {state.history} holds a move that is neither pass nor bet")
+        if (state.history and len(state.hands) < 2) or not any(
+            state.history == h[: len(state.history)] for h in (*_SHOWDOWN, *_FOLD)
+        ):
+            raise ValueError(f"history {state.history} is not a Kuhn betting line")
+
     def describe_step(self, state: KuhnState) -> str:
         return f"kuhn betting round after {self._history(state.history)}"
 

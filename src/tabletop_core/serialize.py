@@ -132,7 +132,18 @@ def _make_converter() -> cattrs.Converter:
         items = [conv.unstructure(v) for v in value]
         return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
 
-    conv.register_unstructure_hook(frozenset, unstructure_frozenset)
+    def is_frozenset(t: Any) -> bool:
+        return t is frozenset or get_origin(t) is frozenset
+
+    conv.register_unstructure_hook_factory(is_frozenset, lambda _t: unstructure_frozenset)
+
+    def unstructure_tuple(value: tuple[Any, ...]) -> list[Any]:
+        return [conv.unstructure(v) for v in value]
+
+    def is_tuple(t: Any) -> bool:
+        return t is tuple or get_origin(t) is tuple
+
+    conv.register_unstructure_hook_factory(is_tuple, lambda _t: unstructure_tuple)
 
     def is_tagged(t: Any) -> bool:
         return _has_attrs(t) and tag_of(t) is not None
@@ -244,8 +255,16 @@ def structure(data: Any, cl: Any) -> Any:
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc))[:2000]
+        return "; ".join(cattrs.transform_error(exc, format_exception=_format_leaf))[:2000]
     return f"{type(exc).__name__}: {exc}"[:2000]
+
+
+def _format_leaf(exc: BaseException, _type: Any) -> str:
+    if isinstance(exc, KeyError):
+        return "required field missing"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown fields {sorted(exc.extra_fields)}"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def to_json(value: Any) -> str:

@@ -1,0 +1,48 @@
+"""The tabletop command line."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from tabletop_core.cli import main
+
+
+def run(*argv: str) -> str:
+    out = io.StringIO()
+    assert main(list(argv), out) == 0
+    return out.getvalue()
+
+
+def test_list_names_the_installed_games() -> None:
+    assert "kuhn" in run("list")
+
+
+def test_demo_plays_and_prints_a_game() -> None:
+    text = run("demo", "kuhn", "--seed", "3")
+    assert "=== Kuhn poker (seed 3) ===" in text and "chance: deal" in text and "returns:" in text
+
+
+def test_play_writes_a_record_that_replay_reads(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    played = run("play", "kuhn", "--seed", "4", "--record", str(path))
+    replayed = run("replay", str(path))
+    assert played.splitlines()[-2].split("  ")[0] in replayed
+
+
+def test_check_runs_the_conformance_suite() -> None:
+    assert "conformance passed" in run("check", "kuhn", "--games", "5")
+
+
+def test_library_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "no_such_game"], io.StringIO()) == 2
+    assert "no game named 'no_such_game'" in capsys.readouterr().err
+    assert main(["play", "kuhn", "--option", "ante=2"], io.StringIO()) == 2
+
+
+def test_human_seat_reads_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("?\nraise\nbet\nbet\nbet\n"))
+    text = run("play", "kuhn", "--seed", "1", "--human", "0")
+    assert "pass, bet" in text and "cannot read 'raise'" in text and "returns:" in text

@@ -1,0 +1,128 @@
+"""The conformance suite passes on the core's games and catches planted defects."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+
+from tabletop_core.conformance import ConformanceError, check_game
+from tabletop_core.kuhn import Deal, Kuhn, KuhnState, KuhnView, Move
+
+
+def test_kuhn_passes_the_conformance_suite() -> None:
+    report = check_game(Kuhn(), games=300, seed=0)
+    assert report.games == 300 and report.terminal == 300
+    assert report.chance_nodes == 600 and report.decisions >= 600
+
+
+class MutatingStep(Kuhn):
+    """Writes the move into the input state instead of a copy."""
+
+    def _apply(self, state: KuhnState, action: Move | Deal) -> KuhnState:
+        if isinstance(action, Move):
+            object.__setattr__(state, "history", (*state.history, action.bet))
+            return state
+        return super()._apply(state, action)
+
+
+class LeakingObserve(Kuhn):
+    """Shows each player the opponent's card too."""
+
+    def observe(self, state: KuhnState, player: int) -> KuhnView:
+        return KuhnView(player, state.hands[1 - player] if len(state.hands) == 2 else None, state.history)
+
+
+class UnsortedActions(Kuhn):
+    """Lists bet before pass."""
+
+    def legal_actions(self, state: KuhnState) -> tuple[Move | Deal, ...]:
+        return tuple(reversed(super().legal_actions(state)))
+
+
+class WrongProbability(Kuhn):
+    """Deals each remaining card with probability 1/3 even when only two remain."""
+
+    def chance_outcomes(self, state: KuhnState) -> tuple[tuple[Move | Deal, float], ...]:
+        return tuple((a, 1 / 3) for a, _ in super().chance_outcomes(state))
+
+
+class ReturnsOutOfBounds(Kuhn):
+    """Doubles every payoff past the spec's bounds."""
+
+    def returns(self, state: KuhnState) -> tuple[float, ...]:
+        return tuple(2 * r for r in super().returns(state))
+
+
+class LegalIllegal(Kuhn):
+    """Accepts any move (no legality check): stepping an illegal action must raise."""
+
+    def is_legal(self, state: KuhnState, action: Move | Deal) -> bool:
+        return True
+
+
+class WrongTensorShape(Kuhn):
+    """Returns a tensor one element short."""
+
+    def observation_tensor(self, state: KuhnState, player: int) -> np.ndarray:
+        return super().observation_tensor(state, player)[:-1]
+
+
+class BadStringCodec(Kuhn):
+    """Writes every move the same way, so strings do not round-trip."""
+
+    def action_to_str(self, state: KuhnState, action: Move | Deal) -> str:
+        return "move" if isinstance(action, Move) else super().action_to_str(state, action)
+
+
+class LostInJson(Kuhn):
+    """Loads states without their history: the JSON round trip changes the state."""
+
+    def validate_state(self, state: KuhnState) -> None:
+        object.__setattr__(state, "history", ())
+
+
+@pytest.mark.parametrize(
+    ("game", "check"),
+    [
+        (MutatingStep(), "step never mutates"),
+        (LeakingObserve(), "determinize keeps the view"),
+        (UnsortedActions(), "legal actions sorted by id"),
+        (WrongProbability(), "chance probabilities sum to 1"),
+        (ReturnsOutOfBounds(), "returns within the spec's bounds"),
+        (LegalIllegal(), "is_legal rejects"),
+        (WrongTensorShape(), "observation tensor shape and dtype"),
+        (BadStringCodec(), "string codec round trip"),
+        (LostInJson(), "JSON round trip gives an equal state"),
+    ],
+)
+def test_planted_defect_is_caught_with_seed_step_and_check(game: Kuhn, check: str) -> None:
+    with pytest.raises(ConformanceError) as info:
+        check_game(game, games=30, seed=11)
+    err = info.value
+    assert err.check == check
+    assert err.seed >= 11 and err.step >= 0
+    assert f"seed {err.seed}, step {err.step}" in str(err) and check in str(err)
+
+
+def test_conformance_error_is_an_assertion_error() -> None:
+    assert issubclass(ConformanceError, AssertionError)
+
+
+class Drifting(Kuhn):
+    """Reads a counter outside the state, so the same actions give other states on replay."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def _apply(self, state: KuhnState, action: Move | Deal) -> KuhnState:
+        self.calls += 1
+        if isinstance(action, Move) and self.calls % 2 == 0:
+            return attrs.evolve(state, history=(*state.history, 1 - action.bet))
+        return super()._apply(state, action)
+
+
+def test_a_game_that_cannot_be_replayed_is_caught() -> None:
+    with pytest.raises(ConformanceError) as info:
+        check_game(Drifting(), games=30, seed=0, deep_every=10**6)
+    assert info.value.check == "replaying the record reproduces the game"

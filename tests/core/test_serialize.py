@@ -1,0 +1,190 @@
+"""JSON serialization: round trips, and malformed or hostile input rejected whole."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop_core import RandomAgent, StateFormatError, from_json, play, to_json
+from tabletop_core.components import Pile
+from tabletop_core.kuhn import GAME, Deal, KuhnState, Move
+from tabletop_core.serialize import structure, unstructure
+from tests.core.flowgame import GAME as FLOW_GAME
+
+
+def _doc(state: KuhnState) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(to_json(state))
+    return loaded
+
+
+def _kuhn_state(seed: int, steps: int) -> KuhnState:
+    state = GAME.new_game()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if GAME.is_terminal(state):
+            break
+        legal = GAME.legal_actions(state)
+        state = GAME.step(state, legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@given(st.integers(0, 10_000), st.integers(0, 6))
+def test_state_round_trip_on_generated_states(seed: int, steps: int) -> None:
+    state = _kuhn_state(seed, steps)
+    assert from_json(GAME, to_json(state)) == state
+
+
+@given(st.integers(0, 10_000), st.integers(0, 12))
+def test_flow_game_state_round_trip_with_pending_frames(seed: int, steps: int) -> None:
+    state = FLOW_GAME.new_game()
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if FLOW_GAME.is_terminal(state):
+            break
+        legal = FLOW_GAME.legal_actions(state)
+        state = FLOW_GAME.step(state, legal[int(rng.integers(len(legal)))])
+    assert from_json(FLOW_GAME, to_json(state)) == state
+
+
+def test_actions_round_trip() -> None:
+    for action in (Move(0), Move(1), Deal(2)):
+        assert from_json(GAME, to_json(action)) == action
+
+
+def test_the_document_carries_format_version_and_stable_tag() -> None:
+    doc = _doc(GAME.new_game(seed=1))
+    assert doc["format"] == "tabletop-rules" and doc["version"] == 1 and doc["type"] == "kuhn.state"
+
+
+def _bad(mutate: Any) -> str:
+    doc = _doc(_kuhn_state(3, 4))
+    mutate(doc)
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("", "not valid JSON"),
+        ('{"format": "tabletop-rules", "version": 1, "type": "kuhn.st', "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ("NaN", "not valid JSON"),
+        ('{"format": "other", "version": 1}', "not a tabletop-rules document"),
+        (_bad(lambda d: d.update(version=99)), "version 99 is not supported"),
+        (_bad(lambda d: d.update(type="unrest.state")), "not a state or action of kuhn"),
+        (_bad(lambda d: d.update(extra=1)), "keys must be"),
+        (_bad(lambda d: d["data"].update(hands=[0, "1"])), "hands"),
+        (_bad(lambda d: d["data"].update(hands="01")), "hands"),
+        (_bad(lambda d: d["data"].update(history=[0, 7])), "inconsistent state"),
+        (_bad(lambda d: d["data"].update(hands=[0, 10**400])), "hands"),
+        ('{"format": ' + "1" * 5000 + "}", "not valid JSON"),
+        (_bad(lambda d: d["data"].update(hands=[0, 2**70])), "hands"),
+        (_bad(lambda d: d["data"].update(hands=[0, 1.5])), "hands"),
+        (_bad(lambda d: d["data"].update(hands=[0, True])), "hands"),
+        (_bad(lambda d: d["data"].update(surprise=1)), "surprise"),
+        (_bad(lambda d: d["data"].pop("deck")), "deck"),
+        (_bad(lambda d: d["data"]["deck"].update(counts=[[2, 1], [1, 1]])), "sorted"),
+        (_bad(lambda d: d["data"]["deck"].update(counts=[[2, -1]])), "positive"),
+        (_bad(lambda d: d["data"].update({"$type": "kuhn.move"})), "tag"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_malformed_input_raises_state_format_error(text: str, needle: str) -> None:
+    with pytest.raises(StateFormatError, match=needle):
+        from_json(GAME, text)
+
+
+def test_bytes_input_must_be_utf8() -> None:
+    with pytest.raises(StateFormatError, match="UTF-8"):
+        from_json(GAME, b"\xff\xfe")
+
+
+def test_an_inconsistent_state_is_rejected_not_half_loaded() -> None:
+    """Three cards dealt out of a three-card deck that still holds them: the game's own check rejects it."""
+    doc = _doc(_kuhn_state(1, 2))
+    doc["data"]["hands"] = [0, 1, 2, 0]
+    with pytest.raises(StateFormatError):
+        from_json(GAME, json.dumps(doc))
+
+
+def test_hostile_input_never_yields_a_state() -> None:
+    base = to_json(_kuhn_state(5, 5))
+    for cut in range(0, len(base), 7):
+        with pytest.raises(StateFormatError):
+            from_json(GAME, base[:cut])
+
+
+class Color(Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+@attrs.frozen
+class Leaf:
+    TAG: ClassVar[str] = "test.leaf"
+    color: Color
+    weights: frozenset[int]
+
+
+@attrs.frozen
+class Other:
+    TAG: ClassVar[str] = "test.other"
+    note: str | None
+
+
+@attrs.frozen
+class Tree:
+    TAG: ClassVar[str] = "test.tree"
+    children: tuple[Leaf | Other, ...]
+    pile: Pile[str]
+    ratio: float
+
+
+leaves = st.builds(Leaf, st.sampled_from(Color), st.frozensets(st.integers(-5, 5), max_size=4))
+others = st.builds(Other, st.none() | st.text(max_size=5))
+trees = st.builds(
+    Tree,
+    st.lists(leaves | others, max_size=5).map(tuple),
+    st.lists(st.sampled_from("abc"), max_size=6).map(Pile.of),
+    st.floats(-1e6, 1e6, allow_nan=False),
+)
+
+
+@given(trees)
+def test_tagged_unions_enums_frozensets_and_generics_round_trip(tree: Tree) -> None:
+    data = unstructure(tree)
+    assert json.loads(json.dumps(data)) == data
+    assert structure(json.loads(json.dumps(data)), Tree) == tree
+
+
+def test_frozensets_serialize_in_a_canonical_order() -> None:
+    a, b = Leaf(Color.RED, frozenset({3, 1, 2})), Leaf(Color.RED, frozenset({2, 3, 1}))
+    assert unstructure(a) == unstructure(b) and unstructure(a)["weights"] == [1, 2, 3]
+
+
+def test_unknown_union_tag_and_bad_enum_are_rejected() -> None:
+    data = unstructure(Tree((Leaf(Color.RED, frozenset()),), Pile.of([]), 0.5))
+    data["children"][0]["$type"] = "test.unknown"
+    with pytest.raises(StateFormatError, match="unknown tag"):
+        structure(data, Tree)
+    data["children"][0]["$type"] = "test.leaf"
+    data["children"][0]["color"] = "green"
+    with pytest.raises(StateFormatError, match="color"):
+        structure(data, Tree)
+
+
+def test_play_output_round_trips() -> None:
+    state, _ = play(GAME, [RandomAgent(), RandomAgent()], seed=9)
+    assert from_json(GAME, to_json(state)) == state
+
+
+def test_to_json_requires_a_tag() -> None:
+    with pytest.raises(TypeError, match="declares no TAG"):
+        to_json(Color.RED)
