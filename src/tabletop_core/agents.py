@@ -7,7 +7,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "FirstAgent", "RandomAgent"]
+__all__ = ["Agent", "FirstAgent", "RandomAgent", "SearchAgent", "choose_action"]
 
 A = TypeVar("A")
 
@@ -23,6 +23,28 @@ class Agent(Protocol):
     def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """Choose one of ``legal_actions``."""
         ...
+
+
+@runtime_checkable
+class SearchAgent(Protocol):
+    """A bot that searches from a full state (MCTS, ISMCTS, expectimax).
+
+    The runner never hands it the true state of a hidden-information game: it passes
+    ``game.determinize(state, player, rng)``, a full state drawn from those consistent with the player's view,
+    so a search agent can leak nothing that ``observe`` hides.
+    """
+
+    def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
+        """Choose a legal action of ``player`` in ``state`` (a determinization of the true state)."""
+        ...
+
+
+def choose_action(agent: Agent | SearchAgent, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
+    """Ask ``agent`` for ``player``'s action in ``state``: a view for an :class:`Agent`, a determinization for a
+    :class:`SearchAgent`."""
+    if isinstance(agent, SearchAgent):
+        return agent.act_in(game, game.determinize(state, player, rng), player, rng)
+    return agent.act(game.observe(state, player), game.legal_actions(state), rng)
 
 
 class RandomAgent:

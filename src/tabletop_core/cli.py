@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from tabletop_core.agents import Agent, RandomAgent
+from tabletop_core.agents import Agent, RandomAgent, SearchAgent, choose_action
 from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import TabletopError
 from tabletop_core.records import Record, options_json, replay
@@ -53,7 +53,7 @@ class HumanAgent:
 
 def run_game(
     game: Any,
-    agents: Sequence[Agent] | None,
+    agents: Sequence[Agent | SearchAgent] | None,
     seed: int,
     options: dict[str, Any],
     out: TextIO,
@@ -86,7 +86,7 @@ def run_game(
                 first_decision = False
             if human is not None:
                 human.state_ref[0] = state
-            action = seats[player].act(game.observe(state, player), game.legal_actions(state), rng)
+            action = choose_action(seats[player], game, state, player, rng)
             who = f"player {player}"
         if verbose:
             out.write(f"  {who:>8}: {game.action_to_str(state, action)}\n")

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from tabletop_core.agents import Agent, RandomAgent
+from tabletop_core.agents import Agent, RandomAgent, SearchAgent, choose_action
 from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.records import Record, options_json, replay
@@ -158,7 +158,7 @@ def check_game(
     seed: int = 0,
     *,
     options: Mapping[str, Any] | None = None,
-    agents: Sequence[Agent] | None = None,
+    agents: Sequence[Agent | SearchAgent] | None = None,
     deep_every: int = 1,
 ) -> ConformanceReport:
     """Play ``games`` seeded playouts (seeds ``seed, seed+1, ...``) and check every protocol promise at each state.
@@ -182,11 +182,11 @@ def check_game(
         checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]))
         state = game.initial_state(game.make_options(**dict(options or {})))
         players = game.num_players(state)
-        bots: Sequence[Agent] = agents if agents is not None else [RandomAgent()] * players
+        bots: Sequence[Agent | SearchAgent] = agents if agents is not None else [RandomAgent()] * players
         ids: list[int] = []
         trail = [state]
         while True:
-            legal = checker.check_state(state, deep=checker.step_index % deep_every == 0)
+            checker.check_state(state, deep=checker.step_index % deep_every == 0)
             totals["states"] += 1
             player = game.current_player(state)
             if player == TERMINAL:
@@ -202,7 +202,7 @@ def check_game(
                 action = sample_outcome(game.chance_outcomes(state), rng)
             else:
                 totals["decisions"] += 1
-                action = bots[player].act(game.observe(state, player), legal, rng)
+                action = choose_action(bots[player], game, state, player, rng)
             state = game.step(state, action)
             ids.append(game.action_id(action))
             trail.append(state)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import attrs
 import numpy as np
 
-from tabletop_core.agents import Agent
+from tabletop_core.agents import Agent, SearchAgent, choose_action
 from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError, TabletopError
 from tabletop_core.serialize import FORMAT_VERSION, parse_document, structure, unstructure
@@ -74,7 +74,7 @@ def options_json(options: Any) -> dict[str, Any]:
 
 def play(
     game: Any,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | SearchAgent],
     seed: int | None = None,
     options: Mapping[str, Any] | None = None,
     *,
@@ -99,8 +99,7 @@ def play(
         if player == CHANCE:
             action = sample_outcome(game.chance_outcomes(state), rng)
         else:
-            legal = game.legal_actions(state)
-            action = agents[player].act(game.observe(state, player), legal, rng)
+            action = choose_action(agents[player], game, state, player, rng)
         state = game.step(state, action)
         ids.append(game.action_id(action))
     returns = tuple(game.returns(state)) if game.is_terminal(state) else None
