@@ -24,8 +24,8 @@ demo: $(VENV)/.installed-core
 
 ## test: ruff, mypy --strict, pytest (installs the test extras)
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests examples
-	$(BIN)/ruff format --check src tests examples
+	$(BIN)/ruff check src tests examples benchmarks
+	$(BIN)/ruff format --check src tests examples benchmarks
 	$(BIN)/mypy --strict src tests
 	$(BIN)/python -m pytest -n 2
 

@@ -1,0 +1,36 @@
+"""Every example script runs to completion, and the benchmark runs (briefly) so neither can rot."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from benchmarks.run import main as bench_main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+
+
+def test_there_are_examples() -> None:
+    assert any(p.name == "search_kuhn.py" for p in EXAMPLES)
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs(script: Path) -> None:
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip(), f"{script.name} printed nothing"
+
+
+def test_benchmark_runs_and_reports_rates() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert bench_main(["--seconds", "0.05", "kuhn"]) == 0
+    header, row = out.getvalue().splitlines()
+    assert header.split()[:2] == ["game", "step/s"] and row.startswith("kuhn")
+    assert all(float(cell.replace(",", "")) > 0 for cell in row.split()[1:])
