@@ -5,9 +5,12 @@ from __future__ import annotations
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_core.conformance import ConformanceError, check_game
 from tabletop_core.kuhn import Deal, Kuhn, KuhnState, KuhnView, Move
+from tests.core.flowgame import GAME as FLOW_GAME
 
 
 def test_kuhn_passes_the_conformance_suite() -> None:
@@ -126,3 +129,10 @@ def test_a_game_that_cannot_be_replayed_is_caught() -> None:
     with pytest.raises(ConformanceError) as info:
         check_game(Drifting(), games=30, seed=0, deep_every=10**6)
     assert info.value.check == "replaying the record reproduces the game"
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2**32 - 1))
+def test_playouts_from_hypothesis_chosen_seeds_conform(seed: int) -> None:
+    check_game(Kuhn(), games=1, seed=seed)
+    check_game(FLOW_GAME, games=1, seed=seed)
