@@ -1,0 +1,1 @@
+"""Runebound (3rd ed.) cooperative and solo combat from *Unbreakable Bonds*."""
