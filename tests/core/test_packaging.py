@@ -1,0 +1,82 @@
+"""Packaging promises: every game is registered, exposes the module face of DESIGN.md and ships py.typed."""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from tabletop_core import Game, available_games, load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("unrest", "unbroken", "runebound_coop")
+FACE = (
+    "GAME",
+    "new_game",
+    "current_player",
+    "legal_actions",
+    "chance_outcomes",
+    "is_legal",
+    "step",
+    "is_terminal",
+    "returns",
+    "observe",
+    "determinize",
+    "action_id",
+    "action_from_id",
+    "action_to_str",
+    "parse_action",
+    "legal_action_mask",
+    "observation_tensor",
+    "render",
+)
+CORE_EXPORTS = (
+    "Game",
+    "GameSpec",
+    "CHANCE",
+    "TERMINAL",
+    "TabletopError",
+    "IllegalActionError",
+    "ContentError",
+    "StateFormatError",
+    "sample_chance",
+    "settle",
+    "to_json",
+    "from_json",
+    "play",
+    "replay",
+    "Agent",
+    "RandomAgent",
+)
+
+
+def test_core_exports_the_designed_names() -> None:
+    core = importlib.import_module("tabletop_core")
+    missing = [name for name in CORE_EXPORTS if not hasattr(core, name)]
+    assert not missing
+
+
+def test_core_dependencies_stay_light() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    names = sorted(dep.split(">")[0].split("=")[0].split("[")[0].strip() for dep in project["dependencies"])
+    assert names == ["attrs", "cattrs", "numpy"]
+    assert {"dev", "openspiel", "pettingzoo", "gymnasium", "ray", "plot"} <= set(project["optional-dependencies"])
+    assert project["scripts"]["tabletop"] == "tabletop_core.cli:main"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_is_registered_and_exposes_the_module_face(name: str) -> None:
+    assert name in available_games()
+    module = importlib.import_module(name)
+    missing = [attr for attr in FACE if not hasattr(module, attr)]
+    assert not missing, f"{name} lacks {missing}"
+    game = load_game(name)
+    assert isinstance(game, Game) and game is module.GAME and game.spec.short_name == name
+
+
+@pytest.mark.parametrize("name", ("tabletop_core", *GAMES))
+def test_every_package_ships_py_typed(name: str) -> None:
+    assert files(name).joinpath("py.typed").is_file()
