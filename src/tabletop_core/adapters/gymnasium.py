@@ -1,0 +1,170 @@
+"""Gymnasium adapter: any one-player ``tabletop_core.Game`` as a single-agent environment (extra ``gymnasium``).
+
+- ``action_space`` is ``Discrete(spec.num_distinct_actions)`` over the game's decision ids; ``observation_space`` is a
+  float32 ``Box`` of ``spec.observation_shape`` holding ``game.observation_tensor(state, 0)``.
+- ``info["action_mask"]`` (int8, one entry per action id) marks the legal actions, so masked samplers
+  (``env.action_space.sample(info["action_mask"])``) and masked policies work.
+- Chance (setup included) is drawn from ``env.np_random``, which ``reset(seed=...)`` seeds, so a seed fixes an
+  episode for a given sequence of actions.
+- The reward of a step is the change of the player's return (our games pay at the end, so the last step pays the
+  final return); ``terminated`` is the end of the game; ``truncated`` is always False (wrap the environment in
+  ``gymnasium.wrappers.TimeLimit`` to cap episodes).
+- An action outside the legal ones is ignored by default (``illegal_action="noop"``: the state does not change, the
+  reward is ``illegal_action_reward``, ``info["illegal_action"]`` is True), because Gymnasium's checker and unmasked
+  learners sample the whole action space; ``illegal_action="raise"`` raises ``IllegalActionError`` instead.
+- ``reset(options=...)`` ignores its options: the game's options are given once, to the constructor.
+
+>>> from tabletop_core.adapters.gymnasium import TabletopEnv
+>>> from tabletop_core.kuhn import GAME
+>>> TabletopEnv(GAME)
+Traceback (most recent call last):
+...
+tabletop_core.errors.OptionError: kuhn: a Gymnasium environment needs a one-player game; these options give 2 players
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "tabletop_core.adapters.gymnasium needs Gymnasium: pip install 'tabletop-rules[gymnasium]'"
+    ) from exc
+
+from tabletop_core.chance import settle
+from tabletop_core.errors import IllegalActionError, OptionError
+from tabletop_core.spec import TERMINAL
+
+__all__ = ["TabletopEnv"]
+
+_ILLEGAL_MODES = ("raise", "noop")
+
+
+class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """A single-agent environment playing one-player game with fixed options.
+
+    Args:
+        game: any ``tabletop_core.Game`` whose options give one player.
+        options: the game's options (``game.new_game(**options)``).
+        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+        illegal_action: ``"noop"`` (default) or ``"raise"``; see the module docstring.
+        illegal_action_reward: the reward for an ignored illegal action.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  # gymnasium.Env declares metadata as a plain attribute
+        "render_modes": ["ansi"]
+    }
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "noop",
+        illegal_action_reward: float = 0.0,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if illegal_action not in _ILLEGAL_MODES:
+            raise OptionError(f"illegal_action must be one of {_ILLEGAL_MODES}, not {illegal_action!r}")
+        self.game = game
+        self.game_options = dict(options or {})
+        self._initial = game.initial_state(game.make_options(**self.game_options))
+        players = int(game.num_players(self._initial))
+        if players != 1:
+            raise OptionError(
+                f"{game.spec.short_name}: a Gymnasium environment needs a one-player game; "
+                f"these options give {players} players"
+            )
+        spec = game.spec
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_action_reward = float(illegal_action_reward)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=tuple(spec.observation_shape), dtype=np.float32)
+        self.action_space = spaces.Discrete(spec.num_distinct_actions)
+        self._state: Any = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new game; its setup chance is drawn from ``self.np_random`` (seeded by ``seed``)."""
+        super().reset(seed=seed)
+        self._state = settle(self.game, self._initial, self.np_random)
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Apply one decision id, then resolve the chance that follows from ``self.np_random``."""
+        state = self._require_state()
+        if self.game.current_player(state) == TERMINAL:
+            raise IllegalActionError(f"{self.game.spec.short_name}: the game is over; call reset()")
+        tt_action = self._decode(state, action)
+        if tt_action is None:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"{self.game.spec.short_name}: cannot play id {action!r} at {self.game.describe_step(state)}; "
+                    f"legal ids: {list(self.game.legal_action_ids(state))}"
+                )
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_action_reward, False, False, info
+        before = float(self.game.returns(state)[0])
+        nxt = self.game.step(state, tt_action, rng=self.np_random)
+        self._state = nxt
+        reward = float(self.game.returns(nxt)[0]) - before
+        return self._observation(), reward, bool(self.game.is_terminal(nxt)), False, self._info()
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        return str(self.game.render(self._require_state(), 0))
+
+    def action_masks(self) -> np.ndarray:
+        """The current legal-action mask as bools (the method name that masked-PPO wrappers look for)."""
+        return self._mask().astype(bool)
+
+    @property
+    def tabletop_state(self) -> Any:
+        """The current (immutable) tabletop state."""
+        return self._require_state()
+
+    # ----- internals -------------------------------------------------------------------------------------------
+
+    def _require_state(self) -> Any:
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.spec.num_distinct_actions, dtype=np.int8)
+        state = self._require_state()
+        if not self.game.is_terminal(state):
+            mask[list(self.game.legal_action_ids(state))] = 1
+        return mask
+
+    def _observation(self) -> np.ndarray:
+        tensor = self.game.observation_tensor(self._require_state(), 0)
+        return np.array(tensor, dtype=np.float32, copy=True)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+    def _decode(self, state: Any, action: Any) -> Any:
+        try:
+            action_id = int(action)
+        except (TypeError, ValueError):
+            return None
+        if not 0 <= action_id < self.game.spec.num_distinct_actions:
+            return None
+        try:
+            tt_action = self.game.action_from_id(state, action_id)
+        except (IllegalActionError, ValueError):
+            return None
+        return tt_action if self.game.is_legal(state, tt_action) else None

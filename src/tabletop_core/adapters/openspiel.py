@@ -1,0 +1,627 @@
+"""OpenSpiel adapter: any ``tabletop_core.Game`` as a pyspiel game (extra ``openspiel``).
+
+>>> import pyspiel
+>>> from tabletop_core.adapters import openspiel
+>>> from tabletop_core.kuhn import GAME
+>>> openspiel.register(GAME)
+'python_kuhn'
+>>> game = pyspiel.load_game("python_kuhn")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), [a for a, _ in state.chance_outcomes()]
+(True, [0, 1, 2])
+>>> state.apply_action(2); state.apply_action(0)
+>>> state.current_player(), state.legal_actions(), state.action_to_string(0, 1)
+(0, [0, 1], 'bet')
+>>> state.apply_action(1)
+>>> tt = openspiel.tabletop_state(state)  # the immutable tabletop state inside
+>>> tt.hands, tt.history
+((2, 0), (1,))
+>>> print(state.observation_string(1))
+{"card":0,"history":[1],"player":1}
+
+How the protocol maps onto OpenSpiel:
+
+- **Ids.** Decision ids are OpenSpiel actions in ``range(num_distinct_actions)``; chance outcome ids are OpenSpiel
+  chance outcomes in ``range(max_chance_outcomes)``. The two spaces are separate in both libraries, and an id is
+  always decoded by the kind of node it is applied at (``Game.action_from_id(state, id)``).
+- **GameType / GameInfo** come from ``game.spec``: chance mode, information, utility, ``reward_model=TERMINAL``
+  (our games pay only at the end), player bounds, distinct actions, chance outcomes, utility bounds and sum, and
+  ``max_game_length`` (ours counts chance outcomes too, so it is a valid upper bound on OpenSpiel's decisions).
+  ``num_players`` is the count for the chosen options (``game.num_players`` of the initial state).
+- **Parameters** are the fields of ``game.options_type``: bool, int, float and str fields pass as themselves, enums
+  as their value, anything else (tuples, optionals, nested classes) as JSON text written with ``;`` between items
+  and ``, ( ) =`` escaped inside strings, so it survives OpenSpiel's game strings: ``python_solo(bust_faces=[1;2])``.
+- **Observations** come from ``game.observe``: the observation string is the canonical JSON of the view, the
+  observation tensor is ``game.observation_tensor``. The information state is perfect recall built from the same
+  views: its string is the current view plus a digest of everything the player has seen and done (the sequence
+  of distinct views and its own actions). When the game declares ``spec.provides_information_state`` (its
+  observation already is perfect recall), the information state tensor is the observation tensor; otherwise no
+  information state tensor is offered (a perfect-recall tensor has no fixed size in general).
+- **Serialization** goes through :func:`tabletop_core.to_json` / :func:`tabletop_core.from_json`. OpenSpiel 2.0's
+  ``PyState::Serialize`` (C++, not overridable from Python) writes the history, the move number and a base64
+  pickle of the Python object's ``__dict__``; this adapter keeps a single entry there whose pickled form is the
+  plain text of our JSON document (no class of ours is pickled), and restoring it goes through ``from_json`` with
+  all its validation.
+- **Clone** is cheap: states are immutable values, so a clone shares them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import typing
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import Any
+
+import attrs
+import numpy as np
+
+try:
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "tabletop_core.adapters.openspiel needs OpenSpiel: pip install 'tabletop-rules[openspiel]'"
+    ) from exc
+
+from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError
+from tabletop_core.serialize import from_json, structure, to_json, unstructure
+from tabletop_core.spec import CHANCE, ChanceMode, Information, Utility
+
+__all__ = [
+    "OpenSpielGame",
+    "OpenSpielState",
+    "load",
+    "make_resampler",
+    "register",
+    "short_name_for",
+    "tabletop_state",
+    "with_tabletop_state",
+]
+
+_PAYLOAD_FORMAT = "tabletop-rules/openspiel-state"
+_PAYLOAD_VERSION = 1
+
+_CHANCE_MODE = {
+    ChanceMode.DETERMINISTIC: pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    ChanceMode.EXPLICIT_STOCHASTIC: pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+}
+_INFORMATION = {
+    Information.PERFECT: pyspiel.GameType.Information.PERFECT_INFORMATION,
+    Information.IMPERFECT: pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+}
+_UTILITY = {
+    Utility.ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM,
+    Utility.CONSTANT_SUM: pyspiel.GameType.Utility.CONSTANT_SUM,
+    Utility.IDENTICAL: pyspiel.GameType.Utility.IDENTICAL,
+    Utility.GENERAL_SUM: pyspiel.GameType.Utility.GENERAL_SUM,
+}
+_PLAIN = (bool, int, float, str)
+
+
+def short_name_for(game: Any) -> str:
+    """The pyspiel short name of a game: ``python_`` and the game's own short name.
+
+    >>> from tabletop_core.kuhn import GAME
+    >>> short_name_for(GAME)
+    'python_kuhn'
+    """
+    return f"python_{game.spec.short_name}"
+
+
+# ----- options <-> OpenSpiel game parameters -------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Param:
+    """How one option field travels as an OpenSpiel game parameter."""
+
+    name: str
+    kind: str  # "plain", "enum" or "json"
+    field_type: Any
+    default: Any  # the GameParameter value (bool, int, float or str)
+
+    def to_option(self, value: Any) -> Any:
+        if self.kind == "plain":
+            return value
+        if self.kind == "enum":
+            return self.field_type(value)
+        try:
+            # OpenSpiel reads a game string's `true`, `3` or `1.5` as a bool or number: take those as they are.
+            data = value if isinstance(value, bool | int | float) else _param_data(value)
+            return structure(data, self.field_type)
+        except (ValueError, StateFormatError) as exc:
+            raise OptionError(f"parameter {self.name!r}: {exc}") from exc
+
+
+#: Characters that OpenSpiel's game-string parser splits on, escaped inside JSON strings.
+_ESCAPES = {",": "\\u002c", ";": "\\u003b", "(": "\\u0028", ")": "\\u0029", "=": "\\u003d"}
+
+
+def _param_text(data: Any) -> str:
+    """JSON with ``;`` between items and no ``, ( ) =`` anywhere, so it survives OpenSpiel's game strings.
+
+    >>> print(_param_text({"heroes": ["lord hawthorne", "a,b"], "n": None}))
+    {"heroes":["lord hawthorne";"a\\u002cb"];"n":null}
+    >>> _param_data(_param_text({"heroes": ["lord hawthorne", "a,b"], "n": None}))
+    {'heroes': ['lord hawthorne', 'a,b'], 'n': None}
+    """
+    if isinstance(data, str):
+        text = json.dumps(data)
+        for char, escape in _ESCAPES.items():
+            text = text.replace(char, escape)
+        return text
+    if isinstance(data, list | tuple):
+        return "[" + ";".join(_param_text(item) for item in data) + "]"
+    if isinstance(data, dict):
+        return "{" + ";".join(f"{_param_text(str(k))}:{_param_text(v)}" for k, v in sorted(data.items())) + "}"
+    return json.dumps(data)
+
+
+def _param_data(text: Any) -> Any:
+    """Read :func:`_param_text` (plain JSON is read too)."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected parameter text, got {text!r}")
+    return json.loads(text.replace(";", ","))
+
+
+def _params_of(game: Any, defaults: Mapping[str, Any]) -> tuple[_Param, ...]:
+    options_type = game.options_type
+    hints = typing.get_type_hints(options_type)
+    out = []
+    for field in attrs.fields(options_type):
+        ftype = hints.get(field.name, Any)
+        if field.name in defaults:
+            default = defaults[field.name]
+        elif field.default is attrs.NOTHING:
+            raise OptionError(
+                f"{game.spec.short_name}: option {field.name!r} has no default; OpenSpiel needs one "
+                f"(pass defaults={{{field.name!r}: ...}} to register)"
+            )
+        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]  # attrs.Factory is a class at runtime
+            factory: Any = field.default
+            default = factory.factory(None) if factory.takes_self else factory.factory()
+        else:
+            default = field.default
+        if ftype in _PLAIN and type(default) is ftype:
+            out.append(_Param(field.name, "plain", ftype, default))
+        elif isinstance(ftype, type) and issubclass(ftype, Enum) and isinstance(default, ftype):
+            if not isinstance(default.value, _PLAIN):
+                raise OptionError(f"{game.spec.short_name}: enum option {field.name!r} needs plain values")
+            out.append(_Param(field.name, "enum", ftype, default.value))
+        else:
+            out.append(_Param(field.name, "json", ftype, _param_text(unstructure(default))))
+    return tuple(out)
+
+
+# ----- the perfect-recall trace and the node that an OpenSpiel state wraps -------------------------------------
+
+
+def _chain(digest: str, item: str) -> str:
+    return hashlib.blake2b(f"{digest}\n{item}".encode(), digest_size=16).hexdigest()
+
+
+class _Context:
+    """What every state of one loaded game shares: the tabletop game, its options and the view encoders."""
+
+    def __init__(self, game: Any, options: Any, num_players: int, perfect_recall_views: bool) -> None:
+        self.game = game
+        self.options = options
+        self.num_players = num_players
+        self.perfect_recall_views = perfect_recall_views
+
+    def view_string(self, state: Any, player: int) -> str:
+        view = self.game.observe(state, player)
+        return json.dumps(unstructure(view), sort_keys=True, separators=(",", ":"))
+
+
+class _Node:
+    """An immutable tabletop state plus the link to its parent (for the perfect-recall digests).
+
+    Copying returns the node itself (it is a value). Pickling, which OpenSpiel's C++ serialization does to the
+    Python state's ``__dict__``, reduces it to the plain text of :meth:`payload`: our JSON document.
+    """
+
+    __slots__ = ("_recall", "_views", "action_id", "actor", "ctx", "parent", "seeds", "state")
+
+    def __init__(
+        self,
+        ctx: _Context,
+        state: Any,
+        parent: _Node | None = None,
+        *,
+        actor: int = CHANCE,
+        action_id: int = -1,
+        seeds: tuple[tuple[str, str | None], ...] | None = None,
+    ) -> None:
+        self.ctx, self.state, self.parent = ctx, state, parent
+        self.actor, self.action_id, self.seeds = actor, action_id, seeds
+        self._recall: dict[int, tuple[str, str]] = {}
+        self._views: dict[int, str] = {}
+
+    def child(self, state: Any, actor: int, action_id: int) -> _Node:
+        return _Node(self.ctx, state, self, actor=actor, action_id=action_id)
+
+    def view(self, player: int) -> str:
+        text = self._views.get(player)
+        if text is None:
+            text = self._views[player] = self.ctx.view_string(self.state, player)
+        return text
+
+    def recall(self, player: int) -> str:
+        """The digest of everything ``player`` saw (distinct successive views) and did, up to this node."""
+        pending: list[_Node] = []
+        node: _Node | None = self
+        while node is not None and player not in node._recall:
+            pending.append(node)
+            node = node.parent
+        digest, last = node._recall[player] if node is not None else ("", None)
+        for node in reversed(pending):
+            if node.parent is None:
+                digest, last = node.seeds[player] if node.seeds is not None else ("", None)
+            elif node.actor == player:
+                digest = _chain(digest, f"act {node.action_id}")
+            view = node.view(player)
+            if view != last:
+                digest, last = _chain(digest, view), view
+            node._recall[player] = (digest, view)
+        return self._recall[player][0]
+
+    def payload(self) -> str:
+        doc = {
+            "format": _PAYLOAD_FORMAT,
+            "version": _PAYLOAD_VERSION,
+            "state": to_json(self.state),
+            "recall": [self.recall(p) for p in range(self.ctx.num_players)],
+        }
+        return json.dumps(doc, separators=(",", ":"))
+
+    @classmethod
+    def from_payload(cls, ctx: _Context, text: str) -> _Node:
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise StateFormatError(f"OpenSpiel state payload is not JSON: {exc}") from exc
+        if (
+            type(doc) is not dict
+            or doc.get("format") != _PAYLOAD_FORMAT
+            or doc.get("version") != _PAYLOAD_VERSION
+            or set(doc) != {"format", "version", "state", "recall"}
+        ):
+            raise StateFormatError("not a tabletop-rules OpenSpiel state payload")
+        recall = doc["recall"]
+        if type(recall) is not list or len(recall) != ctx.num_players or not all(type(r) is str for r in recall):
+            raise StateFormatError("OpenSpiel state payload: bad recall digests")
+        state = from_json(ctx.game, doc["state"])
+        if not isinstance(state, ctx.game.state_type):
+            raise StateFormatError("OpenSpiel state payload holds an action, not a state")
+        if ctx.game.options(state) != ctx.options:
+            raise StateFormatError("OpenSpiel state payload was written with other options than this game's")
+        seeds = tuple((r, ctx.view_string(state, p)) for p, r in enumerate(recall))
+        return cls(ctx, state, seeds=seeds)
+
+    def __copy__(self) -> _Node:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (str, (self.payload(),))
+
+
+# ----- the pyspiel classes -------------------------------------------------------------------------------------
+
+
+class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
+    """A tabletop game with options, as a ``pyspiel.Game``.
+
+    Built by ``pyspiel.load_game("python_<name>", params)`` once :func:`register` has run.
+
+    Attributes:
+        tabletop_game: the wrapped ``tabletop_core.Game``.
+        tabletop_options: the options object the parameters gave.
+    """
+
+    #: Set on the per-game subclass that :func:`register` makes (OpenSpiel's own pattern: the class is the factory).
+    _tabletop: Any = None
+    _game_type: Any = None
+    _params_spec: tuple[_Param, ...] = ()
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        game, game_type, params_spec = self._tabletop, self._game_type, self._params_spec
+        if game is None:
+            raise TypeError("OpenSpielGame is made by pyspiel.load_game after register(game), not directly")
+        params = dict(params or {})
+        unknown = set(params) - {p.name for p in params_spec}
+        if unknown:
+            raise OptionError(f"{game.spec.short_name}: unknown parameters {sorted(unknown)}")
+        values = {p.name: p.to_option(params.get(p.name, p.default)) for p in params_spec}
+        options = game.make_options(**values)
+        initial = game.initial_state(options)
+        num_players = int(game.num_players(initial))
+        spec = game.spec
+        utility_sum: float | None = None
+        if spec.utility == Utility.ZERO_SUM:
+            utility_sum = 0.0
+        elif spec.utility == Utility.CONSTANT_SUM:
+            utility_sum = spec.utility_sum
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_distinct_actions,
+            max_chance_outcomes=spec.max_chance_outcomes if spec.chance_mode != ChanceMode.DETERMINISTIC else 0,
+            num_players=num_players,
+            min_utility=spec.min_utility,
+            max_utility=spec.max_utility,
+            utility_sum=utility_sum,
+            max_game_length=spec.max_game_length,
+        )
+        super().__init__(game_type, info, dict(params))
+        self.tabletop_game = game
+        self.tabletop_options = options
+        self._ctx = _Context(game, options, num_players, bool(spec.provides_information_state))
+        self._initial = _Node(self._ctx, initial)
+
+    def new_initial_state(self, *args: Any) -> OpenSpielState:
+        """The first state (the first chance node of setup, for games with random setup)."""
+        if args:
+            raise ValueError(f"{self.tabletop_game.spec.short_name}: initial states from strings are not supported")
+        return OpenSpielState(self, self._initial)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer OpenSpiel asks for: the default observation or the perfect-recall information state."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params!r}")
+        if iig_obs_type is None:
+            return _Observer(self._ctx, perfect_recall=False)
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError(
+                f"{self.tabletop_game.spec.short_name}: only the player's own observation is available "
+                f"(public_info=True, private_info=SINGLE_PLAYER), not {iig_obs_type!r}"
+            )
+        return _Observer(self._ctx, perfect_recall=bool(iig_obs_type.perfect_recall))
+
+    def max_chance_nodes_in_history(self) -> int:
+        """An upper bound on chance nodes in a history (our ``max_game_length`` counts both kinds of step)."""
+        return 0 if self.tabletop_game.spec.chance_mode == ChanceMode.DETERMINISTIC else self.max_game_length()
+
+    def state_from_tabletop(self, state: Any) -> OpenSpielState:
+        """An OpenSpiel state holding ``state`` (a tabletop state of this game's options), with an empty history.
+
+        OpenSpiel's ``history()`` of the result is empty: use it to start search from a position, not to record.
+        """
+        if self.tabletop_game.options(state) != self.tabletop_options:
+            raise OptionError("the state was made with other options than this game's")
+        return OpenSpielState(self, _Node(self._ctx, state))
+
+
+class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
+    """A pyspiel state wrapping an immutable tabletop state.
+
+    Its Python ``__dict__`` holds one entry, ``_node`` (what OpenSpiel copies on ``clone`` and pickles on
+    ``serialize``); see the module docstring.
+    """
+
+    _node: _Node
+
+    def __init__(self, game: OpenSpielGame, node: _Node) -> None:
+        super().__init__(game)
+        self._node = node
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "_node" and isinstance(value, str):
+            # OpenSpiel's C++ deserialization restores the __dict__ entry as the payload text.
+            value = _Node.from_payload(self._node.ctx, value)
+        elif name != "_node":
+            raise AttributeError(f"OpenSpielState keeps no attribute {name!r}; its whole content is _node")
+        super().__setattr__(name, value)
+
+    @property
+    def tabletop(self) -> Any:
+        """The tabletop state this OpenSpiel state holds."""
+        return self._node.state
+
+    def current_player(self) -> int:
+        """The player to act, ``pyspiel.PlayerId.CHANCE`` (-1) or ``pyspiel.PlayerId.TERMINAL`` (-4)."""
+        return int(self._node.ctx.game.current_player(self._node.state))
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return list(self._node.ctx.game.legal_action_ids(self._node.state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcome ids and their exact probabilities."""
+        game = self._node.ctx.game
+        return [(int(game.action_id(a)), float(p)) for a, p in game.chance_outcomes(self._node.state)]
+
+    def _apply_action(self, action: int) -> None:
+        node = self._node
+        game = node.ctx.game
+        actor = game.current_player(node.state)
+        try:
+            tt_action = game.action_from_id(node.state, int(action))
+        except (IllegalActionError, ValueError, TypeError) as exc:
+            raise IllegalActionError(f"{game.spec.short_name}: no action with id {action} here: {exc}") from exc
+        self._node = node.child(game.step(node.state, tt_action), actor, int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        node = self._node
+        game = node.ctx.game
+        here = game.current_player(node.state)
+        kind = "chance outcome" if player == CHANCE else "action"
+        if (player == CHANCE) != (here == CHANCE):
+            return f"{kind} {action}"
+        try:
+            return str(game.action_to_str(node.state, game.action_from_id(node.state, int(action))))
+        except (IllegalActionError, ValueError, TypeError):
+            return f"{kind} {action}"
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return bool(self._node.ctx.game.is_terminal(self._node.state))
+
+    def returns(self) -> list[float]:
+        """Each player's return (0 before the end: our games pay only at the end)."""
+        return [float(r) for r in self._node.ctx.game.returns(self._node.state)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OpenSpielState:
+        """A state drawn by the game's ``determinize`` from ``player_id``'s information (what ISMCTS uses).
+
+        ``probability_sampler()`` (OpenSpiel passes a uniform sampler) seeds the draw.
+        """
+        seed = int(float(probability_sampler()) * 2**53)
+        return _resample(self, int(player_id), np.random.default_rng(seed))
+
+    def __str__(self) -> str:
+        return str(self._node.ctx.game.render(self._node.state))
+
+
+class _Observer:
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
+
+    def __init__(self, ctx: _Context, *, perfect_recall: bool) -> None:
+        self._ctx = ctx
+        self._perfect_recall = perfect_recall
+        shape = tuple(ctx.game.spec.observation_shape)
+        if perfect_recall and not ctx.perfect_recall_views:
+            self.tensor: np.ndarray | None = None
+            self.dict: dict[str, np.ndarray] = {}
+        else:
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: OpenSpielState, player: int) -> None:
+        """Write ``player``'s observation tensor of ``state`` into ``self.tensor``."""
+        if self.tensor is None:
+            raise ValueError("this game offers no information state tensor (its observation is not perfect recall)")
+        values = self._ctx.game.observation_tensor(state._node.state, player)
+        self.tensor[:] = np.asarray(values, dtype=np.float32).ravel()
+
+    def string_from(self, state: OpenSpielState, player: int) -> str:
+        """``player``'s observation (or information state) of ``state`` as text."""
+        node = state._node
+        view = node.view(player)
+        if not self._perfect_recall or self._ctx.perfect_recall_views:
+            return view
+        return f"{view}\nrecall {node.recall(player)}"
+
+
+# ----- registration, loading and search helpers ----------------------------------------------------------------
+
+
+def register(game: Any, *, defaults: Mapping[str, Any] | None = None) -> str:
+    """Register ``game`` with pyspiel as ``python_<short_name>`` (once; later calls return the same name).
+
+    Every field of ``game.options_type`` becomes a game parameter (see the module docstring), so
+    ``pyspiel.load_game("python_unrest(variant=capitol)")`` works.
+
+    Args:
+        game: any ``tabletop_core.Game``.
+        defaults: parameter defaults for options that have none of their own (OpenSpiel needs a default for each).
+
+    Returns:
+        The short name to pass to ``pyspiel.load_game``.
+
+    Raises:
+        OptionError: an option has no default, or the short name is taken by another game.
+    """
+    name = short_name_for(game)
+    if name in pyspiel.registered_names():
+        loaded = pyspiel.load_game(name)
+        if isinstance(loaded, OpenSpielGame) and loaded.tabletop_game is game:
+            return name
+        raise OptionError(f"pyspiel already has a game named {name!r} that is not {game!r}")
+    params_spec = _params_of(game, defaults or {})
+    spec = game.spec
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"{spec.long_name} (tabletop-rules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_CHANCE_MODE[spec.chance_mode],
+        information=_INFORMATION[spec.information],
+        utility=_UTILITY[spec.utility],
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_num_players,
+        min_num_players=spec.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=bool(spec.provides_information_state),
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={p.name: p.default for p in params_spec},
+    )
+
+    # The factory is a class, as in OpenSpiel's own Python games: pyspiel keeps it for the life of the process
+    # (a closure would be freed without the GIL when the process exits).
+    factory = type(
+        f"OpenSpielGame_{spec.short_name}",
+        (OpenSpielGame,),
+        {"_tabletop": game, "_game_type": game_type, "_params_spec": params_spec, "__module__": __name__},
+    )
+    pyspiel.register_game(game_type, factory)
+    return name
+
+
+def load(game: Any, **options: Any) -> OpenSpielGame:
+    """Register ``game`` if needed and load it with ``options`` (given as option values, not parameter text).
+
+    >>> from tabletop_core.kuhn import GAME
+    >>> load(GAME).num_players()
+    2
+    """
+    name = register(game)
+    params_spec = {p.name: p for p in _params_of(game, {})} if options else {}
+    params: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in params_spec:
+            raise OptionError(f"{game.spec.short_name}: unknown option {key!r} (options: {sorted(params_spec)})")
+        param = params_spec[key]
+        if param.kind == "enum":
+            params[key] = value.value if isinstance(value, Enum) else value
+        elif param.kind == "json":
+            params[key] = _param_text(unstructure(value))
+        else:
+            params[key] = value
+    loaded = pyspiel.load_game(name, params)
+    if not isinstance(loaded, OpenSpielGame):
+        raise OptionError(f"pyspiel game {name!r} is not a tabletop-rules game")
+    return loaded
+
+
+def tabletop_state(state: Any) -> Any:
+    """The tabletop state inside an OpenSpiel state made by this adapter."""
+    if not isinstance(state, OpenSpielState):
+        raise TypeError(f"not a tabletop-rules OpenSpiel state: {type(state).__name__}")
+    return state.tabletop
+
+
+def with_tabletop_state(state: OpenSpielState, tabletop: Any) -> OpenSpielState:
+    """A clone of ``state`` (same OpenSpiel history) that holds ``tabletop`` instead, with fresh recall digests."""
+    clone: OpenSpielState = state.clone()
+    clone._node = _Node(state._node.ctx, tabletop)
+    return clone
+
+
+def _resample(state: OpenSpielState, player: int, rng: np.random.Generator) -> OpenSpielState:
+    node = state._node
+    ctx = node.ctx
+    world = ctx.game.determinize(node.state, player, rng)
+    # The resampling player keeps its information state; the others start afresh in the sampled world.
+    seeds = tuple(
+        (node.recall(p), node.view(p)) if p == player else (_chain("", "resampled"), None)
+        for p in range(ctx.num_players)
+    )
+    clone: OpenSpielState = state.clone()
+    clone._node = _Node(ctx, world, seeds=seeds)
+    return clone
+
+
+def make_resampler(seed: int | None = None) -> Callable[[OpenSpielState, int], OpenSpielState]:
+    """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler`` built on the game's ``determinize``.
+
+    The sampled state keeps ``player``'s view (and so its information state string); hidden facts are drawn
+    uniformly among those consistent with it.
+    """
+    rng = np.random.default_rng(seed)
+
+    def resample(state: OpenSpielState, player: int) -> OpenSpielState:
+        return _resample(state, int(player), rng)
+
+    return resample

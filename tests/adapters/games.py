@@ -1,0 +1,83 @@
+"""The games the adapter tests run on: our own test games plus every installed game that imports cleanly.
+
+The list of library games is built from ``tabletop_core.available_games()`` (the ``tabletop.games`` entry points),
+keeping those whose module loads, so a game joins these tests as soon as it lands and a half-written one cannot
+break them. Kuhn poker (the core's test game) is always there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from tabletop_core import available_games, load_game
+from tests.adapters.solo import GAME as SOLO
+from tests.adapters.solo import KUHN_RECALL, Scoring
+
+
+def installed_games() -> dict[str, Any]:
+    """Every installed game whose module imports cleanly, by entry-point name."""
+    found: dict[str, Any] = {}
+    for name in available_games():
+        try:
+            found[name] = load_game(name)
+        except Exception:  # a game still being written may fail to import in any way; leave it out
+            continue
+    return found
+
+
+INSTALLED = installed_games()
+assert "kuhn" in INSTALLED, f"the core's Kuhn poker must always be installed; found {sorted(INSTALLED)}"
+
+#: The option sets ("variants") each library game is tested with; a game not listed runs with its defaults.
+LIBRARY_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
+    "unrest": ({}, {"variant": "capitol"}),
+    "unbroken": ({"difficulty": "easy"}, {"difficulty": "normal"}, {"difficulty": "hard"}),
+}
+
+TEST_GAMES: dict[str, Any] = {"solo": SOLO, "kuhn_recall": KUHN_RECALL}
+TEST_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
+    "solo": ({}, {"target": 12, "turns": 5, "bust_faces": (1, 2), "scoring": Scoring.POINTS}),
+    "kuhn_recall": ({},),
+}
+
+
+@attrs.frozen
+class Case:
+    """One game with one set of options."""
+
+    name: str
+    game: Any
+    options: Mapping[str, Any]
+
+    @property
+    def id(self) -> str:
+        """A readable test id."""
+        opts = ",".join(f"{k}={getattr(v, 'value', v)}" for k, v in sorted(self.options.items()))
+        return f"{self.name}({opts})" if opts else self.name
+
+
+def _options_ok(game: Any, options: Mapping[str, Any]) -> bool:
+    try:
+        game.make_options(**options)
+    except Exception:  # an option set a game does not (yet) accept is not a variant of it
+        return False
+    return True
+
+
+def cases(*, players: int | None = None) -> list[Case]:
+    """Every (game, variant) pair, optionally only those with ``players`` players."""
+    out = []
+    for name, game in {**INSTALLED, **TEST_GAMES}.items():
+        variants = TEST_VARIANTS.get(name) or LIBRARY_VARIANTS.get(name) or ({},)
+        for options in variants:
+            if not _options_ok(game, options):
+                continue
+            if players is not None:
+                n = game.num_players(game.initial_state(game.make_options(**options)))
+                if n != players:
+                    continue
+            out.append(Case(name, game, options))
+    return out

@@ -1,0 +1,332 @@
+"""The OpenSpiel adapter: registration, GameType/GameInfo, ids, observations, serialization, bots, random_sim_test."""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickletools
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from tabletop_core import CHANCE, OptionError, StateFormatError, from_json
+from tabletop_core.adapters import openspiel
+from tabletop_core.kuhn import GAME as KUHN
+from tabletop_core.serialize import unstructure
+from tests.adapters.games import Case, cases
+from tests.adapters.solo import GAME as SOLO
+from tests.adapters.solo import KUHN_RECALL, Scoring
+
+GT = pyspiel.GameType
+
+
+def _play_to(game: Any, ids: list[int]) -> Any:
+    state = game.new_initial_state()
+    for a in ids:
+        state.apply_action(a)
+    return state
+
+
+# ----- registration, GameType and GameInfo ---------------------------------------------------------------------
+
+
+def test_register_names_the_game_python_short_name_and_is_idempotent() -> None:
+    assert openspiel.register(KUHN) == "python_kuhn"
+    assert openspiel.register(KUHN) == "python_kuhn"
+    assert "python_kuhn" in pyspiel.registered_names()
+    game = pyspiel.load_game("python_kuhn")
+    assert isinstance(game, openspiel.OpenSpielGame) and game.tabletop_game is KUHN
+
+
+def test_register_refuses_a_second_game_under_the_same_name() -> None:
+    openspiel.register(KUHN)
+
+    class Impostor(type(KUHN)):  # type: ignore[misc]  # a subclass of the Kuhn rules with the same short name
+        pass
+
+    with pytest.raises(OptionError, match="already has a game"):
+        openspiel.register(Impostor())
+
+
+def test_game_type_and_info_come_from_the_spec() -> None:
+    game = openspiel.load(KUHN)
+    gt = game.get_type()
+    assert gt.short_name == "python_kuhn"
+    assert gt.dynamics == GT.Dynamics.SEQUENTIAL
+    assert gt.chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC
+    assert gt.information == GT.Information.IMPERFECT_INFORMATION
+    assert gt.utility == GT.Utility.ZERO_SUM
+    assert gt.reward_model == GT.RewardModel.TERMINAL
+    assert (gt.min_num_players, gt.max_num_players) == (2, 2)
+    assert gt.provides_observation_string and gt.provides_observation_tensor
+    assert gt.provides_information_state_string
+    assert not gt.provides_information_state_tensor  # Kuhn's spec does not declare perfect-recall views
+    spec = KUHN.spec
+    assert game.num_distinct_actions() == spec.num_distinct_actions
+    assert game.max_chance_outcomes() == spec.max_chance_outcomes
+    assert (game.min_utility(), game.max_utility()) == (spec.min_utility, spec.max_utility)
+    assert game.utility_sum() == 0.0
+    assert game.max_game_length() == spec.max_game_length
+    assert game.num_players() == 2
+    assert game.observation_tensor_shape() == list(spec.observation_shape)
+
+
+def test_game_type_of_a_one_player_perfect_information_game() -> None:
+    game = openspiel.load(SOLO)
+    gt = game.get_type()
+    assert gt.information == GT.Information.PERFECT_INFORMATION
+    assert gt.utility == GT.Utility.GENERAL_SUM
+    assert game.utility_sum() is None
+    assert game.num_players() == 1 and (gt.min_num_players, gt.max_num_players) == (1, 1)
+
+
+def test_options_are_game_parameters_of_every_kind() -> None:
+    openspiel.register(SOLO)
+    spec = pyspiel.load_game("python_solo").get_type().parameter_specification
+    assert dict(spec) == {
+        "target": 8,
+        "turns": 3,
+        "bust_faces": "[1]",
+        "scoring": "win",
+    }
+    game = pyspiel.load_game("python_solo(target=12,scoring=points,bust_faces=[1;2],turns=5)")
+    assert game.tabletop_options == SOLO.make_options(target=12, turns=5, bust_faces=(1, 2), scoring=Scoring.POINTS)
+    same = openspiel.load(SOLO, target=12, turns=5, bust_faces=(1, 2), scoring=Scoring.POINTS)
+    assert same.tabletop_options == game.tabletop_options
+    assert str(same) == str(game)
+
+
+def test_bad_parameters_are_refused() -> None:
+    openspiel.register(SOLO)
+    with pytest.raises(OptionError):
+        pyspiel.load_game("python_solo(target=99)")
+    with pytest.raises(OptionError):
+        pyspiel.load_game("python_solo(bust_faces=not json)")
+    with pytest.raises(OptionError, match="unknown option"):
+        openspiel.load(SOLO, colour="red")
+
+
+# ----- ids: decisions and chance outcomes are separate spaces --------------------------------------------------
+
+
+def test_chance_outcome_ids_and_decision_ids_map_to_their_own_spaces() -> None:
+    game = openspiel.load(SOLO)
+    state = game.new_initial_state()
+    tt = openspiel.tabletop_state(state)
+    assert state.is_chance_node() and state.current_player() == CHANCE
+    assert state.legal_actions() == list(SOLO.legal_action_ids(tt)) == [0, 1, 2, 3, 4, 5]
+    assert [a for a, _ in state.chance_outcomes()] == list(range(6))
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 6] * 6)
+    assert state.action_to_string(CHANCE, 5) == "face 6"
+    state.apply_action(5)  # chance id 5 = face 6 -> starting score 2
+    assert openspiel.tabletop_state(state).score == 2
+    assert state.current_player() == 0 and state.legal_actions() == [0, 1]
+    assert [state.action_to_string(0, a) for a in state.legal_actions()] == ["roll", "hold"]
+    # An id read in the wrong space is described, not mis-decoded.
+    assert state.action_to_string(CHANCE, 1) == "chance outcome 1"
+    mask = state.legal_actions_mask()
+    assert mask == [1, 1]
+    state.apply_action(0)  # decision id 0 = roll: a chance node again
+    assert state.is_chance_node() and state.legal_actions_mask() == [1] * 6
+
+
+def test_an_illegal_id_raises_and_leaves_the_state_usable() -> None:
+    game = openspiel.load(KUHN)
+    state = _play_to(game, [0, 1])
+    with pytest.raises(Exception, match=r"no action with id 7|illegal"):
+        state.apply_action(7)
+    assert state.legal_actions() == [0, 1]
+
+
+def test_the_adapter_state_holds_the_tabletop_state_stepped_by_the_same_ids() -> None:
+    game = openspiel.load(KUHN)
+    ids = [2, 0, 1, 1]
+    state = _play_to(game, ids)
+    tt = KUHN.new_game()
+    for i in ids:
+        tt = KUHN.step(tt, KUHN.action_from_id(tt, i))
+    assert openspiel.tabletop_state(state) == tt
+    assert state.is_terminal() and state.returns() == list(KUHN.returns(tt))
+    assert state.history() == ids
+    assert str(state) == KUHN.render(tt)
+
+
+# ----- observations and information states ---------------------------------------------------------------------
+
+
+def test_observation_string_and_tensor_come_from_observe() -> None:
+    game = openspiel.load(KUHN)
+    state = _play_to(game, [2, 0, 1])
+    tt = openspiel.tabletop_state(state)
+    for p in (0, 1):
+        view = KUHN.observe(tt, p)
+        assert json.loads(state.observation_string(p)) == unstructure(view)
+        assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), KUHN.observation_tensor(tt, p))
+
+
+def test_hidden_facts_do_not_reach_a_players_strings_or_tensors() -> None:
+    game = openspiel.load(KUHN)
+    # Player 0 holds K in both; player 1 holds J in one and Q in the other.
+    a, b = _play_to(game, [2, 0, 1]), _play_to(game, [2, 1, 1])
+    assert a.observation_string(0) == b.observation_string(0)
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_string(1) != b.observation_string(1)
+    assert a.information_state_string(1) != b.information_state_string(1)
+
+
+def test_information_state_is_perfect_recall_where_the_observation_is_not() -> None:
+    game = openspiel.load(SOLO)
+    # Two paths to the same view: bank 2+3 in turn 1 versus bank 5 in turn 1 (start score 0 both: face 1 -> 0).
+    a = _play_to(game, [0, 0, 1, 0, 2, 1])  # setup face 1, roll 2, roll 3, hold
+    b = _play_to(game, [0, 0, 4, 1])  # setup face 1, roll 5, hold
+    assert openspiel.tabletop_state(a) == openspiel.tabletop_state(b)
+    assert a.observation_string(0) == b.observation_string(0)
+    assert a.information_state_string(0) != b.information_state_string(0)
+    assert a.information_state_string(0).startswith(a.observation_string(0))
+    # The same path gives the same information state, however it was reached (clone, fresh play).
+    assert a.clone().information_state_string(0) == _play_to(game, [0, 0, 1, 0, 2, 1]).information_state_string(0)
+
+
+def test_information_state_tensor_is_the_observation_when_the_game_declares_perfect_recall() -> None:
+    game = openspiel.load(KUHN_RECALL)
+    assert game.get_type().provides_information_state_tensor
+    assert game.information_state_tensor_shape() == list(KUHN_RECALL.spec.observation_shape)
+    state = _play_to(game, [1, 2, 0])
+    assert state.information_state_tensor(1) == state.observation_tensor(1)
+    assert state.information_state_string(1) == state.observation_string(1)
+
+
+def test_only_the_players_own_observation_types_are_offered() -> None:
+    game = openspiel.load(KUHN)
+    with pytest.raises(ValueError, match="only the player's own observation"):
+        game.make_py_observer(pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
+                                                         private_info=pyspiel.PrivateInfoType.NONE))  # fmt: skip
+
+
+# ----- serialization through our JSON --------------------------------------------------------------------------
+
+
+def _pickle_globals(b64: str) -> set[str]:
+    """The globals a pickle stream names, read with pickletools (nothing is unpickled)."""
+    names: set[str] = set()
+    strings: list[str] = []
+    for op, arg, _ in pickletools.genops(base64.b64decode(b64)):
+        if isinstance(arg, str):
+            strings.append(arg)
+        if op.name == "STACK_GLOBAL":
+            names.add(f"{strings[-2]}.{strings[-1]}")
+        elif op.name == "GLOBAL":
+            names.add(str(arg).replace(" ", "."))
+    return names
+
+
+def test_serialization_carries_our_json_document_and_no_class_of_ours() -> None:
+    game = openspiel.load(KUHN)
+    state = _play_to(game, [2, 0, 1])
+    text = pyspiel.serialize_game_and_state(game, state)
+    b64 = text.split("__dict__=", 1)[1].strip()
+    assert _pickle_globals(b64) <= {"builtins.str"}
+    payload = next(
+        arg for _, arg, _ in pickletools.genops(base64.b64decode(b64)) if isinstance(arg, str) and arg.startswith("{")
+    )
+    doc = json.loads(payload)
+    assert doc["format"] == "tabletop-rules/openspiel-state"
+    assert from_json(KUHN, doc["state"]) == openspiel.tabletop_state(state)
+    _game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert openspiel.tabletop_state(state2) == openspiel.tabletop_state(state)
+    assert state2.history() == state.history()
+    assert [state2.information_state_string(p) for p in (0, 1)] == [state.information_state_string(p) for p in (0, 1)]
+    state2.apply_action(1)
+    assert state2.is_terminal()
+
+
+def test_a_tampered_payload_is_refused_by_our_json_checks() -> None:
+    game = openspiel.load(KUHN)
+    state = _play_to(game, [2, 0])
+    bad = game.new_initial_state()
+    with pytest.raises(StateFormatError):
+        bad._node = '{"format":"tabletop-rules/openspiel-state","version":1,"state":"{}","recall":["",""]}'  # type: ignore[assignment]  # as OpenSpiel's deserializer sets it
+    node = state._node
+    doc = json.loads(node.payload())
+    inner = json.loads(doc["state"])
+    inner["data"]["hands"] = [2, 2]  # two kings: breaks the deck invariant
+    doc["state"] = json.dumps(inner)
+    with pytest.raises(StateFormatError):
+        bad._node = json.dumps(doc)  # type: ignore[assignment]  # as OpenSpiel's deserializer sets it
+    with pytest.raises(AttributeError):
+        bad.something = 1
+
+
+# ----- OpenSpiel's own conformance test and bots ---------------------------------------------------------------
+
+_SIMS = {"kuhn": 30, "kuhn_recall": 30, "solo": 30}
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_random_sim_test_passes(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    pyspiel.random_sim_test(game, num_sims=_SIMS.get(case.name, 3), serialize=True, verbose=False)
+
+
+def _rollout_evaluator(seed: int) -> Any:
+    return mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
+
+
+def _play_with(game: Any, choose: Any, rng: np.random.RandomState) -> Any:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(ids, p=probs)))
+        else:
+            action = choose(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    return state
+
+
+def test_openspiel_mcts_bot_plays_the_solo_game_better_than_chance() -> None:
+    game = openspiel.load(SOLO, target=10, turns=2)
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2.0, 60, _rollout_evaluator(0), random_state=np.random.RandomState(1))
+    always_roll = sum(_play_with(game, lambda s: s.legal_actions()[0], rng).returns()[0] for _ in range(40))
+    searched = sum(_play_with(game, bot.step, rng).returns()[0] for _ in range(40))
+    assert searched > always_roll
+
+
+def test_the_resampler_keeps_the_players_view_and_information_state() -> None:
+    game = openspiel.load(KUHN)
+    state = _play_to(game, [2, 0, 1])
+    resample = openspiel.make_resampler(7)
+    seen = set()
+    for _ in range(30):
+        world = resample(state, 1)
+        assert world.information_state_string(1) == state.information_state_string(1)
+        assert world.observation_string(1) == state.observation_string(1)
+        assert world.history() == state.history()
+        seen.add(openspiel.tabletop_state(world).hands[0])
+    assert seen == {1, 2}  # player 1 holds J, so player 0 holds Q or K
+    # OpenSpiel's own entry point resamples through the same determinize.
+    world = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(1) == state.information_state_string(1)
+
+
+def test_openspiel_ismcts_bot_plays_kuhn_with_our_resampler() -> None:
+    game = openspiel.load(KUHN)
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, _rollout_evaluator(3), 2.0, 40, random_state=np.random.RandomState(4))
+    bot.set_resampler(openspiel.make_resampler(5))
+    # Holding the king after a bet, ISMCTS always calls.
+    state = _play_to(game, [2, 0, 0, 1])
+    assert bot.step(state) == 1
+    total = 0.0
+    for _ in range(30):
+        state = _play_with(
+            game, lambda s: bot.step(s) if s.current_player() == 0 else rng.choice(s.legal_actions()), rng
+        )
+        total += state.returns()[0]
+    assert total > 0
