@@ -1,0 +1,94 @@
+"""The Gymnasium adapter: Gymnasium's own check_env on every one-player game, masks in info, seeding, rewards."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from tabletop_core import IllegalActionError, OptionError
+from tabletop_core.adapters.gymnasium import TabletopEnv
+from tabletop_core.kuhn import GAME as KUHN
+from tests.adapters.games import Case, cases
+from tests.adapters.solo import GAME as SOLO
+from tests.adapters.solo import Scoring
+
+ONE_PLAYER = cases(players=1)
+
+
+def test_there_is_a_one_player_game_to_check() -> None:
+    assert any(c.name == "solo" for c in ONE_PLAYER)
+
+
+@pytest.mark.parametrize("case", ONE_PLAYER, ids=lambda c: c.id)
+def test_gymnasium_check_env_passes(case: Case) -> None:
+    with warnings.catch_warnings():
+        # check_env warns about unbounded Box observations; our tensors have no declared bounds.
+        warnings.filterwarnings("ignore", message=".*(infinity|precision).*")
+        check_env(TabletopEnv(case.game, options=case.options))
+        check_env(TabletopEnv(case.game, options=case.options, render_mode="ansi"))
+
+
+def _episode(env: TabletopEnv, seed: int, rng: np.random.Generator) -> tuple[list[list[float]], float]:
+    obs, info = env.reset(seed=seed)
+    seen = [obs.tolist()]
+    total = 0.0
+    terminated = False
+    while not terminated:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert truncated is False
+        seen.append(obs.tolist())
+        total += reward
+    return seen, total
+
+
+def test_masks_in_info_mark_exactly_the_legal_actions() -> None:
+    env = TabletopEnv(SOLO)
+    obs, info = env.reset(seed=0)
+    assert info["action_mask"].dtype == np.int8
+    assert np.flatnonzero(info["action_mask"]).tolist() == list(SOLO.legal_action_ids(env.tabletop_state))
+    assert env.action_masks().tolist() == [True, True]
+    assert np.array_equal(obs, SOLO.observation_tensor(env.tabletop_state, 0))
+
+
+def test_a_seed_fixes_the_episode_and_the_return_is_the_sum_of_rewards() -> None:
+    env = TabletopEnv(SOLO, options={"scoring": Scoring.POINTS})
+    first = _episode(env, 5, np.random.default_rng(1))
+    again = _episode(env, 5, np.random.default_rng(1))
+    assert first == again
+    assert first[1] == pytest.approx(SOLO.returns(env.tabletop_state)[0])
+    starts = {tuple(_episode(env, s, np.random.default_rng(0))[0][0]) for s in range(10)}
+    assert len(starts) > 1  # the setup roll comes from the seed
+
+
+def test_illegal_actions_are_ignored_by_default_or_raise() -> None:
+    env = TabletopEnv(SOLO, illegal_action_reward=-1.0)
+    env.reset(seed=0)
+    before = env.tabletop_state
+    _obs, reward, terminated, truncated, info = env.step(5)
+    assert env.tabletop_state == before and reward == -1.0 and info["illegal_action"] is True
+    assert not terminated and not truncated
+    strict = TabletopEnv(SOLO, illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="cannot play id 5"):
+        strict.step(5)
+
+
+def test_a_finished_episode_must_be_reset() -> None:
+    env = TabletopEnv(SOLO, options={"turns": 1})
+    _episode(env, 0, np.random.default_rng(0))
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(1)
+
+
+def test_only_one_player_games_make_gymnasium_environments() -> None:
+    with pytest.raises(OptionError, match="one-player"):
+        TabletopEnv(KUHN)
+    with pytest.raises(OptionError):
+        TabletopEnv(SOLO, render_mode="human")
+    env = TabletopEnv(SOLO, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == SOLO.render(env.tabletop_state, 0)

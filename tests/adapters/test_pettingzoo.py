@@ -1,0 +1,164 @@
+"""The PettingZoo adapter: PettingZoo's own api_test and seed_test on every game, masks, chance, rewards, deepcopy."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+from pettingzoo.test import api_test, seed_test
+
+from tabletop_core import IllegalActionError, OptionError
+from tabletop_core.adapters.pettingzoo import TabletopAECEnv, env
+from tabletop_core.kuhn import GAME as KUHN
+from tests.adapters.games import Case, cases
+from tests.adapters.solo import GAME as SOLO
+
+_CYCLES = {"kuhn": 200, "kuhn_recall": 100, "solo": 200}
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_pettingzoo_api_test_passes(case: Case, capsys: pytest.CaptureFixture[str]) -> None:
+    api_test(TabletopAECEnv(case.game, options=case.options), num_cycles=_CYCLES.get(case.name, 60))
+    assert "Passed API test" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_pettingzoo_seed_test_passes(case: Case) -> None:
+    seed_test(lambda: TabletopAECEnv(case.game, options=case.options), num_cycles=_CYCLES.get(case.name, 40))
+
+
+def _play_masked(e: TabletopAECEnv, rng: np.random.Generator, steps: int | None = None) -> list[Any]:
+    """Step with uniformly random legal actions; return what each step showed."""
+    trace = []
+    for n, agent in enumerate(e.agent_iter()):
+        if steps is not None and n >= steps:
+            break
+        obs, reward, terminated, truncated, _ = e.last()
+        trace.append((agent, obs["observation"].tolist(), obs["action_mask"].tolist(), reward, terminated))
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(legal)))
+    return trace
+
+
+def test_agents_spaces_and_masks_follow_the_game() -> None:
+    e = env(KUHN)
+    e.reset(seed=0)
+    assert e.possible_agents == ["player_0", "player_1"] and e.agents == e.possible_agents
+    space = e.action_space("player_0")
+    assert isinstance(space, spaces.Discrete) and space.n == KUHN.spec.num_distinct_actions
+    obs = e.observe("player_0")
+    assert obs["observation"].dtype == np.float32 and obs["observation"].shape == KUHN.spec.observation_shape
+    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].tolist() == [1, 1]
+    assert e.observe("player_1")["action_mask"].tolist() == [0, 0]  # not player 1's turn
+    assert np.array_equal(obs["observation"], KUHN.observation_tensor(e.tabletop_state, 0))
+    assert str(e) == "kuhn_v0"
+    named = env(KUHN, agent_names=["alice", "bob"])
+    named.reset(seed=0)
+    assert named.agent_selection == "alice"
+
+
+def test_chance_is_resolved_from_the_reset_seed() -> None:
+    deals = set()
+    for seed in range(12):
+        a, b = env(KUHN), env(KUHN)
+        a.reset(seed=seed)
+        b.reset(seed=seed)
+        assert a.tabletop_state == b.tabletop_state
+        assert not KUHN.is_chance_node(a.tabletop_state)
+        assert a.tabletop_state == KUHN.new_game(seed=seed)  # the same draws as the library's own seeding
+        deals.add(a.tabletop_state.hands)
+    assert len(deals) > 3
+
+
+def test_rewards_are_the_returns_and_everyone_leaves_at_the_end() -> None:
+    e = env(KUHN)
+    e.reset(seed=4)
+    e.step(1)  # player 0 bets
+    e.step(0)  # player 1 folds
+    assert all(e.terminations.values())
+    assert e.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert e.last()[1] == 1.0 and e.last()[2] is True
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
+
+
+def test_one_player_game_has_one_agent() -> None:
+    e = env(SOLO)
+    e.reset(seed=2)
+    assert e.possible_agents == ["player_0"]
+    trace = _play_masked(e, np.random.default_rng(0))
+    assert trace[-1][4] is True and e.agents == []
+
+
+def _only_hold_left() -> TabletopAECEnv:
+    """A Solo environment after three rolls without a bust, where only ``hold`` (id 1) is legal."""
+    for seed in range(50):
+        e = env(SOLO, options={"turns": 1, "target": 20})
+        e.reset(seed=seed)
+        for _ in range(3):
+            if e.terminations["player_0"]:
+                break
+            e.step(0)
+        if e.agents and not e.terminations["player_0"] and e.observe("player_0")["action_mask"].tolist() == [0, 1]:
+            return e
+    raise AssertionError("no seed below 50 rolls three times without a bust")
+
+
+def test_illegal_actions_raise_or_are_ignored() -> None:
+    e = _only_hold_left()
+    with pytest.raises(IllegalActionError, match="cannot play id 0"):
+        e.step(0)
+    noop = env(SOLO, options={"turns": 1}, illegal_action="noop", illegal_action_reward=-0.5)
+    noop.reset(seed=0)
+    before = noop.tabletop_state
+    noop.step(7)
+    assert noop.tabletop_state == before and noop.infos["player_0"] == {"illegal_action": True}
+    assert noop.last()[1] == -0.5
+    with pytest.raises(OptionError):
+        env(SOLO, illegal_action="ignore")
+
+
+def test_deepcopy_gives_an_independent_environment_in_the_same_position() -> None:
+    e = env(KUHN)
+    e.reset(seed=11)
+    e.step(0)  # player 0 passes
+    twin = copy.deepcopy(e)
+    assert twin.tabletop_state == e.tabletop_state and twin.agent_selection == e.agent_selection
+    assert twin.game is e.game
+    assert twin.action_space("player_0") is not e.action_space("player_0")
+    # Same actions from the same position give the same game (the generator was copied, not shared).
+    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
+    assert _play_masked(e, rng_a) == _play_masked(twin, rng_b)
+    # And moving one leaves the other where it was.
+    g = env(SOLO)
+    g.reset(seed=3)
+    h = copy.deepcopy(g)
+    frozen = h.tabletop_state
+    _play_masked(g, np.random.default_rng(1))
+    assert g.agents == [] and h.agents == ["player_0"] and h.tabletop_state == frozen
+    # Chance after the copy is drawn independently but identically.
+    g2 = env(SOLO)
+    g2.reset(seed=9)
+    h2 = copy.deepcopy(g2)
+    g2.step(0)
+    h2.step(0)
+    assert g2.tabletop_state == h2.tabletop_state
+
+
+def test_render_and_global_state() -> None:
+    e = env(KUHN, render_mode="ansi")
+    e.reset(seed=1)
+    assert e.render() == KUHN.render(e.tabletop_state)
+    assert e.state().shape == (2, *KUHN.spec.observation_shape)
+    quiet = env(KUHN)
+    quiet.reset(seed=1)
+    assert quiet.render() is None
+    with pytest.raises(OptionError):
+        env(KUHN, render_mode="human")
