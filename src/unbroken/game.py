@@ -1,0 +1,216 @@
+"""The ``Game`` object that ties Unbroken's rules to the core protocol.
+
+>>> from unbroken import GAME
+>>> state = GAME.new_game(seed=3)
+>>> GAME.current_player(state), state.pos.step
+(0, 'preparation')
+>>> GAME.action_to_str(state, GAME.legal_actions(state)[0])
+'fight'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tabletop_core.components import Pile
+from tabletop_core.errors import IllegalActionError
+from tabletop_core.game import Game
+from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from unbroken.actions import (
+    MAX_CHANCE,
+    NUM_ACTIONS,
+    VERBS,
+    Act,
+    Action,
+    Attack,
+    Craft,
+    Die,
+    DrawCard,
+    Eat,
+    Pick,
+    Respond,
+    Use,
+    action_id,
+    decision_from_id,
+)
+from unbroken.content.loader import get_pack
+from unbroken.rules import engine
+from unbroken.rules.travel import action_abilities
+from unbroken.rules.triggers import label
+from unbroken.state import CAPS, FLOW, SCORE, SE, Choose, Cont, Draw, Options, Roll, State, Trig, new_tracks
+from unbroken.view import OBS_SHAPE, View, observation, observe, render, score
+
+__all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
+
+#: The return of a lost game: below every win (a win returns its score, 0 or more).
+LOSS = -1.0
+#: The best possible score (every scoring track full).
+MAX_SCORE = float(sum(c * p for c, p in zip(CAPS, SCORE, strict=True)))
+
+
+class Unbroken(Game[State, Action, Options]):
+    """The rules of Unbroken (solo): returns are the score on a win, -1 on a loss."""
+
+    spec = GameSpec(
+        short_name="unbroken",
+        long_name="Unbroken",
+        min_num_players=1,
+        max_num_players=1,
+        chance_mode=ChanceMode.EXPLICIT_STOCHASTIC,
+        information=Information.PERFECT,
+        utility=Utility.GENERAL_SUM,
+        min_utility=LOSS,
+        max_utility=MAX_SCORE,
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=MAX_CHANCE,
+        max_game_length=5000,
+        observation_shape=OBS_SHAPE,
+    )
+    state_type = State
+    action_type = Act | Pick | Craft | Attack | Use | Respond | Eat | Die | DrawCard
+    options_type = Options
+
+    def initial_state(self, options: Options) -> State:
+        """Setup: Bare Hands, shuffled decks, the character's Ability Uses, Small Effort by difficulty."""
+        pack = get_pack(options.pack)
+        se = {"easy": 15 if options.easy_se15 else 13, "normal": 13, "hard": 10}[options.difficulty]
+        state = State(
+            options=options,
+            pos=FLOW.start(),
+            res=new_tracks(se),
+            uses=1,
+            encounters=Pile.of(pack.encounter_deck()),
+            skill_deck=Pile.of(range(len(pack.skills))),
+        )
+        if options.difficulty == "easy":
+            state = state.push(Cont("skill_keep"), Draw("skill", 2), Roll("easy"))
+        return engine.advance(state)
+
+    def current_player(self, state: State) -> int:
+        if state.outcome:
+            return TERMINAL
+        return CHANCE if engine.is_chance(state) else 0
+
+    def legal_actions(self, state: State) -> tuple[Action, ...]:
+        if state.outcome:
+            return ()
+        if engine.is_chance(state):
+            return tuple(a for a, _ in engine.chance_outcomes(state))
+        return tuple(sorted(engine.decisions(state), key=action_id))
+
+    def chance_outcomes(self, state: State) -> tuple[tuple[Action, float], ...]:
+        if state.outcome or not engine.is_chance(state):
+            return ()
+        return engine.chance_outcomes(state)
+
+    def _apply(self, state: State, action: Action) -> State:
+        return engine.apply(state, action)
+
+    def is_legal(self, state: State, action: Action) -> bool:
+        try:
+            return action in self.legal_actions(state)
+        except (TypeError, ValueError):
+            return False
+
+    def returns(self, state: State) -> tuple[float, ...]:
+        if state.outcome > 0:
+            return (float(score(state)),)
+        return (LOSS,) if state.outcome < 0 else (0.0,)
+
+    def observe(self, state: State, player: int) -> View:
+        return observe(state, player)
+
+    def action_id(self, action: Action) -> int:
+        return action_id(action)
+
+    def action_from_id(self, state: State, action_id: int) -> Action:
+        try:
+            if engine.is_chance(state):
+                if isinstance(state.pending.top, Roll):
+                    return Die(action_id + 1)
+                return DrawCard(action_id)
+            return decision_from_id(action_id)
+        except (TypeError, ValueError) as exc:
+            raise IllegalActionError(
+                f"unbroken: no action with id {action_id!r} at {self.describe_step(state)}"
+            ) from exc
+
+    def action_to_str(self, state: State, action: Action) -> str:
+        pack = state.pack
+        top = state.pending.top
+        if isinstance(action, Die):
+            return f"roll {action.face}"
+        if isinstance(action, DrawCard):
+            deck = pack.encounters if isinstance(top, Draw) and top.deck == "enc" else pack.skills
+            return f"draw {deck[action.index].name}" if action.index < len(deck) else f"draw #{action.index}"
+        if isinstance(action, Act):
+            return VERBS[action.verb]
+        if isinstance(action, Eat):
+            return f"eat {action.n}"
+        if isinstance(action, Craft):
+            ups = pack.weapon(state.weapon).upgrades
+            return f"craft {ups[action.i].to}" if action.i < len(ups) else f"craft #{action.i}"
+        if isinstance(action, Attack):
+            attacks = pack.weapon(state.weapon).attacks
+            return f"attack {attacks[action.i].name}" if action.i < len(attacks) else f"attack #{action.i}"
+        if isinstance(action, Use):
+            abil = action_abilities(state)
+            if action.i < len(abil):
+                src, _, a = abil[action.i]
+                return f"use {a.name or src.split(':', 1)[1]}"
+            return f"use #{action.i}"
+        if isinstance(action, Respond):
+            if isinstance(top, Trig) and action.i < len(top.cands):
+                c = top.cands[action.i]
+                return f"respond {action.i} {label(state, c.src, c.index)}"
+            return f"respond {action.i}"
+        return f"pick {action.i} {self._pick_label(state, action.i)}"
+
+    @staticmethod
+    def _pick_label(state: State, i: int) -> str:
+        top = state.pending.top
+        pack = state.pack
+        if isinstance(top, Choose) and i < len(top.labels):
+            return top.labels[i]
+        if isinstance(top, Cont) and top.kind == "explore_pick" and i < len(state.revealed):
+            return pack.encounters[state.revealed[i]].name
+        if isinstance(top, Cont) and top.kind == "skill_keep" and i < len(state.offered):
+            return pack.skills[state.offered[i]].name
+        return ""
+
+    def observation_tensor(self, state: State, player: int) -> np.ndarray:
+        return observation(self.observe(state, player))
+
+    def render(self, state: State, player: int | None = None) -> str:
+        return render(state)
+
+    def describe_step(self, state: State) -> str:
+        top = state.pending.top
+        frame = "" if top is None else f", pending {type(top).__name__.lower()} {getattr(top, 'kind', '')}".rstrip()
+        return f"Level {state.level} {state.pos.phase}/{state.pos.step}{frame}"
+
+    def validate_state(self, state: State) -> None:
+        if not 1 <= state.pos.round <= 4:
+            raise ValueError(f"Level {state.pos.round} is not 1..4")
+        if state.outcome not in (-1, 0, 1):
+            raise ValueError(f"bad outcome {state.outcome}")
+        if len(state.res) != 9:
+            raise ValueError("nine resource tracks expected")
+        if not state.weapons or state.weapons[0] != "bare_hands":
+            raise ValueError("Bare Hands must be the first weapon")
+        if state.amount(SE) < 0:
+            raise ValueError("negative Small Effort")
+        pack = state.pack
+        ids = {w.id for w in pack.weapons}
+        if any(w not in ids for w in state.weapons):
+            raise ValueError("unknown weapon")
+
+    def default_agents(self, state: State) -> list[Any]:
+        from unbroken.bots import HeuristicAgent
+
+        return [HeuristicAgent()]
+
+
+GAME = Unbroken()

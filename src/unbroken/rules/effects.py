@@ -1,0 +1,236 @@
+"""The effect-language interpreter: one op at a time, pushing frames when a decision or a roll is needed.
+
+Rulebook clauses implemented here (each op's docstring in ``docs/rules/unbroken.md``): bracketed alternatives
+("If a monster effect cannot be applied ... apply the alternative effect (listed in brackets) instead. If there's
+no alternative effect, nothing happens."), losing Effort you do not have loses the game, monster gains raise the
+current and maximum values while heals stop at the maximum, rolls stay within 1..6, DEFEND does not stack,
+conditions now or for the next Level (extending timed ones), cures, and permanent or temporary downgrades.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from unbroken.content.schema import TRIGGERS, Op
+from unbroken.rules.resources import can_pay, gain, lose_effort, pay, spend_time
+from unbroken.rules.triggers import statics
+from unbroken.state import RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State
+
+__all__ = ["EFFORT", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
+
+EFFORT = frozenset({"se", "me", "le"})
+
+
+def die(state: State) -> State:
+    """The player could not pay Effort: the game is lost."""
+    return attrs.evolve(state, outcome=-1)
+
+
+def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
+    """Push ``ops`` to run (the engine executes them one by one)."""
+    return state.push(Exec(ops, src)) if ops else state
+
+
+def _amount(state: State, op: Op) -> int:
+    return op.n * (state.level if op.scale == "level" else 1)
+
+
+def _combat(state: State, **kw: Any) -> State:
+    assert state.combat is not None
+    return attrs.evolve(state, combat=attrs.evolve(state.combat, **kw))
+
+
+def _lose(state: State, op: Op, src: str) -> State:
+    """Lose a resource; if it cannot be applied, the bracketed alternative (Effort with none: death)."""
+    r, n = RES[op.res], _amount(state, op)
+    if op.res == "time":
+        return _time(state, n)
+    if op.res in EFFORT:
+        out = lose_effort(state, r, n)
+        if out is not None:
+            return out
+        return run_ops(state, op.alt, src) if op.alt else die(state)
+    if state.amount(r) >= n:
+        return state.with_res(r, state.res[r].lose(n))
+    return run_ops(state, op.alt, src)
+
+
+def _time(state: State, n: int) -> State:
+    out = spend_time(state, n, combat=state.pos.phase == "combat")
+    return die(state) if out is None else out
+
+
+def _condition(state: State, op: Op) -> State:
+    if op.when == "next":
+        if any(c.id == op.id for c in state.next_conditions):
+            return state
+        return attrs.evolve(state, next_conditions=(*state.next_conditions, Cond(op.id, op.n)))
+    for i, c in enumerate(state.conditions):
+        if c.id == op.id:
+            if op.n and c.tokens:
+                conds = list(state.conditions)
+                conds[i] = Cond(c.id, c.tokens + op.n)
+                return attrs.evolve(state, conditions=tuple(conds))
+            return state
+    return attrs.evolve(state, conditions=(*state.conditions, Cond(op.id, op.n)))
+
+
+def _cure(state: State, op: Op, src: str) -> State:
+    if op.id:
+        return attrs.evolve(state, conditions=tuple(c for c in state.conditions if c.id != op.id))
+    ids = [c.id for c in state.conditions]
+    if len(ids) <= 1:
+        return attrs.evolve(state, conditions=())
+    names = tuple(state.pack.condition(c).name for c in ids)
+    return state.push(Choose("cure", tuple((Op("cure", id=c),) for c in ids), names, src))
+
+
+def _weapon_up(state: State, op: Op, src: str) -> State:
+    if op.id:
+        return attrs.evolve(state, weapons=(*state.weapons, op.id)) if op.id != state.weapon else state
+    ups = state.pack.weapon(state.weapon).upgrades
+    if not ups:
+        return state
+    if len(ups) == 1:
+        return attrs.evolve(state, weapons=(*state.weapons, ups[0].to))
+    names = tuple(state.pack.weapon(u.to).name for u in ups)
+    return state.push(Choose("weapon", tuple((Op("weapon_up", id=u.to),) for u in ups), names, src))
+
+
+def weapon_down(state: State, perm: bool) -> State:
+    """Downgrade the weapon: the previous one becomes current; Bare Hands is never lost."""
+    if len(state.weapons) <= 1:
+        return state
+    top = state.weapon
+    aside = state.aside if perm else (*state.aside, top)
+    return attrs.evolve(state, weapons=state.weapons[:-1], aside=aside)
+
+
+def _roll(state: State, op: Op, src: str) -> State:
+    if op.id:
+        subs = [s.then for s in statics(state, "instead") if s.id == op.id and can_pay(state, s.then)]
+        if subs:
+            plain = attrs.evolve(op, id="")
+            labels = ("roll", *(" + ".join(f"spend {o.n} {o.res}" for o in s) for s in subs))
+            return state.push(Choose("instead", ((plain,), *subs), labels, src))
+    return state.push(Roll("op", op.n, op.then, op.alt, src))
+
+
+def _choose(state: State, op: Op, src: str) -> State:
+    branches = [b for b in op.options if can_pay(state, b)]
+    if not branches:
+        return state
+    if len(branches) == 1:
+        return run_ops(state, branches[0], src)
+    labels = tuple(", ".join(f"{o.op} {o.n} {o.res}".strip() if o.res else o.op for o in b) for b in branches)
+    return state.push(Choose("branch", tuple(branches), labels, src))
+
+
+def run_op(state: State, op: Op, src: str) -> State:
+    """Apply one op now (it may push frames that run before the rest of its effect list)."""
+    name, c = op.op, state.combat
+    if name == "gain":
+        return gain(state, RES[op.res], _amount(state, op))
+    if name == "spend":
+        need = (attrs.evolve(op, n=_amount(state, op), scale=""),)
+        return pay(state, need) if can_pay(state, need) else _lose(state, attrs.evolve(op, op="lose"), src)
+    if name == "lose":
+        return _lose(state, op, src)
+    if name in ("reduce", "steal"):
+        r = RES[op.res]
+        if state.amount(r) < op.n:
+            return run_ops(state, op.alt, src)
+        state = state.with_res(r, state.res[r].lose(op.n))
+        if name == "reduce":
+            return gain(state, RES[op.to], op.m)
+        if c is not None:
+            stolen = list(c.stolen)
+            stolen[r] += op.n
+            state = _combat(state, stolen=tuple(stolen))
+        return state
+    if name == "time":
+        return _time(state, op.n)
+    if name in ("wound", "break_armor", "power", "cap_wounds", "defend", "monster_gain", "heal", "skip_turn"):
+        return _monster_op(state, op) if c is not None else state
+    if name in ("shift_roll", "reroll"):
+        if c is None:
+            return state
+        if name == "reroll":
+            return state.push(Roll("reroll"))
+        return _combat(state, roll=max(1, min(6, c.roll + op.n)))
+    if name == "condition":
+        return _condition(state, op)
+    if name == "cure":
+        return _cure(state, op, src)
+    if name == "weapon_up":
+        return _weapon_up(state, op, src)
+    if name == "weapon_down":
+        return weapon_down(state, op.perm)
+    if name == "extra_attack":
+        return state.push(Cont("extra_attack")) if c is not None and c.started else state
+    if name == "extra_turn":
+        return state.push(Cont("player_turn_start", 1)) if c is not None and c.started else state
+    if name == "tick":
+        return _tick(state, src)
+    if name == "roll":
+        return _roll(state, op, src)
+    if name == "choose":
+        return _choose(state, op, src)
+    if name == "reveal":
+        return attrs.evolve(state, reveal_bonus=state.reveal_bonus + op.n)
+    if name == "commit":
+        return attrs.evolve(state, committed=True)
+    if name == "skill":
+        return state.push(Cont("skill_keep"), Draw("skill", op.n))
+    if name == "scout":
+        return state.push(Roll("monster")) if not state.monster else state
+    return state  # static ops (ignore, instead, rest_bonus, surcharge, food_req) change rules, not the state
+
+
+def _monster_op(state: State, op: Op) -> State:
+    c = state.combat
+    assert c is not None
+    name = op.op
+    if name == "wound":
+        if c.armor > 0 and not op.pierce:
+            return state
+        return _combat(state, health=max(0, c.health - op.n))
+    if name == "break_armor":
+        broken = min(op.n, c.armor)
+        state = _combat(state, armor=c.armor - broken)
+        return state.push(Cont("fire", TRIGGERS.index("armor_broken"))) if broken else state
+    if name == "power":
+        return _combat(state, power=max(0, c.power + op.n))
+    if name == "cap_wounds":
+        return _combat(state, power=min(c.power, op.n))
+    if name == "defend":
+        return _combat(state, defend=True)
+    if name == "skip_turn":
+        return _combat(state, skip=True)
+    if name == "monster_gain":
+        if op.res == "armor":
+            return _combat(state, armor=c.armor + op.n, max_armor=c.max_armor + op.n)
+        return _combat(state, health=c.health + op.n, max_health=c.max_health + op.n)
+    return _combat(state, health=min(c.max_health, c.health + op.n))  # heal
+
+
+def _tick(state: State, src: str) -> State:
+    kind, _, cid = src.partition(":")
+    if kind != "condition":
+        return state
+    conds = []
+    for cd in state.conditions:
+        if cd.id == cid and cd.tokens > 0:
+            if cd.tokens > 1:
+                conds.append(Cond(cid, cd.tokens - 1))
+            continue
+        conds.append(cd)
+    return attrs.evolve(state, conditions=tuple(conds))
+
+
+def new_combat(state: State) -> Combat:
+    """The Monster Tracker set from the revealed monster's sheet."""
+    m = next(x for x in state.pack.monsters if x.id == state.monster)
+    return Combat(m.id, m.armor, m.armor, m.health, m.health)

@@ -1,0 +1,101 @@
+"""Resources on bounded tracks: gains past a cap are lost; Effort of a higher category may pay for a lower one.
+
+Rulebook: "Each category is a distinct resource and is spent independently. However, you can spend Effort of a
+higher category in place of Effort of a lower category." and "If you ever must lose Effort but do not have enough
+— you lose the game." A higher category covers only the shortfall of a lower one, cheapest category first (see the
+interpretations in ``docs/rules/unbroken.md``).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from unbroken.content.schema import Op
+from unbroken.state import LE, ME, RES, SE, TIME, State
+
+__all__ = ["can_pay", "effort_total", "gain", "lose_effort", "needs", "pay", "spend_time"]
+
+_EFFORT = (SE, ME, LE)
+
+
+def gain(state: State, r: int, n: int) -> State:
+    """Gain ``n`` of resource ``r`` (the excess over the track's cap is lost)."""
+    if n <= 0:
+        return state
+    return state.with_res(r, state.res[r].gain(n))
+
+
+def effort_total(state: State, r: int) -> int:
+    """Effort that can pay for category ``r`` (that category and every higher one)."""
+    return sum(state.amount(c) for c in _EFFORT if c >= r)
+
+
+def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
+    """The resources a tuple of ``spend`` ops asks for, per resource slot."""
+    need = [0] * 9
+    for o in ops:
+        if o.op == "spend":
+            need[RES[o.res]] += o.n * (level if o.scale == "level" else 1)
+    return need
+
+
+def _plan(state: State, need: list[int]) -> list[int] | None:
+    have = [state.amount(r) for r in range(9)]
+    for r in range(9):
+        if r not in _EFFORT and need[r] > have[r]:
+            return None
+    # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
+    for r in (LE, ME, SE):
+        short = need[r]
+        for c in _EFFORT:
+            if c < r or short == 0:
+                continue
+            take = min(short, have[c])
+            have[c] -= take
+            short -= take
+        if short:
+            return None
+    return have
+
+
+def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
+    """Whether the ``spend`` ops (plus ``extra`` per-slot amounts) can be paid now."""
+    need = needs(ops, state.level)
+    if extra:
+        need = [a + b for a, b in zip(need, extra, strict=True)]
+    return _plan(state, need) is not None
+
+
+def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> State:
+    """Pay the ``spend`` ops (plus ``extra``); the caller has checked :func:`can_pay`."""
+    need = needs(ops, state.level)
+    if extra:
+        need = [a + b for a, b in zip(need, extra, strict=True)]
+    have = _plan(state, need)
+    if have is None:
+        raise ValueError(f"cannot pay {need}")
+    res = tuple(t if t.value == have[r] else attrs.evolve(t, value=have[r]) for r, t in enumerate(state.res))
+    return attrs.evolve(state, res=res)
+
+
+def lose_effort(state: State, r: int, n: int) -> State | None:
+    """Lose ``n`` Effort of category ``r`` (higher categories cover a shortfall); ``None`` if it cannot be paid."""
+    need = [0] * 9
+    need[r] = n
+    have = _plan(state, need)
+    if have is None:
+        return None
+    res = tuple(t if t.value == have[i] else attrs.evolve(t, value=have[i]) for i, t in enumerate(state.res))
+    return attrs.evolve(state, res=res)
+
+
+def spend_time(state: State, n: int, *, combat: bool) -> State | None:
+    """Lose ``n`` Time. In combat it counts against the next Level, or costs Small Effort on Level 4.
+
+    Returns ``None`` when Level 4's Small Effort cannot be paid (the player dies).
+    """
+    if n <= 0:
+        return state
+    if combat and state.level == 4:
+        return lose_effort(state, SE, n)
+    return state.with_res(TIME, state.res[TIME].lose(n))

@@ -1,0 +1,252 @@
+"""The Travel Phase: Preparation (General and Travel Actions), Decision, Exploration, Time and Ambush.
+
+Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unbroken.md``.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from unbroken.actions import (
+    DOWNGRADE,
+    EXPLORE,
+    FIGHT,
+    FOCUS,
+    INSPIRATION,
+    ORIENTEER,
+    PLAN,
+    RESOLVE,
+    REST,
+    SCOUT,
+    Act,
+    Action,
+    Craft,
+    Use,
+)
+from unbroken.content.schema import TRIGGERS, Ability, Op
+from unbroken.rules.effects import run_ops, weapon_down
+from unbroken.rules.resources import can_pay, gain, pay, spend_time
+from unbroken.rules.triggers import statics
+from unbroken.state import SE, TIME, Cont, Draw, Roll, State
+
+__all__ = [
+    "GENERAL",
+    "SCOUT_COST",
+    "action_abilities",
+    "craft_ok",
+    "explore",
+    "general_action",
+    "prep_actions",
+    "reveal_count",
+]
+
+MAX_REVEAL = 12
+
+
+def _spend(res: str, n: int) -> Op:
+    return Op("spend", res=res, n=n)
+
+
+#: General Actions: "Focus: Spend 4 Small Effort, gain 1 Medium Effort. Inspiration: Spend 2 Medium Effort, gain 1
+#: Large Effort. Plan: Spend 4 Small Effort, gain 1 Cunning."
+GENERAL: dict[int, tuple[tuple[Op, ...], str]] = {
+    FOCUS: ((_spend("se", 4),), "me"),
+    INSPIRATION: ((_spend("me", 2),), "le"),
+    PLAN: ((_spend("se", 4),), "cunning"),
+}
+#: "Scout: On Level 1, spend 1 Small Effort and 1 Time ... Level 2, 2 Small Effort and 2 Time. Level 3, 1 Cunning
+#: and 1 Time. Level 4, 1 Cunning, 2 Small Effort, and 2 Time."
+SCOUT_COST: dict[int, tuple[Op, ...]] = {
+    1: (_spend("se", 1), _spend("time", 1)),
+    2: (_spend("se", 2), _spend("time", 2)),
+    3: (_spend("cunning", 1), _spend("time", 1)),
+    4: (_spend("cunning", 1), _spend("se", 2), _spend("time", 2)),
+}
+ORIENTEER_COST = (_spend("se", 1),)
+
+
+def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
+    """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
+    pack = state.pack
+    out = [
+        (f"character:{state.options.character}", i, a)
+        for i, a in enumerate(pack.character(state.options.character).abilities)
+        if a.kind == "action"
+    ]
+    skills = {s.id: s for s in pack.skills}
+    for sid in state.skills:
+        out += [(f"skill:{sid}", i, a) for i, a in enumerate(skills[sid].abilities) if a.kind == "action"]
+    return out
+
+
+def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
+    """Whether an action ability can be used now (phase, cost, and an Ability Use for character abilities)."""
+    if ability.phase not in (phase, "any"):
+        return False
+    if src.startswith("character:") and state.uses <= 0:
+        return False
+    return can_pay(state, ability.cost)
+
+
+def use(state: State, i: int) -> State:
+    """Use action ability ``i``: pay its cost (and an Ability Use for the character's), then run its effects."""
+    src, _, ability = action_abilities(state)[i]
+    state = pay(state, ability.cost)
+    if src.startswith("character:"):
+        state = attrs.evolve(state, uses=state.uses - 1)
+    return run_ops(state, ability.effects, src)
+
+
+def craft_ok(state: State, i: int, *, combat: bool) -> bool:
+    """Whether Craft option ``i`` is affordable: "spend the listed cost to Upgrade Weapon".
+
+    In the Travel Phase its Time must be available; in battle the Time counts against the next Level, or is paid
+    in Small Effort on Level 4.
+    """
+    ups = state.pack.weapon(state.weapon).upgrades
+    if i >= len(ups):
+        return False
+    u = ups[i]
+    extra = [0] * 9
+    if combat and state.level == 4:
+        extra[SE] = u.time
+    elif not combat:
+        extra[TIME] = u.time
+    return can_pay(state, u.cost, extra)
+
+
+def craft(state: State, i: int, *, combat: bool) -> State:
+    """Craft: pay the cost and the Time, lay the new weapon over the old one."""
+    u = state.pack.weapon(state.weapon).upgrades[i]
+    state = pay(state, u.cost)
+    out = spend_time(state, u.time, combat=combat)
+    assert out is not None  # affordability was checked by craft_ok
+    return attrs.evolve(out, weapons=(*out.weapons, u.to))
+
+
+def general_action(state: State, verb: int) -> State:
+    """Focus, Inspiration or Plan."""
+    cost, gains = GENERAL[verb]
+    return gain(pay(state, cost), ["se", "me", "le", "cunning"].index(gains), 1)
+
+
+def general_ok(state: State, verb: int) -> bool:
+    """Whether a General Action's cost can be paid."""
+    return can_pay(state, GENERAL[verb][0])
+
+
+def reveal_count(state: State) -> int:
+    """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
+    if state.committed:
+        return 1
+    n = 2 + state.reveal_bonus + sum(o.n for o in statics(state, "reveal"))
+    return max(1, min(MAX_REVEAL, n, state.encounters.total))
+
+
+def prep_actions(state: State) -> list[Action]:
+    """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore)."""
+    out: list[Action] = []
+    if not state.committed:
+        out.append(Act(FIGHT))
+    out.append(Act(EXPLORE))
+    out += [Act(v) for v in GENERAL if general_ok(state, v)]
+    if state.reveal_bonus + 2 < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
+        out.append(Act(ORIENTEER))
+    if not state.monster and can_pay(state, SCOUT_COST[state.level]):
+        out.append(Act(SCOUT))
+    if len(state.weapons) > 1:
+        out.append(Act(DOWNGRADE))
+    out += [Craft(i) for i in range(len(state.pack.weapon(state.weapon).upgrades)) if craft_ok(state, i, combat=False)]
+    out += [Use(i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")]
+    return out
+
+
+def apply_prep(state: State, action: Action) -> State:
+    """Apply a Preparation/Decision Step choice."""
+    if isinstance(action, Craft):
+        return craft(state, action.i, combat=False)
+    if isinstance(action, Use):
+        return use(state, action.i)
+    assert isinstance(action, Act)
+    v = action.verb
+    if v == FIGHT:
+        # "Are you ready to fight the monster? If you are, ... proceed immediately to the Trickery Step."
+        return state.at("combat", "trickery")
+    if v == EXPLORE:
+        return explore(state)
+    if v in GENERAL:
+        return general_action(state, v)
+    if v == ORIENTEER:
+        return attrs.evolve(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + 2)
+    if v == SCOUT:
+        return pay(state, SCOUT_COST[state.level]).push(Roll("monster"))
+    if v == DOWNGRADE:
+        return weapon_down(state, perm=True)
+    raise ValueError(f"not a preparation action: {action!r}")
+
+
+def explore(state: State) -> State:
+    """Exploration Step: "Reveal 2 cards (certain effects may increase or decrease this number) ... Choose 1"."""
+    n = reveal_count(state)
+    state = attrs.evolve(state.at("travel", "exploration"), reveal_bonus=0)
+    return state.push(Cont("explore_pick"), Draw("enc", n))
+
+
+def pick(state: State, i: int) -> State:
+    """Keep revealed card ``i``; "putting the other(s) in the Encounter Discard Pile"."""
+    card = state.revealed[i]
+    pile = state.encounters
+    for j, other in enumerate(state.revealed):
+        if j != i:
+            pile = pile.discard(other)
+    kind = "explore_commit" if state.committed else "explore_mode"
+    return attrs.evolve(state, encounters=pile, revealed=(), committed=False).replace_top(Cont(kind, card))
+
+
+def mode_actions(state: State, card: int) -> list[Action]:
+    """Resolve Encounter (only if the Spend field can be paid) or Rest."""
+    enc = state.pack.encounters[card]
+    out: list[Action] = [Act(REST)]
+    if can_pay(state, enc.spend):
+        out.append(Act(RESOLVE))
+    return out
+
+
+def resolve(state: State, card: int) -> State:
+    """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
+    enc = state.pack.encounters[card]
+    state = pay(state, enc.spend).replace_top(Cont("explore_end", card))
+    state = state.push(Cont("fire", TRIGGERS.index("resolve")))
+    return run_ops(state, enc.gain, f"encounter:{enc.id}")
+
+
+def rest(state: State, card: int) -> State:
+    """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
+    enc = state.pack.encounters[card]
+    bonus = sum(o.n for o in statics(state, "rest_bonus"))
+    state = gain(state, SE, enc.time + bonus).replace_top(Cont("explore_end", card))
+    return state.push(Cont("fire", TRIGGERS.index("rest")))
+
+
+def committed(state: State, card: int) -> State:
+    """A committed encounter must be resolved; if unpayable, "you do not get any benefit ... still advance Time"."""
+    if can_pay(state, state.pack.encounters[card].spend):
+        return resolve(state, card)
+    return state.replace_top(Cont("explore_end", card))
+
+
+def explore_end(state: State, card: int) -> State:
+    """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
+    enc = state.pack.encounters[card]
+    state = state.pop()
+    state = attrs.evolve(state, encounters=state.encounters.discard(card))
+    state = state.with_res(TIME, state.res[TIME].lose(enc.time))
+    if state.amount(TIME) <= 0:
+        return state.at("combat", "ambush")
+    return state.at("travel", "preparation")
+
+
+def apply_mode(state: State, card: int, action: Action) -> State:
+    """Apply Resolve or Rest."""
+    assert isinstance(action, Act)
+    return resolve(state, card) if action.verb == RESOLVE else rest(state, card)

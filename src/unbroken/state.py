@@ -1,0 +1,263 @@
+"""Unbroken's state: options, resources as bounded tracks, the flow position and the pending-frame stack.
+
+States are immutable values; rules return ``attrs.evolve``d copies. The turn structure is the core's
+:class:`~tabletop_core.flow.Flow` (phases and steps as data, the round is the Level) plus a
+:class:`~tabletop_core.flow.Pending` stack of frames that own the next decision or chance event.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from tabletop_core.components import Pile, Track
+from tabletop_core.flow import Flow, Pending, Phase, Position
+from unbroken.content.loader import Pack, get_pack
+from unbroken.content.schema import RESOURCES, Op
+
+__all__ = [
+    "CAPS",
+    "DIFFICULTIES",
+    "FLOW",
+    "LEVEL_TIME",
+    "RESOURCES",
+    "SCORE",
+    "Cand",
+    "Choose",
+    "Combat",
+    "Cond",
+    "Cont",
+    "Draw",
+    "Exec",
+    "Frame",
+    "Options",
+    "Roll",
+    "State",
+    "Trig",
+]
+
+SE, ME, LE, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(9)
+RES = {name: i for i, name in enumerate(RESOURCES)}
+#: Track caps (stand-ins: the rulebook's bars are not printed in the text); gains past a cap are lost.
+CAPS = (20, 8, 5, 8, 8, 8, 8, 8, 10)
+#: Time at the start of each Level (Level 1: 7 is public; the others are stand-ins).
+LEVEL_TIME = (7, 7, 8, 8)
+#: Points per remaining resource at the end of a won game (Small Effort and Time score nothing).
+SCORE = (0, 3, 5, 2, 3, 2, 3, 10, 0)
+DIFFICULTIES = ("easy", "normal", "hard")
+#: The turn structure: a setup phase, then per Level (the round) the Travel and Combat Phases.
+FLOW = Flow(
+    (
+        Phase("setup", ("setup",)),
+        Phase("travel", ("preparation", "decision", "exploration")),
+        Phase("combat", ("ambush", "trickery", "battle", "rewards", "hunger")),
+    )
+)
+
+
+def _check_options(inst: Options, _attr: object, _value: object) -> None:
+    if inst.easy_se15 and inst.difficulty != "easy":
+        raise ValueError("easy_se15 (begin with 15 Small Effort) is an Easy option")
+
+
+@attrs.frozen
+class Options:
+    """The game's options.
+
+    Attributes:
+        difficulty: ``easy``, ``normal`` or ``hard``.
+        character: the id of the character sheet in play.
+        easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
+        pack: ``default`` or the path of a TOML content pack (see :func:`unbroken.load_pack`).
+    """
+
+    TAG: ClassVar[str] = "unbroken.options"
+    difficulty: str = attrs.field(default="normal", validator=attrs.validators.in_(DIFFICULTIES))
+    character: str = attrs.field(default="sneak", validator=attrs.validators.instance_of(str))
+    easy_se15: bool = attrs.field(default=False, validator=[attrs.validators.instance_of(bool), _check_options])
+    pack: str = attrs.field(default="default", validator=attrs.validators.instance_of(str))
+
+    def __attrs_post_init__(self) -> None:
+        ids = [c.id for c in get_pack(self.pack).characters]
+        if self.character not in ids:
+            raise ValueError(f"unknown character {self.character!r} (known: {ids})")
+
+
+@attrs.frozen
+class Cond:
+    """A condition in play and its red tokens (0 = untimed)."""
+
+    TAG: ClassVar[str] = "unbroken.cond"
+    id: str
+    tokens: int = 0
+
+
+@attrs.frozen
+class Combat:
+    """The monster on the Monster Tracker and the state of the battle."""
+
+    TAG: ClassVar[str] = "unbroken.combat"
+    monster: str
+    armor: int
+    max_armor: int
+    health: int
+    max_health: int
+    started: bool = False
+    defend: bool = False
+    roll: int = 0
+    power: int = 0
+    skip: bool = False
+    rerolls: int = 0
+    stolen: tuple[int, ...] = (0,) * 9
+
+
+@attrs.frozen
+class Exec:
+    """Run ``ops`` in order (``src`` names the card, e.g. ``condition:paralyzed``)."""
+
+    TAG: ClassVar[str] = "unbroken.exec"
+    ops: tuple[Op, ...]
+    src: str = ""
+
+
+@attrs.frozen
+class Choose:
+    """A decision among branches of ops (``purpose`` names what is chosen)."""
+
+    TAG: ClassVar[str] = "unbroken.choose"
+    purpose: str
+    options: tuple[tuple[Op, ...], ...]
+    labels: tuple[str, ...]
+    src: str = ""
+
+
+@attrs.frozen
+class Cand:
+    """A Response or Passive that a trigger activated: its card (``kind:id``), ability index, optional or not."""
+
+    TAG: ClassVar[str] = "unbroken.cand"
+    src: str
+    index: int
+    optional: bool
+
+
+@attrs.frozen
+class Trig:
+    """The Responses (stage 0) then Passives (stage 1) activated by ``trigger``, not yet resolved."""
+
+    TAG: ClassVar[str] = "unbroken.trig"
+    trigger: str
+    cands: tuple[Cand, ...]
+    stage: int = 0
+
+
+@attrs.frozen
+class Roll:
+    """A chance node: a roll of the Slashes Die for ``purpose`` (``op`` rolls carry their branches)."""
+
+    TAG: ClassVar[str] = "unbroken.roll"
+    purpose: str
+    n: int = 0
+    then: tuple[Op, ...] = ()
+    alt: tuple[Op, ...] = ()
+    src: str = ""
+
+
+@attrs.frozen
+class Draw:
+    """A chance node: ``n`` more cards to draw from the ``enc`` or ``skill`` deck."""
+
+    TAG: ClassVar[str] = "unbroken.draw"
+    deck: str
+    n: int
+
+
+@attrs.frozen
+class Cont:
+    """A step of the rules waiting on the stack (a decision point or a continuation); ``n`` is its argument."""
+
+    TAG: ClassVar[str] = "unbroken.cont"
+    kind: str
+    n: int = 0
+
+
+Frame = Exec | Choose | Trig | Roll | Draw | Cont
+
+
+def new_tracks(se: int) -> tuple[Track, ...]:
+    """Fresh resource tracks with ``se`` Small Effort and Level 1's Time."""
+    values = [0] * 9
+    values[SE], values[TIME] = se, LEVEL_TIME[0]
+    return tuple(Track(name, min(v, cap), high=cap) for name, v, cap in zip(RESOURCES, values, CAPS, strict=True))
+
+
+@attrs.frozen
+class State:
+    """The whole truth of a game of Unbroken (perfect information apart from future chance)."""
+
+    TAG: ClassVar[str] = "unbroken.state"
+    options: Options
+    pos: Position
+    res: tuple[Track, ...]
+    uses: int
+    encounters: Pile[int]
+    skill_deck: Pile[int]
+    weapons: tuple[str, ...] = ("bare_hands",)
+    aside: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    conditions: tuple[Cond, ...] = ()
+    next_conditions: tuple[Cond, ...] = ()
+    revealed: tuple[int, ...] = ()
+    offered: tuple[int, ...] = ()
+    reveal_bonus: int = 0
+    committed: bool = False
+    monster: str = ""
+    combat: Combat | None = None
+    tricked: bool = False
+    pending: Pending[Frame] = attrs.field(factory=Pending)
+    outcome: int = 0
+
+    @property
+    def level(self) -> int:
+        """The current Level (1-4)."""
+        return max(1, min(4, self.pos.round))
+
+    @property
+    def pack(self) -> Pack:
+        """The content pack in play."""
+        return get_pack(self.options.pack)
+
+    @property
+    def weapon(self) -> str:
+        """The equipped weapon's id."""
+        return self.weapons[-1]
+
+    def amount(self, r: int) -> int:
+        """The current value of resource ``r``."""
+        return self.res[r].value
+
+    def with_res(self, r: int, track: Track) -> State:
+        """This state with resource ``r``'s track replaced."""
+        res = list(self.res)
+        res[r] = track
+        return attrs.evolve(self, res=tuple(res))
+
+    def push(self, *frames: Frame) -> State:
+        """This state with ``frames`` pushed in order (the last one ends on top)."""
+        p = self.pending
+        for f in frames:
+            p = p.push(f)
+        return attrs.evolve(self, pending=p)
+
+    def pop(self) -> State:
+        """This state without its top frame."""
+        return attrs.evolve(self, pending=self.pending.pop())
+
+    def replace_top(self, frame: Frame) -> State:
+        """This state with its top frame replaced."""
+        return attrs.evolve(self, pending=self.pending.replace_top(frame))
+
+    def at(self, phase: str, step: str, level: int | None = None) -> State:
+        """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
+        return attrs.evolve(self, pos=FLOW.at(phase, step, level or self.pos.round))

@@ -1,0 +1,137 @@
+"""What the player sees (everything: Unbroken has no hidden facts besides future chance), its tensor and a render."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
+from unbroken.state import CAPS, FLOW, RESOURCES, SCORE, Choose, Cont, Draw, Exec, Roll, State, Trig
+
+__all__ = ["OBS_SHAPE", "View", "observation", "observe", "render", "score", "title"]
+
+_STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
+_FRAMES = (Exec, Choose, Trig, Roll, Draw, Cont)
+_CONDS = 24
+_WEAPONS = 12
+_MONSTERS = 24
+# resources, level, step, frame kind, monster stats, monster id, weapon, skills, conditions now/next, revealed,
+# offered, misc (uses, committed, defend, roll, skip, tricked, outcome, reveal bonus)
+_SIZES = (
+    9,
+    4,
+    len(_STEPS),
+    len(_FRAMES),
+    4,
+    _MONSTERS,
+    _WEAPONS,
+    MAX_SKILLS,
+    _CONDS,
+    _CONDS,
+    MAX_ENCOUNTERS,
+    MAX_SKILLS,
+    8,
+)
+OBS_SHAPE = (sum(_SIZES),)
+
+
+@attrs.frozen
+class View:
+    """The player's view: the whole state (there is nothing hidden to redact)."""
+
+    player: int
+    state: State
+
+
+def observe(state: State, player: int) -> View:
+    """The player's view of ``state``."""
+    return View(player, state)
+
+
+def score(state: State) -> int:
+    """Points for the remaining resources: Medium Effort 3, Large 5, Cunning 2, Metal 3, Wood 2, Food 3, Treasure 10."""
+    return sum(state.amount(r) * p for r, p in enumerate(SCORE))
+
+
+#: "Points 0 1-10 11-20 21-30 31-40 41+ / Title Prey Cast-off Survivor Avenger Revenant Nemesis"
+TITLES = ((0, "Prey"), (10, "Cast-off"), (20, "Survivor"), (30, "Avenger"), (40, "Revenant"))
+
+
+def title(points: int) -> str:
+    """The title of a winning score.
+
+    >>> title(0), title(10), title(11), title(41)
+    ('Prey', 'Cast-off', 'Survivor', 'Nemesis')
+    """
+    for top, name in TITLES:
+        if points <= top:
+            return name
+    return "Nemesis"
+
+
+def observation(view: View) -> np.ndarray:
+    """The float32 tensor of a view (shape :data:`OBS_SHAPE`)."""
+    s = view.state
+    pack = s.pack
+    out = np.zeros(OBS_SHAPE, dtype=np.float32)
+    offs = np.cumsum((0, *_SIZES))
+    for r in range(9):
+        out[offs[0] + r] = s.amount(r) / CAPS[r]
+    out[offs[1] + s.level - 1] = 1
+    out[offs[2] + _STEPS.index((s.pos.phase, s.pos.step))] = 1
+    top = s.pending.top
+    if top is not None:
+        out[offs[3] + _FRAMES.index(type(top))] = 1
+    c = s.combat
+    mid = c.monster if c is not None else s.monster
+    if c is not None:
+        out[offs[4] : offs[4] + 4] = (c.armor / 10, c.max_armor / 10, c.health / 20, c.max_health / 20)
+    if mid:
+        m = next(i for i, x in enumerate(pack.monsters) if x.id == mid)
+        out[offs[5] + m % _MONSTERS] = 1
+    w = next(i for i, x in enumerate(pack.weapons) if x.id == s.weapon)
+    out[offs[6] + w % _WEAPONS] = 1
+    skills = {x.id: i for i, x in enumerate(pack.skills)}
+    conds = {x.id: i for i, x in enumerate(pack.conditions)}
+    for sid in s.skills:
+        out[offs[7] + skills[sid]] = 1
+    for cd in s.conditions:
+        out[offs[8] + conds[cd.id] % _CONDS] = 1 + cd.tokens
+    for cd in s.next_conditions:
+        out[offs[9] + conds[cd.id] % _CONDS] = 1 + cd.tokens
+    for e in s.revealed:
+        out[offs[10] + e] += 1
+    for k in s.offered:
+        out[offs[11] + k] += 1
+    misc = (s.uses, s.committed, c.defend if c else 0, c.roll if c else 0, c.skip if c else 0, s.tricked, s.outcome)
+    out[offs[12] : offs[12] + 7] = misc
+    out[offs[12] + 7] = s.reveal_bonus
+    return out
+
+
+def render(state: State) -> str:
+    """A text picture of the Display."""
+    pack = state.pack
+    res = " ".join(f"{name}={state.amount(i)}" for i, name in enumerate(RESOURCES))
+    lines = [
+        f"Level {state.level} {state.pos.phase}/{state.pos.step} ({state.options.difficulty}, "
+        f"{pack.character(state.options.character).name}, {state.uses} ability uses)",
+        f"resources: {res}",
+        f"weapon: {pack.weapon(state.weapon).name}; skills: {', '.join(state.skills) or '-'}",
+        f"conditions: {', '.join(f'{c.id}({c.tokens})' for c in state.conditions) or '-'}; "
+        f"next Level: {', '.join(c.id for c in state.next_conditions) or '-'}",
+    ]
+    c = state.combat
+    if c is not None:
+        lines.append(
+            f"monster: {c.monster} armor {c.armor}/{c.max_armor} health {c.health}/{c.max_health}"
+            f"{' DEFEND' if c.defend else ''}{f' roll {c.roll}' if c.roll else ''}"
+        )
+    elif state.monster:
+        lines.append(f"scouted monster: {state.monster}")
+    if state.revealed:
+        lines.append("revealed: " + ", ".join(pack.encounters[i].name for i in state.revealed))
+    if state.outcome:
+        won = state.outcome > 0
+        lines.append(f"WON with {score(state)} points ({title(score(state))})" if won else "LOST")
+    return "\n".join(lines)
