@@ -330,3 +330,17 @@ def test_openspiel_ismcts_bot_plays_kuhn_with_our_resampler() -> None:
         )
         total += state.returns()[0]
     assert total > 0
+
+
+def test_openspiel_exploitability_of_uniform_play_matches_its_own_kuhn() -> None:
+    """OpenSpiel's own Kuhn test: uniform random play has NashConv 11/12 (exploitability 11/24).
+
+    Exploitability walks every information state, so this checks the perfect-recall strings as a whole.
+    """
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import exploitability
+
+    game = openspiel.load(KUHN)
+    assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) == pytest.approx(11 / 24)
+    native = pyspiel.load_game("kuhn_poker")
+    assert exploitability.exploitability(native, policy.UniformRandomPolicy(native)) == pytest.approx(11 / 24)
