@@ -1,0 +1,293 @@
+"""The enemy, played by its combat board.
+
+"Whenever it is the enemy's turn to take a combat action, resolve the next space on the combat board that
+contains a token (from top to bottom), following its instructions. Resolve all of the tokens in that space."
+"If you are unable to resolve a symbol ... or the symbol would have no effect ..., then skip that symbol and go to
+the next space instead. On your next turn, check to see if the unresolved symbol can now be resolved."
+"Once there are no more spaces that can be resolved, the enemy passes."
+
+Each enemy action scans the board from the top, so a skipped space is re-checked on the next action and a token
+that was recast or flipped is found in the space of its new symbol ("Moving Tokens").
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from runebound_coop.content.schema import Ability, Space, Sym
+from runebound_coop.rules.choices import candidates, decide
+from runebound_coop.rules.setup import EnemySetup, Setup
+from runebound_coop.rules.tokens import (
+    best_subset,
+    deal,
+    faces_of,
+    fight_of,
+    heal,
+    live,
+    showing,
+    spend,
+    unlink,
+    value_of,
+    with_fight,
+)
+from runebound_coop.state import ENEMY, HERO, CancelFrame, RuneboundState
+
+__all__ = [
+    "ability_effects",
+    "enemy_act",
+    "has_effect",
+    "prevent_flip",
+    "resolve_sources",
+    "title_ability",
+]
+
+_USED = 8  # enemy ability a is bit _USED + a of Fight.used
+
+
+def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
+    """One enemy combat action: resolve the first space (top to bottom) that can resolve, else pass."""
+    fight = fight_of(state)
+    enemy = setup.enemies[fight.enemy]
+    for space in enemy.board.spaces:
+        new = _resolve_space(state, setup, enemy, space)
+        if new is not None:
+            return new
+    return with_fight(state, attrs.evolve(fight, passed=fight.passed | (1 << ENEMY)))
+
+
+def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space) -> RuneboundState | None:
+    fight = fight_of(state)
+    tokens = showing(setup, fight, ENEMY, space.symbol)
+    if not tokens:
+        return None
+    if space.symbol == Sym.AGILITY:
+        return _agility(state, setup, enemy, tuple(tokens), space.mode)
+    if space.symbol == Sym.DOUBLE:
+        return _doubles(state, setup, enemy, tokens, space.priority)
+    if space.symbol == Sym.SURGE:
+        budget = sum(value_of(setup, fight, ENEMY, i) for i in tokens)
+        return _surge(state, setup, enemy, budget, None)
+    if space.symbol == Sym.TACTICS:
+        return _tactics(state, setup, enemy, tokens[0], space)
+    # Skull: "+ symbols add only when there are one or more tokens with that symbol being resolved."
+    total = sum(value_of(setup, fight, ENEMY, i) for i in tokens) + space.plus
+    return deal(spend(state, ENEMY, tokens), setup, HERO, total)
+
+
+def _agility(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, sources: tuple[int, ...], mode: str
+) -> RuneboundState | None:
+    """Agility: the enemy card's agility ability replaces the board's agility space ("Agility Abilities")."""
+    if enemy.agility >= 0:
+        if (fight_of(state).used >> (_USED + enemy.agility)) & 1:
+            return None
+        return _agility_ability(state, setup, enemy, sources[0])
+    kind = "recast_foe" if mode == "recast_foe" else "flip_own"
+    if not any(candidates(state, setup, kind, s) for s in sources):
+        return None
+    return resolve_sources(state, setup, kind, sources)
+
+
+def _agility_ability(state: RuneboundState, setup: Setup, enemy: EnemySetup, source: int) -> RuneboundState | None:
+    """Trigger the agility ability paid by ``source`` (once per round), or ``None`` if it would do nothing."""
+    ability = enemy.abilities[enemy.agility]
+    trial = spend(state, ENEMY, [source])
+    if not has_effect(trial, setup, ability, source):
+        return None
+    fight = fight_of(state)
+    state = with_fight(state, attrs.evolve(fight, used=fight.used | (1 << (_USED + enemy.agility))))
+    return ability_effects(state, setup, ability, source)
+
+
+def resolve_sources(
+    state: RuneboundState, setup: Setup, kind: str, sources: tuple[int, ...], symbol: str = ""
+) -> RuneboundState:
+    """Resolve each source token of a space in turn (each with its own choice); stops at a pending choice."""
+    for k, src in enumerate(sources):
+        cands = candidates(state, setup, kind, src, symbol)
+        if not cands:
+            continue
+        state = decide(state, setup, kind, src, cands, sources[k + 1 :], symbol)
+        if state.pending:
+            return state
+    return state
+
+
+def _doubles(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, doubles: list[int], priority: tuple[Sym, ...]
+) -> RuneboundState | None:
+    """Doubles stack on the board's priority symbol (highest value, then lowest token) and move with it."""
+    placed = False
+    for d in doubles:
+        fight = fight_of(state)
+        faces = faces_of(setup, fight, ENEMY)
+        pool = fight.enemy_pool
+        target = -1
+        for sym in priority:
+            if sym == Sym.SURGE and not enemy.surge_order:
+                continue
+            cands = [
+                i
+                for i in live(setup, fight, ENEMY)
+                if i != d and faces[i][pool.side(i)].symbol == sym and not pool.doubled(i)
+            ]
+            if cands:
+                target = max(cands, key=lambda i: (value_of(setup, fight, ENEMY, i), -i))
+                break
+        if target < 0:
+            continue
+        pool = attrs.evolve(pool, spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + target))
+        state = with_fight(state, fight.with_pool(ENEMY, pool))
+        placed = True
+    return state if placed else None
+
+
+def has_effect(state: RuneboundState, setup: Setup, ability: Ability, source: int = -1) -> bool:
+    """Whether resolving ``ability`` would change anything besides paying for it."""
+    fight = fight_of(state)
+    for e in ability.effects:
+        if e.kind == "deal":
+            return True
+        if e.kind == "heal" and state.enemy_damage[fight.enemy] > 0:
+            return True
+        if e.kind == "remove" and showing(setup, fight, HERO, e.symbol or Sym.BLANK):
+            return True
+        if e.kind == "recast_spent" and candidates(state, setup, "relentless", source):
+            return True
+    return False
+
+
+def _surge(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, budget: int, tactics: int | None
+) -> RuneboundState | None:
+    """Spend surge on the most expensive untriggered ability that would have an effect ("Spending Surges").
+
+    Equal costs resolve from the bottom of the card to the top; each ability once per round. Paid by the surge
+    tokens with the least overspend, or by one tactics (``tactics``) copying a surge of value ``budget``.
+    """
+    fight = fight_of(state)
+    for a in enemy.surge_order:
+        ability = enemy.abilities[a]
+        if ability.cost > budget or (fight.used >> (_USED + a)) & 1:
+            continue
+        if not has_effect(state, setup, ability):
+            continue
+        if tactics is None:
+            tokens = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, Sym.SURGE)]
+            paid = spend(state, ENEMY, best_subset(tokens, ability.cost))
+        else:
+            paid = spend(state, ENEMY, [tactics])
+        f = fight_of(paid)
+        paid = with_fight(paid, attrs.evolve(f, used=f.used | (1 << (_USED + a))))
+        if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
+            return attrs.evolve(paid, pending=paid.pending.push(CancelFrame(a)))
+        return ability_effects(paid, setup, ability, -1)
+    return None
+
+
+def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, source: int) -> RuneboundState:
+    """Resolve the effects of an enemy ability in order (a choice, always last, may leave a pending frame).
+
+    ``source`` is the enemy token that pays for an agility ability (spent here), or -1 if already paid.
+    """
+    if source >= 0 and not any(e.is_choice for e in ability.effects):
+        state = spend(state, ENEMY, [source])
+        source = -1
+    for e in ability.effects:
+        if e.kind == "deal":
+            state = deal(state, setup, HERO, e.amount, blockable=not e.unblockable)
+        elif e.kind == "heal":
+            state = heal(state, ENEMY, e.amount)
+        elif e.kind == "remove" and e.amount == 0:
+            fight = fight_of(state)
+            pool = fight.hero_pool
+            for i in showing(setup, fight, HERO, e.symbol or Sym.BLANK):
+                pool = unlink(pool, i)
+                pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+            state = with_fight(state, fight.with_pool(HERO, pool))
+        elif e.kind in ("remove", "recast_spent"):
+            kind = "remove" if e.kind == "remove" else "relentless"
+            symbol = e.symbol.value if e.symbol else ""
+            cands = candidates(state, setup, kind, source, symbol)
+            if cands:
+                state = decide(state, setup, kind, source, cands, (), symbol)
+            elif source >= 0:
+                state = spend(state, ENEMY, [source])
+    return state
+
+
+def _tactics(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, tactics: int, space: Space
+) -> RuneboundState | None:
+    """One tactics, spent alone as a copy of the board's priority symbol showing on another live token.
+
+    Enemies never copy charge, physical damage or a double (enforced when the board is loaded); the number of
+    the copied face is copied (a double on it is not).
+    """
+    fight = fight_of(state)
+    for sym in space.priority:
+        best = _best_printed(state, setup, sym, tactics)
+        if best == 0:
+            continue
+        if sym == Sym.SKULL:
+            return deal(spend(state, ENEMY, [tactics]), setup, HERO, best)
+        if sym == Sym.SURGE:
+            new = _surge(state, setup, enemy, best, tactics)
+            if new is not None:
+                return new
+            continue
+        # agility
+        if enemy.agility >= 0:
+            if not (fight.used >> (_USED + enemy.agility)) & 1:
+                new = _agility_ability(state, setup, enemy, tactics)
+                if new is not None:
+                    return new
+            continue
+        mode = next((s.mode for s in enemy.board.spaces if s.symbol == Sym.AGILITY), "recast_foe")
+        kind = "recast_foe" if mode == "recast_foe" else "flip_own"
+        if candidates(state, setup, kind, tactics):
+            return resolve_sources(state, setup, kind, (tactics,))
+    return None
+
+
+def _best_printed(state: RuneboundState, setup: Setup, sym: Sym, exclude: int) -> int:
+    """The highest printed value of ``sym`` showing on a live token other than enemy token ``exclude``."""
+    fight = fight_of(state)
+    best = 0
+    for side in (HERO, ENEMY):
+        faces = faces_of(setup, fight, side)
+        pool = fight.pool(side)
+        for i in live(setup, fight, side):
+            if side == ENEMY and i == exclude:
+                continue
+            face = faces[i][pool.side(i)]
+            if face.symbol == sym and face.value > best:
+                best = face.value
+    return best
+
+
+def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:
+    """Orc Brigand's kind: "This enemy may spend 1 surge to prevent its foe from flipping a token."
+
+    Optional enemy abilities always trigger when they can: returns the state with the surge spent (the flip is
+    prevented), or ``None`` when the enemy cannot pay.
+    """
+    fight = fight_of(state)
+    cost = setup.enemies[fight.enemy].prevent_flip
+    if not cost:
+        return None
+    surges = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, Sym.SURGE)]
+    if sum(v for _, v in surges) < cost:
+        return None
+    return spend(state, ENEMY, best_subset(surges, cost))
+
+
+def title_ability(state: RuneboundState, setup: Setup) -> RuneboundState:
+    """The board's title ability at the end of a round (e.g. Mystic: surge left in the pool deals 1 skull)."""
+    fight = fight_of(state)
+    title = setup.enemies[fight.enemy].board.title
+    if not showing(setup, fight, ENEMY, title.symbol):
+        return state
+    if title.effect == "deal":
+        return deal(state, setup, HERO, title.amount)
+    return heal(state, ENEMY, title.amount)

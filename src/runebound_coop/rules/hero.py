@@ -1,0 +1,211 @@
+"""The hero's combat actions: the legal ones in a state, and their resolution.
+
+One combat action: spend damage of one type (values summed); spend agility to flip one of your own other tokens or
+recast one of the foe's live tokens; spend a double on one of your symbols; spend surge on an ability (each once
+per round); spend charge as unblockable damage (then you cannot block this round); spend one tactics alone as a
+copy of a symbol showing on another token in either pool; exert a skill card; or pass.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
+from runebound_coop.content.schema import Ability, Sym
+from runebound_coop.rules.enemy import prevent_flip
+from runebound_coop.rules.setup import Setup
+from runebound_coop.rules.tokens import (
+    best_subset,
+    deal,
+    faces_of,
+    fight_of,
+    heal,
+    live,
+    showing,
+    spend,
+    unlink,
+    value_of,
+    with_fight,
+)
+from runebound_coop.state import ENEMY, ENEMY_REF, HERO, Fight, RuneboundState
+
+__all__ = ["hero_actions", "hero_apply"]
+
+#: Symbols a double may be spent on ("damage, shield, surge or charge; not a double, not agility").
+_DOUBLABLE = frozenset({Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE, Sym.SHIELD, Sym.SURGE})
+
+
+def _copyable(setup: Setup, fight: Fight, tactics: int) -> dict[Sym, int]:
+    """The highest printed value of each symbol showing on a live token other than the hero's ``tactics``.
+
+    Heroes never copy a skull; nobody copies a double (the tactics is spent, so it cannot use one).
+    """
+    best: dict[Sym, int] = {}
+    for side in (HERO, ENEMY):
+        faces = faces_of(setup, fight, side)
+        pool = fight.pool(side)
+        for i in live(setup, fight, side):
+            if side == HERO and i == tactics:
+                continue
+            face = faces[i][pool.side(i)]
+            if face.symbol in (Sym.SKULL, Sym.DOUBLE):
+                continue
+            best[face.symbol] = max(best.get(face.symbol, 0), face.value)
+    return best
+
+
+def _copy_values(setup: Setup, fight: Fight, tactics: int) -> set[tuple[Sym, int]]:
+    out = set()
+    for side in (HERO, ENEMY):
+        faces = faces_of(setup, fight, side)
+        pool = fight.pool(side)
+        for i in live(setup, fight, side):
+            if side == HERO and i == tactics:
+                continue
+            face = faces[i][pool.side(i)]
+            if face.symbol in ATTACK_SYMBOLS:
+                out.add((face.symbol, face.value))
+    return out
+
+
+def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
+    """The hero's legal combat actions (unsorted)."""
+    fight = fight_of(state)
+    hero = setup.heroes[fight.hero]
+    faces = hero.faces
+    pool = fight.hero_pool
+    mine = list(live(setup, fight, HERO))
+    shows = {i: faces[i][pool.side(i)].symbol for i in mine}
+    out: list[Action] = [Pass()]
+    for sym in ATTACK_SYMBOLS:
+        if sym in shows.values():
+            out.append(Attack(sym))
+    agility = [i for i in mine if shows[i] == Sym.AGILITY]
+    foe = list(live(setup, fight, ENEMY))
+    if agility:
+        out.extend(Flip(t) for t in mine if t != agility[0])
+        out.extend(Recast(t) for t in foe)
+    doubles = [i for i in mine if shows[i] == Sym.DOUBLE]
+    if doubles:
+        out.extend(Double(t) for t in mine if shows[t] in _DOUBLABLE and not pool.doubled(t))
+    surge = sum(value_of(setup, fight, HERO, i) for i in mine if shows[i] == Sym.SURGE)
+    for a, ability in enumerate(hero.abilities):
+        if not (fight.used >> a) & 1 and ability.cost <= surge:
+            out.append(Surge(a))
+    tactics = [i for i in mine if shows[i] == Sym.TACTICS]
+    if tactics:
+        best = _copyable(setup, fight, tactics[0])
+        out.extend(Copy(sym, v) for sym, v in sorted(_copy_values(setup, fight, tactics[0])))
+        if Sym.AGILITY in best:
+            out.extend(Flip(t, True) for t in mine if t != tactics[0])
+            out.extend(Recast(t, True) for t in foe)
+        for a, ability in enumerate(hero.abilities):
+            if not (fight.used >> a) & 1 and ability.cost <= best.get(Sym.SURGE, 0):
+                out.append(Surge(a, True))
+    for c, card in enumerate(hero.cards):
+        if (state.exerted >> (fight.hero * 4 + c)) & 1:
+            continue
+        if card.remove == 0:
+            out.append(Exert(c, None))
+            continue
+        for sym in card.symbols:
+            if sum(1 for s in shows.values() if s == sym) >= card.remove:
+                out.append(Exert(c, sym))
+    return out
+
+
+def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> RuneboundState:
+    """Resolve a legal hero combat action (the turn is handed on by the caller)."""
+    fight = fight_of(state)
+    if isinstance(action, Pass):
+        return with_fight(state, attrs.evolve(fight, passed=fight.passed | (1 << HERO)))
+    if isinstance(action, Attack):
+        tokens = showing(setup, fight, HERO, action.symbol)
+        total = sum(value_of(setup, fight, HERO, i) for i in tokens)
+        state = spend(state, HERO, tokens)
+        return _damage(state, setup, action.symbol, total)
+    if isinstance(action, Copy):
+        state = spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
+        return _damage(state, setup, action.symbol, action.value)
+    if isinstance(action, Flip | Recast):
+        payer = Sym.TACTICS if action.tactics else Sym.AGILITY
+        state = spend(state, HERO, [showing(setup, fight, HERO, payer)[0]])
+        if isinstance(action, Recast):
+            f = fight_of(state)
+            pool = unlink(f.enemy_pool, action.target)
+            f = attrs.evolve(f.with_pool(ENEMY, pool), casting=(*f.casting, ENEMY_REF + action.target))
+            return with_fight(state, f)
+        prevented = prevent_flip(state, setup)
+        if prevented is not None:
+            return prevented
+        f = fight_of(state)
+        pool = unlink(f.hero_pool, action.target)
+        pool = attrs.evolve(pool, sides=pool.sides ^ (1 << action.target))
+        return with_fight(state, f.with_pool(HERO, pool))
+    if isinstance(action, Double):
+        d = showing(setup, fight, HERO, Sym.DOUBLE)[0]
+        pool = fight.hero_pool
+        pool = attrs.evolve(pool, spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + action.target))
+        return with_fight(state, fight.with_pool(HERO, pool))
+    if isinstance(action, Surge):
+        ability = setup.heroes[fight.hero].abilities[action.ability]
+        if action.tactics:
+            state = spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
+        else:
+            surges = [(i, value_of(setup, fight, HERO, i)) for i in showing(setup, fight, HERO, Sym.SURGE)]
+            state = spend(state, HERO, best_subset(surges, ability.cost))
+        f = fight_of(state)
+        state = with_fight(state, attrs.evolve(f, used=f.used | (1 << action.ability)))
+        return _hero_ability(state, setup, ability)
+    if isinstance(action, Exert):
+        return _exert(state, setup, action)
+    raise ValueError(f"not a hero combat action: {action!r}")
+
+
+def _damage(state: RuneboundState, setup: Setup, symbol: Sym, amount: int) -> RuneboundState:
+    """Physical and magic damage can be blocked; charge cannot, and its spender cannot block this round."""
+    if symbol == Sym.CHARGE:
+        f = fight_of(state)
+        state = with_fight(state, attrs.evolve(f, charged=f.charged | (1 << HERO)))
+        return deal(state, setup, ENEMY, amount, blockable=False)
+    return deal(state, setup, ENEMY, amount)
+
+
+def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> RuneboundState:
+    for e in ability.effects:
+        if e.kind == "deal":
+            state = deal(state, setup, ENEMY, e.amount, blockable=not e.unblockable)
+        elif e.kind == "heal":
+            state = heal(state, HERO, e.amount)
+        elif e.kind == "remove":
+            fight = fight_of(state)
+            pool = fight.enemy_pool
+            for i in showing(setup, fight, ENEMY, e.symbol or Sym.BLANK):
+                pool = unlink(pool, i)
+                pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+            state = with_fight(state, fight.with_pool(ENEMY, pool))
+    return state
+
+
+def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState:
+    """Exert a skill card (discarded, so once per encounter), e.g. Twin Blades: remove 2 tokens, deal 3.
+
+    Removing tokens is not spending them: removing charge tokens does not stop the hero blocking (in the
+    rulebook's example Elian removes 2 charge tokens with Twin Blades and later blocks with his shield).
+    """
+    fight = fight_of(state)
+    card = setup.heroes[fight.hero].cards[action.card]
+    state = attrs.evolve(state, exerted=state.exerted | (1 << (fight.hero * 4 + action.card)))
+    if card.remove and action.symbol is not None:
+        tokens = showing(setup, fight, HERO, action.symbol)
+        chosen = sorted(tokens, key=lambda i: (value_of(setup, fight, HERO, i), i))[: card.remove]
+        pool = fight.hero_pool
+        for i in chosen:
+            pool = unlink(pool, i)
+            pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+        state = with_fight(state, fight.with_pool(HERO, pool))
+    if card.deal:
+        state = deal(state, setup, ENEMY, card.deal, blockable=not card.unblockable)
+    if card.heal:
+        state = heal(state, HERO, card.heal)
+    return state

@@ -1,0 +1,111 @@
+"""The content an encounter uses, resolved once from its options (cached: options are hashable values)."""
+
+from __future__ import annotations
+
+import functools
+
+import attrs
+
+from runebound_coop.content.loader import load_content
+from runebound_coop.content.schema import Ability, Board, CardDef, Face, Token
+from runebound_coop.state import RuneboundOptions
+
+__all__ = ["EnemySetup", "HeroSetup", "Setup", "setup_of"]
+
+
+@attrs.frozen(eq=False)
+class HeroSetup:
+    """A hero as it fights: its tokens (hero tokens, then asset tokens), abilities and cards in hand."""
+
+    name: str
+    health: int
+    tokens: tuple[Token, ...]
+    faces: tuple[tuple[Face, Face], ...]
+    abilities: tuple[Ability, ...]
+    cards: tuple[CardDef, ...]
+
+
+@attrs.frozen(eq=False)
+class EnemySetup:
+    """An enemy as it fights: its trait's tokens and board, and its abilities."""
+
+    name: str
+    trait: str
+    health: int
+    tokens: tuple[Token, ...]
+    faces: tuple[tuple[Face, Face], ...]
+    board: Board
+    abilities: tuple[Ability, ...]
+    surge_order: tuple[int, ...]
+    agility: int
+    prevent_flip: int
+
+
+@attrs.frozen(eq=False)
+class Setup:
+    """Everything the rules look up while an encounter is played."""
+
+    heroes: tuple[HeroSetup, ...]
+    enemies: tuple[EnemySetup, ...]
+
+
+@functools.lru_cache(maxsize=256)
+def setup_of(options: RuneboundOptions) -> Setup:
+    """Resolve ``options`` against the content pack.
+
+    Raises:
+        ValueError: an unknown hero, enemy, asset or card name.
+    """
+    pack = load_content(options.pack or None)
+    heroes = []
+    for h, name in enumerate(options.heroes):
+        if name not in pack.heroes:
+            raise ValueError(f"unknown hero {name!r} (heroes: {sorted(pack.heroes)})")
+        hero = pack.heroes[name]
+        assets = options.assets[h] if h < len(options.assets) else ()
+        tokens = list(hero.tokens)
+        for a in assets:
+            if a not in pack.assets:
+                raise ValueError(f"unknown asset {a!r} (assets: {sorted(pack.assets)})")
+            tokens.append(pack.assets[a].token)
+        if len(tokens) > 8:
+            raise ValueError(f"{name}: at most 8 tokens with assets")
+        card_names = options.cards[h] if options.cards is not None else hero.cards
+        for c in card_names:
+            if c not in pack.cards:
+                raise ValueError(f"unknown card {c!r} (cards: {sorted(pack.cards)})")
+        heroes.append(
+            HeroSetup(
+                name,
+                hero.health,
+                tuple(tokens),
+                tuple((t.a, t.b) for t in tokens),
+                hero.abilities,
+                tuple(pack.cards[c] for c in card_names),
+            )
+        )
+    enemies = []
+    for name in options.enemies:
+        if name not in pack.enemies:
+            raise ValueError(f"unknown enemy {name!r} (enemies: {sorted(pack.enemies)})")
+        enemy = pack.enemies[name]
+        enemy_tokens = pack.token_sets[enemy.trait].for_act(options.act)
+        surge = [i for i, a in enumerate(enemy.abilities) if a.trigger == "surge"]
+        # Most expensive first; equal costs from the bottom of the card to the top.
+        order = tuple(sorted(surge, key=lambda i: (-enemy.abilities[i].cost, -i)))
+        agility = next((i for i, a in enumerate(enemy.abilities) if a.trigger == "agility"), -1)
+        enemies.append(
+            EnemySetup(
+                name,
+                enemy.trait,
+                enemy.health,
+                enemy_tokens,
+                tuple((t.a, t.b) for t in enemy_tokens),
+                pack.boards[enemy.trait],
+                enemy.abilities,
+                order,
+                agility,
+                enemy.flip_prevention,
+            )
+        )
+    return Setup(tuple(heroes), tuple(enemies))

@@ -1,0 +1,204 @@
+"""Reading and changing pools: faces showing, values with doubles, spending, blocking, damage and healing.
+
+These are the verbs every rule uses; each returns a new state. ``side`` is ``HERO`` or ``ENEMY``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+import attrs
+
+from runebound_coop.content.schema import Face, Sym
+from runebound_coop.rules.setup import Setup
+from runebound_coop.state import ENEMY, ENEMY_REF, HERO, Fight, Pool, RuneboundState
+
+__all__ = [
+    "add_damage",
+    "best_subset",
+    "deal",
+    "face_of",
+    "faces_of",
+    "fight_of",
+    "heal",
+    "live",
+    "showing",
+    "spend",
+    "unlink",
+    "value_of",
+    "with_fight",
+]
+
+
+def fight_of(state: RuneboundState) -> Fight:
+    """The fight in progress (the rules call this only during a fight)."""
+    assert state.fight is not None  # callers run only while a fight is in progress
+    return state.fight
+
+
+def with_fight(state: RuneboundState, fight: Fight) -> RuneboundState:
+    """The state with its fight replaced."""
+    return attrs.evolve(state, fight=fight)
+
+
+def faces_of(setup: Setup, fight: Fight, side: int) -> tuple[tuple[Face, Face], ...]:
+    """The token faces of ``side`` in ``fight``."""
+    return setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
+
+
+def face_of(setup: Setup, fight: Fight, side: int, i: int) -> Face:
+    """The face token ``i`` of ``side`` shows."""
+    return faces_of(setup, fight, side)[i][fight.pool(side).side(i)]
+
+
+def live(setup: Setup, fight: Fight, side: int) -> Iterator[int]:
+    """Indices of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
+    pool = fight.pool(side)
+    gone = pool.spent | pool.removed
+    offset = 0 if side == HERO else ENEMY_REF
+    casting = fight.casting
+    for i in range(len(faces_of(setup, fight, side))):
+        if not (gone >> i) & 1 and (offset + i) not in casting:
+            yield i
+
+
+def showing(setup: Setup, fight: Fight, side: int, symbol: Sym) -> list[int]:
+    """Indices of ``side``'s live tokens showing ``symbol``."""
+    faces = faces_of(setup, fight, side)
+    pool = fight.pool(side)
+    return [i for i in live(setup, fight, side) if faces[i][pool.side(i)].symbol == symbol]
+
+
+def value_of(setup: Setup, fight: Fight, side: int, i: int) -> int:
+    """The value of token ``i``'s face, twice the printed value when a double sits on it."""
+    pool = fight.pool(side)
+    v = faces_of(setup, fight, side)[i][pool.side(i)].value
+    return 2 * v if pool.doubled(i) else v
+
+
+def spend(state: RuneboundState, side: int, indices: list[int] | tuple[int, ...]) -> RuneboundState:
+    """Mark ``side``'s tokens ``indices`` spent."""
+    fight = fight_of(state)
+    pool = fight.pool(side)
+    mask = 0
+    for i in indices:
+        mask |= 1 << i
+    return with_fight(state, fight.with_pool(side, attrs.evolve(pool, spent=pool.spent | mask)))
+
+
+def unlink(pool: Pool, i: int) -> Pool:
+    """The pool after live token ``i`` moved to another space or left: a double on it returns to its space.
+
+    "If a token on top of a double symbol is removed, the double token returns to its original space."
+    """
+    links = tuple(link for link in pool.links if link & 15 != i)
+    if len(links) == len(pool.links):
+        return pool
+    returned = 0
+    for link in pool.links:
+        if link & 15 == i:
+            returned |= 1 << (link >> 4)
+    return attrs.evolve(pool, links=links, spent=pool.spent & ~returned)
+
+
+def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
+    """Pick tokens ``(index, value)`` reaching ``need`` with the least overspend, then the fewest tokens.
+
+    Without enough in total, every token is picked. Ties go to the lowest indices.
+
+    >>> best_subset([(0, 2), (1, 1), (2, 1)], 2)
+    (0,)
+    >>> best_subset([(0, 2), (1, 1)], 1)
+    (1,)
+    """
+    total = sum(v for _, v in values)
+    if total <= need:
+        return tuple(i for i, _ in values)
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for k in range(1, len(values) + 1):
+        for combo in combinations(values, k):
+            s = sum(v for _, v in combo)
+            if s >= need:
+                key = (s - need, k, tuple(i for i, _ in combo))
+                if best is None or key < best:
+                    best = key
+        if best is not None and best[0] == 0:
+            break
+    assert best is not None  # total > need, so some subset reaches it
+    return best[2]
+
+
+def add_damage(state: RuneboundState, side: int, amount: int) -> RuneboundState:
+    """Put ``amount`` damage on the engaged hero or the enemy (never beyond its health)."""
+    fight = fight_of(state)
+    setup_health = _health(state, side)
+    if side == HERO:
+        dmg = list(state.hero_damage)
+        dmg[fight.hero] = min(setup_health, dmg[fight.hero] + amount)
+        return attrs.evolve(state, hero_damage=tuple(dmg))
+    dmg = list(state.enemy_damage)
+    dmg[fight.enemy] = min(setup_health, dmg[fight.enemy] + amount)
+    return attrs.evolve(state, enemy_damage=tuple(dmg))
+
+
+def heal(state: RuneboundState, side: int, amount: int) -> RuneboundState:
+    """Remove up to ``amount`` damage from ``side``."""
+    fight = fight_of(state)
+    if side == HERO:
+        dmg = list(state.hero_damage)
+        dmg[fight.hero] = max(0, dmg[fight.hero] - amount)
+        return attrs.evolve(state, hero_damage=tuple(dmg))
+    dmg = list(state.enemy_damage)
+    dmg[fight.enemy] = max(0, dmg[fight.enemy] - amount)
+    return attrs.evolve(state, enemy_damage=tuple(dmg))
+
+
+def _health(state: RuneboundState, side: int) -> int:
+    from runebound_coop.rules.setup import setup_of
+
+    setup = setup_of(state.options)
+    fight = fight_of(state)
+    return setup.heroes[fight.hero].health if side == HERO else setup.enemies[fight.enemy].health
+
+
+def deal(state: RuneboundState, setup: Setup, to: int, amount: int, blockable: bool = True) -> RuneboundState:
+    """Deal ``amount`` damage to side ``to``, which blocks it if it can.
+
+    "Shield symbols are always spent at the first opportunity in response to taking damage. If an enemy casts
+    both a tactics symbol and a shield, the tactics symbol is always spent as a shield to block damage first, and
+    then the shield is used." Both combatants block this way. A tactics blocks as a copy of the highest printed
+    shield showing on any other live token (the number is copied, not a double). A side that spent charge this
+    round cannot block; unblockable damage (charge, "cannot be blocked") is never blocked.
+    """
+    fight = fight_of(state)
+    if amount <= 0:
+        return state
+    if blockable and not (fight.charged >> to) & 1:
+        tactics = showing(setup, fight, to, Sym.TACTICS)
+        if tactics:
+            shield = _best_shield_copy(setup, fight)
+            if shield:
+                state = spend(state, to, [tactics[0]])
+                amount = max(0, amount - shield)
+                fight = fight_of(state)
+        if amount > 0:
+            shields = [(i, value_of(setup, fight, to, i)) for i in showing(setup, fight, to, Sym.SHIELD)]
+            if shields:
+                chosen = best_subset(shields, amount)
+                blocked = sum(v for i, v in shields if i in chosen)
+                state = spend(state, to, chosen)
+                amount = max(0, amount - blocked)
+    return add_damage(state, to, amount) if amount > 0 else state
+
+
+def _best_shield_copy(setup: Setup, fight: Fight) -> int:
+    best = 0
+    for side in (HERO, ENEMY):
+        faces = faces_of(setup, fight, side)
+        pool = fight.pool(side)
+        for i in live(setup, fight, side):
+            face = faces[i][pool.side(i)]
+            if face.symbol == Sym.SHIELD and face.value > best:
+                best = face.value
+    return best

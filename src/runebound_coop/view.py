@@ -1,0 +1,149 @@
+"""What a player sees (everything: combat is perfect information), its tensor and a text picture of the table."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from runebound_coop.content.schema import Sym
+from runebound_coop.rules.setup import setup_of
+from runebound_coop.state import ENEMY, ENEMY_REF, HERO, CancelFrame, Fight, RuneboundState
+
+__all__ = ["OBSERVATION_SHAPE", "RuneboundView", "observation_tensor", "render"]
+
+_SYMS = tuple(Sym)
+_TOKEN = len(_SYMS) + 7
+_HEROES, _ENEMIES, _TOKENS = 4, 8, 8
+_STEPS = ("engage", "cast", "actions", "round_end", "result")
+_FLAGS = 1 + 2 + 2 + 1 + 16 + 2 + len(_STEPS) + 5
+#: The fixed shape of the observation tensor.
+OBSERVATION_SHAPE = (_HEROES * 5 + _ENEMIES * 4 + 2 * _TOKENS * _TOKEN + _FLAGS,)
+
+
+@attrs.frozen
+class RuneboundView:
+    """Everything ``player`` may know: the whole state (nothing in combat is hidden)."""
+
+    player: int
+    state: RuneboundState
+
+
+def observation_tensor(view: RuneboundView) -> np.ndarray:
+    """The float32 tensor of a view (layout: heroes, enemies, hero tokens, enemy tokens, flags)."""
+    state = view.state
+    setup = setup_of(state.options)
+    out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
+    fight = state.fight
+    k = 0
+    for h in range(_HEROES):
+        if h < len(setup.heroes):
+            out[k : k + 5] = (
+                1.0,
+                state.hero_damage[h] / setup.heroes[h].health,
+                (state.out >> h) & 1,
+                (state.withdrawn >> h) & 1,
+                fight is not None and fight.hero == h,
+            )
+        k += 5
+    for e in range(_ENEMIES):
+        if e < len(setup.enemies):
+            health = setup.enemies[e].health
+            out[k : k + 4] = (
+                1.0,
+                state.enemy_damage[e] / health,
+                state.enemy_damage[e] >= health,
+                fight is not None and fight.enemy == e,
+            )
+        k += 4
+    for side in (HERO, ENEMY):
+        if fight is not None:
+            _tokens(out, k, state, fight, side)
+        k += _TOKENS * _TOKEN
+    if fight is not None:
+        out[k] = fight.turn
+        out[k + 1] = fight.passed & 1
+        out[k + 2] = (fight.passed >> 1) & 1
+        out[k + 3] = fight.charged & 1
+        out[k + 4] = (fight.charged >> 1) & 1
+        out[k + 5] = state.pos.round / state.options.max_rounds
+        for b in range(16):
+            out[k + 6 + b] = (fight.used >> b) & 1
+    k += 22
+    top = state.pending.top
+    if top is not None:
+        out[k + (0 if isinstance(top, CancelFrame) else 1)] = 1.0
+    k += 2
+    out[k + _STEPS.index(state.pos.step)] = 1.0
+    k += len(_STEPS)
+    if view.player < 5:
+        out[k + view.player] = 1.0
+    return out
+
+
+def _tokens(out: np.ndarray, k: int, state: RuneboundState, fight: Fight, side: int) -> None:
+    setup = setup_of(state.options)
+    faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
+    pool = fight.pool(side)
+    offset = 0 if side == HERO else ENEMY_REF
+    for i, pair in enumerate(faces[:_TOKENS]):
+        base = k + i * _TOKEN
+        casting = (offset + i) in fight.casting
+        face = pair[pool.side(i)]
+        if not casting:
+            out[base + _SYMS.index(face.symbol)] = 1.0
+            out[base + len(_SYMS)] = face.value / 4
+            out[base + len(_SYMS) + 1] = face.initiative
+        out[base + len(_SYMS) + 2] = pool.is_live(i) and not casting
+        out[base + len(_SYMS) + 3] = (pool.spent >> i) & 1
+        out[base + len(_SYMS) + 4] = (pool.removed >> i) & 1
+        out[base + len(_SYMS) + 5] = pool.doubled(i)
+        out[base + len(_SYMS) + 6] = casting
+
+
+def _pool_text(state: RuneboundState, fight: Fight, side: int) -> str:
+    setup = setup_of(state.options)
+    faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
+    pool = fight.pool(side)
+    offset = 0 if side == HERO else ENEMY_REF
+    parts = []
+    for i, pair in enumerate(faces):
+        if offset + i in fight.casting:
+            parts.append(f"{i}:?")
+            continue
+        text = str(pair[pool.side(i)])
+        if pool.doubled(i):
+            text += "x2"
+        if (pool.removed >> i) & 1:
+            text = f"({text} removed)"
+        elif (pool.spent >> i) & 1:
+            text = f"({text})"
+        parts.append(f"{i}:{text}")
+    return " ".join(parts)
+
+
+def render(state: RuneboundState, player: int | None = None) -> str:
+    """A text picture: the party, the encounter and the fight's pools (spent tokens in parentheses)."""
+    setup = setup_of(state.options)
+    lines = []
+    party = ", ".join(
+        f"{h.name} {state.hero_damage[i]}/{h.health}"
+        + (" (defeated)" if (state.out >> i) & 1 else "")
+        + (" (withdrew)" if (state.withdrawn >> i) & 1 else "")
+        for i, h in enumerate(setup.heroes)
+    )
+    foes = ", ".join(f"{e.name} [{e.trait}] {state.enemy_damage[i]}/{e.health}" for i, e in enumerate(setup.enemies))
+    lines.append(f"party: {party}")
+    lines.append(f"encounter: {foes}")
+    fight = state.fight
+    if fight is not None:
+        hero, enemy = setup.heroes[fight.hero], setup.enemies[fight.enemy]
+        lines.append(f"fight: {hero.name} vs {enemy.name}, round {state.pos.round}, step {state.pos.step}")
+        lines.append(f"  {hero.name}: {_pool_text(state, fight, HERO)}")
+        lines.append(f"  {enemy.name}: {_pool_text(state, fight, ENEMY)}")
+        passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if (fight.passed >> s) & 1]
+        lines.append(f"  to act: {'hero' if fight.turn == HERO else 'enemy'}; passed: {', '.join(passed) or '-'}")
+    elif state.pos.phase == "over":
+        lines.append("encounter over")
+    if player is not None:
+        lines.append(f"(seen by player {player})")
+    return "\n".join(lines)

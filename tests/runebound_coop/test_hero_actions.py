@@ -1,0 +1,167 @@
+"""Hero combat actions and their restrictions (forced casts: 'a'/'b' per token, hero tokens first)."""
+
+from __future__ import annotations
+
+import pytest
+
+import runebound_coop as rb
+from runebound_coop.actions import Copy, Double, Flip, Land, Pass, Recast, Surge
+from runebound_coop.content.schema import Sym
+from runebound_coop.rules.tokens import fight_of, showing
+from runebound_coop.state import ENEMY, HERO
+from tabletop_core.errors import IllegalActionError
+from tabletop_core.serialize import to_json
+from tabletop_core.spec import CHANCE
+
+from .helpers import act, forced, land, setup, texts
+
+
+def test_initiative_more_marks_acts_first() -> None:
+    # Corbin shows no mark; the Ogre's Warrior tokens show one (K*): the enemy acts first (doubles a skull).
+    state = forced("a b a  a a a a a", heroes=("Corbin",), enemies=("Ogre",))
+    assert fight_of(state).enemy_pool.links == (4 * 16 + 0,)
+    assert rb.current_player(state) == 0
+
+
+def test_initiative_tie_goes_to_the_hero() -> None:
+    state = forced("a a a  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
+    fight = fight_of(state)
+    assert fight.enemy_pool.links == () and fight.enemy_pool.spent == 0
+
+
+def test_attack_spends_every_token_of_one_type_values_summed() -> None:
+    # Corbin: 2P, P*, P = 4 physical; the Ogre's shield blocks 1 at the first opportunity.
+    state = forced("a a b  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
+    assert texts(state) == ["pass", "attack physical"]
+    state = act(state, "attack physical")
+    assert state.enemy_damage == (3,)
+    assert fight_of(state).hero_pool.spent == 0b111
+    assert fight_of(state).enemy_pool.spent & 1  # the shield token is spent
+
+
+def test_tactics_spent_as_shield_first_then_shields() -> None:
+    # The Sorcerer shows a tactics (M5) and a shield (M3): the tactics copies the shield and blocks 1, then the
+    # shield blocks 1: 4 physical deal 2.
+    state = forced("a a a a  a a b a b a", heroes=("Corbin",), enemies=("Sorcerer",), assets=(("Short Bow",),))
+    state = act(state, "attack physical")
+    assert state.enemy_damage == (2,)
+    spent = fight_of(state).enemy_pool.spent
+    assert spent & (1 << 4) and spent & (1 << 2)
+
+
+def test_charge_is_unblockable_and_its_spender_cannot_block() -> None:
+    # Elian: C, T, S*; the Ogre shows a shield it cannot use against charge.
+    state = forced("a b a  a a b a b", heroes=("Elian",), enemies=("Ogre",))
+    state = act(state, "attack charge")
+    assert state.enemy_damage == (1,)
+    # The Ogre's skulls (3, +1 on the Warrior board) hit Elian, who spent charge: no shield, no tactics block.
+    assert state.hero_damage == (4,)
+    fight = fight_of(state)
+    assert showing(setup(state), fight, HERO, Sym.SHIELD) == [2]
+    assert showing(setup(state), fight, HERO, Sym.TACTICS) == [1]
+
+
+def test_agility_flips_one_of_your_own_tokens() -> None:
+    state = forced("a b a  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
+    assert "flip 1" in texts(state) and "flip 2" not in texts(state)
+    state = act(state, "flip 1")
+    fight = fight_of(state)
+    assert fight.hero_pool.side(1) == 0 and fight.hero_pool.spent & 0b100
+
+
+def test_agility_recasts_an_enemy_token_as_a_chance_node() -> None:
+    state = forced("a b a  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
+    state = act(state, "recast enemy 1")
+    assert rb.current_player(state) == CHANCE
+    state = rb.step(state, Land(1))
+    # The recast token now shows agility and moved to the agility space: the enemy resolved it (recast a hero
+    # token: another chance node) as its combat action.
+    fight = fight_of(state)
+    assert fight.enemy_pool.spent & 0b10
+    assert rb.current_player(state) == CHANCE and fight.casting and fight.casting[0] < 16
+
+
+def test_orc_brigand_spends_surge_to_prevent_a_flip() -> None:
+    state = forced("a b a  b a b a a", heroes=("Corbin",), enemies=("Orc Brigand",))
+    state = act(state, "flip 1")
+    fight = fight_of(state)
+    assert fight.hero_pool.side(1) == 1  # not flipped
+    assert fight.hero_pool.spent & 0b100  # the agility is spent anyway
+    assert fight.enemy_pool.spent & 0b100  # the surge (W3) paid for the prevention
+
+
+def test_double_on_a_symbol_not_on_doubles_or_agility() -> None:
+    # Elder Mok: D, A*, U* (Mend costs 1, Earthen Grip 2).
+    state = forced("b a a  b a b a a", heroes=("Elder Mok",), enemies=("Ogre",))
+    legal = rb.legal_actions(state)
+    assert Double(2) in legal and Double(1) not in legal and Double(0) not in legal
+    assert Surge(1) not in legal
+    state = rb.step(state, Double(2))
+    state = (
+        rb.step(state, Pass()) if rb.current_player(state) == 0 and Surge(1) not in rb.legal_actions(state) else state
+    )
+    assert Surge(1) in rb.legal_actions(state)
+
+
+def test_surge_ability_once_per_round() -> None:
+    # Laurel: U, S, U* = 2 surge; Quick Shot (1) then neither Quick Shot again nor Volley (2).
+    state = forced("b a a  b a b a a", heroes=("Laurel of Bloodwood",), enemies=("Ogre",))
+    assert {Surge(0), Surge(1)} <= set(rb.legal_actions(state))
+    state = rb.step(state, Surge(0))
+    assert state.enemy_damage == (0,)  # 1 physical blocked by the Ogre's shield
+    assert Surge(0) not in rb.legal_actions(state) and Surge(1) not in rb.legal_actions(state)
+
+
+def test_tactics_copies_with_its_number_never_a_skull() -> None:
+    # Elian: 2P, T, S*; the Sorcerer shows U, D, T, K, K, B*.
+    state = forced("b b a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
+    legal = rb.legal_actions(state)
+    assert Copy(Sym.PHYSICAL, 2) in legal and Copy(Sym.PHYSICAL, 1) not in legal
+    assert Surge(0, True) in legal  # a copy of the Sorcerer's surge pays for Riposte
+    assert not any(isinstance(a, Copy) and a.symbol == Sym.SKULL for a in legal)
+    with pytest.raises(ValueError, match="skull"):
+        Copy(Sym.SKULL, 1)  # heroes never copy a skull: the action cannot even be built
+    state = rb.step(state, Copy(Sym.PHYSICAL, 2))
+    fight = fight_of(state)
+    # Tactics is spent alone: the copied 2P token is still live. The copy dealt 2, of which the Sorcerer's own
+    # tactics blocked 1 as a copy of Elian's shield (the rulebook example's warning).
+    assert fight.hero_pool.is_live(0) and state.enemy_damage == (1,)
+    assert not fight.enemy_pool.is_live(2)
+
+
+def test_tactics_copying_agility_flips_or_recasts() -> None:
+    # Tatianna: T, C*, A*; the Sorcerer's M2 shows agility (copied by the tactics).
+    state = forced("b a b  a b a a a a", heroes=("Tatianna",), enemies=("Sorcerer",))
+    legal = rb.legal_actions(state)
+    assert Flip(1, True) in legal and Recast(0, True) in legal and Flip(1) in legal
+
+
+def test_twin_blades_removes_two_tokens_and_deals_three_unblockable() -> None:
+    state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",))
+    state = act(state, "exert 0 Twin Blades charge")
+    assert state.enemy_damage == (3,)  # the Ogre's shield cannot block it
+    assert "exert 0 Twin Blades charge" not in texts(state)  # exerted: discarded
+
+
+def test_pass_ends_the_heros_actions_for_the_round() -> None:
+    state = forced("a a a  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
+    state = rb.step(state, Pass())
+    # The enemy acts alone until it passes; the round ends and the next one is cast.
+    assert rb.current_player(state) == CHANCE and state.pos.round == 2
+
+
+def test_illegal_actions_raise_and_leave_the_state() -> None:
+    state = forced("a a a  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
+    before = to_json(state)
+    with pytest.raises(IllegalActionError, match="legal: pass"):
+        rb.step(state, Double(0))
+    assert to_json(state) == before and "attack physical" in texts(state)
+
+
+def test_hero_wins_a_fight_by_defeating_the_enemy() -> None:
+    state = forced("a a b", heroes=("Corbin",), enemies=("Undead Horde",))
+    state = land(state, "b b b b b")
+    state = act(state, "attack physical")
+    assert rb.is_terminal(state) and rb.returns(state) == (1.0,)
+    assert state.enemy_damage == (3,)
+    assert ENEMY == 1
