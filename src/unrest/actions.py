@@ -1,0 +1,209 @@
+"""Actions: small sequential decisions and chance outcomes, each a frozen value with a stable id.
+
+Decision ids (``range(NUM_ACTIONS)``):
+
+=========  ======================  =============================================
+ids        action                  string
+=========  ======================  =============================================
+0-4        ``Target(d)``           ``target Plenty`` (``d`` and its right neighbour)
+5-46       ``Plan(card, hidden)``  ``plan 5D hidden`` / ``plan 3S revealed``
+47-49      ``Surveil(slot)``       ``surveil card 2``
+50-52      ``Destroy(slot)``       ``destroy card 1``
+53-67      ``Reroute(slot, d)``    ``reroute card 3 to Truth``
+68-72      ``Blockade(d)``         ``blockade Peace``
+73-87      ``Place(slot, d)``      ``place 3S in Police``
+88-111     ``Reveal(index)``       ``reveal 4I`` (the stack card at ``index``)
+=========  ======================  =============================================
+
+Chance outcome ids (``range(NUM_OUTCOMES)``): ``SetDistrict(d)`` 0-4 (the next District laid in the row),
+``DealMission(m)`` 0-8, ``Draw(card)`` 0-20. Slots are numbered from 1 in strings.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from unrest.cards import KINDS
+
+__all__ = [
+    "NUM_ACTIONS",
+    "NUM_OUTCOMES",
+    "Action",
+    "Blockade",
+    "DealMission",
+    "Decision",
+    "Destroy",
+    "Draw",
+    "Outcome",
+    "Place",
+    "Plan",
+    "Reroute",
+    "Reveal",
+    "SetDistrict",
+    "Surveil",
+    "Target",
+]
+
+N_DISTRICTS = 5
+N_SLOTS = 3
+MAX_STACK = 24
+
+_in = attrs.validators.in_
+
+
+@attrs.frozen
+class Target:
+    """Mark District ``district`` and its right-hand neighbour with the Area of Interest token."""
+
+    TAG: ClassVar[str] = "unrest.target"
+    district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
+
+
+@attrs.frozen
+class Plan:
+    """Plan one card from the hand, ``hidden`` (face down) or revealed (face up)."""
+
+    TAG: ClassVar[str] = "unrest.plan"
+    card: int = attrs.field(validator=_in(range(KINDS)))
+    hidden: bool = attrs.field(validator=attrs.validators.instance_of(bool))
+
+
+@attrs.frozen
+class Surveil:
+    """Empire power Surveil: reveal the hidden planned card in ``slot`` (0-2)."""
+
+    TAG: ClassVar[str] = "unrest.surveil"
+    slot: int = attrs.field(validator=_in(range(N_SLOTS)))
+
+
+@attrs.frozen
+class Destroy:
+    """Empire power Destroy: remove the planned card in ``slot`` from play."""
+
+    TAG: ClassVar[str] = "unrest.destroy"
+    slot: int = attrs.field(validator=_in(range(N_SLOTS)))
+
+
+@attrs.frozen
+class Reroute:
+    """Empire power Reroute: place the planned card in ``slot`` into District ``district``."""
+
+    TAG: ClassVar[str] = "unrest.reroute"
+    slot: int = attrs.field(validator=_in(range(N_SLOTS)))
+    district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
+
+
+@attrs.frozen
+class Blockade:
+    """Empire power Blockade: no card may be placed into ``district`` by the Rebellion this round."""
+
+    TAG: ClassVar[str] = "unrest.blockade"
+    district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
+
+
+@attrs.frozen
+class Place:
+    """Place the planned card in ``slot`` into District ``district``."""
+
+    TAG: ClassVar[str] = "unrest.place"
+    slot: int = attrs.field(validator=_in(range(N_SLOTS)))
+    district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
+
+
+@attrs.frozen
+class Reveal:
+    """Reveal the card at ``index`` of the stack being proven (part of a liberation proof)."""
+
+    TAG: ClassVar[str] = "unrest.reveal"
+    index: int = attrs.field(validator=_in(range(MAX_STACK)))
+
+
+@attrs.frozen
+class SetDistrict:
+    """Chance (setup): District ``district`` is laid next in the row."""
+
+    TAG: ClassVar[str] = "unrest.set_district"
+    district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
+
+
+@attrs.frozen
+class DealMission:
+    """Chance (setup): Mission ``mission`` is dealt face up."""
+
+    TAG: ClassVar[str] = "unrest.deal_mission"
+    mission: int = attrs.field(validator=_in(range(9)))
+
+
+@attrs.frozen
+class Draw:
+    """Chance: the Rebellion draws a card of kind ``card``."""
+
+    TAG: ClassVar[str] = "unrest.draw"
+    card: int = attrs.field(validator=_in(range(KINDS)))
+
+
+Decision = Target | Plan | Surveil | Destroy | Reroute | Blockade | Place | Reveal
+Outcome = SetDistrict | DealMission | Draw
+Action = Decision | Outcome
+
+_T0, _P0, _S0, _D0, _R0, _B0, _L0, _V0 = 0, 5, 47, 50, 53, 68, 73, 88
+NUM_ACTIONS = _V0 + MAX_STACK
+NUM_OUTCOMES = KINDS
+
+# Every decision, indexed by id, and the chance outcomes by kind: legal_actions hands out these instances.
+TARGETS = tuple(Target(d) for d in range(N_DISTRICTS))
+PLANS = tuple((Plan(k, False), Plan(k, True)) for k in range(KINDS))
+SURVEILS = tuple(Surveil(s) for s in range(N_SLOTS))
+DESTROYS = tuple(Destroy(s) for s in range(N_SLOTS))
+REROUTES = tuple(tuple(Reroute(s, d) for d in range(N_DISTRICTS)) for s in range(N_SLOTS))
+BLOCKADES = tuple(Blockade(d) for d in range(N_DISTRICTS))
+PLACES = tuple(tuple(Place(s, d) for d in range(N_DISTRICTS)) for s in range(N_SLOTS))
+REVEALS = tuple(Reveal(i) for i in range(MAX_STACK))
+SET_DISTRICTS = tuple(SetDistrict(d) for d in range(N_DISTRICTS))
+DEAL_MISSIONS = tuple(DealMission(m) for m in range(9))
+DRAWS = tuple(Draw(k) for k in range(KINDS))
+
+DECISIONS: tuple[Decision, ...] = (
+    *TARGETS,
+    *(p for pair in PLANS for p in pair),
+    *SURVEILS,
+    *DESTROYS,
+    *(r for row in REROUTES for r in row),
+    *BLOCKADES,
+    *(p for row in PLACES for p in row),
+    *REVEALS,
+)
+
+
+def decision_id(action: Decision) -> int:
+    """The id of a decision."""
+    if isinstance(action, Plan):
+        return _P0 + 2 * action.card + action.hidden
+    if isinstance(action, Place):
+        return _L0 + 5 * action.slot + action.district
+    if isinstance(action, Target):
+        return _T0 + action.district
+    if isinstance(action, Surveil):
+        return _S0 + action.slot
+    if isinstance(action, Destroy):
+        return _D0 + action.slot
+    if isinstance(action, Reroute):
+        return _R0 + 5 * action.slot + action.district
+    if isinstance(action, Blockade):
+        return _B0 + action.district
+    if isinstance(action, Reveal):
+        return _V0 + action.index
+    raise TypeError(f"unrest: not a decision: {action!r}")
+
+
+def outcome_id(action: Outcome) -> int:
+    """The id of a chance outcome."""
+    if isinstance(action, Draw):
+        return action.card
+    if isinstance(action, SetDistrict):
+        return action.district
+    if isinstance(action, DealMission):
+        return action.mission
+    raise TypeError(f"unrest: not a chance outcome: {action!r}")

@@ -1,0 +1,207 @@
+"""Determinization for the Empire: a full state drawn uniformly among those consistent with its view.
+
+"Uniformly" is over the ways the 24 physical cards could lie (the four Misdirection cards are distinct objects
+with the same face), which is the exact posterior of a fair shuffle given what the Empire saw. The unseen
+cards (the deck minus every revealed card) are dealt to the unseen places: the hand, the deck, hidden planned
+cards, hidden stack cards (liberated stacks too) and hidden destroyed cards. The rules then restrict the deal:
+
+- a destroyed card that stayed hidden is not a Misdirection (a destroyed Misdirection is revealed);
+- a complete plan with no revealed numbered card among this round's cards was planned with no numbered card
+  in hand, so every hidden card of this round is a Misdirection (only possible in the Final Encounter);
+- at the end of every finished round each District left in play met no Mission (the liberation check is not
+  optional), so each such stack, as it stood then, meets none;
+- during a liberation proof the Districts left of the one being proven meet no Mission, the proven one meets
+  one, the cards revealed so far begin a minimal proof and the Rebellion has a real choice next (a single
+  option is played for it);
+- the Rebellion's planning so far can be completed (its plan step has a legal action).
+
+The first two are dealt exactly; the others by rejection (the true state always passes, so the loop ends).
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from unrest.cards import DECK, KINDS, MISDIRECTION
+from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, next_reveals
+from unrest.rules.round import plan_actions
+from unrest.state import EMPIRE, Destroyed, Planned, Proof, StackCard, UnrestState
+
+__all__ = ["MAX_TRIES", "consistent", "determinize_empire", "unseen_cards"]
+
+#: Rejection attempts before giving up and returning the state unchanged (never reached in tests).
+MAX_TRIES = 20_000
+
+
+def unseen_cards(state: UnrestState) -> list[int]:
+    """The kinds of every card the Empire has not seen face up, one entry per physical card."""
+    counts = list(DECK)
+    for stack in state.stacks:
+        for c in stack:
+            if c.revealed:
+                counts[c.card] -= 1
+    for p in state.plan:
+        if p is not None and p.revealed:
+            counts[p.card] -= 1
+    for x in state.destroyed:
+        if x.revealed:
+            counts[x.card] -= 1
+    return [k for k in range(KINDS) for _ in range(counts[k])]
+
+
+def _plan_complete(state: UnrestState) -> bool:
+    step = state.pos.step
+    return state.pos.round > 0 and step in ("defend", "place", "liberate")
+
+
+def _all_misdirection_round(state: UnrestState) -> bool:
+    """Whether this round's complete plan held no revealed card (its hidden cards are all Misdirection)."""
+    if not _plan_complete(state):
+        return False
+    r = state.pos.round
+    if any(p is not None and p.revealed and p.card != MISDIRECTION for p in state.plan):
+        return False
+    for stack in state.stacks:
+        if any(c.round == r and c.revealed and not c.proved and c.card != MISDIRECTION for c in stack):
+            return False
+    return not any(x.round == r and x.revealed and x.card != MISDIRECTION for x in state.destroyed)
+
+
+def _snapshot(stack: tuple[StackCard, ...], r: int, freed: int) -> tuple[StackCard, ...]:
+    """The stack as it stood at the end of round ``r`` (proof reveals undone if it was liberated later)."""
+    cards = tuple(c for c in stack if c.round <= r)
+    if freed and freed > r:
+        cards = tuple(attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in cards)
+    return cards
+
+
+def _unproved(stack: tuple[StackCard, ...]) -> tuple[StackCard, ...]:
+    return tuple(attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in stack)
+
+
+def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
+    """``state`` (a deal of ``truth``'s unseen cards) if it obeys the rule inferences, with its proof frame
+    recomputed; ``None`` if it breaks one. Snapshots made only of seen cards are skipped (``truth`` passes
+    them)."""
+    cur = state.pos.round
+    done = cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
+    for d in range(5):
+        stack = state.stacks[d]
+        if not stack:
+            continue
+        freed = state.freed[d]
+        rounds = sorted({c.round for c in stack})
+        for r in rounds:
+            if r > done or (freed and r >= freed):
+                continue
+            snap = _snapshot(stack, r, freed)
+            if all(c.revealed for c in snap):
+                continue
+            if any(m.is_met(snap) for m in missions_for(state, d)):
+                return None
+    frame = state.pending.top
+    if frame is not None:
+        for d in state.row:
+            if d == frame.district:
+                break
+            if met_missions(state, d):
+                return None
+        d = frame.district
+        before = _unproved(state.stacks[d])
+        proofs = minimal_proofs(before, missions_for(state, d))
+        k = len(frame.chosen)
+        open_ = tuple(p for p in proofs if p[:k] == frame.chosen)
+        new = Proof(d, frame.chosen, open_)
+        if not open_ or frame.chosen in open_ or len(next_reveals(new)) < 2:
+            return None
+        state = attrs.evolve(state, pending=state.pending.replace_top(new))
+    if state.pos.step == "plan" and state.winner < 0 and not plan_actions(state):
+        return None
+    return state
+
+
+def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestState:
+    """A full state drawn uniformly among those consistent with the Empire's view of ``state``."""
+    unseen = unseen_cards(state)
+    r = state.pos.round
+    all_m = _all_misdirection_round(state)
+    # Unseen places: ("h",) hand, ("k",) deck, ("p", slot), ("s", district, index), ("x", index).
+    forced_m: list[tuple[int, ...]] = []
+    not_m: list[tuple[int, ...]] = []
+    free: list[tuple[int, ...]] = []
+    for s, p in enumerate(state.plan):
+        if p is not None and not p.revealed:
+            (forced_m if all_m else free).append((0, s))
+    for d, stack in enumerate(state.stacks):
+        for i, c in enumerate(stack):
+            if not c.revealed:
+                (forced_m if all_m and c.round == r and state.freed[d] == 0 else free).append((1, d, i))
+    for j, x in enumerate(state.destroyed):
+        if not x.revealed:
+            not_m.append((2, j))
+    n_hand, n_deck = len(state.hand), sum(state.deck)
+    free.extend([(3,)] * n_hand)
+    free.extend([(4,)] * n_deck)
+    if len(free) + len(forced_m) + len(not_m) != len(unseen):
+        raise ValueError("unrest: determinize: unseen cards and unseen places disagree")
+    m_cards = [k for k in unseen if k == MISDIRECTION]
+    numbered = np.array([k for k in unseen if k != MISDIRECTION], dtype=np.int64)
+    n_m = len(m_cards) - len(forced_m)
+    for _ in range(MAX_TRIES):
+        picked = rng.permutation(numbered)
+        to_not_m = picked[: len(not_m)]
+        rest = np.concatenate([picked[len(not_m) :], np.full(n_m, MISDIRECTION, dtype=np.int64)])
+        rest = rng.permutation(rest)
+        deal = _build(
+            state,
+            forced_m=forced_m,
+            not_m=not_m,
+            free=free,
+            not_m_cards=to_not_m.tolist(),
+            free_cards=rest.tolist(),
+        )
+        ok = consistent(deal, state)
+        if ok is not None:
+            return ok
+    return state
+
+
+def _build(
+    state: UnrestState,
+    *,
+    forced_m: list[tuple[int, ...]],
+    not_m: list[tuple[int, ...]],
+    free: list[tuple[int, ...]],
+    not_m_cards: list[int],
+    free_cards: list[int],
+) -> UnrestState:
+    plan = list(state.plan)
+    stacks = [list(s) for s in state.stacks]
+    destroyed = list(state.destroyed)
+    hand: list[int] = []
+    deck = [0] * KINDS
+    places = [*forced_m, *not_m, *free]
+    cards = [MISDIRECTION] * len(forced_m) + not_m_cards + free_cards
+    for place, card in zip(places, cards, strict=True):
+        kind = place[0]
+        if kind == 0:
+            plan[place[1]] = Planned(card, False)
+        elif kind == 1:
+            old = stacks[place[1]][place[2]]
+            stacks[place[1]][place[2]] = StackCard(card, False, old.round, old.proved)
+        elif kind == 2:
+            old_x = destroyed[place[1]]
+            destroyed[place[1]] = Destroyed(card, False, old_x.round)
+        elif kind == 3:
+            hand.append(card)
+        else:
+            deck[card] += 1
+    return attrs.evolve(
+        state,
+        plan=tuple(plan),
+        stacks=tuple(tuple(s) for s in stacks),
+        destroyed=tuple(destroyed),
+        hand=tuple(sorted(hand)),
+        deck=tuple(deck),
+    )

@@ -1,0 +1,330 @@
+"""The ``Game`` object of Unrest: ties the state, the rules, the views and the determinizer together.
+
+>>> import unrest
+>>> state = unrest.new_game(seed=3)
+>>> unrest.current_player(state), state.step, len(state.hand)
+(0, 'target', 5)
+>>> action = unrest.legal_actions(state)[0]
+>>> unrest.parse_action(state, unrest.action_to_str(state, action)) == action
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tabletop_core.errors import IllegalActionError
+from tabletop_core.game import Game
+from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from unrest.actions import (
+    DEAL_MISSIONS,
+    DECISIONS,
+    DRAWS,
+    NUM_ACTIONS,
+    NUM_OUTCOMES,
+    SET_DISTRICTS,
+    Action,
+    Blockade,
+    DealMission,
+    Destroy,
+    Draw,
+    Outcome,
+    Place,
+    Plan,
+    Reroute,
+    Reveal,
+    SetDistrict,
+    Surveil,
+    Target,
+    decision_id,
+    outcome_id,
+)
+from unrest.cards import DECK, KINDS, MISDIRECTION, card_name
+from unrest.content import CONTENT
+from unrest.determinize import determinize_empire
+from unrest.rules import liberation, setup
+from unrest.rules import round as rnd
+from unrest.state import EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState
+from unrest.view import HIDDEN, OBSERVATION_SHAPE, UnrestView, observation_tensor, observe
+
+__all__ = ["GAME", "Unrest"]
+
+_CHANCE_STEPS = frozenset({"districts", "hand", "missions", "draw"})
+_SHORT = tuple(d.short for d in CONTENT.districts)
+_NAME = tuple(d.name for d in CONTENT.districts)
+
+
+class Unrest(Game[UnrestState, Action, UnrestOptions]):
+    """The rules of Unrest: player 0 the Rebellion, player 1 the Empire."""
+
+    spec = GameSpec(
+        short_name="unrest",
+        long_name="Unrest",
+        min_num_players=2,
+        max_num_players=2,
+        chance_mode=ChanceMode.EXPLICIT_STOCHASTIC,
+        information=Information.IMPERFECT,
+        utility=Utility.ZERO_SUM,
+        min_utility=-1.0,
+        max_utility=1.0,
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=NUM_OUTCOMES,
+        # Setup 5 + 5 + 3; 8 rounds of target 1, plan 3, defend 2, place 3, reveals (at most 24 in all), draws
+        # 3.
+        max_game_length=13 + 8 * 12 + 24,
+        observation_shape=OBSERVATION_SHAPE,
+        utility_sum=0.0,
+    )
+    state_type = UnrestState
+    action_type = Action
+    options_type = UnrestOptions
+
+    # ----- the rules
+    # ---------------------------------------------------------------------------------------------
+
+    def initial_state(self, options: UnrestOptions) -> UnrestState:
+        """The first chance node of setup."""
+        return setup.initial(options)
+
+    def current_player(self, state: UnrestState) -> int:
+        """The Rebellion (0), the Empire (1), ``CHANCE`` or ``TERMINAL``."""
+        if state.winner >= 0:
+            return TERMINAL
+        step = state.pos.step
+        if step in _CHANCE_STEPS:
+            return CHANCE
+        return EMPIRE if step == "defend" else REBELLION
+
+    def legal_actions(self, state: UnrestState) -> tuple[Action, ...]:
+        """Every legal decision (or chance outcome), sorted by id."""
+        if state.winner >= 0:
+            return ()
+        step = state.pos.step
+        if step == "plan":
+            return rnd.plan_actions(state)
+        if step == "defend":
+            return rnd.defend_actions(state)
+        if step == "place":
+            return rnd.place_actions(state)
+        if step == "target":
+            return rnd.target_actions(state)
+        if step == "liberate":
+            return liberation.reveal_actions(state)
+        return tuple(a for a, _ in self.chance_outcomes(state))
+
+    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Action, float], ...]:
+        """Exact outcome probabilities at a chance node (empty elsewhere)."""
+        if state.winner >= 0 or state.pos.step not in _CHANCE_STEPS:
+            return ()
+        if state.pos.step == "draw":
+            return setup.draw_outcomes(state.deck)
+        return setup.setup_outcomes(state)
+
+    def is_legal(self, state: UnrestState, action: Action) -> bool:
+        """Whether ``action`` is legal in ``state`` (never raises)."""
+        try:
+            return action in self.legal_actions(state)
+        except (TypeError, ValueError):
+            return False
+
+    def _apply(self, state: UnrestState, action: Action) -> UnrestState:
+        if isinstance(action, Plan):
+            return rnd.apply_plan(state, action)
+        if isinstance(action, Place):
+            return rnd.apply_place(state, action)
+        if isinstance(action, Draw):
+            if state.pos.step == "draw":
+                state = setup.draw(state, action.card)
+                return liberation.next_round(state) if state.to_draw == 0 else state
+            return setup.apply_setup(state, action)
+        if isinstance(action, (Surveil, Destroy, Reroute, Blockade)):
+            return rnd.apply_power(state, action)
+        if isinstance(action, Target):
+            return rnd.apply_target(state, action)
+        if isinstance(action, Reveal):
+            return liberation.apply_reveal(state, action)
+        return setup.apply_setup(state, action)
+
+    def returns(self, state: UnrestState) -> tuple[float, ...]:
+        """+1 to the winner and -1 to the loser once the game is over; 0 each before."""
+        if state.winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.winner == REBELLION else (-1.0, 1.0)
+
+    # ----- information
+    # -------------------------------------------------------------------------------------------
+
+    def observe(self, state: UnrestState, player: int) -> UnrestView:
+        """What ``player`` may know (see :mod:`unrest.view`)."""
+        return observe(state, player)
+
+    def determinize(self, state: UnrestState, player: int, rng: np.random.Generator) -> UnrestState:
+        """A full state drawn uniformly among those consistent with ``player``'s view.
+
+        The Rebellion sees all but the deck, which its view determines, so its determinization is ``state``.
+        """
+        if player == EMPIRE:
+            return determinize_empire(state, rng)
+        return state
+
+    def observation_tensor(self, state: UnrestState, player: int) -> np.ndarray:
+        """The view of ``player`` as a float32 vector (see :func:`unrest.view.observation_tensor`)."""
+        return observation_tensor(observe(state, player))
+
+    # ----- action codecs
+    # -----------------------------------------------------------------------------------------
+
+    def action_id(self, action: Action) -> int:
+        """Decision ids in ``range(NUM_ACTIONS)``; chance outcome ids in ``range(NUM_OUTCOMES)``."""
+        if isinstance(action, (Draw, SetDistrict, DealMission)):
+            return outcome_id(action)
+        return decision_id(action)
+
+    def action_from_id(self, state: UnrestState, action_id: int) -> Action:
+        """Decode ``action_id`` in the id space of ``state``'s node."""
+        if type(action_id) is not int:
+            raise IllegalActionError(f"unrest: action id must be an int, not {action_id!r}")
+        if self.current_player(state) == CHANCE:
+            step = state.pos.step
+            table: tuple[Outcome, ...] = (
+                SET_DISTRICTS if step == "districts" else DEAL_MISSIONS if step == "missions" else DRAWS
+            )
+            if 0 <= action_id < len(table):
+                return table[action_id]
+        elif 0 <= action_id < NUM_ACTIONS:
+            return DECISIONS[action_id]
+        raise IllegalActionError(f"unrest: no action with id {action_id!r} at {self.describe_step(state)}")
+
+    def action_to_str(self, state: UnrestState, action: Action) -> str:
+        """Readable forms: ``target Plenty``, ``plan 5D hidden``, ``surveil card 2``, ``reroute card 1 to
+        Truth``, ``blockade Peace``, ``place 3S in Police``, ``reveal 4I``, ``district Capitol``, ``mission
+        Coup``, ``draw 2U``."""
+        if isinstance(action, Plan):
+            return f"plan {card_name(action.card)} {'hidden' if action.hidden else 'revealed'}"
+        if isinstance(action, Place):
+            return f"place {self._slot_card(state, action.slot)} in {_SHORT[action.district]}"
+        if isinstance(action, Draw):
+            return f"draw {card_name(action.card)}"
+        if isinstance(action, Target):
+            return f"target {_SHORT[action.district]}"
+        if isinstance(action, Surveil):
+            return f"surveil card {action.slot + 1}"
+        if isinstance(action, Destroy):
+            return f"destroy card {action.slot + 1}"
+        if isinstance(action, Reroute):
+            return f"reroute card {action.slot + 1} to {_SHORT[action.district]}"
+        if isinstance(action, Blockade):
+            return f"blockade {_SHORT[action.district]}"
+        if isinstance(action, Reveal):
+            frame = state.pending.top
+            stack = state.stacks[frame.district] if frame is not None else ()
+            name = card_name(stack[action.index].card) if action.index < len(stack) else "?"
+            return f"reveal {name} (card {action.index + 1})"
+        if isinstance(action, SetDistrict):
+            return f"district {_SHORT[action.district]}"
+        return f"mission {CONTENT.missions[action.mission].name}"
+
+    @staticmethod
+    def _slot_card(state: UnrestState, slot: int) -> str:
+        p = state.plan[slot] if slot < len(state.plan) else None
+        return card_name(p.card) if p is not None else f"card {slot + 1}"
+
+    # ----- the rest of the protocol
+    # ------------------------------------------------------------------------------
+
+    def describe_step(self, state: UnrestState) -> str:
+        """Round, phase and step (and the Final Encounter)."""
+        if state.winner >= 0:
+            return f"game over ({'Rebellion' if state.winner == REBELLION else 'Empire'} won)"
+        if state.pos.round == 0:
+            return f"setup: {state.pos.step}"
+        final = " (Final Encounter)" if state.final and state.pos.step != "draw" else ""
+        return f"round {state.pos.round}{final}: {state.pos.phase} phase, {state.pos.step} step"
+
+    def validate_state(self, state: UnrestState) -> None:
+        """Check the invariants of a (deserialized) state: card conservation, the row, the flow position."""
+        FLOW.at(state.pos.phase, state.pos.step)
+        if len(state.deck) != KINDS or any(n < 0 for n in state.deck):
+            raise ValueError("deck must give a non-negative count for each of the 21 card kinds")
+        if len(state.stacks) != 5 or len(state.freed) != 5 or len(state.tokens) != 4:
+            raise ValueError("stacks and freed need 5 entries, tokens 4")
+        if list(state.hand) != sorted(state.hand):
+            raise ValueError("hand must be sorted")
+        counts = list(state.deck)
+        for k in state.hand:
+            counts[k] += 1
+        for stack in state.stacks:
+            for c in stack:
+                counts[c.card] += 1
+        for p in state.plan:
+            if p is not None:
+                counts[p.card] += 1
+                if p.revealed and p.card == MISDIRECTION:
+                    raise ValueError("a Misdirection card is never planned revealed")
+        for x in state.destroyed:
+            counts[x.card] += 1
+            if x.card == MISDIRECTION and not x.revealed:
+                raise ValueError("a destroyed Misdirection card is revealed")
+        if tuple(counts) != DECK:
+            raise ValueError(f"cards are not conserved: {counts} != {list(DECK)}")
+        in_play = [d for d in range(5) if not state.freed[d]]
+        if state.pos.round > 0 and sorted(state.row) != in_play:
+            raise ValueError(f"row {state.row} must hold exactly the unliberated Districts {in_play}")
+        if len(set(state.missions)) != len(state.missions) or state.missions[:1] != (0,):
+            raise ValueError("missions must be distinct, Revolution first")
+        if any(not 0 <= m < len(CONTENT.missions) for m in state.missions):
+            raise ValueError("unknown mission id")
+        if state.winner not in (-1, REBELLION, EMPIRE):
+            raise ValueError("winner must be -1, 0 or 1")
+        for d in state.aoi if state.pos.step not in ("liberate", "draw") else ():
+            if d not in state.row:
+                raise ValueError("the Area of Interest marks Districts in play")
+        top = state.pending.top
+        if (top is not None) != (state.pos.step == "liberate" and state.winner < 0):
+            raise ValueError("a pending proof exists exactly at an undecided liberation step")
+
+    def render(self, state: UnrestState, player: int | None = None) -> str:
+        """The table as text: the row with stacks, the plan, the tokens, the hand (as ``player`` sees it)."""
+        view = observe(state, REBELLION if player is None else player)
+        lines = [f"Unrest, {self.describe_step(state)}"]
+        missions = ", ".join(CONTENT.missions[m].name for m in view.missions)
+        lines.append(f"Missions: {missions}")
+        for d in view.row:
+            marks = "".join([" [AoI]" if d in view.aoi else "", " [Blockade]" if d == view.blockade else ""])
+            lines.append(f"  {_NAME[d]}{marks}: {_cards(view.stacks[d])}")
+        for d in range(5):
+            if view.freed[d]:
+                lines.append(f"  liberated in round {view.freed[d]}: {_NAME[d]}: {_cards(view.stacks[d])}")
+        if view.plan:
+            plan = ", ".join(
+                f"{i + 1}:{_card(p.card, p.revealed)}" if p is not None else f"{i + 1}:-"
+                for i, p in enumerate(view.plan)
+            )
+            lines.append(f"Plan: {plan}")
+        up = [POWERS[t] for t, face_up in enumerate(view.tokens) if face_up]
+        lines.append(f"Empire tokens face up: {', '.join(up) or 'none'}")
+        hand = " ".join(card_name(k) for k in view.hand) if view.hand else f"{view.hand_size} cards"
+        lines.append(f"Hand: {hand}; deck: {view.deck_size} cards")
+        if view.destroyed:
+            lines.append(f"Destroyed: {_cards(view.destroyed)}")
+        return "\n".join(lines)
+
+    def default_agents(self, state: UnrestState) -> list[Any]:
+        """The heuristic Rebellion and Empire bots."""
+        from unrest.bots import EmpireBot, RebellionBot
+
+        return [RebellionBot(), EmpireBot()]
+
+
+def _card(kind: int, revealed: bool) -> str:
+    name = "??" if kind == HIDDEN else card_name(kind)
+    return name if revealed else f"({name})"
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(_card(c.card, c.revealed) for c in cards) or "-"
+
+
+GAME = Unrest()

@@ -1,0 +1,184 @@
+"""Liberation and the end of the round (rulebook "Missions + Liberating Districts", "The End of the Round",
+"The Final Encounter", "Game End").
+
+At the end of every round the Rebellion checks each District, left to right. A District whose stack meets one
+of the Missions on the table is liberated: "The Rebellion immediately reveals enough cards to prove to the
+Empire that the Mission card's conditions have been met (they do not have to reveal more cards than
+necessary)". The proof is an inclusion-minimal set of hidden cards; when several exist the Rebellion chooses,
+revealing one card at a time in stack order (a :class:`~unrest.state.Proof` frame on the pending stack). Then
+the District and its stack leave the row with their facings, and its neighbours become adjacent. Three
+liberated Districts (or the Capitol, in the Capitol variant) end the game at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import attrs
+
+from unrest.actions import REVEALS, Decision, Reveal
+from unrest.missions import MISSIONS, REVOLUTION_CAPITOL, Mission
+from unrest.state import CAPITOL, EMPIRE, FLOW, NO_DISTRICT, REBELLION, Proof, StackCard, UnrestState
+
+__all__ = [
+    "WIN_LIBERATED",
+    "apply_reveal",
+    "end_round",
+    "met_missions",
+    "minimal_proofs",
+    "missions_for",
+    "next_reveals",
+    "reveal_actions",
+    "start_liberation",
+]
+
+WIN_LIBERATED = 3
+DRAW_SIZE = 3
+N_DISTRICTS = 5
+
+
+def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
+    """The Missions that apply to ``district`` (the Capitol's Revolution needs 25 in the Capitol variant)."""
+    capitol = state.options.variant == "capitol" and district == CAPITOL
+    return tuple(REVOLUTION_CAPITOL if capitol and m == 0 else MISSIONS[m] for m in state.missions)
+
+
+def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
+    """The Missions on the table that ``district``'s stack meets."""
+    stack = state.stacks[district]
+    if not stack:
+        return ()
+    return tuple(m for m in missions_for(state, district) if m.is_met(stack))
+
+
+def minimal_proofs(stack: Sequence[StackCard], missions: Sequence[Mission]) -> tuple[tuple[int, ...], ...]:
+    """Every inclusion-minimal set of hidden cards (as ascending stack indices) whose reveal proves a Mission.
+
+    Only Missions the stack meets can be proven. Sorted; empty when no Mission is met.
+    """
+    met = [m for m in missions if m.is_met(stack)]
+    if not met:
+        return ()
+    hidden = [i for i, c in enumerate(stack) if not c.revealed]
+    found: list[frozenset[int]] = []
+    for size in range(len(hidden) + 1):
+        for combo in combinations(hidden, size):
+            shown = frozenset(combo)
+            if any(f <= shown for f in found):
+                continue
+            if any(m.is_proven(stack, shown) for m in met):
+                found.append(shown)
+    return tuple(sorted(tuple(sorted(f)) for f in found))
+
+
+def next_reveals(frame: Proof) -> tuple[int, ...]:
+    """The stack indices the Rebellion may reveal next in a proof, ascending."""
+    k = len(frame.chosen)
+    return tuple(sorted({p[k] for p in frame.proofs}))
+
+
+def reveal_actions(state: UnrestState) -> tuple[Decision, ...]:
+    """The Rebellion's next reveal in the pending proof."""
+    frame = state.pending.top
+    assert frame is not None
+    return tuple(REVEALS[i] for i in next_reveals(frame))
+
+
+def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> UnrestState:
+    stack = list(state.stacks[district])
+    for i in indices:
+        stack[i] = attrs.evolve(stack[i], revealed=True, proved=True)
+    stacks = (*state.stacks[:district], tuple(stack), *state.stacks[district + 1 :])
+    return attrs.evolve(state, stacks=stacks)
+
+
+def _liberate(state: UnrestState, district: int) -> UnrestState:
+    """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
+    freed = (*state.freed[:district], state.pos.round, *state.freed[district + 1 :])
+    row = tuple(d for d in state.row if d != district)
+    state = attrs.evolve(state, freed=freed, row=row)
+    capitol = state.options.variant == "capitol" and district == CAPITOL
+    if capitol or sum(1 for r in freed if r) >= WIN_LIBERATED:
+        state = attrs.evolve(state, winner=REBELLION)
+    return state
+
+
+def start_liberation(state: UnrestState) -> UnrestState:
+    """Enter the liberation check of the round's end and resolve what needs no decision."""
+    return _resolve(attrs.evolve(state, pos=FLOW.at("end", "liberate", state.pos.round)))
+
+
+def _resolve(state: UnrestState) -> UnrestState:
+    """Liberate Districts left to right until a proof needs a decision, the game ends, or the round ends."""
+    while True:
+        district = next((d for d in state.row if met_missions(state, d)), NO_DISTRICT)
+        if district == NO_DISTRICT:
+            return end_round(state)
+        proofs = minimal_proofs(state.stacks[district], missions_for(state, district))
+        frame = Proof(district, (), proofs)
+        state = _advance(state, frame)
+        if state.pending:
+            return state
+        if state.winner >= 0:
+            return state
+
+
+def _advance(state: UnrestState, frame: Proof) -> UnrestState:
+    """Reveal forced cards of a proof; liberate when complete, else leave the frame for the Rebellion."""
+    while True:
+        if frame.chosen in frame.proofs:
+            state = attrs.evolve(state, pending=state.pending.pop()) if state.pending else state
+            return _liberate(state, frame.district)
+        options = next_reveals(frame)
+        if len(options) > 1:
+            pending = state.pending.replace_top(frame) if state.pending else state.pending.push(frame)
+            return attrs.evolve(state, pending=pending)
+        frame = _extend(frame, options[0])
+        state = _reveal(state, frame.district, (options[0],))
+
+
+def _extend(frame: Proof, index: int) -> Proof:
+    chosen = (*frame.chosen, index)
+    k = len(chosen)
+    return Proof(frame.district, chosen, tuple(p for p in frame.proofs if p[:k] == chosen))
+
+
+def apply_reveal(state: UnrestState, action: Reveal) -> UnrestState:
+    """Reveal one card of the pending proof; finish the proof and continue the liberation check."""
+    frame = state.pending.top
+    assert frame is not None
+    frame = _extend(frame, action.index)
+    state = _reveal(state, frame.district, (action.index,))
+    state = _advance(state, frame)
+    if state.pending or state.winner >= 0:
+        return state
+    return _resolve(state)
+
+
+def end_round(state: UnrestState) -> UnrestState:
+    """The rest of "The End of the Round" after the liberation check.
+
+    "If all of the Empire Power tokens are face down, flip them all to their face up side"; the Area of
+    Interest, plan and Blockade are cleared. After the Final Encounter the game ends: "If the Empire still has
+    control of at least 3 Districts, they win". Otherwise the Rebellion draws three cards, or, "If there are
+    not 3 cards remaining in the Rebel deck, the Rebellion draws the last remaining card" and the next round
+    is the Final Encounter.
+    """
+    tokens = state.tokens if any(state.tokens) else (True,) * len(state.tokens)
+    state = attrs.evolve(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=())
+    if state.final:
+        controlled = N_DISTRICTS - len(state.liberated)
+        return attrs.evolve(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
+    size = state.deck_size
+    final = size < DRAW_SIZE
+    state = attrs.evolve(
+        state, pos=FLOW.at("end", "draw", state.pos.round), to_draw=min(size, DRAW_SIZE), final=final
+    )
+    return next_round(state) if state.to_draw == 0 else state
+
+
+def next_round(state: UnrestState) -> UnrestState:
+    """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
+    step = "plan" if state.final else "target"
+    return attrs.evolve(state, pos=FLOW.at("rebellion", step, state.pos.round + 1))

@@ -1,0 +1,241 @@
+"""The round (rulebook "Gameplay" 1-4): target, plan, the Empire's defence and the Rebellion's operation.
+
+1. "The Rebellion selects two adjacent Districts and marks them with the Area of Interest token" (skipped in
+   the Final Encounter: "the Rebellion does not place the Area of Interest token").
+2. "The Rebellion selects three cards from their hand ... two cards hidden (face down) and one revealed (face
+   up). Misdirection cards must always be placed hidden." One decision per card, in the order the Rebellion
+   lays them (the order names the plan slots the Empire targets). If the hand holds fewer cards, all are
+   planned; if it holds no numbered card, all are planned hidden (interpretations, see the docs).
+3. "The Empire will now take two actions ... with a different face up Power token": Surveil, Destroy, Reroute,
+   Blockade (:func:`apply_power`); a used token is flipped face down at once.
+4. "The Rebellion must now decide where to place any of the remaining cards behind the Area of Interest token
+   ... may not place any cards in a District with a Blockade"; in the Final Encounter "to any unliberated
+   District(s)". The cards are placed slot by slot (the order changes nothing).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from unrest.actions import (
+    BLOCKADES,
+    DESTROYS,
+    PLACES,
+    PLANS,
+    REROUTES,
+    SURVEILS,
+    TARGETS,
+    Blockade,
+    Decision,
+    Destroy,
+    Place,
+    Plan,
+    Reroute,
+    Surveil,
+    Target,
+)
+from unrest.cards import MISDIRECTION
+from unrest.state import (
+    BLOCKADE,
+    DESTROY,
+    FLOW,
+    REROUTE,
+    SURVEIL,
+    Destroyed,
+    Planned,
+    StackCard,
+    UnrestState,
+)
+
+__all__ = [
+    "PLAN_SIZE",
+    "apply_place",
+    "apply_plan",
+    "apply_power",
+    "apply_target",
+    "defend_actions",
+    "place_actions",
+    "place_targets",
+    "plan_actions",
+    "plan_needs",
+    "target_actions",
+]
+
+PLAN_SIZE = 3
+EMPIRE_ACTIONS = 2
+
+
+def target_actions(state: UnrestState) -> tuple[Decision, ...]:
+    """One ``Target`` per adjacent pair of the row, named by its left District; sorted by id."""
+    row = state.row
+    return tuple(TARGETS[d] for d in sorted(row[:-1]))
+
+
+def apply_target(state: UnrestState, action: Target) -> UnrestState:
+    """Mark the Area of Interest and move on to planning."""
+    row = state.row
+    right = row[row.index(action.district) + 1]
+    return attrs.evolve(state, aoi=(action.district, right), pos=FLOW.next(state.pos))
+
+
+def plan_needs(state: UnrestState) -> tuple[int, int]:
+    """How many hidden and revealed cards remain to plan this round.
+
+    The plan holds three cards (all the hand when it holds fewer), exactly one revealed unless the hand held
+    no numbered card (Misdirection must be hidden).
+    """
+    planned = [p for p in state.plan if p is not None]
+    start = len(state.hand) + len(state.plan)
+    size = min(PLAN_SIZE, start)
+    numbered = any(k != MISDIRECTION for k in state.hand) or any(p.card != MISDIRECTION for p in planned)
+    revealed_total = 1 if numbered else 0
+    revealed = sum(p.revealed for p in planned)
+    return size - revealed_total - (len(state.plan) - revealed), revealed_total - revealed
+
+
+def plan_actions(state: UnrestState) -> tuple[Decision, ...]:
+    """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
+    hidden, revealed = plan_needs(state)
+    hand = state.hand
+    n = len(hand)
+    numbered = sum(k != MISDIRECTION for k in hand)
+    out: list[Decision] = []
+    last = -1
+    for k in hand:
+        if k == last:
+            continue
+        last = k
+        is_num = k != MISDIRECTION
+        rest_num = numbered - is_num
+        # Revealed first: its id is lower (hidden = id + 1).
+        if is_num and revealed >= 1 and revealed - 1 <= rest_num and hidden + revealed - 1 <= n - 1:
+            out.append(PLANS[k][0])
+        if hidden >= 1 and revealed <= rest_num and hidden - 1 + revealed <= n - 1:
+            out.append(PLANS[k][1])
+    return tuple(out)
+
+
+def apply_plan(state: UnrestState, action: Plan) -> UnrestState:
+    """Move a card from the hand to the next plan slot; when the plan is complete, the Empire defends."""
+    hand = list(state.hand)
+    hand.remove(action.card)
+    plan = (*state.plan, Planned(action.card, not action.hidden))
+    state = attrs.evolve(state, hand=tuple(hand), plan=plan)
+    hidden, revealed = plan_needs(state)
+    if hidden == 0 and revealed == 0:
+        state = attrs.evolve(state, pos=FLOW.next(state.pos))
+        if not defend_actions(state):
+            state = _after_defence(state)
+    return state
+
+
+def defend_actions(state: UnrestState) -> tuple[Decision, ...]:
+    """The Empire's options: a face-up power on a planned card (Surveil only on a hidden one) or a
+    District."""
+    tokens = state.tokens
+    plan = state.plan
+    slots = [s for s, p in enumerate(plan) if p is not None]
+    out: list[Decision] = []
+    if tokens[SURVEIL]:
+        out.extend(SURVEILS[s] for s in slots if not plan[s].revealed)  # type: ignore[union-attr]  # s is in slots
+    if tokens[DESTROY]:
+        out.extend(DESTROYS[s] for s in slots)
+    if tokens[REROUTE]:
+        districts = sorted(state.row)
+        out.extend(REROUTES[s][d] for s in slots for d in districts)
+    if tokens[BLOCKADE]:
+        out.extend(BLOCKADES[d] for d in sorted(state.row))
+    return tuple(out)
+
+
+def apply_power(state: UnrestState, action: Surveil | Destroy | Reroute | Blockade) -> UnrestState:
+    """Take one Empire action and flip its token face down.
+
+    - Surveil: "Reveal a hidden Rebel card"; "If a Misdirection card is surveilled, destroy it after revealing
+      it."
+    - Destroy: "place it to the side of the play area. Keep its position ... unless it is a Misdirection card.
+      Misdirection cards are revealed when destroyed."
+    - Reroute: "Place a Rebel card of your choice into any District. Keep its position ... You cannot place a
+      card in a liberated District."
+    - Blockade: "No cards may be placed into that District by the Rebellion this round."
+    """
+    plan = list(state.plan)
+    rnd = state.pos.round
+    destroyed = state.destroyed
+    stacks = state.stacks
+    blockade = state.blockade
+    if isinstance(action, Blockade):
+        power = BLOCKADE
+        blockade = action.district
+    else:
+        slot = action.slot
+        card = plan[slot]
+        assert card is not None
+        if isinstance(action, Surveil):
+            power = SURVEIL
+            if card.card == MISDIRECTION:
+                destroyed = (*destroyed, Destroyed(card.card, True, rnd))
+                plan[slot] = None
+            else:
+                plan[slot] = Planned(card.card, True)
+        elif isinstance(action, Destroy):
+            power = DESTROY
+            destroyed = (*destroyed, Destroyed(card.card, card.revealed or card.card == MISDIRECTION, rnd))
+            plan[slot] = None
+        else:
+            power = REROUTE
+            d = action.district
+            stacks = (*stacks[:d], (*stacks[d], StackCard(card.card, card.revealed, rnd)), *stacks[d + 1 :])
+            plan[slot] = None
+    tokens = (*state.tokens[:power], False, *state.tokens[power + 1 :])
+    state = attrs.evolve(
+        state,
+        plan=tuple(plan),
+        destroyed=destroyed,
+        stacks=stacks,
+        blockade=blockade,
+        tokens=tokens,
+        used=(*state.used, power),
+    )
+    if len(state.used) == EMPIRE_ACTIONS or not defend_actions(state):
+        state = _after_defence(state)
+    return state
+
+
+def _after_defence(state: UnrestState) -> UnrestState:
+    """The Rebellion executes (or, with nothing left to place, the round ends)."""
+    state = attrs.evolve(state, pos=FLOW.at("execute", "place", state.pos.round))
+    if all(p is None for p in state.plan):
+        from unrest.rules.liberation import start_liberation
+
+        return start_liberation(state)
+    return state
+
+
+def place_targets(state: UnrestState) -> tuple[int, ...]:
+    """Districts the Rebellion may place into: the marked ones (any in the Final Encounter) minus a
+    Blockade."""
+    pool = state.aoi if state.aoi else state.row
+    return tuple(sorted(d for d in pool if d != state.blockade))
+
+
+def place_actions(state: UnrestState) -> tuple[Decision, ...]:
+    """Place the lowest remaining planned card into an allowed District."""
+    slot = next(s for s, p in enumerate(state.plan) if p is not None)
+    return tuple(PLACES[slot][d] for d in place_targets(state))
+
+
+def apply_place(state: UnrestState, action: Place) -> UnrestState:
+    """Stack the card in the District, keeping its facing; after the last card the round ends."""
+    plan = list(state.plan)
+    card = plan[action.slot]
+    assert card is not None
+    plan[action.slot] = None
+    d = action.district
+    stack = (*state.stacks[d], StackCard(card.card, card.revealed, state.pos.round))
+    state = attrs.evolve(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]))
+    if all(p is None for p in plan):
+        from unrest.rules.liberation import start_liberation
+
+        return start_liberation(state)
+    return state

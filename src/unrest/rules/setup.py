@@ -1,0 +1,88 @@
+"""Setup (rulebook "Setup" 2-6): the District row, the opening hand and the Missions, as chance nodes.
+
+- "Place the 5 District tokens ... randomly between the two players in a row": one chance node per position,
+  uniform over the Districts not yet laid. Capitol variant: "Place the Capitol District in the center, with
+  two Districts on each side": the Capitol is laid third without chance.
+- "Shuffle the Rebel deck ... The Rebellion draws 5 cards": five draws, each a chance node over the remaining
+  cards.
+- "Place the 4 Empire Power tokens ... face up": all tokens start face up.
+- "Place the Revolution Mission card face up ... randomly deal three of them": three chance nodes, uniform
+  over the Missions not yet dealt (Revolution excluded).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
+from unrest.cards import DECK
+from unrest.content import CONTENT
+from unrest.state import CAPITOL, FLOW, UnrestOptions, UnrestState
+
+__all__ = ["HAND_SIZE", "MISSIONS_DEALT", "apply_setup", "draw_outcomes", "initial", "setup_outcomes"]
+
+HAND_SIZE = 5
+MISSIONS_DEALT = 3
+N_DISTRICTS = len(CONTENT.districts)
+N_MISSIONS = len(CONTENT.missions)
+
+
+def initial(options: UnrestOptions) -> UnrestState:
+    """The table before setup chance: no District laid, only the Revolution, the full deck, tokens face up."""
+    return UnrestState(
+        options=options,
+        pos=FLOW.start(0),
+        row=(),
+        missions=(0,),
+        deck=DECK,
+        hand=(),
+        stacks=((),) * N_DISTRICTS,
+        freed=(0,) * N_DISTRICTS,
+        tokens=(True,) * 4,
+        to_draw=HAND_SIZE,
+    )
+
+
+def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Outcome, float], ...]:
+    """Each card kind left in the deck with probability copies / cards left."""
+    size = sum(deck)
+    return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
+
+
+def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
+    """The chance outcomes of a setup step."""
+    step = state.pos.step
+    if step == "districts":
+        capitol = state.options.variant == "capitol"
+        left = [d for d in range(N_DISTRICTS) if d not in state.row and not (capitol and d == CAPITOL)]
+        return tuple((SET_DISTRICTS[d], 1 / len(left)) for d in left)
+    if step == "missions":
+        left = [m for m in range(1, N_MISSIONS) if m not in state.missions]
+        return tuple((DEAL_MISSIONS[m], 1 / len(left)) for m in left)
+    return draw_outcomes(state.deck)
+
+
+def draw(state: UnrestState, card: int) -> UnrestState:
+    """The state after the Rebellion draws ``card`` from the deck into the hand."""
+    deck = list(state.deck)
+    deck[card] -= 1
+    hand = tuple(sorted((*state.hand, card)))
+    return attrs.evolve(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1)
+
+
+def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
+    """Apply a setup chance outcome, moving to the next setup step (and then round 1) when one is complete."""
+    if isinstance(outcome, SetDistrict):
+        row = (*state.row, outcome.district)
+        if state.options.variant == "capitol" and len(row) == 2:
+            row = (*row, CAPITOL)
+        pos = FLOW.next(state.pos) if len(row) == N_DISTRICTS else state.pos
+        return attrs.evolve(state, row=row, pos=pos)
+    if isinstance(outcome, Draw):
+        state = draw(state, outcome.card)
+        return attrs.evolve(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
+    assert isinstance(outcome, DealMission)
+    missions = (*state.missions, outcome.mission)
+    if len(missions) == 1 + MISSIONS_DEALT:
+        return attrs.evolve(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
+    return attrs.evolve(state, missions=missions)

@@ -1,0 +1,189 @@
+"""What each player may know (``observe``) and its fixed-size tensor.
+
+The Rebellion sees everything but the deck (whose contents follow from what it sees: the deck is a multiset
+with no order to hide). The Empire sees the revealed cards, where every hidden card lies (and when it was
+placed), the hand and deck sizes, and nothing else: a hidden card shows as :data:`HIDDEN`. What the Empire can
+infer about a hidden card (a destroyed card that stayed hidden is not a Misdirection; see
+:mod:`unrest.determinize`) follows from the view and the rules.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from unrest.cards import KINDS
+from unrest.state import FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
+
+__all__ = ["HIDDEN", "OBSERVATION_SHAPE", "SeenCard", "UnrestView", "observation_tensor", "observe"]
+
+#: The kind shown for a card the viewer cannot see.
+HIDDEN = -1
+
+
+@attrs.frozen
+class SeenCard:
+    """A card as a player sees it: its kind (or :data:`HIDDEN`), facing, round placed, and whether it was
+    revealed by a liberation proof."""
+
+    card: int
+    revealed: bool
+    round: int = 0
+    proved: bool = False
+
+
+@attrs.frozen
+class UnrestView:
+    """One player's knowledge of the table (hashable; hidden facts are absent).
+
+    Attributes mirror :class:`~unrest.state.UnrestState`; ``hand`` is empty for the Empire (``hand_size`` says
+    how many cards the Rebellion holds), ``deck_size`` replaces the deck, and the pending proof shows only its
+    District (``proving``, -1 if none), the cards revealed for it so far (``chosen``) and, to the Rebellion
+    only, the cards it may reveal next (``may_reveal``).
+    """
+
+    player: int
+    variant: str
+    round: int
+    phase: str
+    step: str
+    row: tuple[int, ...]
+    missions: tuple[int, ...]
+    freed: tuple[int, ...]
+    stacks: tuple[tuple[SeenCard, ...], ...]
+    hand: tuple[int, ...]
+    hand_size: int
+    deck_size: int
+    tokens: tuple[bool, ...]
+    aoi: tuple[int, ...]
+    plan: tuple[SeenCard | None, ...]
+    blockade: int
+    used: tuple[int, ...]
+    destroyed: tuple[SeenCard, ...]
+    to_draw: int
+    final: bool
+    proving: int
+    chosen: tuple[int, ...]
+    may_reveal: tuple[int, ...]
+    winner: int
+
+
+def _stack_card(c: StackCard, full: bool) -> SeenCard:
+    return SeenCard(c.card if full or c.revealed else HIDDEN, c.revealed, c.round, c.proved)
+
+
+def _planned(p: Planned | None, full: bool) -> SeenCard | None:
+    if p is None:
+        return None
+    return SeenCard(p.card if full or p.revealed else HIDDEN, p.revealed)
+
+
+def _destroyed(c: Destroyed, full: bool) -> SeenCard:
+    return SeenCard(c.card if full or c.revealed else HIDDEN, c.revealed, c.round)
+
+
+def observe(state: UnrestState, player: int) -> UnrestView:
+    """``player``'s view of ``state``."""
+    full = player == REBELLION
+    frame = state.pending.top
+    if frame is not None and full:
+        k = len(frame.chosen)
+        may = tuple(sorted({p[k] for p in frame.proofs}))
+    else:
+        may = ()
+    return UnrestView(
+        player=player,
+        variant=state.options.variant,
+        round=state.pos.round,
+        phase=state.pos.phase,
+        step=state.pos.step,
+        row=state.row,
+        missions=state.missions,
+        freed=state.freed,
+        stacks=tuple(tuple(_stack_card(c, full) for c in s) for s in state.stacks),
+        hand=state.hand if full else (),
+        hand_size=len(state.hand),
+        deck_size=sum(state.deck),
+        tokens=state.tokens,
+        aoi=state.aoi,
+        plan=tuple(_planned(p, full) for p in state.plan),
+        blockade=state.blockade,
+        used=state.used,
+        destroyed=tuple(_destroyed(c, full) for c in state.destroyed),
+        to_draw=state.to_draw,
+        final=state.final,
+        proving=frame.district if frame is not None else -1,
+        chosen=frame.chosen if frame is not None else (),
+        may_reveal=may,
+        winner=state.winner,
+    )
+
+
+_STEPS = tuple(s for p in FLOW.phases for s in p.steps)
+_N_DISTRICTS = 5
+_N_MISSIONS = 9
+_PER_DISTRICT = 1 + 5 + 1 + 1 + 1 + 1 + KINDS + 1
+_PER_SLOT = 2 + KINDS
+_HEAD = 2 + len(_STEPS) + 3 + _N_MISSIONS + 4 + 1
+OBSERVATION_SHAPE = (_HEAD + _N_DISTRICTS * _PER_DISTRICT + 3 * _PER_SLOT + KINDS + 2 + KINDS + 1,)
+
+
+def observation_tensor(view: UnrestView) -> np.ndarray:
+    """Encode a view as a float32 vector of shape :data:`OBSERVATION_SHAPE`.
+
+    Layout: player (2), step one-hot, round / 8, Final Encounter, Capitol variant, Missions on the table (9),
+    tokens face up (4), Empire actions taken / 2; per District: in play, position in the row (5), liberated,
+    in the Area of Interest, blockaded, being proven, seen card kinds (21), hidden cards; per plan slot:
+    present, revealed, seen kind (21); hand kinds (21), hand size / 5, deck size / 24; destroyed kinds seen
+    (21), destroyed hidden.
+    """
+    out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
+    out[view.player] = 1.0
+    i = 2
+    out[i + _STEPS.index(view.step)] = 1.0
+    i += len(_STEPS)
+    out[i] = view.round / 8.0
+    out[i + 1] = float(view.final)
+    out[i + 2] = float(view.variant == "capitol")
+    i += 3
+    for m in view.missions:
+        out[i + m] = 1.0
+    i += _N_MISSIONS
+    for t, up in enumerate(view.tokens):
+        out[i + t] = float(up)
+    out[i + 4] = len(view.used) / 2.0
+    i += 5
+    for d in range(_N_DISTRICTS):
+        if d in view.row:
+            out[i] = 1.0
+            out[i + 1 + view.row.index(d)] = 1.0
+        out[i + 6] = float(view.freed[d] > 0)
+        out[i + 7] = float(d in view.aoi)
+        out[i + 8] = float(d == view.blockade)
+        out[i + 9] = float(d == view.proving)
+        for c in view.stacks[d]:
+            if c.card == HIDDEN:
+                out[i + 10 + KINDS] += 1.0
+            else:
+                out[i + 10 + c.card] += 1.0
+        i += _PER_DISTRICT
+    for s in range(3):
+        p = view.plan[s] if s < len(view.plan) else None
+        if p is not None:
+            out[i] = 1.0
+            out[i + 1] = float(p.revealed)
+            if p.card != HIDDEN:
+                out[i + 2 + p.card] = 1.0
+        i += _PER_SLOT
+    for k in view.hand:
+        out[i + k] += 1.0
+    i += KINDS
+    out[i] = view.hand_size / 5.0
+    out[i + 1] = view.deck_size / 24.0
+    i += 2
+    for c in view.destroyed:
+        if c.card == HIDDEN:
+            out[i + KINDS] += 1.0
+        else:
+            out[i + c.card] += 1.0
+    return out

@@ -1,0 +1,107 @@
+"""Builders for hand-made Unrest positions used across the tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+import unrest
+from tabletop_core.flow import Position
+from unrest.cards import DECK, KINDS, parse_card
+from unrest.state import FLOW, Destroyed, Planned, StackCard, UnrestOptions, UnrestState
+
+PLENTY, PEACE, CAPITOL, POLICE, TRUTH = range(5)
+REVOLUTION, SURGE, FORTIFIED, COUP, PLOT, SLEEPER, ESPIONAGE, PRESS, CIVIL = range(9)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    """Card kinds from names: ``cards("3I 5D M")``."""
+    return tuple(parse_card(t) for t in text.split())
+
+
+def stack(text: str, rnd: int = 1) -> tuple[StackCard, ...]:
+    """A stack from names; a name in parentheses is hidden: ``stack("(3I) 2S")``."""
+    out = []
+    for t in text.split():
+        hidden = t.startswith("(")
+        out.append(StackCard(parse_card(t.strip("()")), not hidden, rnd))
+    return tuple(out)
+
+
+def plan(text: str) -> tuple[Planned, ...]:
+    """Planned cards from names; a name in parentheses is hidden."""
+    return tuple(Planned(parse_card(t.strip("()")), not t.startswith("(")) for t in text.split())
+
+
+def position(step: str, rnd: int) -> Position:
+    """The flow position of ``step`` in round ``rnd``."""
+    phase = next(p.name for p in FLOW.phases if step in p.steps)
+    return FLOW.at(phase, step, rnd)
+
+
+def table(
+    *,
+    hand: str = "",
+    stacks: dict[int, tuple[StackCard, ...]] | None = None,
+    row: tuple[int, ...] = (PLENTY, PEACE, CAPITOL, POLICE, TRUTH),
+    missions: tuple[int, ...] = (REVOLUTION, COUP, PLOT, SLEEPER),
+    rnd: int = 1,
+    step: str = "target",
+    tokens: tuple[bool, ...] = (True, True, True, True),
+    variant: str = "standard",
+    freed: dict[int, int] | None = None,
+    destroyed: Iterable[Destroyed] = (),
+    planned: tuple[Planned | None, ...] = (),
+    aoi: tuple[int, ...] = (),
+    final: bool = False,
+    deck: str | None = None,
+) -> UnrestState:
+    """A hand-made position; the deck holds every card not placed elsewhere unless ``deck`` names it."""
+    all_stacks = [(stacks or {}).get(d, ()) for d in range(5)]
+    freed_t = tuple((freed or {}).get(d, 0) for d in range(5))
+    hand_t = tuple(sorted(cards(hand)))
+    destroyed_t = tuple(destroyed)
+    counts = list(DECK)
+    used = [*hand_t, *(c.card for s in all_stacks for c in s), *(x.card for x in destroyed_t)]
+    used += [p.card for p in planned if p is not None]
+    for k in used:
+        counts[k] -= 1
+    if deck is not None:
+        want = [0] * KINDS
+        for k in cards(deck):
+            want[k] += 1
+        counts = want
+    state = UnrestState(
+        options=UnrestOptions(variant),
+        pos=position(step, rnd),
+        row=row,
+        missions=missions,
+        deck=tuple(counts),
+        hand=hand_t,
+        stacks=tuple(all_stacks),
+        freed=freed_t,
+        tokens=tokens,
+        aoi=aoi,
+        plan=planned,
+        destroyed=destroyed_t,
+        final=final,
+    )
+    return state
+
+
+def act(state: UnrestState, *texts: str) -> UnrestState:
+    """Apply actions written as strings (decisions or chance outcomes), checked."""
+    for text in texts:
+        state = unrest.step(state, unrest.parse_action(state, text))
+    return state
+
+
+def strings(state: UnrestState) -> list[str]:
+    """The legal actions of ``state`` as strings."""
+    return [unrest.action_to_str(state, a) for a in unrest.legal_actions(state)]
+
+
+def rng(seed: int = 0) -> np.random.Generator:
+    """A seeded generator."""
+    return np.random.default_rng(seed)

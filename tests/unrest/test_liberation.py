@@ -1,0 +1,168 @@
+"""Liberation, the end of the game, the Final Encounter and the Capitol variant."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import unrest
+from tabletop_core import RandomAgent, play
+from tests.unrest.helpers import (
+    CAPITOL,
+    ESPIONAGE,
+    PEACE,
+    PLENTY,
+    POLICE,
+    REVOLUTION,
+    TRUTH,
+    act,
+    cards,
+    plan,
+    stack,
+    strings,
+    table,
+)
+from unrest.cards import MISDIRECTION
+from unrest.state import EMPIRE, REBELLION, StackCard, UnrestState
+
+MISSIONS = (REVOLUTION, ESPIONAGE, 3, 5)  # Revolution, Espionage, Coup, Sleeper Cell
+
+
+def at_place(hand: str, planned: str, *, stacks: dict[int, tuple[StackCard, ...]] | None = None, **kw: object) -> UnrestState:  # noqa: E501  # fmt: skip
+    """A position at the Rebellion's placement after the Empire's two actions (Surveil and Destroy used)."""
+    defaults: dict[str, object] = {
+        "missions": MISSIONS,
+        "rnd": 2,
+        "step": "place",
+        "aoi": (PEACE, CAPITOL),
+        "tokens": (False, False, True, True),
+    }
+    defaults.update(kw)
+    return table(hand=hand, planned=plan(planned), stacks=stacks, **defaults)  # type: ignore[arg-type]
+
+
+def test_liberation_district_and_stack_leave_play_keeping_facings() -> None:
+    state = at_place("6U 6S", "(5D) 2I", stacks={PEACE: stack("(3I) (M)")})
+    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    assert state.freed[PEACE] == 2 and PEACE not in state.row
+    assert state.row == (PLENTY, CAPITOL, POLICE, TRUTH)
+    s = state.stacks[PEACE]
+    # The 3I and 5D were revealed to prove Espionage; the Misdirection stays hidden.
+    assert [(c.card, c.revealed, c.proved) for c in s] == [
+        (cards("3I")[0], True, True),
+        (MISDIRECTION, False, False),
+        (cards("5D")[0], True, True),
+        (cards("2I")[0], True, False),
+    ]
+    assert state.step == "draw"
+
+
+def test_liberation_neighbours_become_adjacent() -> None:
+    state = at_place("6U 6S", "(5D) 2I", stacks={PEACE: stack("(3I)")})
+    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    while state.step == "draw":
+        state = unrest.step(state, unrest.legal_actions(state)[0])
+    assert "target Plenty" in strings(state)
+    state = act(state, "target Plenty")
+    assert state.aoi == (PLENTY, CAPITOL)
+
+
+def test_liberation_one_mission_several_districts_in_one_round() -> None:
+    state = at_place("6U 6S", "(5D) 4I", stacks={PEACE: stack("(4I)"), CAPITOL: stack("(4D)")})
+    state = act(state, "place 5D in Peace", "place 4I in Capitol")
+    assert state.liberated == (PEACE, CAPITOL)
+    assert state.row == (PLENTY, POLICE, TRUTH)
+
+
+def test_liberation_several_minimal_proofs_are_a_decision() -> None:
+    # Espionage: 2I + either hidden 3I or hidden 2I... use two hidden Intelligence cards that each suffice.
+    state = at_place("6U 6S", "(5D) 2I", stacks={PEACE: stack("(3I) (4I)")})
+    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    assert unrest.current_player(state) == REBELLION and state.step == "liberate"
+    # Proofs: {3I, 5D} and {4I, 5D}; the Rebellion picks which Intelligence card to show.
+    assert strings(state) == ["reveal 3I (card 1)", "reveal 4I (card 2)"]
+    state = act(state, "reveal 4I (card 2)")
+    assert state.freed[PEACE] == 2
+    revealed = [(c.card, c.revealed) for c in state.stacks[PEACE]]
+    assert revealed == [(cards("3I")[0], False), (cards("4I")[0], True), (cards("5D")[0], True),
+                        (cards("2I")[0], True)]  # fmt: skip
+
+
+def test_game_end_three_liberated_districts_win_at_once() -> None:
+    stacks = {PEACE: stack("(4I)"), CAPITOL: stack("(4D)")}
+    state = at_place(
+        "6U 6S", "(5D) 4I", stacks=stacks, freed={TRUTH: 1}, row=(PLENTY, PEACE, CAPITOL, POLICE)
+    )
+    # Liberating Peace and Capitol would make 3 with Truth: the game ends at once (Capitol is not reached).
+    state = act(state, "place 5D in Peace", "place 4I in Capitol")
+    assert unrest.is_terminal(state)
+    assert unrest.returns(state) == (1.0, -1.0)
+
+
+def test_game_end_final_encounter_when_fewer_than_three_cards_remain() -> None:
+    state = at_place("6U 6S", "(5D) 3U", deck="2S", rnd=7)
+    state = act(state, "place 5D in Peace", "place 3U in Capitol")
+    assert state.step == "draw" and state.to_draw == 1 and state.final
+    state = act(state, "draw 2S")
+    # The Final Encounter: no Area of Interest, straight to planning the last three cards.
+    assert state.round == 8 and state.step == "plan" and state.aoi == ()
+    assert len(state.hand) == 3 and sum(state.deck) == 0
+    state = act(state, "plan 6U hidden", "plan 6S hidden", "plan 2S revealed")
+    state = act(state, "reroute card 1 to Plenty", "blockade Truth")
+    # The remaining cards go to any unliberated District but the blockaded one.
+    assert strings(state) == [
+        "place 6S in Plenty",
+        "place 6S in Peace",
+        "place 6S in Capitol",
+        "place 6S in Police",
+    ]
+    state = act(state, "place 6S in Police", "place 2S in Police")
+    assert unrest.is_terminal(state) and state.winner == EMPIRE
+    assert unrest.returns(state) == (-1.0, 1.0)
+
+
+def test_game_end_rebellion_may_still_liberate_in_the_final_encounter() -> None:
+    stacks = {PEACE: stack("(4I)"), PLENTY: stack("(4D)")}
+    state = table(hand="", planned=plan("(5D) 4I"), stacks=stacks, deck="", rnd=8, step="place", final=True,
+                  missions=MISSIONS, freed={TRUTH: 3}, row=(PLENTY, PEACE, CAPITOL, POLICE),
+                  tokens=(False, False, True, True))  # fmt: skip
+    state = act(state, "place 5D in Peace", "place 4I in Plenty")
+    assert state.winner == REBELLION
+
+
+def test_game_end_after_exactly_eight_rounds_without_three_liberations() -> None:
+    for seed in range(30):
+        final, _ = play(unrest.GAME, [RandomAgent(), RandomAgent()], seed=seed)
+        assert unrest.is_terminal(final)
+        if final.winner == EMPIRE:
+            assert final.round == 8 and final.final
+            assert sum(final.deck) == 0 and final.hand == ()
+            assert len(final.liberated) <= 2
+        else:
+            assert len(final.liberated) >= 3
+
+
+def test_capitol_variant_liberating_the_capitol_wins_at_once() -> None:
+    state = at_place("6U 6S", "(5D) 4I", stacks={CAPITOL: stack("(4I)")}, variant="capitol")
+    state = act(state, "place 5D in Capitol", "place 4I in Peace")
+    assert state.winner == REBELLION and state.liberated == (CAPITOL,)
+
+
+def test_capitol_variant_revolution_needs_25_in_the_capitol() -> None:
+    # 21 in both: Peace falls to the Revolution; the Capitol needs 25 under the variant.
+    base = {CAPITOL: stack("(6I) (6U) (6D)"), PEACE: stack("(5I) (5U) (5D) (2U)")}
+    missions = (REVOLUTION, 3, 8, 1)  # Revolution, Coup, Civil Disobedience, Political Surge: none else met
+    state = at_place("6S 5S", "(3I) 4I", stacks=base, variant="capitol", missions=missions)
+    state = act(state, "place 3I in Capitol", "place 4I in Peace")
+    assert state.liberated == (PEACE,)
+    assert state.winner == -1
+    state2 = at_place("6S 5S", "(3I) 4I", stacks=base, variant="standard", missions=missions)
+    state2 = act(state2, "place 3I in Capitol", "place 4I in Peace")
+    assert state2.liberated == (PEACE, CAPITOL)
+
+
+def test_game_length_within_spec() -> None:
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        _, record = play(unrest.GAME, [RandomAgent(), RandomAgent()], seed=seed)
+        assert len(record.actions) <= unrest.GAME.spec.max_game_length
+    assert rng is not None

@@ -1,0 +1,282 @@
+"""Hidden information: what each player sees, leak tests, the tensor, and the Empire's determinizer."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+
+import attrs
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+import unrest
+from tabletop_core import RandomAgent, play
+from tests.unrest.helpers import (
+    CAPITOL,
+    COUP,
+    ESPIONAGE,
+    PEACE,
+    PLENTY,
+    PLOT,
+    POLICE,
+    REVOLUTION,
+    TRUTH,
+    act,
+    cards,
+    plan,
+    stack,
+    table,
+)
+from unrest.cards import MISDIRECTION, parse_card
+from unrest.missions import MISSIONS
+from unrest.state import EMPIRE, REBELLION, Destroyed, StackCard, UnrestState
+from unrest.view import HIDDEN, OBSERVATION_SHAPE
+
+
+def sample_states(seed: int, every: int = 3) -> list[UnrestState]:
+    """States along a random game (every ``every``-th decision node)."""
+    rng = np.random.default_rng(seed)
+    state = unrest.new_game(seed=seed)
+    out = []
+    i = 0
+    while not unrest.is_terminal(state):
+        if unrest.current_player(state) >= 0 and i % every == 0:
+            out.append(state)
+        i += 1
+        state = unrest.step(state, RandomAgent().act(None, unrest.legal_actions(state), rng), rng=rng)
+    out.append(state)
+    return out
+
+
+def planned() -> UnrestState:
+    return act(
+        table(hand="2I 3U 4D 5S 6I"), "target Peace", "plan 2I hidden", "plan 3U hidden", "plan 4D revealed"
+    )
+
+
+def test_observe_empire_sees_revealed_cards_and_where_hidden_cards_lie() -> None:
+    state = table(hand="2I 3U", stacks={PEACE: stack("(5D) 3S"), CAPITOL: stack("(M)")}, rnd=2)
+    view = unrest.observe(state, EMPIRE)
+    assert view.hand == () and view.hand_size == 2 and view.deck_size == sum(state.deck)
+    assert [(c.card, c.revealed) for c in view.stacks[PEACE]] == [(HIDDEN, False), (parse_card("3S"), True)]
+    assert [c.card for c in view.stacks[CAPITOL]] == [HIDDEN]
+    rebel = unrest.observe(state, REBELLION)
+    assert rebel.hand == cards("2I 3U") and rebel.stacks[PEACE][0].card == parse_card("5D")
+    assert not hasattr(rebel, "deck")
+
+
+def test_observe_empire_sees_planned_facings_only() -> None:
+    view = unrest.observe(planned(), EMPIRE)
+    assert [(p.card, p.revealed) for p in view.plan if p] == [
+        (HIDDEN, False),
+        (HIDDEN, False),
+        (parse_card("4D"), True),
+    ]
+
+
+def test_observe_destroyed_hidden_card_stays_unseen_by_the_empire() -> None:
+    state = act(planned(), "destroy card 1")
+    assert unrest.observe(state, EMPIRE).destroyed[0].card == HIDDEN
+    assert unrest.observe(state, REBELLION).destroyed[0].card == parse_card("2I")
+
+
+def test_observe_is_hashable_and_tensor_has_the_spec_shape() -> None:
+    for state in sample_states(1, every=5):
+        for player in (REBELLION, EMPIRE):
+            view = unrest.observe(state, player)
+            assert hash(view) == hash(unrest.observe(state, player))
+            tensor = unrest.observation_tensor(state, player)
+            assert tensor.shape == OBSERVATION_SHAPE and tensor.dtype == np.float32
+
+
+# ----- leak tests: states that differ only in what the Empire cannot see
+# ----------------------------------------
+
+
+def _swap_hidden(state: UnrestState) -> UnrestState:
+    """Swap the card under the first hidden plan slot with a hand card of another kind (a fact the Empire
+    cannot see)."""
+    slot = next(i for i, p in enumerate(state.plan) if p is not None and not p.revealed)
+    old = state.plan[slot]
+    assert old is not None
+    new_kind = next(k for k in state.hand if k != old.card)
+    hand = list(state.hand)
+    hand.remove(new_kind)
+    hand.append(old.card)
+    plan_ = list(state.plan)
+    plan_[slot] = attrs.evolve(old, card=new_kind)
+    return attrs.evolve(state, hand=tuple(sorted(hand)), plan=tuple(plan_))
+
+
+def test_leak_hidden_plan_and_hand_swap_gives_equal_empire_views() -> None:
+    a = planned()
+    b = _swap_hidden(a)
+    assert a != b
+    assert unrest.observe(a, EMPIRE) == unrest.observe(b, EMPIRE)
+    assert np.array_equal(unrest.observation_tensor(a, EMPIRE), unrest.observation_tensor(b, EMPIRE))
+    assert unrest.observe(a, REBELLION) != unrest.observe(b, REBELLION)
+
+
+def test_leak_hidden_stack_card_and_deck_swap_gives_equal_empire_views() -> None:
+    a = table(hand="2I 3U 4D 5S 6I", stacks={PEACE: stack("(5D) 3S")}, rnd=2)
+    b = table(hand="2I 3U 4D 5S 6I", stacks={PEACE: stack("(6D) 3S")}, rnd=2)
+    assert a.deck != b.deck
+    assert unrest.observe(a, EMPIRE) == unrest.observe(b, EMPIRE)
+    assert np.array_equal(unrest.observation_tensor(a, EMPIRE), unrest.observation_tensor(b, EMPIRE))
+    # The Rebellion sees its stacks; neither player sees the deck order (there is none) or contents.
+    assert unrest.observe(a, REBELLION) != unrest.observe(b, REBELLION)
+
+
+def test_leak_deck_contents_are_invisible_to_both_players_beyond_their_size() -> None:
+    a = table(hand="2I 3U 4D 5S 6I", deck="M 2S")
+    b = table(hand="2I 3U 4D 5S 6I", deck="3S 2S")
+    for player in (REBELLION, EMPIRE):
+        assert unrest.observe(a, player) == unrest.observe(b, player)
+
+
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 1_000))
+def test_leak_determinized_states_keep_the_empire_view_and_tensor(seed: int, pick: int) -> None:
+    states = sample_states(seed, every=4)
+    state = states[pick % len(states)]
+    det = unrest.determinize(state, EMPIRE, np.random.default_rng(seed))
+    assert unrest.observe(det, EMPIRE) == unrest.observe(state, EMPIRE)
+    assert np.array_equal(unrest.observation_tensor(det, EMPIRE), unrest.observation_tensor(state, EMPIRE))
+    unrest.GAME.validate_state(det)
+    if not unrest.is_terminal(det):
+        assert unrest.legal_actions(det)
+
+
+def test_determinize_for_the_rebellion_is_the_state() -> None:
+    state = planned()
+    assert unrest.determinize(state, REBELLION, np.random.default_rng(0)) is state
+
+
+def test_determinize_varies_the_hidden_cards() -> None:
+    state = planned()
+    seen = {unrest.determinize(state, EMPIRE, np.random.default_rng(s)).plan[0] for s in range(30)}
+    assert len(seen) > 5
+
+
+def test_determinize_destroyed_hidden_card_is_not_misdirection() -> None:
+    state = act(planned(), "destroy card 1")
+    for s in range(200):
+        det = unrest.determinize(state, EMPIRE, np.random.default_rng(s))
+        assert det.destroyed[0].card != MISDIRECTION
+
+
+def test_determinize_unliberated_stacks_meet_no_mission_at_past_round_ends() -> None:
+    # Peace holds a revealed 4I and a hidden card from round 1; Espionage is on the table, so the hidden card
+    # cannot be a Disruption of 4 or more (Peace would have been liberated at the end of round 1).
+    state = table(
+        hand="2I 3U 5S 6I 2S",
+        stacks={PEACE: stack("4I (4D)")},
+        rnd=2,
+        missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
+    )
+    for s in range(300):
+        det = unrest.determinize(state, EMPIRE, np.random.default_rng(s))
+        assert not any(m.is_met(det.stacks[PEACE]) for m in (MISSIONS[ESPIONAGE],))
+
+
+def test_determinize_all_hidden_final_plan_is_all_misdirection() -> None:
+    state = table(hand="M M M", deck="", rnd=8, step="plan", final=True, tokens=(True,) * 4,
+                  destroyed=[Destroyed(k, True, 1) for k in range(21)], missions=(REVOLUTION, ESPIONAGE, COUP,
+                  PLOT), row=(PLENTY, PEACE, CAPITOL, POLICE, TRUTH))  # fmt: skip
+    state = act(state, "plan M hidden", "plan M hidden", "plan M hidden")
+    assert unrest.current_player(state) == EMPIRE
+    det = unrest.determinize(state, EMPIRE, np.random.default_rng(0))
+    assert all(p is not None and p.card == MISDIRECTION for p in det.plan)
+
+
+# ----- the posterior test
+# ---------------------------------------------------------------------------------------
+
+UNSEEN = ("M", "M", "4D", "6I", "3U")
+PLACES = ("plan 1", "plan 2", "Peace", "Police", "destroyed")
+
+
+def posterior_position() -> UnrestState:
+    """Final Encounter, Empire to act. Unseen: two Misdirection, 4D, 6I, 3U, in five places: the two hidden
+    plan slots, a hidden card in Peace (round 6, beside a revealed 4I), a hidden card in Police (round 7,
+    beside revealed 3I and 3S) and a hidden destroyed card. Every other card is revealed (destroyed)."""
+    hidden = dict(zip(PLACES, ("M", "6I", "4D", "M", "3U"), strict=True))  # the truth
+    shown = {"2S", "4I", "3I", "3S", *(f"{v}{s}" for v in range(2, 7) for s in "IUDS")}
+    shown -= {"4D", "6I", "3U"}
+    stacks = {
+        PEACE: (StackCard(parse_card("4I"), True, 6), StackCard(parse_card(hidden["Peace"]), False, 6)),
+        POLICE: (
+            StackCard(parse_card("3I"), True, 7),
+            StackCard(parse_card("3S"), True, 7),
+            StackCard(parse_card(hidden["Police"]), False, 7),
+        ),
+    }
+    rest = [*sorted(shown - {"2S", "4I", "3I", "3S"}), "M", "M"]
+    destroyed = [Destroyed(parse_card(n), True, 1) for n in rest] + [
+        Destroyed(parse_card(hidden["destroyed"]), False, 5)
+    ]
+    return table(
+        hand="",
+        deck="",
+        stacks=stacks,
+        planned=plan(f"({hidden['plan 1']}) ({hidden['plan 2']}) 2S"),
+        destroyed=destroyed,
+        rnd=8,
+        step="defend",
+        final=True,
+        missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
+    )
+
+
+def exact_posterior() -> dict[tuple[str, str], float]:
+    """Enumerate every arrangement of the five physical unseen cards (the two Misdirection cards distinct)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    total = 0
+    for perm in permutations(range(5)):
+        deal = {place: UNSEEN[i] for place, i in zip(PLACES, perm, strict=True)}
+        if deal["destroyed"] == "M":  # a destroyed Misdirection is revealed
+            continue
+        if deal["Peace"] == "4D":  # 4I + 4D meets Espionage: Peace would have been liberated in round 6
+            continue
+        if deal["Police"] == "3U":  # three 3s meet Coordinated Plot: liberated in round 7
+            continue
+        total += 1
+        counts.update(deal.items())
+    return {key: n / total for key, n in counts.items()}
+
+
+def observed(det: UnrestState) -> dict[str, str]:
+    from unrest.cards import card_name
+
+    plan_cards = [p for p in det.plan if p is not None]
+    return {
+        "plan 1": card_name(plan_cards[0].card),
+        "plan 2": card_name(plan_cards[1].card),
+        "Peace": card_name(det.stacks[PEACE][1].card),
+        "Police": card_name(det.stacks[POLICE][2].card),
+        "destroyed": card_name(det.destroyed[-1].card),
+    }
+
+
+def test_determinize_frequencies_match_the_exact_posterior() -> None:
+    state = posterior_position()
+    unrest.GAME.validate_state(state)
+    exact = exact_posterior()
+    rng = np.random.default_rng(2024)
+    n = 4000
+    counts: Counter[tuple[str, str]] = Counter()
+    for _ in range(n):
+        counts.update(observed(unrest.determinize(state, EMPIRE, rng)).items())
+    keys = set(exact) | set(counts)
+    for key in keys:
+        assert abs(counts[key] / n - exact.get(key, 0.0)) < 0.03, (key, counts[key] / n, exact.get(key, 0.0))
+    # Impossible deals never appear.
+    assert counts[("destroyed", "M")] == 0 and counts[("Peace", "4D")] == 0 and counts[("Police", "3U")] == 0
+
+
+def test_leak_random_play_views_never_show_hidden_kinds() -> None:
+    final, _ = play(unrest.GAME, [RandomAgent(), RandomAgent()], seed=5)
+    view = unrest.observe(final, EMPIRE)
+    for s, truth in zip(view.stacks, final.stacks, strict=True):
+        for seen, card in zip(s, truth, strict=True):
+            assert (seen.card == HIDDEN) == (not card.revealed)
