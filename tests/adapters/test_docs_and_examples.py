@@ -35,8 +35,8 @@ def _example(name: str) -> ModuleType:
 
 
 def test_there_is_a_page_per_framework_with_code() -> None:
-    assert {p.name for p in PAGES} >= {"openspiel.md", "pettingzoo.md"}
-    assert {page for page, _, _ in _blocks()} >= {"openspiel.md", "pettingzoo.md"}
+    assert {p.name for p in PAGES} >= {"openspiel.md", "pettingzoo.md", "gymnasium.md"}
+    assert {page for page, _, _ in _blocks()} >= {"openspiel.md", "pettingzoo.md", "gymnasium.md"}
 
 
 @pytest.mark.parametrize(("page", "index", "code"), _blocks(), ids=lambda v: str(v)[:24])
@@ -50,7 +50,7 @@ def test_doc_block_runs(page: str, index: int, code: str, tmp_path: Path) -> Non
 
 def test_every_adapter_example_defines_main_and_is_run_here() -> None:
     names = {p.name for p in EXAMPLES}
-    assert "openspiel_cfr_kuhn.py" in names
+    assert {"openspiel_cfr_kuhn.py", "openspiel_mcts_unbroken.py", "gymnasium_unbroken.py"} <= names
     for path in EXAMPLES:
         text = path.read_text(encoding="utf-8")
         assert "def main(" in text and 'if __name__ == "__main__":' in text, path.name
@@ -62,3 +62,17 @@ def test_openspiel_cfr_kuhn_example_reaches_kuhns_value() -> None:
     gap, value = _example("openspiel_cfr_kuhn.py").main(iterations=150)
     assert gap < 0.02
     assert value == pytest.approx(-1 / 18, abs=0.005)
+
+
+def test_openspiel_mcts_unbroken_example_plays_mcts_and_random() -> None:
+    results = _example("openspiel_mcts_unbroken.py").main(games=1, simulations=5)
+    assert set(results) == {"mcts", "random"}
+    for score, decisions in results.values():
+        assert score >= -1.0 and decisions >= 1
+
+
+def test_gymnasium_unbroken_example_plays_seeded_episodes() -> None:
+    example = _example("gymnasium_unbroken.py")
+    first = example.main(episodes=2)
+    assert first == example.main(episodes=2)  # seeded: the same episodes again
+    assert all(steps >= 1 for _, steps in first)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from tabletop_core import IllegalActionError, OptionError
-from tabletop_core.adapters.gymnasium import TabletopEnv
+from tabletop_core.adapters.gymnasium import TabletopEnv, register_env
 from tabletop_core.kuhn import GAME as KUHN
 from tests.adapters.games import Case, cases
 from tests.adapters.solo import GAME as SOLO
@@ -92,3 +93,15 @@ def test_only_one_player_games_make_gymnasium_environments() -> None:
     env = TabletopEnv(SOLO, render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == SOLO.render(env.tabletop_state, 0)
+
+
+def test_register_env_makes_the_game_available_to_gymnasium_make() -> None:
+    env_id = register_env(SOLO)
+    assert env_id == "tabletop/solo-v0" and register_env(SOLO) == env_id
+    env = gymnasium.make(env_id, options={"turns": 2}, render_mode="ansi")
+    assert isinstance(env.unwrapped, TabletopEnv) and env.unwrapped.game_options == {"turns": 2}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*(infinity|precision).*")
+        check_env(env.unwrapped)  # with a spec, the checker also tries the other render modes
+    _observation, info = env.reset(seed=0)
+    assert info["action_mask"].tolist() == [1, 1]

@@ -16,7 +16,7 @@ from tabletop_core import CHANCE, OptionError, StateFormatError, from_json
 from tabletop_core.adapters import openspiel
 from tabletop_core.kuhn import GAME as KUHN
 from tabletop_core.serialize import unstructure
-from tests.adapters.games import Case, cases
+from tests.adapters.games import INSTALLED, Case, cases, installed
 from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import KUHN_RECALL, Scoring
 
@@ -344,3 +344,54 @@ def test_openspiel_exploitability_of_uniform_play_matches_its_own_kuhn() -> None
     assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) == pytest.approx(11 / 24)
     native = pyspiel.load_game("kuhn_poker")
     assert exploitability.exploitability(native, policy.UniformRandomPolicy(native)) == pytest.approx(11 / 24)
+
+
+# ----- OpenSpiel's bots on the library's games -----------------------------------------------------------------
+
+#: OpenSpiel's MCTS on the perfect-information games (solo always; Unbroken once installed).
+MCTS_GAMES = ["solo", *installed("unbroken")]
+#: OpenSpiel's ISMCTS on the hidden-information games (Kuhn always; Unrest once installed).
+ISMCTS_GAMES = ["kuhn", *installed("unrest")]
+
+
+def _game_named(name: str) -> Any:
+    return {"solo": SOLO, "kuhn": KUHN, **INSTALLED}[name]
+
+
+@pytest.mark.parametrize("name", MCTS_GAMES)
+def test_openspiel_mcts_bot_plays_complete_games(name: str) -> None:
+    tt = _game_named(name)
+    game = openspiel.load(tt)
+    for seed in range(2):
+        bot = mcts.MCTSBot(game, 2.0, 10, _rollout_evaluator(seed), random_state=np.random.RandomState(seed))
+        state = _play_with(game, bot.step, np.random.RandomState(seed))
+        returns = state.returns()
+        assert tt.spec.min_utility <= returns[0] <= tt.spec.max_utility
+        assert returns == list(tt.returns(openspiel.tabletop_state(state)))
+
+
+@pytest.mark.parametrize("name", ISMCTS_GAMES)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_openspiel_ismcts_bot_plays_with_a_determinize_resampler(name: str, seat: int) -> None:
+    tt = _game_named(name)
+    game = openspiel.load(tt)
+    resample = openspiel.make_resampler(seat)
+    worlds = 0
+
+    def checked(state: Any, player: int) -> Any:
+        nonlocal worlds
+        world = resample(state, player)
+        # Every sampled world agrees with what the searching player knows, and only hidden facts vary.
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.observation_tensor(player) == state.observation_tensor(player)
+        worlds += 1
+        return world
+
+    bot = ismcts.ISMCTSBot(game, _rollout_evaluator(seat), 2.0, 8, random_state=np.random.RandomState(seat))
+    bot.set_resampler(checked)
+    rng = np.random.RandomState(10 + seat)
+    state = _play_with(
+        game, lambda s: bot.step(s) if s.current_player() == seat else rng.choice(s.legal_actions()), rng
+    )
+    assert state.is_terminal() and sum(state.returns()) == pytest.approx(tt.spec.utility_sum or 0.0)
+    assert worlds > 0

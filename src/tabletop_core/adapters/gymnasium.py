@@ -13,6 +13,7 @@
   reward is ``illegal_action_reward``, ``info["illegal_action"]`` is True), because Gymnasium's checker and unmasked
   learners sample the whole action space; ``illegal_action="raise"`` raises ``IllegalActionError`` instead.
 - ``reset(options=...)`` ignores its options: the game's options are given once, to the constructor.
+- :func:`register_env` registers a game with Gymnasium, so ``gymnasium.make("tabletop/unbroken-v0")`` works.
 
 >>> from tabletop_core.adapters.gymnasium import TabletopEnv
 >>> from tabletop_core.kuhn import GAME
@@ -25,6 +26,7 @@ tabletop_core.errors.OptionError: kuhn: a Gymnasium environment needs a one-play
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -41,7 +43,7 @@ from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.spec import TERMINAL
 
-__all__ = ["TabletopEnv"]
+__all__ = ["TabletopEnv", "register_env"]
 
 _ILLEGAL_MODES = ("raise", "noop")
 
@@ -58,7 +60,8 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # gymnasium.Env declares metadata as a plain attribute
-        "render_modes": ["ansi"]
+        "render_modes": ["ansi"],
+        "render_fps": 4,
     }
 
     def __init__(
@@ -168,3 +171,18 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         except (IllegalActionError, ValueError):
             return None
         return tt_action if self.game.is_legal(state, tt_action) else None
+
+
+def register_env(game: Any, env_id: str | None = None, **kwargs: Any) -> str:
+    """Register ``TabletopEnv(game, **kwargs)`` with Gymnasium so ``gymnasium.make(env_id)`` builds it.
+
+    ``env_id`` defaults to ``tabletop/<short_name>-v0``; registering the same id again is a no-op.
+    ``gymnasium.make(env_id, options={...}, render_mode="ansi")`` passes its keywords on to ``TabletopEnv``.
+
+    Returns:
+        The environment id.
+    """
+    env_id = env_id or f"tabletop/{game.spec.short_name}-v0"
+    if env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point=partial(TabletopEnv, game), kwargs=dict(kwargs))
+    return env_id

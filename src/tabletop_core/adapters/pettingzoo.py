@@ -69,6 +69,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # AECEnv declares metadata as a plain attribute
         "render_modes": ["ansi"],
+        "render_fps": 4,
         "name": "tabletop_v0",
         "is_parallelizable": False,
     }
