@@ -1,4 +1,11 @@
-"""A heuristic bot for Unbroken (the agent the demo and CLI seat by default)."""
+"""A heuristic bot for Unbroken: values resources, explores while Time allows, attacks efficiently.
+
+>>> import numpy as np, unbroken
+>>> from tabletop_core import play
+>>> state, record = play(unbroken.GAME, [HeuristicAgent()], seed=5)
+>>> unbroken.is_terminal(state)
+True
+"""
 
 from __future__ import annotations
 
@@ -7,12 +14,198 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["HeuristicAgent"]
+from unbroken.actions import (
+    EXPLORE,
+    FIGHT,
+    FOCUS,
+    PASS,
+    RESOLVE,
+    REST,
+    SKIP,
+    TRICK,
+    Act,
+    Action,
+    Attack,
+    Craft,
+    Eat,
+    Pick,
+    Respond,
+    Use,
+)
+from unbroken.content.schema import Op
+from unbroken.rules.combat import monster
+from unbroken.rules.resources import can_pay
+from unbroken.rules.travel import action_abilities
+from unbroken.rules.triggers import abilities_of
+from unbroken.state import RES, SE, TIME, Choose, Cont, State, Trig
+from unbroken.view import View
+
+__all__ = ["VALUE", "HeuristicAgent", "value"]
+
+#: Small-Effort value of one unit of each resource (the content guide's budget).
+VALUE = {
+    "se": 1.0,
+    "me": 4.5,
+    "le": 10.0,
+    "cunning": 3.0,
+    "food": 2.5,
+    "wood": 2.0,
+    "metal": 3.0,
+    "treasure": 3.0,
+    "time": 2.0,
+}
+_SKILL_RANK = ("wrecker", "daring", "firebomb", "bloodlust", "keen_eye", "meditation", "survivor", "hearty")
+
+
+def value(ops: tuple[Op, ...], state: State) -> float:
+    """A rough Small-Effort value of what ``ops`` give (negative for what they take)."""
+    total = 0.0
+    for o in ops:
+        if o.op == "gain":
+            total += VALUE[o.res] * o.n * (state.level if o.scale == "level" else 1)
+        elif o.op in ("spend", "lose", "steal"):
+            total -= VALUE[o.res] * o.n
+        elif o.op == "condition":
+            total -= 3.0
+        elif o.op == "cure":
+            total += 2.0 if state.conditions else 0.0
+        elif o.op == "skill":
+            total += 4.0
+        elif o.op == "weapon_up":
+            total += 8.0 if state.pack.weapon(state.weapon).upgrades else 0.0
+        elif o.op in ("reveal", "scout"):
+            total += 1.0
+        elif o.op == "commit":
+            total -= 1.0
+        elif o.op == "choose":
+            total += max(value(b, state) for b in o.options)
+    return total
 
 
 class HeuristicAgent:
-    """Placeholder: plays the first legal action."""
+    """A rule-of-thumb player for Unbroken (deterministic given the state)."""
 
     def act(self, view: Any, legal: Sequence[Any], rng: np.random.Generator) -> Any:
-        """Choose an action."""
-        return legal[0]
+        """Choose one of ``legal`` for the state in ``view``."""
+        assert isinstance(view, View)
+        choice = self.choose(view.state, list(legal))
+        return choice if choice in legal else legal[0]
+
+    def choose(self, s: State, legal: list[Action]) -> Action:
+        """The bot's choice at a decision node."""
+        top = s.pending.top
+        if top is None:
+            step = s.pos.step
+            if step == "preparation":
+                return self._prep(s, legal)
+            if step == "trickery":
+                return self._trickery(s, legal)
+            return max((a for a in legal if isinstance(a, Eat)), key=lambda a: a.n)
+        if isinstance(top, Choose):
+            if top.purpose == "instead" and len(top.options) > 1:
+                return Pick(1)
+            if top.purpose == "branch":
+                return Pick(max(range(len(top.options)), key=lambda i: value(top.options[i], s)))
+            return Pick(len(top.options) - 1 if top.purpose == "weapon" else 0)
+        if isinstance(top, Trig):
+            return self._respond(s, top, legal)
+        assert isinstance(top, Cont)
+        if top.kind == "explore_pick":
+            best = max(range(len(s.revealed)), key=lambda i: self._card(s, s.revealed[i])[0])
+            return Pick(best)
+        if top.kind == "explore_mode":
+            _, resolve = self._card(s, top.n)
+            return Act(RESOLVE) if resolve and Act(RESOLVE) in legal else Act(REST)
+        if top.kind == "skill_keep":
+            names = [s.pack.skills[i].id for i in s.offered]
+            ranked = sorted(range(len(names)), key=lambda i: _rank(names[i]))
+            return Pick(ranked[0])
+        return self._fight(s, legal)
+
+    def _card(self, s: State, card: int) -> tuple[float, bool]:
+        enc = s.pack.encounters[card]
+        need = max(0.0, (12 - s.amount(SE)) / 6)
+        rest = float(enc.time) * (1 + need)
+        resolve = value(enc.gain + enc.spend, s)
+        resolve -= need * sum(o.n for o in enc.spend if o.res == "se")
+        if not can_pay(s, enc.spend):
+            resolve = -99.0
+        return max(rest, resolve) - 0.5 * enc.time, resolve > rest
+
+    def _prep(self, s: State, legal: list[Action]) -> Action:
+        crafts = [a for a in legal if isinstance(a, Craft)]
+        if crafts and s.amount(TIME) >= 3:
+            return crafts[-1]
+        uses = [a for a in legal if isinstance(a, Use)]
+        if uses and s.amount(TIME) >= 3:
+            return uses[0]
+        if Act(FOCUS) in legal and s.amount(SE) >= 10:
+            return Act(FOCUS)
+        if Act(FIGHT) not in legal or s.amount(TIME) >= 2:
+            return Act(EXPLORE)
+        return Act(FIGHT)
+
+    def _trickery(self, s: State, legal: list[Action]) -> Action:
+        m = monster(s)
+        threat = m.health * 1.2 + m.armor * 2 + 2 * m.level
+        effort = s.amount(SE) + 4 * s.amount(RES["me"]) + 9 * s.amount(RES["le"])
+        return Act(TRICK) if Act(TRICK) in legal and effort < threat else Act(FIGHT)
+
+    def _respond(self, s: State, top: Trig, legal: list[Action]) -> Action:
+        for a in legal:
+            if not isinstance(a, Respond):
+                continue
+            cand = top.cands[a.i]
+            ability = abilities_of(s, cand.src)[cand.index]
+            if not cand.optional:
+                if any(e.op == "cap_wounds" for e in ability.effects) or len(legal) == 1:
+                    return a
+                continue
+            ops = {e.op for e in ability.effects}
+            if ops & {"shift_roll", "reroll"}:
+                if self._bad_roll(s, ability.effects):
+                    return a
+                continue
+            return a
+        mandatory = [a for a in legal if isinstance(a, Respond)]
+        return Act(PASS) if Act(PASS) in legal else mandatory[0]
+
+    def _bad_roll(self, s: State, effects: tuple[Op, ...]) -> bool:
+        c = s.combat
+        if c is None:
+            return False
+        table = monster(s).table
+        row = table[c.roll - 1]
+        harm = -value(row.effects, s)
+        shift = next((e.n for e in effects if e.op == "shift_roll"), 0)
+        if shift:
+            other = table[max(0, min(5, c.roll - 1 + shift))]
+            return harm - (-value(other.effects, s)) >= 1.5
+        return harm >= 3
+
+    def _fight(self, s: State, legal: list[Action]) -> Action:
+        c = s.combat
+        attacks = [a for a in legal if isinstance(a, Attack)]
+        if c is not None and attacks:
+            weapon = s.pack.weapon(s.weapon)
+
+            def score(a: Attack) -> float:
+                atk = weapon.attacks[a.i]
+                cost = -value(atk.cost, s)
+                power = atk.power if atk.kind == "wound" else atk.power * 1.5
+                kill = atk.kind == "wound" and atk.power >= c.health
+                return (100.0 - cost) if kill else power / cost + 0.3 * power
+
+            return max(attacks, key=score)
+        for a in legal:
+            if isinstance(a, Use):
+                _, _, ability = action_abilities(s)[a.i]
+                if value(ability.effects, s) >= 0:
+                    return a
+        if Act(PASS) in legal:
+            return Act(PASS)
+        return Act(SKIP) if Act(SKIP) in legal else legal[0]
+
+
+def _rank(skill: str) -> int:
+    return _SKILL_RANK.index(skill) if skill in _SKILL_RANK else len(_SKILL_RANK)

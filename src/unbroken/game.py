@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -110,9 +111,29 @@ class Unbroken(Game[State, Action, Options]):
 
     def is_legal(self, state: State, action: Action) -> bool:
         try:
-            return action in self.legal_actions(state)
+            if state.outcome:
+                return False
+            if engine.is_chance(state):
+                return engine.chance_legal(state, action)
+            return action in engine.decisions(state)
         except (TypeError, ValueError):
             return False
+
+    def parse_action(self, state: State, text: str) -> Action:
+        """Read an action as :meth:`action_to_str` writes it (draws and rolls are read directly)."""
+        wanted = " ".join(text.lower().split())
+        if engine.is_chance(state) and state.outcome == 0:
+            top = state.pending.top
+            found: Action | None = None
+            if isinstance(top, Roll) and wanted in _ROLLS:
+                found = _ROLLS[wanted]
+            elif isinstance(top, Draw) and wanted.startswith("draw "):
+                index = _names(state.options.pack, top.deck).get(wanted[5:])
+                found = None if index is None else DrawCard(index)
+            if found is not None and engine.chance_legal(state, found):
+                return found
+            raise IllegalActionError(self._illegal_message(state, text, "cannot read"))
+        return super().parse_action(state, text)
 
     def returns(self, state: State) -> tuple[float, ...]:
         if state.outcome > 0:
@@ -211,6 +232,16 @@ class Unbroken(Game[State, Action, Options]):
         from unbroken.bots import HeuristicAgent
 
         return [HeuristicAgent()]
+
+
+_ROLLS: dict[str, Action] = {f"roll {f}": Die(f) for f in range(1, 7)}
+
+
+@functools.cache
+def _names(pack: str, deck: str) -> dict[str, int]:
+    p = get_pack(pack)
+    names = [c.name for c in p.encounters] if deck == "enc" else [c.name for c in p.skills]
+    return {" ".join(n.lower().split()): i for i, n in reversed(list(enumerate(names)))}
 
 
 GAME = Unbroken()

@@ -42,7 +42,7 @@ RES = {name: i for i, name in enumerate(RESOURCES)}
 #: Track caps (stand-ins: the rulebook's bars are not printed in the text); gains past a cap are lost.
 CAPS = (20, 8, 5, 8, 8, 8, 8, 8, 10)
 #: Time at the start of each Level (Level 1: 7 is public; the others are stand-ins).
-LEVEL_TIME = (7, 7, 8, 8)
+LEVEL_TIME = (7, 9, 10, 10)
 #: Points per remaining resource at the end of a won game (Small Effort and Time score nothing).
 SCORE = (0, 3, 5, 2, 3, 2, 3, 10, 0)
 DIFFICULTIES = ("easy", "normal", "hard")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from unbroken.actions import PASS, Act, Action, Attack, Die, DrawCard, Eat, Pick, Respond
+from unbroken.actions import MAX_CHANCE, PASS, Act, Action, Attack, Die, DrawCard, Eat, Pick, Respond
 from unbroken.content.schema import TRIGGERS
 from unbroken.rules import combat, travel
 from unbroken.rules.effects import run_op, run_ops
@@ -36,6 +36,8 @@ __all__ = ["advance", "apply", "chance_outcomes", "decisions", "is_chance"]
 #: Effort (5), or Treasure (6)".
 EASY_RESOURCE = (METAL, WOOD, FOOD, CUNNING, ME, TREASURE)
 _LOOP_LIMIT = 100_000
+_DIE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((Die(f), 1 / 6) for f in range(1, 7))
+_CARDS = tuple(DrawCard(i) for i in range(MAX_CHANCE))
 
 
 def is_chance(state: State) -> bool:
@@ -47,11 +49,24 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, float], ...]:
     """The outcomes of the chance node with their exact probabilities."""
     top = state.pending.top
     if isinstance(top, Roll):
-        return tuple((Die(f), 1 / 6) for f in range(1, 7))
+        return _DIE_OUTCOMES
     if isinstance(top, Draw):
         pile = state.encounters if top.deck == "enc" else state.skill_deck
-        return tuple((DrawCard(c), p) for c, p in pile.draw_outcomes())
+        return tuple((_CARDS[c], p) for c, p in pile.draw_outcomes())
     return ()
+
+
+def chance_legal(state: State, action: object) -> bool:
+    """Whether ``action`` is an outcome of the chance node (fast: no outcome list is built)."""
+    top = state.pending.top
+    if isinstance(top, Roll):
+        return isinstance(action, Die)
+    if isinstance(top, Draw) and isinstance(action, DrawCard):
+        pile = state.encounters if top.deck == "enc" else state.skill_deck
+        if not pile.counts:
+            return action.index in pile.discards
+        return pile.count(action.index) > 0
+    return False
 
 
 def _flow_step(state: State) -> tuple[State, bool]:

@@ -42,8 +42,10 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
 def _plan(state: State, need: list[int]) -> list[int] | None:
     have = [state.amount(r) for r in range(9)]
     for r in range(9):
-        if r not in _EFFORT and need[r] > have[r]:
-            return None
+        if r not in _EFFORT:
+            if need[r] > have[r]:
+                return None
+            have[r] -= need[r]
     # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
     for r in (LE, ME, SE):
         short = need[r]
@@ -60,10 +62,25 @@ def _plan(state: State, need: list[int]) -> list[int] | None:
 
 def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the ``spend`` ops (plus ``extra`` per-slot amounts) can be paid now."""
+    if not ops and not extra:
+        return True
     need = needs(ops, state.level)
     if extra:
         need = [a + b for a, b in zip(need, extra, strict=True)]
-    return _plan(state, need) is not None
+    res = state.res
+    for r in range(3, 9):
+        if need[r] > res[r].value:
+            return False
+    le_left = res[LE].value - need[LE]
+    if le_left < 0:
+        return False
+    me_left = res[ME].value - need[ME]
+    if me_left < 0:
+        le_left += me_left
+        if le_left < 0:
+            return False
+        me_left = 0
+    return need[SE] <= res[SE].value + me_left + le_left
 
 
 def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> State:
