@@ -92,8 +92,10 @@ def candidates(state: RuneboundState, setup: Setup, kind: str, source: int, symb
         out = []
         for side, offset in ((HERO, 0), (ENEMY, ENEMY_REF)):
             pool = fight.pool(side)
+            # A double stacked on a live token is still in play (on the board), not spent.
+            stacked = {link >> 4 for link in pool.links if pool.is_live(link & 15)}
             for i in range(len(faces_of(setup, fight, side))):
-                spent = (pool.spent >> i) & 1 and not (pool.removed >> i) & 1
+                spent = (pool.spent >> i) & 1 and not (pool.removed >> i) & 1 and i not in stacked
                 if spent and not (side == ENEMY and i == source) and offset + i not in fight.casting:
                     out.append(offset + i)
         return tuple(out)

@@ -1,0 +1,71 @@
+"""Invariants at every step of random encounters: token counts conserved, health within bounds, JSON round trip."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import runebound_coop as rb
+from runebound_coop.rules.setup import setup_of
+from runebound_coop.state import ENEMY, ENEMY_REF, HERO, RuneboundState
+from tabletop_core import from_json, sample_outcome, to_json
+from tabletop_core.spec import CHANCE
+
+HEROES = ("Corbin", "Laurel of Bloodwood", "Lissa", "Lord Hawthorne", "Elder Mok", "Master Thorn", "Tatianna", "Elian")
+ENEMIES = ("Sorcerer", "Undead Horde", "Orc Brigand", "Dreadbringer", "Bog Ravager", "Mirror Imp", "Lantern Wisp")
+
+
+def check_invariants(state: RuneboundState) -> None:
+    """Every token is in exactly one place; damage stays within health; links join a double to a token."""
+    setup = setup_of(state.options)
+    for d, h in zip(state.hero_damage, setup.heroes, strict=True):
+        assert 0 <= d <= h.health
+    for d, e in zip(state.enemy_damage, setup.enemies, strict=True):
+        assert 0 <= d <= e.health
+    fight = state.fight
+    if fight is None:
+        return
+    for side, faces, offset in (
+        (HERO, setup.heroes[fight.hero].faces, 0),
+        (ENEMY, setup.enemies[fight.enemy].faces, ENEMY_REF),
+    ):
+        pool = fight.pool(side)
+        n = len(faces)
+        assert pool.sides >> n == 0 and pool.spent >> n == 0 and pool.removed >> n == 0
+        casting = {r - offset for r in fight.casting if offset <= r < offset + 16}
+        assert len(casting) == len([r for r in fight.casting if offset <= r < offset + 16])
+        live = [i for i in range(n) if pool.is_live(i) and i not in casting]
+        gone = [i for i in range(n) if not pool.is_live(i)]
+        assert len(live) + len(gone) + len(casting - set(gone)) == n  # conserved: each token in one place
+        for link in pool.links:
+            d, t = link >> 4, link & 15
+            assert d != t and d < n and t < n
+            assert faces[d][pool.side(d)].symbol.value == "double"
+            assert (pool.spent >> d) & 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    heroes=st.lists(st.sampled_from(HEROES), min_size=1, max_size=3, unique=True),
+    enemies=st.lists(st.sampled_from(ENEMIES), min_size=1, max_size=3),
+    mode=st.sampled_from(("evaluate", "damage", "player")),
+)
+def test_invariants_hold_at_every_step(seed: int, heroes: list[str], enemies: list[str], mode: str) -> None:
+    rng = np.random.default_rng(seed)
+    state = rb.new_game(heroes=tuple(heroes), enemies=tuple(enemies), enemy_choices=mode, act=1 + seed % 2)
+    steps = 0
+    while not rb.is_terminal(state):
+        check_invariants(state)
+        if steps % 17 == 0:
+            assert from_json(rb.GAME, to_json(state)) == state
+        if rb.current_player(state) == CHANCE:
+            action = sample_outcome(rb.chance_outcomes(state), rng)
+        else:
+            legal = rb.legal_actions(state)
+            action = legal[int(rng.integers(len(legal)))]
+        state = rb.step(state, action)
+        steps += 1
+    check_invariants(state)
+    assert rb.returns(state)[0] in (-1.0, 0.0, 1.0)
