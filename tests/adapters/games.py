@@ -31,6 +31,14 @@ def installed_games() -> dict[str, Any]:
 INSTALLED = installed_games()
 assert "kuhn" in INSTALLED, f"the core's Kuhn poker must always be installed; found {sorted(INSTALLED)}"
 
+#: One solo Runebound fight per enemy trait (warrior, mystic, savage, trickster board).
+RUNEBOUND_FIGHTS: Mapping[str, Mapping[str, Any]] = {
+    "warrior": {"heroes": ("Lord Hawthorne",), "enemies": ("Orc Brigand",)},
+    "mystic": {"heroes": ("Elian",), "enemies": ("Sorcerer",)},
+    "savage": {"heroes": ("Tatianna",), "enemies": ("Thornback Boar",)},
+    "trickster": {"heroes": ("Master Thorn",), "enemies": ("Mirror Imp",)},
+}
+
 #: The option sets ("variants") each library game is tested with; a game not listed runs with its defaults. Every
 #: variant listed for an installed game must be valid for it (a renamed option fails the tests, it is not dropped).
 LIBRARY_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
@@ -40,6 +48,13 @@ LIBRARY_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
         {"difficulty": "normal", "character": "hunter"},
         {"difficulty": "hard", "character": "brawler"},
         {"difficulty": "easy", "character": "hunter", "easy_se15": True},
+    ),
+    "runebound_coop": (
+        *RUNEBOUND_FIGHTS.values(),
+        {"heroes": ("Elian", "Tatianna"), "enemies": ("Sorcerer", "Orc Brigand")},
+        {"heroes": ("Corbin", "Lissa", "Elder Mok"), "enemies": ("Ogre", "Bog Ravager", "Masked Duelist"), "act": 2},
+        {"heroes": ("Elian",), "enemies": ("Sorcerer",), "enemy_choices": "damage"},
+        {"heroes": ("Elian",), "enemies": ("Sorcerer",), "enemy_choices": "player"},
     ),
 }
 

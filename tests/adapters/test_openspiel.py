@@ -16,7 +16,7 @@ from tabletop_core import CHANCE, OptionError, StateFormatError, from_json
 from tabletop_core.adapters import openspiel
 from tabletop_core.kuhn import GAME as KUHN
 from tabletop_core.serialize import unstructure
-from tests.adapters.games import INSTALLED, Case, cases, installed
+from tests.adapters.games import INSTALLED, RUNEBOUND_FIGHTS, Case, cases, installed
 from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import KUHN_RECALL, Scoring
 
@@ -107,6 +107,19 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_solo(bust_faces=not json)")
     with pytest.raises(OptionError, match="unknown option"):
         openspiel.load(SOLO, colour="red")
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_every_variant_survives_openspiels_game_string(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    again = pyspiel.load_game(str(game))  # what serialize_game_and_state writes and reads back
+    assert again.tabletop_options == game.tabletop_options == case.game.make_options(**case.options)
+
+
+def test_a_game_string_number_for_a_text_or_float_option_gets_its_type_back() -> None:
+    assert openspiel._Param("pack", "plain", str, "").to_option(123) == "123"
+    assert openspiel._Param("rate", "plain", float, 0.5).to_option(2) == 2.0
+    assert openspiel._Param("flag", "plain", bool, False).to_option(True) is True
 
 
 # ----- ids: decisions and chance outcomes are separate spaces --------------------------------------------------
@@ -269,7 +282,7 @@ _SIMS = {"kuhn": 30, "kuhn_recall": 30, "solo": 30}
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
 def test_random_sim_test_passes(case: Case) -> None:
     game = openspiel.load(case.game, **case.options)
-    pyspiel.random_sim_test(game, num_sims=_SIMS.get(case.name, 3), serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=_SIMS.get(case.name, 20), serialize=True, verbose=False)
 
 
 def _rollout_evaluator(seed: int) -> Any:
@@ -348,8 +361,16 @@ def test_openspiel_exploitability_of_uniform_play_matches_its_own_kuhn() -> None
 
 # ----- OpenSpiel's bots on the library's games -----------------------------------------------------------------
 
-#: OpenSpiel's MCTS on the perfect-information games (solo always; Unbroken once installed).
-MCTS_GAMES = ["solo", *installed("unbroken")]
+#: OpenSpiel's MCTS on the perfect-information games: solo always; Unbroken and a Runebound fight per trait once
+#: installed.
+MCTS_CASES = [pytest.param("solo", {}, id="solo")]
+if installed("unbroken"):
+    MCTS_CASES += [pytest.param("unbroken", {"difficulty": d}, id=f"unbroken-{d}") for d in ("easy", "hard")]
+if installed("runebound_coop"):
+    MCTS_CASES += [
+        pytest.param("runebound_coop", dict(fight), id=f"runebound-{trait}")
+        for trait, fight in RUNEBOUND_FIGHTS.items()
+    ]
 #: OpenSpiel's ISMCTS on the hidden-information games (Kuhn always; Unrest once installed).
 ISMCTS_GAMES = ["kuhn", *installed("unrest")]
 
@@ -358,15 +379,15 @@ def _game_named(name: str) -> Any:
     return {"solo": SOLO, "kuhn": KUHN, **INSTALLED}[name]
 
 
-@pytest.mark.parametrize("name", MCTS_GAMES)
-def test_openspiel_mcts_bot_plays_complete_games(name: str) -> None:
+@pytest.mark.parametrize(("name", "options"), MCTS_CASES)
+def test_openspiel_mcts_bot_plays_complete_games(name: str, options: dict[str, Any]) -> None:
     tt = _game_named(name)
-    game = openspiel.load(tt)
+    game = openspiel.load(tt, **options)
     for seed in range(2):
         bot = mcts.MCTSBot(game, 2.0, 10, _rollout_evaluator(seed), random_state=np.random.RandomState(seed))
         state = _play_with(game, bot.step, np.random.RandomState(seed))
         returns = state.returns()
-        assert tt.spec.min_utility <= returns[0] <= tt.spec.max_utility
+        assert all(tt.spec.min_utility <= r <= tt.spec.max_utility for r in returns)
         assert returns == list(tt.returns(openspiel.tabletop_state(state)))
 
 

@@ -123,6 +123,11 @@ class _Param:
 
     def to_option(self, value: Any) -> Any:
         if self.kind == "plain":
+            # A game string reads `pack=123` as an int and `x=2` for a float option as an int: restore the type.
+            if self.field_type is str and isinstance(value, int | float) and not isinstance(value, bool):
+                return str(value)
+            if self.field_type is float and isinstance(value, int) and not isinstance(value, bool):
+                return float(value)
             return value
         if self.kind == "enum":
             return self.field_type(value)
