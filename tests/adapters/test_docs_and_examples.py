@@ -50,7 +50,15 @@ def test_doc_block_runs(page: str, index: int, code: str, tmp_path: Path) -> Non
 
 def test_every_adapter_example_defines_main_and_is_run_here() -> None:
     names = {p.name for p in EXAMPLES}
-    assert {"openspiel_cfr_kuhn.py", "openspiel_mcts_unbroken.py", "gymnasium_unbroken.py"} <= names
+    assert {
+        "openspiel_cfr_kuhn.py",
+        "openspiel_mcts_unbroken.py",
+        "openspiel_ismcts_unrest.py",
+        "pettingzoo_unrest.py",
+        "pettingzoo_runebound_coop.py",
+        "gymnasium_unbroken.py",
+        "gymnasium_runebound_fight.py",
+    } <= names
     for path in EXAMPLES:
         text = path.read_text(encoding="utf-8")
         assert "def main(" in text and 'if __name__ == "__main__":' in text, path.name
@@ -76,3 +84,27 @@ def test_gymnasium_unbroken_example_plays_seeded_episodes() -> None:
     first = example.main(episodes=2)
     assert first == example.main(episodes=2)  # seeded: the same episodes again
     assert all(steps >= 1 for _, steps in first)
+
+
+def test_openspiel_ismcts_unrest_example_plays_the_empire() -> None:
+    returns = _example("openspiel_ismcts_unrest.py").main(games=1, simulations=5)
+    assert len(returns) == 1 and returns[0] in (-1.0, 1.0)
+
+
+def test_pettingzoo_unrest_example_branches_a_copy() -> None:
+    game, branch = _example("pettingzoo_unrest.py").main(seed=5)
+    for rewards in (game, branch):
+        assert set(rewards) == {"rebellion_0", "empire_1"}
+        assert sum(rewards.values()) == 0.0 and abs(rewards["empire_1"]) == 1.0  # zero-sum, decided
+
+
+def test_pettingzoo_runebound_coop_example_shares_one_fate() -> None:
+    results = _example("pettingzoo_runebound_coop.py").main(games=2)
+    for totals in results:
+        assert len(totals) == 3 and len(set(totals.values())) == 1  # the party shares one utility
+
+
+def test_gymnasium_runebound_fight_example_fights_every_board() -> None:
+    means = _example("gymnasium_runebound_fight.py").main(episodes=2)
+    assert set(means) == {"warrior", "mystic", "savage", "trickster"}
+    assert all(-1.0 <= m <= 1.0 for m in means.values())
