@@ -459,6 +459,13 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
             raise err(section, eid, f"{f}.id", f"unknown condition {o.id!r}")
         if o.op == "weapon_up" and o.id and o.id not in weapons:
             raise err(section, eid, f"{f}.id", f"unknown weapon {o.id!r}")
+    for section, cards in (("encounter", pack.encounters), ("skill", pack.skills)):
+        names: dict[str, str] = {}
+        for card in cards:
+            key = " ".join(card.name.lower().split())
+            if key in names:
+                raise err(section, card.id, "name", f"name {card.name!r} is also used by {names[key]!r}")
+            names[key] = card.id
     slots = {(m.level, m.number): m.id for m in pack.monsters}
     for m in pack.monsters:
         if slots[(m.level, m.number)] != m.id:

@@ -105,8 +105,10 @@ def _trig_step(state: State, frame: Trig) -> tuple[State, bool]:
     if frame.stage == 0:
         if not avail:
             return state.replace_top(attrs.evolve(frame, stage=1)), False
-        if all(not c.optional for _, c in avail) and (len(avail) == 1 or commute(state, avail)):
-            return _resolve(state, frame, avail[0][0]), False
+        mandatory = [i for i, c in avail if not c.optional]
+        if mandatory and (len(avail) == 1 or commute(state, avail)):
+            # Orders that cannot change the outcome are not offered: the mandatory ones resolve in card order.
+            return _resolve(state, frame, mandatory[0]), False
         return state, True
     if not avail:
         return state.pop(), False

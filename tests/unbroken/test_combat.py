@@ -1,0 +1,191 @@
+"""Combat Phase: Ambush, Trickery, Battle, Rewards."""
+
+from __future__ import annotations
+
+import attrs
+
+from tests.unbroken.helpers import GAME, at_battle, at_prep, cond, do, roll, texts, with_res
+from unbroken.content.schema import Op
+from unbroken.rules import engine
+from unbroken.rules.effects import run_op
+from unbroken.state import CUNNING, FLOW, FOOD, LE, METAL, SE, TIME, TREASURE, WOOD, Draw, Roll, State
+
+
+def _trickery(monster: str, level: int = 1, **res: int) -> State:
+    s = with_res(at_prep(level), **res)
+    s = attrs.evolve(s, pos=FLOW.at("combat", "trickery", level), monster=monster)
+    return engine.advance(s)
+
+
+def test_ambush_reveals_resets_time_and_applies_the_ambush_effect() -> None:
+    s = engine.advance(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
+    assert isinstance(s.pending.top, Roll)
+    s = roll(s, 1)  # Kobold: Ambush lose 2 Small Effort
+    assert s.amount(SE) == 8 and s.amount(TIME) == 9 and s.pos.step == "battle" and not s.tricked
+
+
+def test_monster_without_ambush_effect_cannot_ambush() -> None:
+    s = engine.advance(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
+    s = roll(s, 3)  # Giant Spider has no Ambush Effect
+    assert s.amount(SE) == 10 and s.pos.step == "battle"
+
+
+def test_trickery_pays_the_cost_and_skips_rewards_and_skill() -> None:
+    s = _trickery("kobold", cunning=2, food=1)
+    assert texts(s) == ["fight", "trick"]
+    s = do(s, "trick")
+    assert s.amount(CUNNING) == 0 and s.tricked and s.pos.step == "hunger"
+    s = do(s, "eat 1")
+    assert s.skills == () and s.amount(WOOD) == 0 and s.level == 2
+
+
+def test_trickery_not_offered_without_a_cost_or_resources() -> None:
+    s = _trickery("cave_rat_swarm")  # no Trickery Cost: cannot be tricked
+    assert s.pos.step == "battle"
+    s = _trickery("kobold", cunning=1)
+    assert s.pos.step == "battle"
+
+
+def test_armor_breaking_only_while_armor_remains() -> None:
+    assert "attack shove" not in texts(at_battle("kobold", 1))
+    s = at_battle("giant_spider", 1)
+    assert "attack shove" in texts(s)
+
+
+def test_wounds_only_once_armor_is_zero() -> None:
+    s = at_battle("giant_spider", 1, character="hunter")
+    assert "attack punch" not in texts(s)
+    s = do(s, "attack shove")
+    assert s.combat is not None and s.combat.armor == 0
+    s = roll(s, 1)
+    assert "attack punch" in texts(s)
+
+
+def test_pierce_wounds_through_armor() -> None:
+    s = at_battle("giant_spider", 1, character="hunter", weapons=("bare_hands", "knife", "spear"))
+    s = do(s, "attack skewer")
+    assert s.combat is not None and s.combat.armor == 1 and s.combat.health == 2
+
+
+def test_defend_ignores_the_next_weapon_attack_only() -> None:
+    s = at_battle("kobold", 1, character="hunter")
+    assert s.combat is not None
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, defend=True))
+    s = do(s, "attack punch")
+    assert s.combat is not None and s.combat.health == 5 and not s.combat.defend and s.amount(SE) == 12
+    s = roll(s, 1)  # DEFEND again
+    assert s.combat is not None and s.combat.defend
+    s = do(s, "use Aimed Shot")  # an action: DEFEND does not apply
+    assert s.combat is not None and s.combat.health == 3 and s.combat.defend
+
+
+def test_defend_does_not_stack() -> None:
+    s = at_battle("kobold", 1, character="hunter")
+    s = run_op(run_op(s, Op("defend"), "monster:kobold"), Op("defend"), "monster:kobold")
+    s = do(s, "attack punch")
+    s = roll(s, 2)
+    s = do(s, "attack punch")
+    assert s.combat is not None and s.combat.health == 4
+
+
+def test_reduce_and_its_bracketed_alternative() -> None:
+    s = with_res(at_battle("cave_bear", 2, character="hunter"), le=1, se=10)
+    s = roll(do(s, "skip"), 4)  # Reduce 1 Large Effort to 3 Small Effort
+    assert s.amount(LE) == 0 and s.amount(SE) == 13
+    s = roll(do(s, "skip"), 4)  # no Large Effort: the alternative, lose 2 Small Effort
+    assert s.amount(SE) == 11
+
+
+def test_steal_is_returned_with_the_rewards() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter"), food=1, se=10)
+    s = roll(do(s, "skip"), 4)  # STEAL 1 Food
+    assert s.amount(FOOD) == 0 and s.combat is not None and s.combat.stolen[FOOD] == 1
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=1))
+    s = do(s, "attack punch")
+    assert s.pos.step == "rewards" and s.amount(FOOD) == 2  # reward 1 Food + the stolen 1
+
+
+def test_condition_already_gained_for_next_level_rerolls() -> None:
+    s = at_battle("dark_elf", 2, character="hunter", next_conditions=cond("paranoid"))
+    s = roll(do(s, "skip"), 3)
+    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "reroll"
+    s = roll(s, 2)
+    assert s.amount(SE) == 12 and len(s.next_conditions) == 1
+
+
+def test_active_timed_condition_is_extended() -> None:
+    s = at_battle("basilisk", 4, character="hunter", advance=False)
+    s = engine.advance(with_res(s, metal=0, se=12))
+    s = roll(s, 6)  # Paralyzed roll: no skip
+    s = do(s, "skip")
+    s = roll(s, 6)  # WOUND and 1 more Paralyzed token
+    assert [(c.id, c.tokens) for c in s.conditions] == [("paralyzed", 2)]
+
+
+def test_rolls_are_clamped_to_one_to_six() -> None:
+    s = at_battle("kobold", 1, character="sneak")
+    s = roll(do(s, "skip"), 1)
+    s = do(s, "respond 0 Dodge")
+    assert s.combat is not None and s.combat.roll == 1
+
+
+def test_time_lost_in_combat_counts_against_the_next_level() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter"), time=9)
+    s = roll(do(s, "skip"), 5)
+    assert s.amount(TIME) == 8
+
+
+def test_time_lost_on_level_four_costs_small_effort() -> None:
+    s = with_res(at_battle("wyvern", 4, character="hunter"), time=0, se=10)
+    s = roll(do(s, "skip"), 4)  # lose 2 Time -> 2 Small Effort
+    assert s.amount(SE) == 8 and s.amount(TIME) == 0
+
+
+def test_weapon_attack_surcharge_does_not_apply_to_actions() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter", conditions=cond("frightened")), se=10)
+    s = do(s, "attack punch")
+    assert s.amount(SE) == 8
+    s = roll(s, 1)
+    s = do(s, "use Aimed Shot")
+    assert s.amount(SE) == 6
+
+
+def test_monster_gains_raise_current_and_maximum_heals_stop_at_maximum() -> None:
+    s = at_battle("kobold", 1)
+    s = run_op(s, Op("monster_gain", res="health", n=2), "x")
+    assert s.combat is not None and (s.combat.health, s.combat.max_health) == (7, 7)
+    s = run_op(s, Op("monster_gain", res="armor", n=1), "x")
+    assert s.combat is not None and (s.combat.armor, s.combat.max_armor) == (1, 1)
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=5))
+    s = run_op(s, Op("heal", n=5), "x")
+    assert s.combat is not None and s.combat.health == 7
+
+
+def test_ignore_a_combat_action_type() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter", skills=("thick_skin",)), food=1)
+    s = roll(do(s, "skip"), 4)  # STEAL, ignored
+    assert s.amount(FOOD) == 1
+
+
+def test_defeat_at_zero_health_then_rewards_and_skill_draw() -> None:
+    s = at_battle("hyena", 1, character="hunter")
+    assert s.combat is not None
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=1))
+    s = do(s, "attack punch")
+    assert s.pos.step == "rewards" and s.amount(FOOD) == 2
+    assert isinstance(s.pending.top, Draw) and s.pending.top.deck == "skill" and s.pending.top.n == 2
+
+
+def test_no_skill_after_the_level_four_monster() -> None:
+    s = with_res(at_battle("troll", 4, character="hunter"), food=0, se=20)
+    assert s.combat is not None
+    s = engine.advance(attrs.evolve(s, combat=attrs.evolve(s.combat, health=0)))
+    assert s.amount(TREASURE) == 2 and s.amount(LE) == 1 and s.pos.step == "hunger"
+
+
+def test_skip_turn_and_general_actions_in_battle() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter"), se=10)
+    assert "skip" in texts(s) and "focus" in texts(s)
+    s = do(s, "focus")
+    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "combat"
+    _ = (GAME, METAL)

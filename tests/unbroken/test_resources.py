@@ -1,0 +1,60 @@
+"""Resources: bounded tracks, Effort categories, losing Effort you do not have."""
+
+from __future__ import annotations
+
+import attrs
+
+from tests.unbroken.helpers import GAME, at_battle, at_prep, do, draw, roll, with_res
+from unbroken.content.schema import Op
+from unbroken.rules.effects import run_op
+from unbroken.rules.resources import can_pay, lose_effort
+from unbroken.state import LE, ME, SE
+
+
+def test_gain_past_the_cap_is_lost() -> None:
+    s = with_res(at_prep(1), se=19, time=7)
+    s = do(s, "explore")
+    s = draw(s, "quiet_alcove")
+    s = draw(s, "lichen_wall")
+    s = do(s, "pick 0 Quiet Alcove", "rest")  # Time Value 3
+    assert s.amount(SE) == 20 == s.res[SE].high
+
+
+def test_higher_effort_category_may_pay_for_lower() -> None:
+    s = with_res(at_prep(1), se=0, me=1)
+    assert can_pay(s, (Op("spend", res="se", n=1),))
+    s = do(s, "orienteer")  # costs 1 Small Effort, paid with the Medium Effort
+    assert s.amount(ME) == 0 and s.reveal_bonus == 2
+    assert not can_pay(with_res(at_prep(1), se=3, me=0, le=0), (Op("spend", res="me", n=1),))
+
+
+def test_lower_effort_never_pays_for_higher() -> None:
+    s = with_res(at_prep(1), se=20, me=0, le=0)
+    assert not can_pay(s, (Op("spend", res="le", n=1),))
+
+
+def test_losing_effort_you_do_not_have_loses_the_game() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter"), se=1, me=0, le=0)
+    s = do(s, "skip")
+    s = roll(s, 3)  # WOUND: lose 2 Small Effort
+    assert s.outcome == -1 and GAME.is_terminal(s) and GAME.returns(s) == (-1.0,)
+
+
+def test_reaching_zero_effort_does_not_lose() -> None:
+    s = with_res(at_battle("kobold", 1, character="hunter"), se=2, me=0, le=0)
+    s = do(s, "skip")
+    s = roll(s, 3)
+    assert s.amount(SE) == 0 and s.outcome == 0 and not GAME.is_terminal(s)
+
+
+def test_lost_effort_is_covered_by_higher_categories() -> None:
+    s = with_res(at_prep(1), se=1, me=1, le=1)
+    out = lose_effort(s, SE, 3)
+    assert out is not None and (out.amount(SE), out.amount(ME), out.amount(LE)) == (0, 0, 0)
+
+
+def test_lose_without_alternative_on_other_resources_does_nothing() -> None:
+    s = with_res(at_battle("kobold", 1), food=0, se=5)
+    after = run_op(s, Op("lose", res="food", n=1), "monster:kobold")
+    assert after.amount(SE) == 5 and after.outcome == 0
+    _ = attrs
