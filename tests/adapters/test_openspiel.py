@@ -416,3 +416,82 @@ def test_openspiel_ismcts_bot_plays_with_a_determinize_resampler(name: str, seat
     )
     assert state.is_terminal() and sum(state.returns()) == pytest.approx(tt.spec.utility_sum or 0.0)
     assert worlds > 0
+
+
+# ----- the same promises, on every game and variant ------------------------------------------------------------
+
+_OS_CHANCE = {"deterministic": GT.ChanceMode.DETERMINISTIC, "explicit_stochastic": GT.ChanceMode.EXPLICIT_STOCHASTIC}
+_OS_INFORMATION = {
+    "perfect_information": GT.Information.PERFECT_INFORMATION,
+    "imperfect_information": GT.Information.IMPERFECT_INFORMATION,
+}
+_OS_UTILITY = {
+    "zero_sum": GT.Utility.ZERO_SUM,
+    "constant_sum": GT.Utility.CONSTANT_SUM,
+    "identical": GT.Utility.IDENTICAL,
+    "general_sum": GT.Utility.GENERAL_SUM,
+}
+
+
+def _walk(game: Any, seed: int, steps: int = 60) -> list[Any]:
+    """Clones of the states of one random playout (at most ``steps`` of them)."""
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    seen = [state.clone()]
+    while not state.is_terminal() and len(seen) < steps:
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(ids, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        seen.append(state.clone())
+    return seen
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_game_type_and_info_match_the_spec(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    spec, gt = case.game.spec, game.get_type()
+    assert gt.short_name == f"python_{spec.short_name}"
+    assert gt.chance_mode == _OS_CHANCE[spec.chance_mode.value]
+    assert gt.information == _OS_INFORMATION[spec.information.value]
+    assert gt.utility == _OS_UTILITY[spec.utility.value]
+    assert gt.reward_model == GT.RewardModel.TERMINAL and gt.dynamics == GT.Dynamics.SEQUENTIAL
+    assert (gt.min_num_players, gt.max_num_players) == (spec.min_num_players, spec.max_num_players)
+    assert game.num_players() == case.game.num_players(case.game.initial_state(case.game.make_options(**case.options)))
+    assert game.num_distinct_actions() == spec.num_distinct_actions
+    assert game.max_chance_outcomes() == spec.max_chance_outcomes
+    assert (game.min_utility(), game.max_utility()) == (spec.min_utility, spec.max_utility)
+    assert game.max_game_length() == spec.max_game_length
+    assert game.observation_tensor_shape() == list(spec.observation_shape)
+    assert gt.provides_information_state_tensor == spec.provides_information_state
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_strings_and_tensors_are_the_views_and_resampled_worlds_keep_them(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    resample = openspiel.make_resampler(1)
+    tt_game = case.game
+    for state in _walk(game, seed=2)[::3]:
+        tt = openspiel.tabletop_state(state)
+        for p in range(game.num_players()):
+            assert json.loads(state.observation_string(p)) == unstructure(tt_game.observe(tt, p))
+            assert np.array_equal(
+                np.asarray(state.observation_tensor(p), np.float32), tt_game.observation_tensor(tt, p)
+            )
+            assert state.information_state_string(p).startswith(state.observation_string(p))
+            world = resample(state, p)
+            assert world.observation_string(p) == state.observation_string(p)
+            assert world.observation_tensor(p) == state.observation_tensor(p)
+            assert world.information_state_string(p) == state.information_state_string(p)
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_serialization_round_trips_every_state_of_a_playout(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    for state in _walk(game, seed=3)[::4]:
+        _game, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+        assert openspiel.tabletop_state(back) == openspiel.tabletop_state(state)
+        assert back.history() == state.history()
+        for p in range(game.num_players()):
+            assert back.information_state_string(p) == state.information_state_string(p)

@@ -162,3 +162,17 @@ def test_render_and_global_state() -> None:
     assert quiet.render() is None
     with pytest.raises(OptionError):
         env(KUHN, render_mode="human")
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_deepcopy_is_independent_and_in_the_same_position_for_every_game(case: Case) -> None:
+    e = TabletopAECEnv(case.game, options=case.options)
+    e.reset(seed=21)
+    _play_masked(e, np.random.default_rng(0), steps=6)
+    twin = copy.deepcopy(e)
+    assert twin.tabletop_state == e.tabletop_state
+    assert (twin.agents, twin.agent_selection, twin.terminations) == (e.agents, e.agent_selection, e.terminations)
+    frozen = twin.tabletop_state
+    original = _play_masked(e, np.random.default_rng(7))
+    assert twin.tabletop_state == frozen  # playing the original on did not move the copy
+    assert _play_masked(twin, np.random.default_rng(7)) == original  # same actions, same chance: same game
