@@ -1,0 +1,137 @@
+"""The content pack: counts, sources, rulebook facts, validation errors and custom packs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import unbroken
+from tabletop_core.errors import ContentError
+from unbroken.content.loader import default_pack, load_pack
+from unbroken.content.schema import SOURCES
+
+
+def test_pack_counts_match_the_issue() -> None:
+    p = default_pack()
+    assert len(p.characters) == 4 and len(p.weapons) == 7 and len(p.monsters) == 24
+    assert len(p.conditions) >= 10 and len(p.skills) >= 24 and len(p.encounters) >= 60
+    for level in range(1, 5):
+        assert sorted(m.number for m in p.monsters if m.level == level) == [1, 2, 3, 4, 5, 6]
+        assert any(m.trickery is None for m in p.monsters if m.level == level)
+        assert any(m.ambush is None for m in p.monsters if m.level == level)
+
+
+def test_every_entry_records_its_source() -> None:
+    p = default_pack()
+    for group in (p.characters, p.weapons, p.monsters, p.conditions, p.skills, p.encounters):
+        assert all(x.source in SOURCES for x in group)
+
+
+def test_rulebook_named_cards() -> None:
+    p = default_pack()
+    ids = {c.id for c in p.conditions}
+    assert {"paralyzed", "paranoid", "poisoned", "armored"} <= ids and p.condition("armored").permanent
+    assert {"daring", "wrecker"} <= {s.id for s in p.skills}
+    basilisk = next(m for m in p.monsters if m.id == "basilisk")
+    assert (basilisk.level, basilisk.armor, basilisk.health) == (4, 1, 12)
+    assert next(m for m in p.monsters if m.id == "dark_elf").level == 2
+    assert next(m for m in p.monsters if m.id == "minotaur").level == 3
+    sword = p.weapon("sword")
+    assert [(a.kind, a.power) for a in sword.attacks][:2] == [("break", 1), ("wound", 5)]
+    assert {w.id for w in p.weapons if w.tier == "basic"} == {"bare_hands", "club", "knife"}
+    kinds = {e.kind for e in p.encounters}
+    assert {"commit", "cure", "skill"} <= kinds
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "pack.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "field"),
+    [
+        (
+            'extends = "default"\n[[skill]]\nid = "x"\nname = "X"\nsource = "standin"\n'
+            'abilities = [{ kind = "response", trigger = "never", effects = [] }]\n',
+            "x",
+            "abilities[0].trigger",
+        ),
+        (
+            'extends = "default"\n[[encounter]]\nid = "e"\nname = "E"\nkind = "k"\ntime = 2\nsource = "standin"\n'
+            'gain = [{ op = "gain", res = "gold", n = 1 }]\n',
+            "e",
+            "gain[0].res",
+        ),
+        (
+            'extends = "default"\n[[encounter]]\nid = "e"\nname = "E"\nkind = "k"\ntime = 0\nsource = "standin"\n'
+            "gain = []\n",
+            "e",
+            "time",
+        ),
+        (
+            'extends = "default"\n[[encounter]]\nid = "e"\nname = "E"\nkind = "k"\ntime = 1\nsource = "mine"\n'
+            "gain = []\n",
+            "e",
+            "source",
+        ),
+        (
+            'extends = "default"\n[[encounter]]\nid = "e"\nname = "E"\nkind = "k"\ntime = 1\nsource = "standin"\n'
+            'gain = [{ op = "condition", id = "sleepy", when = "now" }]\n',
+            "e",
+            "gain[0].id",
+        ),
+        (
+            'extends = "default"\n[[encounter]]\nid = "e"\nname = "E"\nkind = "k"\ntime = 1\nsource = "standin"\n'
+            'gain = [{ op = "gain", res = "food" }]\n',
+            "e",
+            "gain[0].n",
+        ),
+        (
+            'extends = "default"\n[[encounter]]\nid = "e"\nname = "E"\nkind = "k"\ntime = 1\nsource = "standin"\n'
+            'colour = "red"\ngain = []\n',
+            "e",
+            "colour",
+        ),
+    ],
+)
+def test_pack_mistakes_name_file_entry_and_field(tmp_path: Path, text: str, entry: str, field: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(ContentError) as info:
+        load_pack(path)
+    assert info.value.file == str(path) and info.value.entry == entry and info.value.field == field
+    assert str(path) in str(info.value)
+
+
+def test_standalone_pack_must_be_complete(tmp_path: Path) -> None:
+    path = _write(tmp_path, '[[skill]]\nid = "x"\nname = "X"\nsource = "standin"\n')
+    with pytest.raises(ContentError):
+        load_pack(path)
+
+
+def test_bad_toml_is_a_content_error(tmp_path: Path) -> None:
+    with pytest.raises(ContentError):
+        load_pack(_write(tmp_path, "[[skill]\n"))
+
+
+def test_custom_pack_merged_over_default_plays(tmp_path: Path) -> None:
+    text = (
+        'extends = "default"\n'
+        '[[monster]]\nid = "kobold"\nname = "Paper Kobold"\nlevel = 1\nnumber = 1\narmor = 0\nhealth = 1\n'
+        'source = "standin"\nrewards = [{ op = "gain", res = "treasure", n = 3 }]\n'
+        "table = [" + ", ".join(['{ kind = "defend", effects = [{ op = "defend" }] }'] * 6) + "]\n"
+    )
+    path = _write(tmp_path, text)
+    pack = load_pack(path)
+    assert next(m for m in pack.monsters if m.id == "kobold").name == "Paper Kobold"
+    assert len(pack.encounters) == len(default_pack().encounters)
+    state = unbroken.new_game(pack=str(path), character="hunter")
+    assert state.pack.monster_for(1, 1).health == 1
+    rng = np.random.default_rng(0)
+    state = unbroken.step(state, unbroken.parse_action(state, "fight"), rng=rng)
+    while not unbroken.is_terminal(state) and state.level == 1:
+        state = unbroken.step(state, unbroken.legal_actions(state)[-1], rng=rng)
+    assert unbroken.GAME.spec.min_utility <= unbroken.returns(state)[0]

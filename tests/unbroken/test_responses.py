@@ -1,0 +1,72 @@
+"""Responses and Passives: mandatory vs optional, once per trigger, player order, Passives after Responses."""
+
+from __future__ import annotations
+
+import attrs
+
+from tests.unbroken.helpers import at_battle, cond, do, roll, texts, with_res
+from unbroken.rules import engine
+from unbroken.state import SE, Trig
+
+
+def test_condition_and_monster_responses_are_mandatory() -> None:
+    s = at_battle("kobold", 1, character="hunter", conditions=cond("poisoned", tokens=2), advance=False)
+    s = engine.advance(with_res(s, se=10))
+    # Poisoned fired at the start of the turn without asking: 1 Small Effort lost, a token removed.
+    assert s.amount(SE) == 9 and [(c.id, c.tokens) for c in s.conditions] == [("poisoned", 1)]
+
+
+def test_skill_and_character_responses_are_optional() -> None:
+    s = at_battle("kobold", 2, character="hunter", skills=("daring",))
+    assert texts(s) == ["pass", "respond 0 daring"]
+    declined = do(s, "pass")
+    assert declined.amount(SE) == 13
+    used = do(s, "respond 0 daring")
+    assert used.amount(SE) == 15
+
+
+def test_responses_activate_once_per_trigger() -> None:
+    s = with_res(at_battle("kobold", 1, character="brawler"), se=10)
+    s = do(s, "attack punch")
+    assert texts(s) == ["pass", "respond 0 Power Through"]
+    s = do(s, "respond 0 Power Through")
+    # Power Through was used for this attack: the attack lands (1 + 2 Wounds) without offering it again.
+    assert s.combat is not None and s.combat.health == 2 and s.uses == 0
+
+
+def test_player_orders_passives_when_the_order_matters() -> None:
+    s = at_battle("basilisk", 4, character="hunter", skills=("bloodlust",), advance=False)
+    s = engine.advance(with_res(s, metal=1, le=1, se=12))
+    assert s.combat is not None
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0))
+    s = do(s, "pick 1 spend 1 metal")  # avoid the paralysis roll
+    s = attrs.evolve(s, weapons=("bare_hands", "knife", "sword"))
+    s = do(s, "attack cleave")  # 5 Wounds; Passives: Bloodlust +1 and the Basilisk's cap of 4
+    top = s.pending.top
+    assert isinstance(top, Trig) and top.stage == 1
+    assert texts(s) == ["respond 0 bloodlust", "respond 1 Stone Hide"]
+    cap_first = do(s, "respond 1 Stone Hide")
+    assert cap_first.combat is not None and cap_first.combat.health == 12 - 5  # min(5, 4) + 1
+    bonus_first = do(s, "respond 0 bloodlust")
+    assert bonus_first.combat is not None and bonus_first.combat.health == 12 - 4  # min(5 + 1, 4)
+
+
+def test_passives_resolve_after_responses() -> None:
+    s = at_battle("basilisk", 4, character="brawler", advance=False)
+    s = engine.advance(with_res(s, metal=1, le=1, se=12))
+    s = do(s, "pick 1 spend 1 metal")
+    assert s.combat is not None
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0), weapons=("bare_hands", "knife", "sword"))
+    s = do(s, "attack cleave")
+    assert texts(s) == ["pass", "respond 0 Power Through"]  # the Response first; the cap waits
+    s = do(s, "respond 0 Power Through")  # 5 + 2 = 7, then the Passive cap: 4
+    assert s.combat is not None and s.combat.health == 8
+
+
+def test_orders_that_cannot_matter_are_not_offered() -> None:
+    s = at_battle("basilisk", 4, character="hunter", conditions=cond("paranoid"), advance=False)
+    s = engine.advance(with_res(s, metal=0))
+    # Two mandatory Responses (Paralyzed from the Basilisk, +2 Health from Paranoid) resolved without a choice.
+    assert s.combat is not None and s.combat.health == 14
+    assert any(c.id == "paralyzed" for c in s.conditions)
+    _ = roll
