@@ -1,4 +1,20 @@
-"""Heuristic bots (placeholder until the heuristics land)."""
+"""Heuristic bots for both sides, cheap enough to seat in thousands of games.
+
+Both score a District by how close its cards come to a Mission on the table (:func:`district_value`: 2 for a
+met Mission, else the squared progress fraction of the nearest one), from what their player sees.
+
+- :class:`RebellionBot` marks the adjacent pair where its hand makes the most progress, plans the cards that
+  help most (hiding the best, revealing the least useful numbered card), and places each card where it helps
+  most.
+- :class:`EmpireBot` destroys or surveils the hidden planned cards (the Rebellion hides what matters),
+  reroutes a revealed card where it helps least, and blockades the most threatened District.
+
+>>> from tabletop_core import play
+>>> import unrest
+>>> final, _ = play(unrest.GAME, [RebellionBot(), EmpireBot()], seed=1)
+>>> unrest.is_terminal(final)
+True
+"""
 
 from __future__ import annotations
 
@@ -7,20 +23,219 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["EmpireBot", "RebellionBot"]
+from unrest.actions import Blockade, Destroy, Place, Plan, Reroute, Surveil, Target
+from unrest.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
+from unrest.state import CAPITOL
+from unrest.view import HIDDEN, SeenCard, UnrestView
+
+__all__ = ["EmpireBot", "RebellionBot", "district_value"]
+
+_SUIT = tuple(suit_of(k) for k in range(MISDIRECTION + 1))
+_VALUE = tuple(value_of(k) for k in range(MISDIRECTION + 1))
+MET = 1.0
+
+# A tally is a list of 17 ints: suit sums (0-3), suit counts (4-7), value counts (8-12), face-up suit counts
+# (13-16).
+
+
+def _tally(cards: Sequence[SeenCard]) -> list[int]:
+    t = [0] * 17
+    for c in cards:
+        if c.card != HIDDEN:
+            _add(t, c.card, c.revealed and not c.proved)
+    return t
+
+
+def _add(t: list[int], kind: int, up: bool) -> None:
+    if kind == MISDIRECTION:
+        return
+    s = _SUIT[kind]
+    v = _VALUE[kind]
+    t[s] += v
+    t[4 + s] += 1
+    t[6 + v] += 1
+    if up:
+        t[13 + s] += 1
+
+
+def _progress(m: int, t: list[int], revolution: int) -> float:
+    """How close tally ``t`` is to Mission ``m`` (1.0 when met)."""
+    if m == 0:
+        return min(1.0, (t[0] + t[1] + t[2] + t[3]) / revolution)
+    if m == 1:
+        return min(1.0, max(t[13:17]) / 3)
+    if m == 2:
+        s, d = t[SUPPLIES], t[DISRUPTION]
+        if d > s > 3:
+            return 1.0
+        return 0.5 * min(s, 4) / 4 + 0.45 * min(d, s + 1) / (s + 1)
+    if m == 3:
+        return sum(1 for i in range(4) if t[4 + i]) / 4
+    if m == 4:
+        return min(1.0, max(t[8:13]) / 3)
+    if m == 5:
+        v = t[8:13]
+        return max(sum(1 for x in v[0:4] if x), sum(1 for x in v[1:5] if x)) / 4
+    if m == 6:
+        return (min(t[INTELLIGENCE], 4) + min(t[DISRUPTION], 4)) / 8
+    if m == 7:
+        i, u = t[INTELLIGENCE], t[UPHEAVAL]
+        if i > u >= 3:
+            return 1.0
+        return 0.5 * min(u, 3) / 3 + 0.45 * min(i, u + 1) / (u + 1)
+    if t[4 + DISRUPTION]:
+        return 0.0
+    return min(1.0, t[UPHEAVAL] / 8)
+
+
+def district_value(t: list[int], missions: Sequence[int], revolution: int = 21) -> float:
+    """The best progress of a tally toward the Missions on the table (squared, so near-complete counts
+    most)."""
+    best = 0.0
+    for m in missions:
+        p = _progress(m, t, revolution)
+        if p >= MET:
+            return 2.0
+        best = max(best, p)
+    return best * best
+
+
+def _revolution(view: UnrestView, district: int) -> int:
+    return 25 if view.variant == "capitol" and district == CAPITOL else 21
+
+
+def _gain(view: UnrestView, tallies: dict[int, list[int]], district: int, kind: int, up: bool) -> float:
+    t = tallies[district]
+    before = district_value(t, view.missions, _revolution(view, district))
+    after_t = list(t)
+    _add(after_t, kind, up)
+    bonus = 1.0 if view.variant == "capitol" and district == CAPITOL else 0.0
+    gain = district_value(after_t, view.missions, _revolution(view, district)) - before
+    return gain + (bonus if gain > 1.0 else 0.0)
 
 
 class RebellionBot:
-    """The Rebellion's heuristic bot."""
+    """A greedy Rebellion: progress toward Missions, best cards hidden."""
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
-        """Choose an action."""
-        return legal_actions[0]
+    def act(self, view: UnrestView, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        """Choose the Rebellion's action from its view."""
+        first = legal_actions[0]
+        if isinstance(first, Target):
+            return self._target(view, legal_actions)
+        if isinstance(first, Plan):
+            return self._plan(view, legal_actions)
+        if isinstance(first, Place):
+            return self._place(view, legal_actions)
+        return first
+
+    @staticmethod
+    def _tallies(view: UnrestView) -> dict[int, list[int]]:
+        return {d: _tally(view.stacks[d]) for d in view.row}
+
+    def _greedy(
+        self,
+        view: UnrestView,
+        districts: Sequence[int],
+        hand: list[int],
+        picks: int,
+        tallies: dict[int, list[int]],
+    ) -> tuple[float, list[tuple[int, float]]]:
+        """Pick ``picks`` cards one by one, each into its best District; return total gain and (card,
+        gain)."""
+        total = 0.0
+        chosen: list[tuple[int, float]] = []
+        hand = list(hand)
+        for _ in range(picks):
+            best: tuple[float, int, int] | None = None
+            for k in set(hand):
+                for d in districts:
+                    g = _gain(view, tallies, d, k, False) if k != MISDIRECTION else 0.0
+                    if best is None or g > best[0]:
+                        best = (g, k, d)
+            if best is None:
+                break
+            g, k, d = best
+            hand.remove(k)
+            _add(tallies[d], k, False)
+            total += g
+            chosen.append((k, g))
+        return total, chosen
+
+    def _target(self, view: UnrestView, legal: Sequence[Any]) -> Any:
+        best, best_score = legal[0], -1e9
+        row = view.row
+        for a in legal:
+            pair = (a.district, row[row.index(a.district) + 1])
+            score, _ = self._greedy(view, pair, list(view.hand), 3, self._tallies(view))
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _plan(self, view: UnrestView, legal: Sequence[Any]) -> Any:
+        districts = view.aoi or view.row
+        tallies = self._tallies(view)
+        planned = [p for p in view.plan if p is not None]
+        for p in planned:  # count the cards already planned into their best District
+            d = max(districts, key=lambda d: _gain(view, tallies, d, p.card, p.revealed))
+            _add(tallies[d], p.card, p.revealed)
+        left = 3 - len(view.plan)
+        _, chosen = self._greedy(view, districts, list(view.hand), left, tallies)
+        need_reveal = not any(p.revealed for p in planned)
+        numbered = [(k, g) for k, g in chosen if k != MISDIRECTION]
+        reveal = min(numbered, key=lambda kg: kg[1])[0] if need_reveal and numbered else None
+        legal_set = set(legal)
+        order = sorted(chosen, key=lambda kg: -kg[1])
+        for k, _g in order:
+            if k == reveal:
+                continue
+            if Plan(k, True) in legal_set:
+                return Plan(k, True)
+        if reveal is not None and Plan(reveal, False) in legal_set:
+            return Plan(reveal, False)
+        return legal[0]
+
+    def _place(self, view: UnrestView, legal: Sequence[Any]) -> Any:
+        slot = legal[0].slot
+        card = view.plan[slot]
+        assert card is not None
+        tallies = {a.district: _tally(view.stacks[a.district]) for a in legal}
+        return max(legal, key=lambda a: _gain(view, tallies, a.district, card.card, card.revealed))
 
 
 class EmpireBot:
-    """The Empire's heuristic bot."""
+    """A defensive Empire: strike the hidden planned cards, move revealed ones where they help least, blockade
+    the most threatened District."""
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
-        """Choose an action."""
-        return legal_actions[0]
+    def act(self, view: UnrestView, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        """Choose the Empire's action from its view."""
+        tallies = {d: _tally(view.stacks[d]) for d in view.row}
+        hidden = {d: sum(1 for c in view.stacks[d] if c.card == HIDDEN) for d in view.row}
+        targets = view.aoi or view.row
+
+        def threat(d: int) -> float:
+            return district_value(tallies[d], view.missions, _revolution(view, d)) + 0.12 * hidden[d]
+
+        def card_threat(kind: int, up: bool) -> float:
+            return max(_gain(view, tallies, d, kind, up) for d in targets)
+
+        def score(a: Any) -> float:
+            if isinstance(a, Blockade):
+                if a.district not in targets:
+                    return -1.0
+                return 0.3 + threat(a.district)
+            p = view.plan[a.slot]
+            assert p is not None
+            known = p.card != HIDDEN
+            if isinstance(a, Destroy):
+                return 0.2 + card_threat(p.card, p.revealed) if known else 0.55
+            if isinstance(a, Surveil):
+                return 0.5
+            assert isinstance(a, Reroute)
+            if known:
+                there = _gain(view, tallies, a.district, p.card, p.revealed)
+                if there > 1.0:
+                    return -2.0
+                return card_threat(p.card, p.revealed) - there - 0.05 * threat(a.district)
+            return 0.25 - 0.3 * threat(a.district) - (0.2 if a.district in targets else 0.0)
+
+        return max(legal_actions, key=score)

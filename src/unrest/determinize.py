@@ -24,6 +24,7 @@ import attrs
 import numpy as np
 
 from unrest.cards import DECK, KINDS, MISDIRECTION
+from unrest.missions import Tally
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, next_reveals
 from unrest.rules.round import plan_actions
 from unrest.state import EMPIRE, Destroyed, Planned, Proof, StackCard, UnrestState
@@ -98,7 +99,8 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
             snap = _snapshot(stack, r, freed)
             if all(c.revealed for c in snap):
                 continue
-            if any(m.is_met(snap) for m in missions_for(state, d)):
+            tally = Tally(snap)
+            if any(m.holds(tally) for m in missions_for(state, d)):
                 return None
     frame = state.pending.top
     if frame is not None:

@@ -41,7 +41,7 @@ from unrest.actions import (
     decision_id,
     outcome_id,
 )
-from unrest.cards import DECK, KINDS, MISDIRECTION, card_name
+from unrest.cards import DECK, KINDS, MISDIRECTION, card_name, parse_card
 from unrest.content import CONTENT
 from unrest.determinize import determinize_empire
 from unrest.rules import liberation, setup
@@ -54,6 +54,8 @@ __all__ = ["GAME", "Unrest"]
 _CHANCE_STEPS = frozenset({"districts", "hand", "missions", "draw"})
 _SHORT = tuple(d.short for d in CONTENT.districts)
 _NAME = tuple(d.name for d in CONTENT.districts)
+_BY_SHORT = {d.short.lower(): d.id for d in CONTENT.districts}
+_MISSION_BY_NAME = {m.name.lower(): m.id for m in CONTENT.missions}
 
 
 class Unrest(Game[UnrestState, Action, UnrestOptions]):
@@ -123,7 +125,25 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         return setup.setup_outcomes(state)
 
     def is_legal(self, state: UnrestState, action: Action) -> bool:
-        """Whether ``action`` is legal in ``state`` (never raises)."""
+        """Whether ``action`` is legal in ``state`` (never raises; draws and placements checked directly)."""
+        if state.winner >= 0:
+            return False
+        step = state.pos.step
+        cls = type(action)
+        if cls is Draw:
+            card = action.card  # type: ignore[union-attr]  # cls is Draw
+            return step in ("hand", "draw") and state.deck[card] > 0
+        if cls is Place:
+            if step != "place":
+                return False
+            slot = next(i for i, p in enumerate(state.plan) if p is not None)
+            return action.slot == slot and action.district in rnd.place_targets(state)  # type: ignore[union-attr]  # cls is Place
+        if cls is Target:
+            return step == "target" and action.district in state.row[:-1]  # type: ignore[union-attr]  # cls is Target
+        if cls is Plan:
+            return step == "plan" and rnd.plan_legal(state, action)  # type: ignore[arg-type]  # cls is Plan
+        if cls in (Surveil, Destroy, Reroute, Blockade):
+            return step == "defend" and rnd.power_legal(state, action)  # type: ignore[arg-type]  # an Empire power
         try:
             return action in self.legal_actions(state)
         except (TypeError, ValueError):
@@ -225,6 +245,53 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         if isinstance(action, SetDistrict):
             return f"district {_SHORT[action.district]}"
         return f"mission {CONTENT.missions[action.mission].name}"
+
+    def parse_action(self, state: UnrestState, text: str) -> Action:
+        """Read an action written as :meth:`action_to_str` writes it (case and spacing are not significant).
+
+        Reads the grammar directly (no scan of every legal action's string) and falls back to the scan.
+
+        Raises:
+            IllegalActionError: when no legal action reads as ``text``.
+        """
+        wanted = " ".join(str(text).lower().split())
+        try:
+            action = self._read(state, wanted.split(" "))
+        except (ValueError, KeyError, IndexError, StopIteration):
+            action = None
+        if (
+            action is not None
+            and self.is_legal(state, action)
+            and " ".join(self.action_to_str(state, action).lower().split()) == wanted
+        ):
+            return action
+        return super().parse_action(state, text)
+
+    @staticmethod
+    def _read(state: UnrestState, w: list[str]) -> Action | None:
+        verb = w[0]
+        if verb == "plan":
+            return Plan(parse_card(w[1]), w[2] == "hidden")
+        if verb == "place":
+            slot = next(i for i, p in enumerate(state.plan) if p is not None)
+            return Place(slot, _BY_SHORT[w[-1]])
+        if verb == "draw":
+            return DRAWS[parse_card(w[1])]
+        if verb == "target":
+            return Target(_BY_SHORT[w[1]])
+        if verb in ("surveil", "destroy"):
+            return (Surveil if verb == "surveil" else Destroy)(int(w[2]) - 1)
+        if verb == "reroute":
+            return Reroute(int(w[2]) - 1, _BY_SHORT[w[4]])
+        if verb == "blockade":
+            return Blockade(_BY_SHORT[w[1]])
+        if verb == "reveal":
+            return Reveal(int(w[-1].rstrip(")")) - 1)
+        if verb == "district":
+            return SetDistrict(_BY_SHORT[w[1]])
+        if verb == "mission":
+            return DealMission(_MISSION_BY_NAME[" ".join(w[1:])])
+        return None
 
     @staticmethod
     def _slot_card(state: UnrestState, slot: int) -> str:

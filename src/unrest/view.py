@@ -2,12 +2,14 @@
 
 The Rebellion sees everything but the deck (whose contents follow from what it sees: the deck is a multiset
 with no order to hide). The Empire sees the revealed cards, where every hidden card lies (and when it was
-placed), the hand and deck sizes, and nothing else: a hidden card shows as :data:`HIDDEN`. What the Empire can
-infer about a hidden card (a destroyed card that stayed hidden is not a Misdirection; see
-:mod:`unrest.determinize`) follows from the view and the rules.
+placed), the hand and deck sizes, and nothing else: a hidden card shows as a :class:`HiddenCard` (its
+``card`` reads :data:`HIDDEN`). What the Empire can infer about a hidden card (a destroyed card that stayed
+hidden is not a Misdirection; see :mod:`unrest.determinize`) follows from the view and the rules.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import attrs
 import numpy as np
@@ -19,27 +21,36 @@ __all__ = ["HIDDEN", "OBSERVATION_SHAPE", "SeenCard", "UnrestView", "observation
 
 #: The kind shown for a card the viewer cannot see.
 HIDDEN = -1
+_MAX_ROUND = 9
 
 
 @attrs.frozen
-class SeenCard:
-    """A card as a player sees it: its kind (or :data:`HIDDEN`), facing, round placed, and whether it was
-    revealed by a liberation proof."""
+class HiddenCard:
+    """A face-down card as the Empire sees it: only when it was placed (or destroyed) and whether it was later
+    revealed by a proof (never, while it shows as hidden). Its ``card`` reads :data:`HIDDEN`."""
 
-    card: int
-    revealed: bool
+    card: ClassVar[int] = HIDDEN
+    revealed: ClassVar[bool] = False
+    proved: ClassVar[bool] = False
     round: int = 0
-    proved: bool = False
+
+
+# One shared marker per round: observing allocates nothing for hidden cards.
+_HIDDEN = tuple(HiddenCard(r) for r in range(_MAX_ROUND + 1))
+
+#: A card in a stack, as a player sees it.
+SeenCard = StackCard | HiddenCard
 
 
 @attrs.frozen
 class UnrestView:
     """One player's knowledge of the table (hashable; hidden facts are absent).
 
-    Attributes mirror :class:`~unrest.state.UnrestState`; ``hand`` is empty for the Empire (``hand_size`` says
-    how many cards the Rebellion holds), ``deck_size`` replaces the deck, and the pending proof shows only its
-    District (``proving``, -1 if none), the cards revealed for it so far (``chosen``) and, to the Rebellion
-    only, the cards it may reveal next (``may_reveal``).
+    Attributes mirror :class:`~unrest.state.UnrestState`. The Rebellion's view holds the state's own cards; in
+    the Empire's, every face-down card is a :class:`HiddenCard` (when it was placed, nothing more). ``hand``
+    is empty for the Empire (``hand_size`` says how many cards the Rebellion holds), ``deck_size`` replaces
+    the deck, and the pending proof shows only its District (``proving``, -1 if none), the cards revealed for
+    it so far (``chosen``) and, to the Rebellion only, the cards it may reveal next (``may_reveal``).
     """
 
     player: int
@@ -50,16 +61,16 @@ class UnrestView:
     row: tuple[int, ...]
     missions: tuple[int, ...]
     freed: tuple[int, ...]
-    stacks: tuple[tuple[SeenCard, ...], ...]
+    stacks: tuple[tuple[StackCard | HiddenCard, ...], ...]
     hand: tuple[int, ...]
     hand_size: int
     deck_size: int
     tokens: tuple[bool, ...]
     aoi: tuple[int, ...]
-    plan: tuple[SeenCard | None, ...]
+    plan: tuple[Planned | HiddenCard | None, ...]
     blockade: int
     used: tuple[int, ...]
-    destroyed: tuple[SeenCard, ...]
+    destroyed: tuple[Destroyed | HiddenCard, ...]
     to_draw: int
     final: bool
     proving: int
@@ -68,24 +79,29 @@ class UnrestView:
     winner: int
 
 
-def _stack_card(c: StackCard, full: bool) -> SeenCard:
-    return SeenCard(c.card if full or c.revealed else HIDDEN, c.revealed, c.round, c.proved)
-
-
-def _planned(p: Planned | None, full: bool) -> SeenCard | None:
-    if p is None:
-        return None
-    return SeenCard(p.card if full or p.revealed else HIDDEN, p.revealed)
-
-
-def _destroyed(c: Destroyed, full: bool) -> SeenCard:
-    return SeenCard(c.card if full or c.revealed else HIDDEN, c.revealed, c.round)
+def _hide_stack(stack: tuple[StackCard, ...]) -> tuple[StackCard | HiddenCard, ...]:
+    for c in stack:
+        if not c.revealed:
+            return tuple(c if c.revealed else _HIDDEN[c.round] for c in stack)
+    return stack
 
 
 def observe(state: UnrestState, player: int) -> UnrestView:
     """``player``'s view of ``state``."""
     full = player == REBELLION
     frame = state.pending.top
+    rnd = state.pos.round
+    if full:
+        stacks: tuple[tuple[StackCard | HiddenCard, ...], ...] = state.stacks
+        plan: tuple[Planned | HiddenCard | None, ...] = state.plan
+        destroyed: tuple[Destroyed | HiddenCard, ...] = state.destroyed
+        hand = state.hand
+    else:
+        stacks = tuple(_hide_stack(s) for s in state.stacks)
+        hidden = _HIDDEN[rnd]
+        plan = tuple(p if p is None or p.revealed else hidden for p in state.plan)
+        destroyed = tuple(x if x.revealed else _HIDDEN[x.round] for x in state.destroyed)
+        hand = ()
     if frame is not None and full:
         k = len(frame.chosen)
         may = tuple(sorted({p[k] for p in frame.proofs}))
@@ -94,22 +110,22 @@ def observe(state: UnrestState, player: int) -> UnrestView:
     return UnrestView(
         player=player,
         variant=state.options.variant,
-        round=state.pos.round,
+        round=rnd,
         phase=state.pos.phase,
         step=state.pos.step,
         row=state.row,
         missions=state.missions,
         freed=state.freed,
-        stacks=tuple(tuple(_stack_card(c, full) for c in s) for s in state.stacks),
-        hand=state.hand if full else (),
+        stacks=stacks,
+        hand=hand,
         hand_size=len(state.hand),
         deck_size=sum(state.deck),
         tokens=state.tokens,
         aoi=state.aoi,
-        plan=tuple(_planned(p, full) for p in state.plan),
+        plan=plan,
         blockade=state.blockade,
         used=state.used,
-        destroyed=tuple(_destroyed(c, full) for c in state.destroyed),
+        destroyed=destroyed,
         to_draw=state.to_draw,
         final=state.final,
         proving=frame.district if frame is not None else -1,
@@ -181,9 +197,9 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
     out[i] = view.hand_size / 5.0
     out[i + 1] = view.deck_size / 24.0
     i += 2
-    for c in view.destroyed:
-        if c.card == HIDDEN:
+    for x in view.destroyed:
+        if x.card == HIDDEN:
             out[i + KINDS] += 1.0
         else:
-            out[i + c.card] += 1.0
+            out[i + x.card] += 1.0
     return out

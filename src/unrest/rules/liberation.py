@@ -18,7 +18,7 @@ from itertools import combinations
 import attrs
 
 from unrest.actions import REVEALS, Decision, Reveal
-from unrest.missions import MISSIONS, REVOLUTION_CAPITOL, Mission
+from unrest.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
 from unrest.state import CAPITOL, EMPIRE, FLOW, NO_DISTRICT, REBELLION, Proof, StackCard, UnrestState
 
 __all__ = [
@@ -40,8 +40,9 @@ N_DISTRICTS = 5
 
 def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
     """The Missions that apply to ``district`` (the Capitol's Revolution needs 25 in the Capitol variant)."""
-    capitol = state.options.variant == "capitol" and district == CAPITOL
-    return tuple(REVOLUTION_CAPITOL if capitol and m == 0 else MISSIONS[m] for m in state.missions)
+    if district == CAPITOL and state.options.variant == "capitol":
+        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in state.missions)
+    return tuple(MISSIONS[m] for m in state.missions)
 
 
 def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
@@ -49,7 +50,8 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
     stack = state.stacks[district]
     if not stack:
         return ()
-    return tuple(m for m in missions_for(state, district) if m.is_met(stack))
+    tally = Tally(stack)
+    return tuple(m for m in missions_for(state, district) if m.holds(tally))
 
 
 def minimal_proofs(stack: Sequence[StackCard], missions: Sequence[Mission]) -> tuple[tuple[int, ...], ...]:
@@ -57,7 +59,8 @@ def minimal_proofs(stack: Sequence[StackCard], missions: Sequence[Mission]) -> t
 
     Only Missions the stack meets can be proven. Sorted; empty when no Mission is met.
     """
-    met = [m for m in missions if m.is_met(stack)]
+    tally = Tally(stack)
+    met = [m for m in missions if m.holds(tally)]
     if not met:
         return ()
     hidden = [i for i, c in enumerate(stack) if not c.revealed]

@@ -57,7 +57,9 @@ __all__ = [
     "place_actions",
     "place_targets",
     "plan_actions",
+    "plan_legal",
     "plan_needs",
+    "power_legal",
     "target_actions",
 ]
 
@@ -113,6 +115,38 @@ def plan_actions(state: UnrestState) -> tuple[Decision, ...]:
         if hidden >= 1 and revealed <= rest_num and hidden - 1 + revealed <= n - 1:
             out.append(PLANS[k][1])
     return tuple(out)
+
+
+def plan_legal(state: UnrestState, action: Plan) -> bool:
+    """Whether ``action`` is among :func:`plan_actions` (checked directly)."""
+    hand = state.hand
+    k = action.card
+    if k not in hand:
+        return False
+    hidden, revealed = plan_needs(state)
+    n = len(hand)
+    is_num = k != MISDIRECTION
+    rest_num = sum(c != MISDIRECTION for c in hand) - is_num
+    if action.hidden:
+        return hidden >= 1 and revealed <= rest_num and hidden - 1 + revealed <= n - 1
+    return is_num and revealed >= 1 and revealed - 1 <= rest_num and hidden + revealed - 1 <= n - 1
+
+
+def power_legal(state: UnrestState, action: Surveil | Destroy | Reroute | Blockade) -> bool:
+    """Whether an Empire action is among :func:`defend_actions` (checked directly)."""
+    if isinstance(action, Blockade):
+        return state.tokens[BLOCKADE] and action.district in state.row
+    plan = state.plan
+    if action.slot >= len(plan):
+        return False
+    card = plan[action.slot]
+    if card is None:
+        return False
+    if isinstance(action, Surveil):
+        return state.tokens[SURVEIL] and not card.revealed
+    if isinstance(action, Destroy):
+        return state.tokens[DESTROY]
+    return state.tokens[REROUTE] and action.district in state.row
 
 
 def apply_plan(state: UnrestState, action: Plan) -> UnrestState:
