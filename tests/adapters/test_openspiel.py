@@ -495,3 +495,11 @@ def test_serialization_round_trips_every_state_of_a_playout(case: Case) -> None:
         assert back.history() == state.history()
         for p in range(game.num_players()):
             assert back.information_state_string(p) == state.information_state_string(p)
+
+
+def test_the_library_games_register_under_their_python_names() -> None:
+    expected = {"unrest": "python_unrest", "unbroken": "python_unbroken", "runebound_coop": "python_runebound_coop"}
+    assert installed(*expected) == list(expected)  # all three games are part of the library
+    for name, short_name in expected.items():
+        assert openspiel.register(INSTALLED[name]) == short_name
+        assert short_name in pyspiel.registered_names()
