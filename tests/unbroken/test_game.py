@@ -1,0 +1,100 @@
+"""The game as a whole: a scripted winning game, the bot, the protocol, properties of random play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import unbroken
+from tabletop_core import from_json, play, to_json
+from tabletop_core.errors import IllegalActionError, StateFormatError
+from unbroken.bots import HeuristicAgent
+from unbroken.view import score, title
+
+LINE = Path(__file__).parent / "data" / "winning_line.txt"
+
+
+def test_scripted_winning_game_from_a_fixed_seed() -> None:
+    lines = LINE.read_text(encoding="utf-8").splitlines()
+    seed = int(next(x for x in lines if x.startswith("# seed = ")).split("=")[1])
+    moves = [x for x in lines if x and not x.startswith("#")]
+    rng = np.random.default_rng(seed)
+    state = unbroken.new_game(rng=rng, difficulty="normal", character="brawler")
+    for text in moves:
+        assert not unbroken.is_terminal(state)
+        state = unbroken.step(state, unbroken.parse_action(state, text), rng=rng)
+    assert unbroken.is_terminal(state) and state.outcome == 1 and state.level == 4
+    points = score(state)
+    assert unbroken.returns(state) == (float(points),) and points > 0
+    assert f"WON with {points} points ({title(points)})" in unbroken.render(state)
+
+
+def test_default_agents_are_the_heuristic_bot() -> None:
+    state = unbroken.new_game(seed=1)
+    agents = unbroken.GAME.default_agents(state)
+    assert len(agents) == 1 and isinstance(agents[0], HeuristicAgent)
+
+
+def test_heuristic_bot_wins_sometimes_and_beats_random_play() -> None:
+    bot_levels, wins = [], 0
+    for seed in range(40):
+        character = ["sneak", "sage", "hunter", "brawler"][seed % 4]
+        s, _ = play(
+            unbroken.GAME, [HeuristicAgent()], seed=seed, options={"difficulty": "easy", "character": character}
+        )
+        bot_levels.append(s.level)
+        wins += s.outcome > 0
+    assert wins >= 1 and np.mean(bot_levels) >= 2.5
+
+
+def test_action_ids_decode_and_unknown_ids_raise() -> None:
+    state = unbroken.new_game(seed=2)
+    for action in unbroken.legal_actions(state):
+        assert unbroken.action_from_id(state, unbroken.action_id(action)) == action
+    try:
+        unbroken.action_from_id(state, unbroken.GAME.spec.num_distinct_actions)
+    except IllegalActionError:
+        pass
+    else:
+        raise AssertionError("an out-of-range id must raise")
+
+
+def test_observation_tensor_shape_and_render() -> None:
+    state = unbroken.new_game(seed=3)
+    tensor = unbroken.observation_tensor(state, 0)
+    assert tensor.shape == unbroken.GAME.spec.observation_shape and tensor.dtype == np.float32
+    assert "Level 1 travel/preparation" in unbroken.render(state)
+    assert unbroken.GAME.describe_step(state) == "Level 1 travel/preparation"
+
+
+def test_broken_state_json_is_refused() -> None:
+    state = unbroken.new_game(seed=4)
+    text = to_json(state).replace('"bare_hands"', '"laser_sword"', 1)
+    try:
+        from_json(unbroken.GAME, text)
+    except StateFormatError:
+        pass
+    else:
+        raise AssertionError("an unknown weapon must be refused")
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), difficulty=st.sampled_from(["easy", "normal", "hard"]))
+def test_random_playouts_stay_in_bounds_and_round_trip(seed: int, difficulty: str) -> None:
+    rng = np.random.default_rng(seed)
+    state = unbroken.new_game(
+        rng=rng, difficulty=difficulty, character=["sneak", "sage", "hunter", "brawler"][seed % 4]
+    )
+    steps = 0
+    while not unbroken.is_terminal(state):
+        legal = unbroken.legal_actions(state)
+        state = unbroken.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
+        steps += 1
+        if steps % 7 == 0:
+            assert from_json(unbroken.GAME, to_json(state)) == state
+        assert all(t.low <= t.value <= t.high for t in state.res)
+    spec = unbroken.GAME.spec
+    assert spec.min_utility <= unbroken.returns(state)[0] <= spec.max_utility
