@@ -503,3 +503,19 @@ def test_the_library_games_register_under_their_python_names() -> None:
     for name, short_name in expected.items():
         assert openspiel.register(INSTALLED[name]) == short_name
         assert short_name in pyspiel.registered_names()
+
+
+def test_search_can_start_from_any_tabletop_position() -> None:
+    game = openspiel.load(KUHN)
+    position = KUHN.new_game(seed=4)  # the deal resolved by the library's own seeding
+    state = game.state_from_tabletop(position)
+    assert openspiel.tabletop_state(state) == position and state.history() == []
+    assert state.legal_actions() == list(KUHN.legal_action_ids(position))
+    with pytest.raises(OptionError, match="other options"):
+        openspiel.load(SOLO).state_from_tabletop(SOLO.new_game(seed=1, turns=5))
+    played = _play_to(game, [0, 1, 0])
+    swapped = openspiel.with_tabletop_state(played, KUHN.step(position, KUHN.action_from_id(position, 0)))
+    assert swapped.history() == played.history()
+    assert openspiel.tabletop_state(swapped) != openspiel.tabletop_state(played)
+    with pytest.raises(TypeError):
+        openspiel.tabletop_state(pyspiel.load_game("kuhn_poker").new_initial_state())
