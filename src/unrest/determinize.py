@@ -28,6 +28,7 @@ from unrest.missions import Tally
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, next_reveals
 from unrest.rules.round import plan_actions
 from unrest.state import EMPIRE, Destroyed, Planned, Proof, StackCard, UnrestState
+from unrest.view import all_misdirection_round
 
 __all__ = ["MAX_TRIES", "consistent", "determinize_empire", "unseen_cards"]
 
@@ -49,24 +50,6 @@ def unseen_cards(state: UnrestState) -> list[int]:
         if x.revealed:
             counts[x.card] -= 1
     return [k for k in range(KINDS) for _ in range(counts[k])]
-
-
-def _plan_complete(state: UnrestState) -> bool:
-    step = state.pos.step
-    return state.pos.round > 0 and step in ("defend", "place", "liberate")
-
-
-def _all_misdirection_round(state: UnrestState) -> bool:
-    """Whether this round's complete plan held no revealed card (its hidden cards are all Misdirection)."""
-    if not _plan_complete(state):
-        return False
-    r = state.pos.round
-    if any(p is not None and p.revealed and p.card != MISDIRECTION for p in state.plan):
-        return False
-    for stack in state.stacks:
-        if any(c.round == r and c.revealed and not c.proved and c.card != MISDIRECTION for c in stack):
-            return False
-    return not any(x.round == r and x.revealed and x.card != MISDIRECTION for x in state.destroyed)
 
 
 def _snapshot(stack: tuple[StackCard, ...], r: int, freed: int) -> tuple[StackCard, ...]:
@@ -127,7 +110,7 @@ def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestSt
     """A full state drawn uniformly among those consistent with the Empire's view of ``state``."""
     unseen = unseen_cards(state)
     r = state.pos.round
-    all_m = _all_misdirection_round(state)
+    all_m = all_misdirection_round(state)
     # Unseen places: ("h",) hand, ("k",) deck, ("p", slot), ("s", district, index), ("x", index).
     forced_m: list[tuple[int, ...]] = []
     not_m: list[tuple[int, ...]] = []

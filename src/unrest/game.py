@@ -372,7 +372,10 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
             lines.append(f"Plan: {plan}")
         up = [POWERS[t] for t, face_up in enumerate(view.tokens) if face_up]
         lines.append(f"Empire tokens face up: {', '.join(up) or 'none'}")
-        hand = " ".join(card_name(k) for k in view.hand) if view.hand else f"{view.hand_size} cards"
+        if view.player == REBELLION:
+            hand = " ".join(card_name(k) for k in view.hand) or "-"
+        else:
+            hand = f"{view.hand_size} cards"
         lines.append(f"Hand: {hand}; deck: {view.deck_size} cards")
         if view.destroyed:
             lines.append(f"Destroyed: {_cards(view.destroyed)}")

@@ -14,7 +14,7 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
-from unrest.cards import KINDS
+from unrest.cards import KINDS, MISDIRECTION
 from unrest.state import FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
 
 __all__ = ["HIDDEN", "OBSERVATION_SHAPE", "SeenCard", "UnrestView", "observation_tensor", "observe"]
@@ -51,6 +51,11 @@ class UnrestView:
     is empty for the Empire (``hand_size`` says how many cards the Rebellion holds), ``deck_size`` replaces
     the deck, and the pending proof shows only its District (``proving``, -1 if none), the cards revealed for
     it so far (``chosen``) and, to the Rebellion only, the cards it may reveal next (``may_reveal``).
+
+    The Misdirection implications of what was seen are stated too: ``not_misdirection`` counts the destroyed
+    cards that stayed hidden (none of them is a Misdirection, which would have been revealed), and
+    ``all_misdirection`` says this round's complete plan held no revealed numbered card, so its hidden cards
+    are all Misdirection (possible only in the Final Encounter).
     """
 
     player: int
@@ -77,6 +82,23 @@ class UnrestView:
     chosen: tuple[int, ...]
     may_reveal: tuple[int, ...]
     winner: int
+    not_misdirection: int = 0
+    all_misdirection: bool = False
+
+
+def all_misdirection_round(state: UnrestState) -> bool:
+    """Whether this round's complete plan held no revealed numbered card: then it was planned from a hand of
+    Misdirection only (a numbered card must be planned revealed), and every hidden card of the round is
+    one."""
+    if state.pos.round == 0 or state.pos.step not in ("defend", "place", "liberate"):
+        return False
+    r = state.pos.round
+    if any(p is not None and p.revealed and p.card != MISDIRECTION for p in state.plan):
+        return False
+    for stack in state.stacks:
+        if any(c.round == r and c.revealed and not c.proved and c.card != MISDIRECTION for c in stack):
+            return False
+    return not any(x.round == r and x.revealed and x.card != MISDIRECTION for x in state.destroyed)
 
 
 def _hide_stack(stack: tuple[StackCard, ...]) -> tuple[StackCard | HiddenCard, ...]:
@@ -132,6 +154,8 @@ def observe(state: UnrestState, player: int) -> UnrestView:
         chosen=frame.chosen if frame is not None else (),
         may_reveal=may,
         winner=state.winner,
+        not_misdirection=sum(1 for x in state.destroyed if not x.revealed),
+        all_misdirection=all_misdirection_round(state),
     )
 
 
@@ -140,7 +164,7 @@ _N_DISTRICTS = 5
 _N_MISSIONS = 9
 _PER_DISTRICT = 1 + 5 + 1 + 1 + 1 + 1 + KINDS + 1
 _PER_SLOT = 2 + KINDS
-_HEAD = 2 + len(_STEPS) + 3 + _N_MISSIONS + 4 + 1
+_HEAD = 2 + len(_STEPS) + 3 + _N_MISSIONS + 4 + 1 + 2
 OBSERVATION_SHAPE = (_HEAD + _N_DISTRICTS * _PER_DISTRICT + 3 * _PER_SLOT + KINDS + 2 + KINDS + 1,)
 
 
@@ -148,10 +172,10 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
     """Encode a view as a float32 vector of shape :data:`OBSERVATION_SHAPE`.
 
     Layout: player (2), step one-hot, round / 8, Final Encounter, Capitol variant, Missions on the table (9),
-    tokens face up (4), Empire actions taken / 2; per District: in play, position in the row (5), liberated,
-    in the Area of Interest, blockaded, being proven, seen card kinds (21), hidden cards; per plan slot:
-    present, revealed, seen kind (21); hand kinds (21), hand size / 5, deck size / 24; destroyed kinds seen
-    (21), destroyed hidden.
+    tokens face up (4), Empire actions taken / 2, destroyed cards known not Misdirection, plan all
+    Misdirection; per District: in play, position in the row (5), liberated, in the Area of Interest,
+    blockaded, being proven, seen card kinds (21), hidden cards; per plan slot: present, revealed, seen kind
+    (21); hand kinds (21), hand size / 5, deck size / 24; destroyed kinds seen (21), destroyed hidden.
     """
     out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
     out[view.player] = 1.0
@@ -168,7 +192,9 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
     for t, up in enumerate(view.tokens):
         out[i + t] = float(up)
     out[i + 4] = len(view.used) / 2.0
-    i += 5
+    out[i + 5] = float(view.not_misdirection)
+    out[i + 6] = float(view.all_misdirection)
+    i += 7
     for d in range(_N_DISTRICTS):
         if d in view.row:
             out[i] = 1.0

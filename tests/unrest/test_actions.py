@@ -1,0 +1,64 @@
+"""Actions: a fixed id space, readable strings, both round-tripping; illegal actions are refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import unrest
+from tabletop_core import CHANCE, IllegalActionError, from_json, to_json
+from tests.unrest.helpers import act, strings, table
+from unrest.actions import DECISIONS, NUM_ACTIONS, NUM_OUTCOMES, Place, Plan, Reroute, Surveil, Target
+
+
+def test_actions_fixed_id_space_covers_every_decision_once() -> None:
+    assert len(DECISIONS) == NUM_ACTIONS == unrest.GAME.spec.num_distinct_actions
+    assert [unrest.action_id(a) for a in DECISIONS] == list(range(NUM_ACTIONS))
+    assert unrest.GAME.spec.max_chance_outcomes == NUM_OUTCOMES == 21
+
+
+def test_actions_readable_strings() -> None:
+    state = table(hand="5D 2I 3S 6U 2U")
+    assert unrest.action_to_str(state, Target(1)) == "target Peace"
+    state = act(state, "target Peace")
+    assert "plan 5D hidden" in strings(state) and "plan 3S revealed" in strings(state)
+    state = act(state, "plan 5D hidden", "plan 2I hidden", "plan 3S revealed")
+    assert unrest.action_to_str(state, Surveil(1)) == "surveil card 2"
+    assert unrest.action_to_str(state, Reroute(2, 4)) == "reroute card 3 to Truth"
+    state = act(state, "surveil card 2", "blockade Plenty")
+    assert unrest.action_to_str(state, Place(0, 2)) == "place 5D in Capitol"
+    assert unrest.parse_action(state, "  PLACE 5d IN capitol ") == Place(0, 2)
+
+
+def test_actions_unknown_text_or_id_is_refused() -> None:
+    state = table(hand="5D 2I 3S 6U 2U")
+    with pytest.raises(IllegalActionError):
+        unrest.parse_action(state, "target Narnia")
+    with pytest.raises(IllegalActionError):
+        unrest.parse_action(state, "plan 5D hidden")  # not the planning step
+    with pytest.raises(IllegalActionError):
+        unrest.action_from_id(state, NUM_ACTIONS)
+    with pytest.raises(IllegalActionError):
+        unrest.step(state, Plan(0, True))
+    assert not unrest.is_legal(state, object())  # type: ignore[arg-type]
+
+
+@given(seed=st.integers(0, 100_000))
+def test_actions_round_trip_along_random_games(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    state = unrest.new_game(seed=seed)
+    while not unrest.is_terminal(state):
+        legal = unrest.legal_actions(state)
+        for a in legal:
+            assert unrest.action_from_id(state, unrest.action_id(a)) == a
+            assert unrest.parse_action(state, unrest.action_to_str(state, a)) == a
+            assert unrest.is_legal(state, a)
+        assert len({unrest.action_to_str(state, a) for a in legal}) == len(legal)
+        action = legal[int(rng.integers(len(legal)))]
+        assert from_json(unrest.GAME, to_json(action)) == action
+        state = unrest.step(state, action, rng=rng)
+        if unrest.current_player(state) == CHANCE:
+            raise AssertionError("step with rng settles chance")
+    assert from_json(unrest.GAME, to_json(state)) == state
