@@ -19,8 +19,10 @@ from tests.adapters.solo import Scoring
 ONE_PLAYER = cases(players=1)
 
 
-def test_there_is_a_one_player_game_to_check() -> None:
-    assert any(c.name == "solo" for c in ONE_PLAYER)
+def test_unbroken_and_solo_runebound_fights_are_among_the_games_checked() -> None:
+    assert {c.name for c in ONE_PLAYER} >= {"solo", "unbroken", "runebound_coop"}
+    fights = [c for c in ONE_PLAYER if c.name == "runebound_coop"]
+    assert all(len(c.options["heroes"]) == 1 for c in fights) and len(fights) >= 4
 
 
 @pytest.mark.parametrize("case", ONE_PLAYER, ids=lambda c: c.id)

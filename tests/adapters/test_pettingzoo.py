@@ -13,10 +13,19 @@ from pettingzoo.test import api_test, seed_test
 from tabletop_core import IllegalActionError, OptionError
 from tabletop_core.adapters.pettingzoo import TabletopAECEnv, env
 from tabletop_core.kuhn import GAME as KUHN
-from tests.adapters.games import Case, cases
+from tests.adapters.games import INSTALLED, Case, cases
 from tests.adapters.solo import GAME as SOLO
 
 _CYCLES = {"kuhn": 200, "kuhn_recall": 100, "solo": 200}
+
+
+def test_every_library_game_is_among_the_environments_tested() -> None:
+    tested = cases()
+    assert {c.name for c in tested} >= {"kuhn", "unrest", "unbroken", "runebound_coop"}
+    parties = [c for c in tested if c.name == "runebound_coop" and len(c.options.get("heroes", ())) >= 2]
+    assert parties and all(len(TabletopAECEnv(c.game, options=c.options).possible_agents) >= 2 for c in parties)
+    solo = TabletopAECEnv(INSTALLED["unbroken"])
+    assert solo.possible_agents == ["player_0"]
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
