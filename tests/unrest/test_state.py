@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import attrs
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import unrest
 from tabletop_core import StateFormatError, from_json, to_json
@@ -32,3 +35,15 @@ def test_state_step_never_mutates() -> None:
     before = to_json(state)
     act(state, "target Peace")
     assert to_json(state) == before
+
+
+@given(seed=st.integers(0, 100_000), variant=st.sampled_from(["standard", "capitol"]))
+def test_state_invariants_hold_along_random_games(seed: int, variant: str) -> None:
+    rng = np.random.default_rng(seed)
+    state = unrest.new_game(seed=seed, variant=variant)
+    while not unrest.is_terminal(state):
+        unrest.GAME.validate_state(state)
+        legal = unrest.legal_actions(state)
+        state = unrest.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
+    unrest.GAME.validate_state(state)
+    assert len(state.liberated) >= 3 or state.final or (variant == "capitol" and 2 in state.liberated)

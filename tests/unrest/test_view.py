@@ -30,6 +30,7 @@ from tests.unrest.helpers import (
 )
 from unrest.cards import MISDIRECTION, parse_card
 from unrest.missions import MISSIONS
+from unrest.rules.liberation import met_missions
 from unrest.state import EMPIRE, REBELLION, Destroyed, StackCard, UnrestState
 from unrest.view import HIDDEN, OBSERVATION_SHAPE
 
@@ -280,3 +281,26 @@ def test_leak_random_play_views_never_show_hidden_kinds() -> None:
     for s, truth in zip(view.stacks, final.stacks, strict=True):
         for seen, card in zip(s, truth, strict=True):
             assert (seen.card == HIDDEN) == (not card.revealed)
+
+
+def test_determinize_at_a_proof_decision_keeps_a_real_choice() -> None:
+    state = table(
+        hand="6U 6S",
+        planned=plan("(5D) 2I"),
+        stacks={PEACE: stack("(3I) (4I)")},
+        rnd=2,
+        step="place",
+        aoi=(PEACE, CAPITOL),
+        tokens=(False, False, True, True),
+        missions=(REVOLUTION, ESPIONAGE, COUP, 5),
+    )
+    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    assert state.step == "liberate" and unrest.current_player(state) == REBELLION
+    view = unrest.observe(state, EMPIRE)
+    assert view.proving == PEACE and view.may_reveal == ()
+    for s in range(100):
+        det = unrest.determinize(state, EMPIRE, np.random.default_rng(s))
+        assert unrest.observe(det, EMPIRE) == view
+        assert len(unrest.legal_actions(det)) >= 2
+        # The District being proven meets a Mission in every determinization.
+        assert met_missions(det, PEACE)
