@@ -353,7 +353,8 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
             raise ValueError("a pending proof exists exactly at an undecided liberation step")
 
     def render(self, state: UnrestState, player: int | None = None) -> str:
-        """The table as text: the row with stacks, the plan, the tokens, the hand (as ``player`` sees it)."""
+        """The table as text: the row with stacks, the plan, the tokens, the hand, as ``player`` sees it (the whole
+        truth, deck included, when ``player`` is ``None``)."""
         view = observe(state, REBELLION if player is None else player)
         lines = [f"Unrest, {self.describe_step(state)}"]
         missions = ", ".join(CONTENT.missions[m].name for m in view.missions)
@@ -377,6 +378,10 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         else:
             hand = f"{view.hand_size} cards"
         lines.append(f"Hand: {hand}; deck: {view.deck_size} cards")
+        if player is None and view.deck_size:
+            lines.append(
+                "Deck (unordered): " + " ".join(card_name(k) for k, n in enumerate(state.deck) for _ in range(n))
+            )
         if view.destroyed:
             lines.append(f"Destroyed: {_cards(view.destroyed)}")
         return "\n".join(lines)

@@ -142,6 +142,7 @@ class Revolution(Mission):
     target: int = 21
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return t.total() >= self.target
 
 
@@ -155,6 +156,7 @@ class PoliticalSurge(Mission):
     key: ClassVar[str] = "political_surge"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return max(t.up) >= 3
 
 
@@ -165,9 +167,11 @@ class FortifiedOrganizers(Mission):
     key: ClassVar[str] = "fortified_organizers"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return t.sums[DISRUPTION] > t.sums[SUPPLIES] > 3
 
     def certain(self, t: Tally, hidden: int) -> bool:
+        """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
         return t.sums[SUPPLIES] > 3 and t.sums[DISRUPTION] > t.sums[SUPPLIES] + _worst(t, SUPPLIES, hidden)
 
 
@@ -178,6 +182,7 @@ class Coup(Mission):
     key: ClassVar[str] = "coup"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return min(t.counts) >= 1
 
 
@@ -188,6 +193,7 @@ class CoordinatedPlot(Mission):
     key: ClassVar[str] = "coordinated_plot"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return max(t.values) >= 3
 
 
@@ -198,6 +204,7 @@ class SleeperCell(Mission):
     key: ClassVar[str] = "sleeper_cell"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         v = t.values
         return bool(v[1] and v[2] and v[3] and (v[0] or v[4]))
 
@@ -209,6 +216,7 @@ class Espionage(Mission):
     key: ClassVar[str] = "espionage"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return t.sums[INTELLIGENCE] >= 4 and t.sums[DISRUPTION] >= 4
 
 
@@ -219,9 +227,11 @@ class EnergizedPress(Mission):
     key: ClassVar[str] = "energized_press"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] >= 3
 
     def certain(self, t: Tally, hidden: int) -> bool:
+        """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
         return t.sums[UPHEAVAL] >= 3 and t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] + _worst(t, UPHEAVAL, hidden)
 
 
@@ -232,10 +242,12 @@ class CivilDisobedience(Mission):
     key: ClassVar[str] = "civil_disobedience"
 
     def holds(self, t: Tally) -> bool:
+        """Whether the totals meet this Mission."""
         return t.sums[UPHEAVAL] >= 8 and t.counts[DISRUPTION] == 0
 
     def certain(self, t: Tally, hidden: int) -> bool:
         # Any unseen card might be a Disruption card.
+        """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
         return hidden == 0 and self.holds(t)
 
 
@@ -271,9 +283,7 @@ KEYS = tuple(_BY_KEY)
 def _by_content() -> tuple[Mission, ...]:
     for m in CONTENT.missions:
         if m.key not in _BY_KEY:
-            raise ContentError(
-                FILE, f"mission[{m.id}]", "key", f"unknown condition {m.key!r} (known: {KEYS})"
-            )
+            raise ContentError(FILE, f"mission[{m.id}]", "key", f"unknown condition {m.key!r} (known: {KEYS})")
     return tuple(_BY_KEY[m.key] for m in CONTENT.missions)
 
 

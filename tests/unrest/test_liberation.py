@@ -89,9 +89,7 @@ def test_liberation_several_minimal_proofs_are_a_decision() -> None:
 
 def test_game_end_three_liberated_districts_win_at_once() -> None:
     stacks = {PEACE: stack("(4I)"), CAPITOL: stack("(4D)")}
-    state = at_place(
-        "6U 6S", "(5D) 4I", stacks=stacks, freed={TRUTH: 1}, row=(PLENTY, PEACE, CAPITOL, POLICE)
-    )
+    state = at_place("6U 6S", "(5D) 4I", stacks=stacks, freed={TRUTH: 1}, row=(PLENTY, PEACE, CAPITOL, POLICE))
     # Liberating Peace and Capitol would make 3 with Truth: the game ends at once (Capitol is not reached).
     state = act(state, "place 5D in Peace", "place 4I in Capitol")
     assert unrest.is_terminal(state)

@@ -105,9 +105,7 @@ def test_surveil_reveals_only_hidden_cards() -> None:
 
 
 def test_surveilled_misdirection_is_revealed_then_destroyed() -> None:
-    state = act(
-        table(hand="M 2I 3U 4D 5S"), "target Peace", "plan M hidden", "plan 2I hidden", "plan 3U revealed"
-    )
+    state = act(table(hand="M 2I 3U 4D 5S"), "target Peace", "plan M hidden", "plan 2I hidden", "plan 3U revealed")
     state = act(state, "surveil card 1")
     assert state.plan[0] is None and state.destroyed == (Destroyed(MISDIRECTION, True, 1),)
 
@@ -115,9 +113,7 @@ def test_surveilled_misdirection_is_revealed_then_destroyed() -> None:
 def test_destroy_keeps_the_facing_except_misdirection() -> None:
     state = act(planned_state(), "destroy card 1")
     assert state.destroyed == (Destroyed(cards("2I")[0], False, 1),)
-    state = act(
-        table(hand="M 2I 3U 4D 5S"), "target Peace", "plan M hidden", "plan 2I hidden", "plan 3U revealed"
-    )
+    state = act(table(hand="M 2I 3U 4D 5S"), "target Peace", "plan M hidden", "plan 2I hidden", "plan 3U revealed")
     state = act(state, "destroy card 1")
     assert state.destroyed == (Destroyed(MISDIRECTION, True, 1),)
 

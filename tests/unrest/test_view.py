@@ -51,9 +51,7 @@ def sample_states(seed: int, every: int = 3) -> list[UnrestState]:
 
 
 def planned() -> UnrestState:
-    return act(
-        table(hand="2I 3U 4D 5S 6I"), "target Peace", "plan 2I hidden", "plan 3U hidden", "plan 4D revealed"
-    )
+    return act(table(hand="2I 3U 4D 5S 6I"), "target Peace", "plan 2I hidden", "plan 3U hidden", "plan 4D revealed")
 
 
 def test_observe_empire_sees_revealed_cards_and_where_hidden_cards_lie() -> None:
@@ -304,3 +302,12 @@ def test_determinize_at_a_proof_decision_keeps_a_real_choice() -> None:
         assert len(unrest.legal_actions(det)) >= 2
         # The District being proven meets a Mission in every determinization.
         assert met_missions(det, PEACE)
+
+
+def test_render_shows_the_empire_only_its_view() -> None:
+    state = act(planned(), "reroute card 1 to Truth")
+    empire = unrest.render(state, EMPIRE)
+    assert "Ministry of Truth: (??)" in empire and "Hand: 2 cards" in empire and "5S" not in empire
+    rebel = unrest.render(state, REBELLION)
+    assert "Ministry of Truth: (2I)" in rebel and "Hand: 6I 5S" in rebel and "Deck" not in rebel
+    assert "Deck (unordered)" in unrest.render(state)

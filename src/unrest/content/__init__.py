@@ -103,15 +103,11 @@ def parse_content(text: str, file: str = FILE, known_keys: tuple[str, ...] | Non
         raise ContentError(file, "district", "id", f"Unrest has 5 Districts, got {len(districts)}")
     missions = tuple(
         MissionInfo(**row)
-        for row in _entries(
-            file, doc, "mission", {"id": int, "key": str, "name": str, "text": str, "source": str}
-        )
+        for row in _entries(file, doc, "mission", {"id": int, "key": str, "name": str, "text": str, "source": str})
     )
     for m in missions:
         if known_keys is not None and m.key not in known_keys:
-            raise ContentError(
-                file, f"mission[{m.id}]", "key", f"unknown condition {m.key!r} (known: {known_keys})"
-            )
+            raise ContentError(file, f"mission[{m.id}]", "key", f"unknown condition {m.key!r} (known: {known_keys})")
     if missions[0].key != "revolution":
         raise ContentError(file, "mission[0]", "key", "mission 0 must be the Revolution")
     if len({m.key for m in missions}) != len(missions):

@@ -175,9 +175,7 @@ def end_round(state: UnrestState) -> UnrestState:
         return attrs.evolve(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
     size = state.deck_size
     final = size < DRAW_SIZE
-    state = attrs.evolve(
-        state, pos=FLOW.at("end", "draw", state.pos.round), to_draw=min(size, DRAW_SIZE), final=final
-    )
+    state = attrs.evolve(state, pos=FLOW.at("end", "draw", state.pos.round), to_draw=min(size, DRAW_SIZE), final=final)
     return next_round(state) if state.to_draw == 0 else state
 
 
