@@ -225,8 +225,26 @@ class Unbroken(Game[State, Action, Options]):
             raise ValueError("negative Small Effort")
         pack = state.pack
         ids = {w.id for w in pack.weapons}
-        if any(w not in ids for w in state.weapons):
+        if any(w not in ids for w in state.weapons + state.aside):
             raise ValueError("unknown weapon")
+        if any(sk not in {x.id for x in pack.skills} for sk in state.skills):
+            raise ValueError("unknown skill")
+        cond_ids = {c.id for c in pack.conditions}
+        if any(c.id not in cond_ids or c.tokens < 0 for c in state.conditions + state.next_conditions):
+            raise ValueError("unknown condition or negative tokens")
+        monsters = {m.id for m in pack.monsters}
+        if (state.monster and state.monster not in monsters) or (
+            state.combat is not None and state.combat.monster not in monsters
+        ):
+            raise ValueError("unknown monster")
+        if not 0 <= state.uses <= 4:
+            raise ValueError(f"bad Ability Uses {state.uses}")
+        enc_ok = all(0 <= i < len(pack.encounters) for i in (*state.encounters.cards(), *state.encounters.discards))
+        skill_ok = all(0 <= i < len(pack.skills) for i in (*state.skill_deck.cards(), *state.skill_deck.discards))
+        if not enc_ok or not skill_ok or any(not 0 <= i < len(pack.encounters) for i in state.revealed):
+            raise ValueError("card index outside the pack")
+        if any(not 0 <= i < len(pack.skills) for i in state.offered):
+            raise ValueError("skill index outside the pack")
 
     def default_agents(self, state: State) -> list[Any]:
         from unbroken.bots import HeuristicAgent

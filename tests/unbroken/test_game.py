@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,15 +72,22 @@ def test_observation_tensor_shape_and_render() -> None:
     assert unbroken.GAME.describe_step(state) == "Level 1 travel/preparation"
 
 
-def test_broken_state_json_is_refused() -> None:
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [('"bare_hands"', '"laser_sword"'), ('"uses":1', '"uses":9'), ('"round":1', '"round":7')],
+)
+def test_broken_state_json_is_refused(old: str, new: str) -> None:
     state = unbroken.new_game(seed=4)
-    text = to_json(state).replace('"bare_hands"', '"laser_sword"', 1)
-    try:
-        from_json(unbroken.GAME, text)
-    except StateFormatError:
-        pass
-    else:
-        raise AssertionError("an unknown weapon must be refused")
+    text = to_json(state)
+    assert old in text
+    with pytest.raises(StateFormatError):
+        from_json(unbroken.GAME, text.replace(old, new, 1))
+
+
+def test_unknown_skill_in_json_is_refused() -> None:
+    state = attrs.evolve(unbroken.new_game(seed=4), skills=("daring",))
+    with pytest.raises(StateFormatError):
+        from_json(unbroken.GAME, to_json(state).replace('"daring"', '"flying"'))
 
 
 @settings(max_examples=25, deadline=None)
