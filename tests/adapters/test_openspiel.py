@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import json
 import pickletools
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
@@ -495,6 +497,9 @@ def test_serialization_round_trips_every_state_of_a_playout(case: Case) -> None:
         assert back.history() == state.history()
         for p in range(game.num_players()):
             assert back.information_state_string(p) == state.information_state_string(p)
+        again = openspiel.loads(openspiel.dumps(state))  # the JSON-only document
+        assert openspiel.tabletop_state(again) == openspiel.tabletop_state(state)
+        assert again.history() == state.history() and str(again.get_game()) == str(game)
 
 
 def test_the_library_games_register_under_their_python_names() -> None:
@@ -519,3 +524,28 @@ def test_search_can_start_from_any_tabletop_position() -> None:
     assert openspiel.tabletop_state(swapped) != openspiel.tabletop_state(played)
     with pytest.raises(TypeError):
         openspiel.tabletop_state(pyspiel.load_game("kuhn_poker").new_initial_state())
+
+
+def test_json_only_documents_are_checked_and_load_in_a_fresh_process() -> None:
+    game = openspiel.load(SOLO, turns=2)
+    state = _play_to(game, [3, 0, 4])
+    text = openspiel.dumps(state)
+    assert "pickle" not in text and json.loads(text)["history"] == [3, 0, 4]
+    doc = json.loads(text)
+    for bad in (
+        "not json",
+        json.dumps({**doc, "version": 9}),
+        json.dumps({**doc, "history": [3, 0, 9]}),  # chance id 9 does not exist
+        json.dumps({**doc, "history": [3, 0, 5]}),  # legal, but reaches another state
+        json.dumps({**doc, "game": "python_no_such_game()"}),
+    ):
+        with pytest.raises(StateFormatError):
+            openspiel.loads(bad)
+    kuhn_doc = openspiel.dumps(_play_to(openspiel.load(KUHN), [1, 2, 0]))
+    script = (
+        "import sys\nfrom tabletop_core.adapters import openspiel\n"
+        "state = openspiel.loads(sys.stdin.read())\nprint(state.history(), state.current_player())"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=kuhn_doc, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[1, 2, 0] 1"

@@ -41,7 +41,8 @@ How the protocol maps onto OpenSpiel:
   ``PyState::Serialize`` (C++, not overridable from Python) writes the history, the move number and a base64
   pickle of the Python object's ``__dict__``; this adapter keeps a single entry there whose pickled form is the
   plain text of our JSON document (no class of ours is pickled), and restoring it goes through ``from_json`` with
-  all its validation.
+  all its validation. :func:`dumps` / :func:`loads` give a JSON-only document (game string, history, state) for
+  those who want no pickle envelope at all.
 - **Clone** is cheap: states are immutable values, so a clone shares them.
 """
 
@@ -71,7 +72,9 @@ from tabletop_core.spec import CHANCE, ChanceMode, Information, Utility
 __all__ = [
     "OpenSpielGame",
     "OpenSpielState",
+    "dumps",
     "load",
+    "loads",
     "make_resampler",
     "register",
     "short_name_for",
@@ -81,6 +84,7 @@ __all__ = [
 
 _PAYLOAD_FORMAT = "tabletop-rules/openspiel-state"
 _PAYLOAD_VERSION = 1
+_DOCUMENT_FORMAT = "tabletop-rules/openspiel"
 
 _CHANCE_MODE = {
     ChanceMode.DETERMINISTIC: pyspiel.GameType.ChanceMode.DETERMINISTIC,
@@ -630,3 +634,81 @@ def make_resampler(seed: int | None = None) -> Callable[[OpenSpielState, int], O
         return _resample(state, int(player), rng)
 
     return resample
+
+
+# ----- a JSON-only document for a game and state ---------------------------------------------------------------
+
+
+def dumps(state: OpenSpielState) -> str:
+    """The game and ``state`` as one JSON document, with no pickle anywhere (unlike OpenSpiel's own format).
+
+    The document holds the game string (short name and parameters), OpenSpiel's history and our JSON of the state;
+    :func:`loads` reads it back. Use it where OpenSpiel's ``serialize_game_and_state`` (a base64 pickle envelope,
+    see the module docstring) is not wanted.
+
+    >>> from tabletop_core.kuhn import GAME
+    >>> state = load(GAME).new_initial_state()
+    >>> for action in (2, 0, 1):
+    ...     state.apply_action(action)
+    >>> back = loads(dumps(state))
+    >>> back.history(), tabletop_state(back) == tabletop_state(state)
+    ([2, 0, 1], True)
+    """
+    if not isinstance(state, OpenSpielState):
+        raise TypeError(f"not a tabletop-rules OpenSpiel state: {type(state).__name__}")
+    doc = {
+        "format": _DOCUMENT_FORMAT,
+        "version": _PAYLOAD_VERSION,
+        "game": str(state.get_game()),
+        "history": [int(a) for a in state.history()],
+        "state": to_json(state.tabletop),
+    }
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def loads(text: str) -> OpenSpielState:
+    """Read a :func:`dumps` document: load the game, replay the history and check it reaches the stored state.
+
+    A game that is not registered yet is found among the installed games (``tabletop_core.load_game``) by its short
+    name without the ``python_`` prefix.
+
+    Raises:
+        StateFormatError: malformed input, an unknown game, a history that does not apply or does not lead to the
+            stored state.
+    """
+    try:
+        doc = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise StateFormatError(f"not a JSON document: {exc}") from exc
+    if (
+        type(doc) is not dict
+        or set(doc) != {"format", "version", "game", "history", "state"}
+        or doc["format"] != _DOCUMENT_FORMAT
+        or doc["version"] != _PAYLOAD_VERSION
+        or type(doc["game"]) is not str
+        or type(doc["history"]) is not list
+        or not all(type(a) is int for a in doc["history"])
+        or type(doc["state"]) is not str
+    ):
+        raise StateFormatError(f"not a {_DOCUMENT_FORMAT} document (version {_PAYLOAD_VERSION})")
+    name = doc["game"].split("(", 1)[0]
+    try:
+        if name not in pyspiel.registered_names() and name.startswith("python_"):
+            from tabletop_core.registry import load_game
+
+            register(load_game(name.removeprefix("python_")))
+        game = pyspiel.load_game(doc["game"])
+    except Exception as exc:  # pyspiel and the registry raise their own types for unknown games and bad parameters
+        raise StateFormatError(f"cannot load game {doc['game']!r}: {exc}") from exc
+    if not isinstance(game, OpenSpielGame):
+        raise StateFormatError(f"{name!r} is not a tabletop-rules game")
+    stored = from_json(game.tabletop_game, doc["state"])
+    state = game.new_initial_state()
+    try:
+        for action in doc["history"]:
+            state.apply_action(action)
+    except Exception as exc:  # an illegal id raised by the game through pyspiel
+        raise StateFormatError(f"the history does not apply: {exc}") from exc
+    if state.tabletop != stored:
+        raise StateFormatError("the history does not lead to the stored state")
+    return state
