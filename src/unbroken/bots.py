@@ -190,6 +190,7 @@ class HeuristicAgent:
             weapon = s.pack.weapon(s.weapon)
 
             def score(a: Attack) -> float:
+                """Wounds per Small-Effort value, with a bonus for big hits and for a killing blow."""
                 atk = weapon.attacks[a.i]
                 cost = -value(atk.cost, s)
                 power = atk.power if atk.kind == "wound" else atk.power * 1.5

@@ -90,11 +90,13 @@ class Unbroken(Game[State, Action, Options]):
         return engine.advance(state)
 
     def current_player(self, state: State) -> int:
+        """TERMINAL when the game is over, CHANCE at a roll or draw, else the player (0)."""
         if state.outcome:
             return TERMINAL
         return CHANCE if engine.is_chance(state) else 0
 
     def legal_actions(self, state: State) -> tuple[Action, ...]:
+        """Every legal action sorted by id (the chance outcomes at a chance node)."""
         if state.outcome:
             return ()
         if engine.is_chance(state):
@@ -102,6 +104,7 @@ class Unbroken(Game[State, Action, Options]):
         return tuple(sorted(engine.decisions(state), key=action_id))
 
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, float], ...]:
+        """The outcomes of a roll (1/6 each) or a draw (count/size over the remaining cards)."""
         if state.outcome or not engine.is_chance(state):
             return ()
         return engine.chance_outcomes(state)
@@ -110,6 +113,7 @@ class Unbroken(Game[State, Action, Options]):
         return engine.apply(state, action)
 
     def is_legal(self, state: State, action: Action) -> bool:
+        """Whether ``action`` is legal, without building the outcome list at chance nodes."""
         try:
             if state.outcome:
                 return False
@@ -136,17 +140,21 @@ class Unbroken(Game[State, Action, Options]):
         return super().parse_action(state, text)
 
     def returns(self, state: State) -> tuple[float, ...]:
+        """The score on a win, ``LOSS`` (-1) on a loss, 0.0 while the game is running."""
         if state.outcome > 0:
             return (float(score(state)),)
         return (LOSS,) if state.outcome < 0 else (0.0,)
 
     def observe(self, state: State, player: int) -> View:
+        """The player's view: the whole state (nothing is hidden but future chance)."""
         return observe(state, player)
 
     def action_id(self, action: Action) -> int:
+        """The stable id of ``action`` (see :mod:`unbroken.actions`)."""
         return action_id(action)
 
     def action_from_id(self, state: State, action_id: int) -> Action:
+        """Decode ``action_id`` as a chance outcome at chance nodes, else as a decision."""
         try:
             if engine.is_chance(state):
                 if isinstance(state.pending.top, Roll):
@@ -159,6 +167,7 @@ class Unbroken(Game[State, Action, Options]):
             ) from exc
 
     def action_to_str(self, state: State, action: Action) -> str:
+        """A short readable form: ``explore``, ``attack cleave``, ``pick 1 Lichen Wall``, ``roll 6``."""
         pack = state.pack
         top = state.pending.top
         if isinstance(action, Die):
@@ -202,17 +211,21 @@ class Unbroken(Game[State, Action, Options]):
         return ""
 
     def observation_tensor(self, state: State, player: int) -> np.ndarray:
+        """The float32 tensor of ``observe(state, player)``."""
         return observation(self.observe(state, player))
 
     def render(self, state: State, player: int | None = None) -> str:
+        """A text picture of the Display."""
         return render(state)
 
     def describe_step(self, state: State) -> str:
+        """The Level, phase/step and the pending frame, for messages."""
         top = state.pending.top
         frame = "" if top is None else f", pending {type(top).__name__.lower()} {getattr(top, 'kind', '')}".rstrip()
         return f"Level {state.level} {state.pos.phase}/{state.pos.step}{frame}"
 
     def validate_state(self, state: State) -> None:
+        """Refuse a (deserialized) state that breaks an invariant or names cards the pack lacks."""
         if not 1 <= state.pos.round <= 4:
             raise ValueError(f"Level {state.pos.round} is not 1..4")
         if state.outcome not in (-1, 0, 1):
@@ -247,6 +260,7 @@ class Unbroken(Game[State, Action, Options]):
             raise ValueError("skill index outside the pack")
 
     def default_agents(self, state: State) -> list[Any]:
+        """The heuristic bot."""
         from unbroken.bots import HeuristicAgent
 
         return [HeuristicAgent()]

@@ -100,6 +100,7 @@ class _Ctx:
         self.file, self.entry = file, entry
 
     def err(self, field: str, problem: str) -> ContentError:
+        """The error for ``field`` of this entry."""
         return ContentError(self.file, self.entry, field, problem)
 
 
@@ -416,6 +417,7 @@ def _all_ops(pack: Pack) -> list[tuple[str, str, Op, str]]:
     out: list[tuple[str, str, Op, str]] = []
 
     def abil(section: str, eid: str, abilities: tuple[Ability, ...]) -> None:
+        """Collect the ops of ``abilities``."""
         for i, a in enumerate(abilities):
             for o, f in _walk(a.cost, f"abilities[{i}].cost") + _walk(a.effects, f"abilities[{i}].effects"):
                 out.append((section, eid, o, f))
@@ -442,6 +444,7 @@ def _all_ops(pack: Pack) -> list[tuple[str, str, Op, str]]:
 
 def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
     def err(section: str, eid: str, field: str, problem: str) -> ContentError:
+        """The error for ``field`` of entry ``eid``, in the file it came from."""
         return ContentError(files[section].get(eid, "<pack>"), eid, field, problem)
 
     weapons = {w.id for w in pack.weapons}

@@ -1,0 +1,1 @@
+"""Unbroken's rules: resources, the effect interpreter, triggers, the Travel and Combat Phases, the engine."""

@@ -13,7 +13,7 @@ from unbroken.content.schema import TRIGGERS
 from unbroken.rules import combat, travel
 from unbroken.rules.effects import run_op, run_ops
 from unbroken.rules.resources import gain, pay
-from unbroken.rules.triggers import available, commute, fire
+from unbroken.rules.triggers import abilities_of, available, commute, fire
 from unbroken.state import (
     CUNNING,
     FOOD,
@@ -120,8 +120,6 @@ def _trig_step(state: State, frame: Trig) -> tuple[State, bool]:
 def _resolve(state: State, frame: Trig, i: int) -> State:
     """Resolve activated ability ``i``: pay its cost (and an Ability Use for the character's), run its effects."""
     cand = frame.cands[i]
-    from unbroken.rules.triggers import abilities_of
-
     ability = abilities_of(state, cand.src)[cand.index]
     state = state.replace_top(attrs.evolve(frame, cands=frame.cands[:i] + frame.cands[i + 1 :]))
     state = pay(state, ability.cost)
