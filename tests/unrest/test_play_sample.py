@@ -17,7 +17,7 @@ from tests.unrest.helpers import (
     strings,
 )
 from tests.unrest.helpers import table as make_table
-from unrest.state import DESTROY, EMPIRE, REBELLION, StackCard
+from unrest.state import BLOCKADE, DESTROY, EMPIRE, REBELLION, StackCard
 
 
 def test_play_sample() -> None:
@@ -60,4 +60,4 @@ def test_play_sample() -> None:
     state = act(state, "target Plenty", "plan M hidden", "plan 6U hidden", "plan 4I revealed")
     powers = {s.split()[0] for s in strings(state)}
     assert powers == {"destroy", "blockade"}
-    assert DESTROY == 1
+    assert state.tokens[DESTROY] and state.tokens[BLOCKADE]

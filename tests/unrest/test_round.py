@@ -14,7 +14,6 @@ from tests.unrest.helpers import (
     TRUTH,
     act,
     cards,
-    plan,
     stack,
     strings,
     table,
@@ -188,5 +187,9 @@ def test_power_token_order_and_plan_slots_in_strings() -> None:
     state = planned_state()
     assert strings(state)[:5] == ["surveil card 1", "surveil card 2", "destroy card 1", "destroy card 2",
                                   "destroy card 3"]  # fmt: skip
-    assert plan("(2I) 3U")[0].revealed is False
-    assert SURVEIL == 0 and REROUTE == 2
+    assert strings(state)[-5:] == ["blockade Plenty", "blockade Peace", "blockade Capitol", "blockade Police",
+                                   "blockade Truth"]  # fmt: skip
+    assert len(strings(state)) == 2 + 3 + 3 * 5 + 5  # Surveil hidden x2, Destroy x3, Reroute 3x5, Blockade x5
+    state = act(state, "surveil card 1")
+    assert not state.tokens[SURVEIL] and not any(s.startswith("surveil") for s in strings(state))
+    assert state.tokens[REROUTE]
