@@ -135,3 +135,16 @@ def test_custom_pack_merged_over_default_plays(tmp_path: Path) -> None:
     while not unbroken.is_terminal(state) and state.level == 1:
         state = unbroken.step(state, unbroken.legal_actions(state)[-1], rng=rng)
     assert unbroken.GAME.spec.min_utility <= unbroken.returns(state)[0]
+
+
+def test_the_documented_pack_example_loads_and_plays(tmp_path: Path) -> None:
+    import re
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "unbroken.md").read_text(encoding="utf-8")
+    match = re.search(r"```toml\n(.*?)```", doc, re.S)
+    assert match is not None
+    path = _write(tmp_path, match.group(1))
+    pack = load_pack(path)
+    assert pack.monster_for(1, 1).name == "Cave Gnoll" and "iron_will" in {s.id for s in pack.skills}
+    state = unbroken.new_game(seed=0, pack=str(path))
+    assert state.pack.name == str(path)

@@ -70,3 +70,28 @@ def test_orders_that_cannot_matter_are_not_offered() -> None:
     assert s.combat is not None and s.combat.health == 14
     assert any(c.id == "paralyzed" for c in s.conditions)
     _ = roll
+
+
+def test_level_start_trigger_survivor() -> None:
+    from tests.unbroken.helpers import at_prep
+    from unbroken.state import FLOW
+
+    s = at_prep(1, skills=("survivor",))
+    s = with_res(attrs.evolve(s, pos=FLOW.at("combat", "hunger", 1), monster="kobold"), food=1, se=5)
+    s = do(s, "eat 1")
+    assert s.level == 2 and texts(s) == ["pass", "respond 0 survivor"]
+    assert do(s, "respond 0 survivor").amount(SE) == 8
+
+
+def test_resolve_trigger_mandatory_cursed_and_optional_scavenger() -> None:
+    from tests.unbroken.helpers import at_prep, draw
+
+    s = with_res(at_prep(1, conditions=cond("cursed"), skills=("scavenger",)), time=7)
+    s = draw(draw(do(s, "explore"), "lichen_wall"), "rotten_cart")
+    s = do(s, "pick 1 Rotten Cart", "resolve")
+    # A mandatory Time loss and an optional gain: the player orders them; no pass while Cursed waits.
+    assert texts(s) == ["respond 0 scavenger", "respond 1 cursed"]
+    s = do(s, "respond 1 cursed")
+    assert texts(s) == ["pass", "respond 0 scavenger"]
+    s = do(s, "respond 0 scavenger")
+    assert s.amount(5) == 3 and s.amount(8) == 7 - 1 - 2  # Wood 2 + 1; Time: Cursed 1, then the Time Value 2
