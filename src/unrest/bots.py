@@ -212,8 +212,11 @@ class EmpireBot:
         hidden = {d: sum(1 for c in view.stacks[d] if c.card == HIDDEN) for d in view.row}
         targets = view.aoi or view.row
 
+        capitol = view.variant == "capitol"
+
         def threat(d: int) -> float:
-            return district_value(tallies[d], view.missions, _revolution(view, d)) + 0.12 * hidden[d]
+            base = district_value(tallies[d], view.missions, _revolution(view, d)) + 0.12 * hidden[d]
+            return base + (0.6 if capitol and d == CAPITOL else 0.0)  # losing the Capitol loses the game
 
         def card_threat(kind: int, up: bool) -> float:
             return max(_gain(view, tallies, d, kind, up) for d in targets)

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
+import pytest
+
 import unrest
-from tabletop_core import RandomAgent, play
+from tabletop_core import Agent, RandomAgent, play
 from unrest.bots import EmpireBot, RebellionBot, district_value
 from unrest.state import EMPIRE, REBELLION
 
 GAMES = 400
 
 
-def win_rate(agents: list[object], seat: int) -> float:
+def win_rate(agents: list[Agent], seat: int, variant: str) -> float:
     wins = 0
     for seed in range(GAMES):
-        final, _ = play(unrest.GAME, agents, seed=seed)  # type: ignore[arg-type]
+        final, _ = play(unrest.GAME, agents, seed=seed, options={"variant": variant})
         wins += final.winner == seat
     return wins / GAMES
 
 
-def test_bots_rebellion_beats_random_in_70_percent() -> None:
-    assert win_rate([RebellionBot(), RandomAgent()], REBELLION) >= 0.70
+@pytest.mark.parametrize("variant", ["standard", "capitol"])
+def test_bots_rebellion_beats_random_in_70_percent(variant: str) -> None:
+    assert win_rate([RebellionBot(), RandomAgent()], REBELLION, variant) >= 0.70
 
 
-def test_bots_empire_beats_random_in_70_percent() -> None:
-    assert win_rate([RandomAgent(), EmpireBot()], EMPIRE) >= 0.70
+@pytest.mark.parametrize("variant", ["standard", "capitol"])
+def test_bots_empire_beats_random_in_70_percent(variant: str) -> None:
+    assert win_rate([RandomAgent(), EmpireBot()], EMPIRE, variant) >= 0.70
 
 
 def test_bots_are_the_default_agents() -> None:
