@@ -365,7 +365,7 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         for d in range(5):
             if view.freed[d]:
                 lines.append(f"  liberated in round {view.freed[d]}: {_NAME[d]}: {_cards(view.stacks[d])}")
-        if view.plan:
+        if any(p is not None for p in view.plan):
             plan = ", ".join(
                 f"{i + 1}:{_card(p.card, p.revealed)}" if p is not None else f"{i + 1}:-"
                 for i, p in enumerate(view.plan)
