@@ -111,7 +111,7 @@ def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestSt
     unseen = unseen_cards(state)
     r = state.pos.round
     all_m = all_misdirection_round(state)
-    # Unseen places: ("h",) hand, ("k",) deck, ("p", slot), ("s", district, index), ("x", index).
+    # Unseen places: (0, slot) plan, (1, district, index) stack, (2, index) destroyed, (3,) hand, (4,) deck.
     forced_m: list[tuple[int, ...]] = []
     not_m: list[tuple[int, ...]] = []
     free: list[tuple[int, ...]] = []
@@ -121,7 +121,7 @@ def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestSt
     for d, stack in enumerate(state.stacks):
         for i, c in enumerate(stack):
             if not c.revealed:
-                (forced_m if all_m and c.round == r and state.freed[d] == 0 else free).append((1, d, i))
+                (forced_m if all_m and c.round == r else free).append((1, d, i))
     for j, x in enumerate(state.destroyed):
         if not x.revealed:
             not_m.append((2, j))
