@@ -348,6 +348,11 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         for d in state.aoi if state.pos.step not in ("liberate", "draw") else ():
             if d not in state.row:
                 raise ValueError("the Area of Interest marks Districts in play")
+        if any(state.tokens[p] for p in state.used) or len(set(state.used)) != len(state.used):
+            raise ValueError("powers used this round are distinct and face down")
+        planned = any(p is not None for p in state.plan)
+        if len(state.plan) > rnd.PLAN_SIZE or (planned and state.pos.step not in ("plan", "defend", "place")):
+            raise ValueError("at most three planned cards, only between planning and placement")
         top = state.pending.top
         if (top is not None) != (state.pos.step == "liberate" and state.winner < 0):
             raise ValueError("a pending proof exists exactly at an undecided liberation step")
