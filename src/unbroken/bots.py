@@ -146,10 +146,17 @@ class HeuristicAgent:
         return Act(FIGHT)
 
     def _trickery(self, s: State, legal: list[Action]) -> Action:
+        if Act(TRICK) not in legal:
+            return Act(FIGHT)
         m = monster(s)
-        threat = m.health * 1.2 + m.armor * 2 + 2 * m.level
+        damage = sum(-value(r.effects, s) for r in m.table) / 6
+        weapon = s.pack.weapon(s.weapon)
+        per_wound = min((-value(a.cost, s) / a.power for a in weapon.attacks if a.kind == "wound"), default=3.0)
+        per_armor = min((-value(a.cost, s) / a.power for a in weapon.attacks if a.kind == "break"), default=3.0)
+        rounds = m.armor + max(1, m.health // 3)
+        cost = m.health * per_wound + m.armor * per_armor + rounds * damage
         effort = s.amount(SE) + 4 * s.amount(RES["me"]) + 9 * s.amount(RES["le"])
-        return Act(TRICK) if Act(TRICK) in legal and effort < threat else Act(FIGHT)
+        return Act(TRICK) if effort < 1.2 * cost else Act(FIGHT)
 
     def _respond(self, s: State, top: Trig, legal: list[Action]) -> Action:
         for a in legal:
@@ -185,27 +192,35 @@ class HeuristicAgent:
 
     def _fight(self, s: State, legal: list[Action]) -> Action:
         c = s.combat
-        attacks = [a for a in legal if isinstance(a, Attack)]
-        if c is not None and attacks:
+        options: list[tuple[float, Action]] = []
+        if c is not None:
             weapon = s.pack.weapon(s.weapon)
-
-            def score(a: Attack) -> float:
-                """Wounds per Small-Effort value, with a bonus for big hits and for a killing blow."""
-                atk = weapon.attacks[a.i]
-                cost = -value(atk.cost, s)
-                power = atk.power if atk.kind == "wound" else atk.power * 1.5
-                kill = atk.kind == "wound" and atk.power >= c.health
-                return (100.0 - cost) if kill else power / cost + 0.3 * power
-
-            return max(attacks, key=score)
-        for a in legal:
-            if isinstance(a, Use):
-                _, _, ability = action_abilities(s)[a.i]
-                if value(ability.effects, s) >= 0:
-                    return a
+            for a in legal:
+                if isinstance(a, Attack):
+                    atk = weapon.attacks[a.i]
+                    options.append((self._hit(c.health, atk.kind, atk.power, -value(atk.cost, s)), a))
+                elif isinstance(a, Use):
+                    _, _, ability = action_abilities(s)[a.i]
+                    hits = [e for e in ability.effects if e.op in ("wound", "break_armor")]
+                    if hits and (hits[0].op == "break_armor" or c.armor == 0 or hits[0].pierce):
+                        kind = "wound" if hits[0].op == "wound" else "break"
+                        cost = max(0.5, -value(ability.cost, s))
+                        options.append((self._hit(c.health, kind, hits[0].n, cost), a))
+                    elif not hits and value(ability.effects + ability.cost, s) > 0:
+                        options.append((0.1, a))
+        if options:
+            return max(options, key=lambda x: x[0])[1]
         if Act(PASS) in legal:
             return Act(PASS)
         return Act(SKIP) if Act(SKIP) in legal else legal[0]
+
+    @staticmethod
+    def _hit(health: int, kind: str, power: int, cost: float) -> float:
+        """Wounds per Small-Effort value, with a bonus for big hits and for a killing blow."""
+        cost = max(cost, 0.5)
+        if kind == "wound" and power >= health:
+            return 100.0 - cost
+        return (power * (1.5 if kind == "break" else 1.0)) / cost + 0.3 * power
 
 
 def _rank(skill: str) -> int:
