@@ -129,21 +129,19 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         if state.winner >= 0:
             return False
         step = state.pos.step
-        cls = type(action)
-        if cls is Draw:
-            card = action.card  # type: ignore[union-attr]  # cls is Draw
-            return step in ("hand", "draw") and state.deck[card] > 0
-        if cls is Place:
+        if isinstance(action, Draw):
+            return step in ("hand", "draw") and state.deck[action.card] > 0
+        if isinstance(action, Place):
             if step != "place":
                 return False
             slot = next(i for i, p in enumerate(state.plan) if p is not None)
-            return action.slot == slot and action.district in rnd.place_targets(state)  # type: ignore[union-attr]  # cls is Place
-        if cls is Target:
-            return step == "target" and action.district in state.row[:-1]  # type: ignore[union-attr]  # cls is Target
-        if cls is Plan:
-            return step == "plan" and rnd.plan_legal(state, action)  # type: ignore[arg-type]  # cls is Plan
-        if cls in (Surveil, Destroy, Reroute, Blockade):
-            return step == "defend" and rnd.power_legal(state, action)  # type: ignore[arg-type]  # an Empire power
+            return action.slot == slot and action.district in rnd.place_targets(state)
+        if isinstance(action, Target):
+            return step == "target" and action.district in state.row[:-1]
+        if isinstance(action, Plan):
+            return step == "plan" and rnd.plan_legal(state, action)
+        if isinstance(action, Surveil | Destroy | Reroute | Blockade):
+            return step == "defend" and rnd.power_legal(state, action)
         try:
             return action in self.legal_actions(state)
         except (TypeError, ValueError):

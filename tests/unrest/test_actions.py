@@ -42,7 +42,7 @@ def test_actions_unknown_text_or_id_is_refused() -> None:
         unrest.action_from_id(state, NUM_ACTIONS)
     with pytest.raises(IllegalActionError):
         unrest.step(state, Plan(0, True))
-    assert not unrest.is_legal(state, object())  # type: ignore[arg-type]
+    assert not unrest.is_legal(state, object())  # type: ignore[arg-type]  # a non-action on purpose
 
 
 @given(seed=st.integers(0, 100_000))

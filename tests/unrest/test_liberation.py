@@ -25,17 +25,34 @@ from unrest.state import EMPIRE, REBELLION, StackCard, UnrestState
 MISSIONS = (REVOLUTION, ESPIONAGE, 3, 5)  # Revolution, Espionage, Coup, Sleeper Cell
 
 
-def at_place(hand: str, planned: str, *, stacks: dict[int, tuple[StackCard, ...]] | None = None, **kw: object) -> UnrestState:  # noqa: E501  # fmt: skip
+def at_place(
+    hand: str,
+    planned: str,
+    *,
+    stacks: dict[int, tuple[StackCard, ...]] | None = None,
+    missions: tuple[int, ...] = MISSIONS,
+    rnd: int = 2,
+    aoi: tuple[int, ...] = (PEACE, CAPITOL),
+    row: tuple[int, ...] = (PLENTY, PEACE, CAPITOL, POLICE, TRUTH),
+    freed: dict[int, int] | None = None,
+    variant: str = "standard",
+    deck: str | None = None,
+) -> UnrestState:
     """A position at the Rebellion's placement after the Empire's two actions (Surveil and Destroy used)."""
-    defaults: dict[str, object] = {
-        "missions": MISSIONS,
-        "rnd": 2,
-        "step": "place",
-        "aoi": (PEACE, CAPITOL),
-        "tokens": (False, False, True, True),
-    }
-    defaults.update(kw)
-    return table(hand=hand, planned=plan(planned), stacks=stacks, **defaults)  # type: ignore[arg-type]
+    return table(
+        hand=hand,
+        planned=plan(planned),
+        stacks=stacks,
+        missions=missions,
+        rnd=rnd,
+        step="place",
+        aoi=aoi,
+        row=row,
+        freed=freed,
+        variant=variant,
+        deck=deck,
+        tokens=(False, False, True, True),
+    )
 
 
 def test_liberation_district_and_stack_leave_play_keeping_facings() -> None:
@@ -81,8 +98,7 @@ def test_liberation_several_minimal_proofs_are_a_decision() -> None:
     state = act(state, "reveal 4I (card 2)")
     assert state.freed[PEACE] == 2
     revealed = [(c.card, c.revealed) for c in state.stacks[PEACE]]
-    assert revealed == [(cards("3I")[0], False), (cards("4I")[0], True), (cards("5D")[0], True),
-                        (cards("2I")[0], True)]  # fmt: skip
+    assert revealed == [(cards("3I")[0], False), (cards("4I")[0], True), (cards("5D")[0], True), (cards("2I")[0], True)]
 
 
 def test_game_end_three_liberated_districts_win_at_once() -> None:
@@ -118,9 +134,19 @@ def test_game_end_final_encounter_when_fewer_than_three_cards_remain() -> None:
 
 def test_game_end_rebellion_may_still_liberate_in_the_final_encounter() -> None:
     stacks = {PEACE: stack("(4I)"), PLENTY: stack("(4D)")}
-    state = table(hand="", planned=plan("(5D) 4I"), stacks=stacks, deck="", rnd=8, step="place", final=True,
-                  missions=MISSIONS, freed={TRUTH: 3}, row=(PLENTY, PEACE, CAPITOL, POLICE),
-                  tokens=(False, False, True, True))  # fmt: skip
+    state = table(
+        hand="",
+        planned=plan("(5D) 4I"),
+        stacks=stacks,
+        deck="",
+        rnd=8,
+        step="place",
+        final=True,
+        missions=MISSIONS,
+        freed={TRUTH: 3},
+        row=(PLENTY, PEACE, CAPITOL, POLICE),
+        tokens=(False, False, True, True),
+    )
     state = act(state, "place 5D in Peace", "place 4I in Plenty")
     assert state.winner == REBELLION
 

@@ -121,8 +121,12 @@ def test_reroute_into_any_unliberated_district_keeping_facing() -> None:
     state = table(hand="2I 3U 4D 5S 6I", row=(PLENTY, CAPITOL, POLICE, TRUTH), freed={PEACE: 1}, rnd=3)
     state = act(state, "target Capitol", "plan 2I hidden", "plan 3U hidden", "plan 4D revealed")
     reroutes = [s for s in strings(state) if s.startswith("reroute card 1")]
-    assert reroutes == ["reroute card 1 to Plenty", "reroute card 1 to Capitol", "reroute card 1 to Police",
-                        "reroute card 1 to Truth"]  # fmt: skip
+    assert reroutes == [
+        "reroute card 1 to Plenty",
+        "reroute card 1 to Capitol",
+        "reroute card 1 to Police",
+        "reroute card 1 to Truth",
+    ]
     state = act(state, "reroute card 3 to Truth")
     assert state.stacks[TRUTH] == (StackCard(cards("4D")[0], True, 3),)
     with pytest.raises(IllegalActionError):
@@ -185,10 +189,20 @@ def test_end_of_round_draws_three_cards() -> None:
 
 def test_power_token_order_and_plan_slots_in_strings() -> None:
     state = planned_state()
-    assert strings(state)[:5] == ["surveil card 1", "surveil card 2", "destroy card 1", "destroy card 2",
-                                  "destroy card 3"]  # fmt: skip
-    assert strings(state)[-5:] == ["blockade Plenty", "blockade Peace", "blockade Capitol", "blockade Police",
-                                   "blockade Truth"]  # fmt: skip
+    assert strings(state)[:5] == [
+        "surveil card 1",
+        "surveil card 2",
+        "destroy card 1",
+        "destroy card 2",
+        "destroy card 3",
+    ]
+    assert strings(state)[-5:] == [
+        "blockade Plenty",
+        "blockade Peace",
+        "blockade Capitol",
+        "blockade Police",
+        "blockade Truth",
+    ]
     assert len(strings(state)) == 2 + 3 + 3 * 5 + 5  # Surveil hidden x2, Destroy x3, Reroute 3x5, Blockade x5
     state = act(state, "surveil card 1")
     assert not state.tokens[SURVEIL] and not any(s.startswith("surveil") for s in strings(state))

@@ -179,9 +179,17 @@ def test_determinize_unliberated_stacks_meet_no_mission_at_past_round_ends() -> 
 
 
 def test_determinize_all_hidden_final_plan_is_all_misdirection() -> None:
-    state = table(hand="M M M", deck="", rnd=8, step="plan", final=True, tokens=(True,) * 4,
-                  destroyed=[Destroyed(k, True, 1) for k in range(21)], missions=(REVOLUTION, ESPIONAGE, COUP,
-                  PLOT), row=(PLENTY, PEACE, CAPITOL, POLICE, TRUTH))  # fmt: skip
+    state = table(
+        hand="M M M",
+        deck="",
+        rnd=8,
+        step="plan",
+        final=True,
+        tokens=(True,) * 4,
+        destroyed=[Destroyed(k, True, 1) for k in range(21)],
+        missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
+        row=(PLENTY, PEACE, CAPITOL, POLICE, TRUTH),
+    )
     state = act(state, "plan M hidden", "plan M hidden", "plan M hidden")
     assert unrest.current_player(state) == EMPIRE
     det = unrest.determinize(state, EMPIRE, np.random.default_rng(0))

@@ -171,7 +171,7 @@ def defend_actions(state: UnrestState) -> tuple[Decision, ...]:
     slots = [s for s, p in enumerate(plan) if p is not None]
     out: list[Decision] = []
     if tokens[SURVEIL]:
-        out.extend(SURVEILS[s] for s in slots if not plan[s].revealed)  # type: ignore[union-attr]  # s is in slots
+        out.extend(SURVEILS[s] for s, p in enumerate(plan) if p is not None and not p.revealed)
     if tokens[DESTROY]:
         out.extend(DESTROYS[s] for s in slots)
     if tokens[REROUTE]:
