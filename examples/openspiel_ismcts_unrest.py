@@ -11,7 +11,7 @@ from unrest import GAME
 EMPIRE = 1
 
 
-def main(games: int = 4, simulations: int = 20, variant: str = "standard") -> list[float]:
+def main(games: int = 3, simulations: int = 12, variant: str = "standard") -> list[float]:
     """Play ``games`` seeded games, ISMCTS Empire against a random Rebellion; return the Empire's returns."""
     game = openspiel.load(GAME, variant=variant)  # registers "python_unrest"
     results = []

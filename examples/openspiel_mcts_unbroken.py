@@ -31,7 +31,7 @@ def uniform(rng: np.random.RandomState) -> Callable[[Any], int]:
     return lambda state: int(rng.choice(state.legal_actions()))
 
 
-def main(games: int = 3, simulations: int = 20, difficulty: str = "easy") -> dict[str, tuple[float, float]]:
+def main(games: int = 2, simulations: int = 12, difficulty: str = "easy") -> dict[str, tuple[float, float]]:
     """Play ``games`` seeded games per player kind; return each kind's mean return and mean decisions survived."""
     game = openspiel.load(GAME, difficulty=difficulty)  # registers "python_unbroken"
     results: dict[str, tuple[float, float]] = {}
