@@ -43,7 +43,7 @@ from unrest.actions import (
 )
 from unrest.cards import DECK, KINDS, MISDIRECTION, card_name, parse_card
 from unrest.content import CONTENT
-from unrest.determinize import determinize_empire
+from unrest.determinization import determinize_empire
 from unrest.rules import liberation, setup
 from unrest.rules import round as rnd
 from unrest.state import EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState

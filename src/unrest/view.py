@@ -4,7 +4,7 @@ The Rebellion sees everything but the deck (whose contents follow from what it s
 with no order to hide). The Empire sees the revealed cards, where every hidden card lies (and when it was
 placed), the hand and deck sizes, and nothing else: a hidden card shows as a :class:`HiddenCard` (its
 ``card`` reads :data:`HIDDEN`). What the Empire can infer about a hidden card (a destroyed card that stayed
-hidden is not a Misdirection; see :mod:`unrest.determinize`) follows from the view and the rules.
+hidden is not a Misdirection; see :mod:`unrest.determinization`) follows from the view and the rules.
 """
 
 from __future__ import annotations
