@@ -134,3 +134,14 @@ def test_time_gain_secret_shortcut() -> None:
     s = draw(draw(do(s, "explore"), "shortcut"), "lichen_wall")
     s = do(s, "pick 0 Secret Shortcut", "resolve")
     assert s.amount(TIME) == 5 + 2 - 1
+
+
+def test_power_by_weapon_tier_old_habits() -> None:
+    basic = with_res(at_battle("kobold", 1, character="hunter", skills=("old_habits",)), se=10)
+    basic = do(basic, "attack punch")
+    assert basic.combat is not None and basic.combat.health == 5 - 2
+    advanced = at_battle(
+        "kobold", 1, character="hunter", skills=("old_habits",), weapons=("bare_hands", "knife", "sword")
+    )
+    advanced = do(with_res(advanced, se=10), "attack slash")
+    assert advanced.combat is not None and advanced.combat.health == 5 - 3

@@ -184,6 +184,8 @@ def _check_op(ctx: _Ctx, op: Op, field: str) -> None:
         raise ctx.err(f"{field}.n", "a roll threshold must be 1..6")
     if op.op == "ignore" and op.id not in COMBAT_KINDS:
         raise ctx.err(f"{field}.id", f"unknown Combat Action type {op.id!r} (known: {list(COMBAT_KINDS)})")
+    if op.op == "power" and op.id not in ("", "basic", "advanced"):
+        raise ctx.err(f"{field}.id", f"a power bonus may depend on the weapon tier basic/advanced, not {op.id!r}")
     if op.scale not in ("", "level"):
         raise ctx.err(f"{field}.scale", "scale must be 'level'")
     if op.op == "skill" and not 1 <= op.n <= 4:

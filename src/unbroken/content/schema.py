@@ -66,7 +66,7 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "time": (frozenset({_N}), frozenset()),
     "wound": (frozenset({_N}), frozenset({"pierce"})),
     "break_armor": (frozenset({_N}), frozenset()),
-    "power": (frozenset({_N}), frozenset()),
+    "power": (frozenset({_N}), frozenset({"id"})),
     "cap_wounds": (frozenset({_N}), frozenset()),
     "defend": (frozenset(), frozenset()),
     "monster_gain": (frozenset({_R, _N}), frozenset()),
@@ -107,7 +107,8 @@ class Op:
         n: the amount (signed for ``shift_roll``/``power``/``reveal``; the roll threshold for ``roll``).
         to: the resource gained by ``reduce``.
         m: the amount gained by ``reduce``.
-        id: a condition/weapon id, a Combat Action kind (``ignore``) or a roll tag (``roll``/``instead``).
+        id: a condition/weapon id, a Combat Action kind (``ignore``), a roll tag (``roll``/``instead``) or a
+            weapon tier (``power``: only with a ``basic``/``advanced`` weapon).
         when: ``now`` or ``next`` (conditions).
         scale: ``level`` multiplies ``n`` by the current Level.
         pierce: a ``wound`` that ignores Armor.

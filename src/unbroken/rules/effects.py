@@ -202,6 +202,8 @@ def _monster_op(state: State, op: Op) -> State:
         state = _combat(state, armor=c.armor - broken)
         return state.push(Cont("fire", TRIGGERS.index("armor_broken"))) if broken else state
     if name == "power":
+        if op.id and state.pack.weapon(state.weapon).tier != op.id:
+            return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
         return _combat(state, power=max(0, c.power + op.n))
     if name == "cap_wounds":
         return _combat(state, power=min(c.power, op.n))
