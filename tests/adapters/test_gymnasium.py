@@ -25,6 +25,8 @@ def test_unbroken_and_solo_runebound_fights_are_among_the_games_checked() -> Non
     assert all(len(c.options["heroes"]) == 1 for c in fights) and len(fights) >= 4
 
 
+# The other render modes are checked through gymnasium.make in test_register_env_makes_the_game_available...
+@pytest.mark.filterwarnings("ignore:.*Not able to test alternative render modes:UserWarning")
 @pytest.mark.parametrize("case", ONE_PLAYER, ids=lambda c: c.id)
 def test_gymnasium_check_env_passes(case: Case) -> None:
     with warnings.catch_warnings():

@@ -28,6 +28,10 @@ def test_every_library_game_is_among_the_environments_tested() -> None:
     assert solo.possible_agents == ["player_0"]
 
 
+# The observation is the {"observation", "action_mask"} Dict of PettingZoo's classic games, which api_test exempts
+# from these two warnings only by their names.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
 def test_pettingzoo_api_test_passes(case: Case, capsys: pytest.CaptureFixture[str]) -> None:
     api_test(TabletopAECEnv(case.game, options=case.options), num_cycles=_CYCLES.get(case.name, 60))
