@@ -7,11 +7,12 @@ from itertools import permutations
 
 import attrs
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import unrest
-from tabletop_core import RandomAgent, play
+from tabletop_core import RandomAgent, TabletopError, play
 from tests.unrest.helpers import (
     CAPITOL,
     COUP,
@@ -319,3 +320,11 @@ def test_render_shows_the_empire_only_its_view() -> None:
     rebel = unrest.render(state, REBELLION)
     assert "Ministry of Truth: (2I)" in rebel and "Hand: 6I 5S" in rebel and "Deck" not in rebel
     assert "Deck (unordered)" in unrest.render(state)
+
+
+def test_determinize_that_gives_up_raises_instead_of_leaking_the_truth(monkeypatch: pytest.MonkeyPatch) -> None:
+    import unrest.determinization as det_module
+
+    monkeypatch.setattr(det_module, "MAX_TRIES", 0)
+    with pytest.raises(TabletopError, match="refusing to return the true state"):
+        unrest.determinize(planned(), EMPIRE, np.random.default_rng(0))
