@@ -14,7 +14,7 @@ import attrs
 
 from tabletop_core import available_games, load_game
 from tests.adapters.solo import GAME as SOLO
-from tests.adapters.solo import KUHN_RECALL, Scoring
+from tests.adapters.solo import KUHN_RECALL, NIM, Scoring
 
 
 def installed_games() -> dict[str, Any]:
@@ -58,10 +58,11 @@ LIBRARY_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
     ),
 }
 
-TEST_GAMES: dict[str, Any] = {"solo": SOLO, "kuhn_recall": KUHN_RECALL}
+TEST_GAMES: dict[str, Any] = {"solo": SOLO, "kuhn_recall": KUHN_RECALL, "nim": NIM}
 TEST_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
     "solo": ({}, {"target": 12, "turns": 5, "bust_faces": (1, 2), "scoring": Scoring.POINTS}),
     "kuhn_recall": ({},),
+    "nim": ({}, {"pile": 1}),
 }
 
 

@@ -1,4 +1,4 @@
-"""Test games for the adapters: a one-player push-your-luck dice game, and Kuhn poker declaring perfect recall.
+"""Test games for the adapters: a one-player dice game, Kuhn poker declaring perfect recall, and Nim (no chance).
 
 *Solo*: a setup roll gives a starting score of ``face // 3`` (0-2). Each turn the player rolls up to three times,
 adding the face to the turn total, and may hold at any time to bank it; a bust face loses the turn total and ends
@@ -19,7 +19,19 @@ import numpy as np
 from tabletop_core import CHANCE, TERMINAL, ChanceMode, Game, GameSpec, IllegalActionError, Information, Utility
 from tabletop_core.kuhn import Kuhn
 
-__all__ = ["GAME", "KUHN_RECALL", "Face", "Move", "Scoring", "Solo", "SoloOptions", "SoloState", "SoloView"]
+__all__ = [
+    "GAME",
+    "KUHN_RECALL",
+    "NIM",
+    "Face",
+    "Move",
+    "Nim",
+    "Scoring",
+    "Solo",
+    "SoloOptions",
+    "SoloState",
+    "SoloView",
+]
 
 ROLL, HOLD = 0, 1
 MAX_ROLLS = 3
@@ -191,3 +203,105 @@ class KuhnRecall(Kuhn):
 
 
 KUHN_RECALL = KuhnRecall()
+
+
+@attrs.frozen
+class NimOptions:
+    """The size of the starting pile."""
+
+    pile: int = attrs.field(default=10, validator=attrs.validators.in_(range(1, 21)))
+
+
+@attrs.frozen
+class Take:
+    """Take ``count`` (1-3) stones."""
+
+    TAG: ClassVar[str] = "nim.take"
+    count: int = attrs.field(validator=attrs.validators.in_((1, 2, 3)))
+
+
+@attrs.frozen
+class NimState:
+    """The pile and whose turn it is."""
+
+    TAG: ClassVar[str] = "nim.state"
+    options: NimOptions
+    pile: int
+    to_move: int = 0
+
+
+@attrs.frozen
+class NimView:
+    """Everything: Nim hides nothing."""
+
+    pile: int
+    to_move: int
+
+
+class Nim(Game[NimState, Take, NimOptions]):
+    """Nim with one pile: take 1-3 stones; whoever takes the last stone wins. No chance, nothing hidden."""
+
+    spec = GameSpec(
+        short_name="nim",
+        long_name="Nim",
+        min_num_players=2,
+        max_num_players=2,
+        chance_mode=ChanceMode.DETERMINISTIC,
+        information=Information.PERFECT,
+        utility=Utility.ZERO_SUM,
+        min_utility=-1.0,
+        max_utility=1.0,
+        num_distinct_actions=3,
+        max_chance_outcomes=0,
+        max_game_length=20,
+        observation_shape=(3,),
+        utility_sum=0.0,
+    )
+    state_type = NimState
+    action_type = Take
+    options_type = NimOptions
+
+    def initial_state(self, options: NimOptions) -> NimState:
+        return NimState(options, options.pile)
+
+    def current_player(self, state: NimState) -> int:
+        return TERMINAL if state.pile == 0 else state.to_move
+
+    def legal_actions(self, state: NimState) -> tuple[Take, ...]:
+        return tuple(Take(c) for c in (1, 2, 3) if c <= state.pile)
+
+    def chance_outcomes(self, state: NimState) -> tuple[tuple[Take, float], ...]:
+        return ()
+
+    def _apply(self, state: NimState, action: Take) -> NimState:
+        return attrs.evolve(state, pile=state.pile - action.count, to_move=1 - state.to_move)
+
+    def returns(self, state: NimState) -> tuple[float, ...]:
+        if state.pile:
+            return (0.0, 0.0)
+        winner = 1 - state.to_move  # the player who just took the last stone
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    def observe(self, state: NimState, player: int) -> NimView:
+        return NimView(state.pile, state.to_move)
+
+    def action_id(self, action: Take) -> int:
+        return action.count - 1
+
+    def action_from_id(self, state: NimState, action_id: int) -> Take:
+        try:
+            return Take(action_id + 1)
+        except (TypeError, ValueError) as exc:
+            raise IllegalActionError(f"nim: no action with id {action_id!r}") from exc
+
+    def action_to_str(self, state: NimState, action: Take) -> str:
+        return f"take {action.count}"
+
+    def observation_tensor(self, state: NimState, player: int) -> np.ndarray:
+        return np.array([state.pile / 20, state.to_move == player, state.to_move != player], dtype=np.float32)
+
+    def render(self, state: NimState, player: int | None = None) -> str:
+        return f"pile {state.pile}, player {state.to_move} to move"
+
+
+NIM = Nim()

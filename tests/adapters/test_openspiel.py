@@ -20,7 +20,7 @@ from tabletop_core.kuhn import GAME as KUHN
 from tabletop_core.serialize import unstructure
 from tests.adapters.games import INSTALLED, RUNEBOUND_FIGHTS, Case, cases, installed
 from tests.adapters.solo import GAME as SOLO
-from tests.adapters.solo import KUHN_RECALL, Scoring
+from tests.adapters.solo import KUHN_RECALL, NIM, Scoring
 
 GT = pyspiel.GameType
 
@@ -549,3 +549,13 @@ def test_json_only_documents_are_checked_and_load_in_a_fresh_process() -> None:
     done = subprocess.run([sys.executable, "-c", script], input=kuhn_doc, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[1, 2, 0] 1"
+
+
+def test_a_deterministic_game_has_no_chance_outcomes_and_mcts_finds_the_winning_move() -> None:
+    game = openspiel.load(NIM)
+    gt = game.get_type()
+    assert gt.chance_mode == GT.ChanceMode.DETERMINISTIC and game.max_chance_outcomes() == 0
+    assert game.max_chance_nodes_in_history() == 0
+    bot = mcts.MCTSBot(game, 2.0, 300, _rollout_evaluator(0), random_state=np.random.RandomState(0), solve=True)
+    state = game.new_initial_state()  # a pile of 10: taking 2 leaves a multiple of 4, a lost position for the opponent
+    assert state.action_to_string(0, bot.step(state)) == "take 2"
