@@ -11,13 +11,17 @@ against an encounter) and an exact odds calculator.
 ...     state = rb.step(state, rb.legal_actions(state)[-1], rng=rng)
 >>> rb.returns(state)[0] in (-1.0, 0.0, 1.0)
 True
+>>> round(rb.odds("Corbin", "Undead Horde", max_rounds=1).win, 6)
+0.437988
 """
 
+from runebound_coop.exact import Odds, odds
 from runebound_coop.game import GAME, RuneboundCoop
 from runebound_coop.state import RuneboundOptions, RuneboundState
 
 __all__ = [
     "GAME",
+    "Odds",
     "RuneboundCoop",
     "RuneboundOptions",
     "RuneboundState",
@@ -34,6 +38,7 @@ __all__ = [
     "new_game",
     "observation_tensor",
     "observe",
+    "odds",
     "parse_action",
     "render",
     "returns",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import numpy as np
 
 from runebound_coop.actions import (
@@ -145,10 +144,12 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         setup = setup_of(state.options)
         if isinstance(action, Land):
             state = land(state, action.side)
+            if fight_of(state).casting:
+                return state  # more tokens to cast: still a chance node, nothing else can happen yet
         elif isinstance(action, Respond):
             frame = state.pending.top
             assert isinstance(frame, CancelFrame)  # legal only under a cancel frame
-            state = attrs.evolve(state, pending=state.pending.pop())
+            state = state.but(pending=state.pending.pop())
             fight = fight_of(state)
             if action.cancel:
                 state = spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
@@ -158,7 +159,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         elif isinstance(action, Choose):
             choice = state.pending.top
             assert isinstance(choice, ChoiceFrame)  # legal only under a choice frame
-            state = attrs.evolve(state, pending=state.pending.pop())
+            state = state.but(pending=state.pending.pop())
             state = apply_choice(state, setup, choice.kind, choice.source, choice.candidates[action.option])
             if choice.rest:
                 state = resolve_sources(state, setup, choice.kind, choice.rest, choice.symbol)
@@ -170,7 +171,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
             state = hero_apply(state, setup, action)
             fight = fight_of(state)
             turn = HERO if (fight.passed >> ENEMY) & 1 else ENEMY
-            state = with_fight(state, attrs.evolve(fight, turn=turn))
+            state = with_fight(state, fight.but(turn=turn))
         return advance(state, setup)
 
     def returns(self, state: RuneboundState) -> tuple[float, ...]:

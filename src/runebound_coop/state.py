@@ -58,7 +58,7 @@ def _nested_or_none(value: object) -> tuple[tuple[str, ...], ...] | None:
     return None if value is None else _nested(value)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class RuneboundOptions:
     """The options of a co-op encounter (validated against the content pack by the game).
 
@@ -114,9 +114,9 @@ class RuneboundOptions:
             raise ValueError(f"max_rounds must be an integer in 1..50, not {value!r}")
 
     def __attrs_post_init__(self) -> None:
-        from runebound_coop.rules.setup import setup_of
+        from runebound_coop.rules.setup import build_setup
 
-        setup_of(self)  # unknown names raise ValueError (new_game turns it into OptionError)
+        build_setup(self)  # unknown names raise ValueError (new_game turns it into OptionError)
 
     @property
     def num_players(self) -> int:
@@ -140,6 +140,22 @@ class Pool:
     spent: int = 0
     removed: int = 0
     links: tuple[int, ...] = ()
+
+    def but(
+        self,
+        *,
+        sides: int | None = None,
+        spent: int | None = None,
+        removed: int | None = None,
+        links: tuple[int, ...] | None = None,
+    ) -> Pool:
+        """A copy with the given fields replaced (a fast ``attrs.evolve``)."""
+        return Pool(
+            self.sides if sides is None else sides,
+            self.spent if spent is None else spent,
+            self.removed if removed is None else removed,
+            self.links if links is None else links,
+        )
 
     def side(self, i: int) -> int:
         """The side token ``i`` shows."""
@@ -187,8 +203,32 @@ class Fight:
     def with_pool(self, side: int, pool: Pool) -> Fight:
         """The fight with ``side``'s pool replaced."""
         if side == HERO:
-            return attrs.evolve(self, hero_pool=pool)
-        return attrs.evolve(self, enemy_pool=pool)
+            return self.but(hero_pool=pool)
+        return self.but(enemy_pool=pool)
+
+    def but(
+        self,
+        *,
+        hero_pool: Pool | None = None,
+        enemy_pool: Pool | None = None,
+        casting: tuple[int, ...] | None = None,
+        turn: int | None = None,
+        passed: int | None = None,
+        charged: int | None = None,
+        used: int | None = None,
+    ) -> Fight:
+        """A copy with the given fields replaced (a fast ``attrs.evolve``)."""
+        return Fight(
+            self.hero,
+            self.enemy,
+            self.hero_pool if hero_pool is None else hero_pool,
+            self.enemy_pool if enemy_pool is None else enemy_pool,
+            self.casting if casting is None else casting,
+            self.turn if turn is None else turn,
+            self.passed if passed is None else passed,
+            self.charged if charged is None else charged,
+            self.used if used is None else used,
+        )
 
 
 @attrs.frozen
@@ -218,6 +258,13 @@ class ChoiceFrame:
 Frame = CancelFrame | ChoiceFrame
 
 
+class _Keep:
+    """The type of :data:`KEEP`: "leave this field as it is"."""
+
+
+KEEP = _Keep()
+
+
 @attrs.frozen(cache_hash=True)
 class RuneboundState:
     """The whole truth of an encounter (perfect information).
@@ -243,3 +290,28 @@ class RuneboundState:
     withdrawn: int = 0
     exerted: int = 0
     fight: Fight | None = None
+
+    def but(
+        self,
+        *,
+        pos: Position | None = None,
+        pending: Pending[Frame] | None = None,
+        hero_damage: tuple[int, ...] | None = None,
+        enemy_damage: tuple[int, ...] | None = None,
+        out: int | None = None,
+        withdrawn: int | None = None,
+        exerted: int | None = None,
+        fight: Fight | _Keep | None = KEEP,
+    ) -> RuneboundState:
+        """A copy with the given fields replaced (a fast ``attrs.evolve``; ``fight=None`` ends the fight)."""
+        return RuneboundState(
+            self.options,
+            self.pos if pos is None else pos,
+            self.pending if pending is None else pending,
+            self.hero_damage if hero_damage is None else hero_damage,
+            self.enemy_damage if enemy_damage is None else enemy_damage,
+            self.out if out is None else out,
+            self.withdrawn if withdrawn is None else withdrawn,
+            self.exerted if exerted is None else exerted,
+            self.fight if isinstance(fight, _Keep) else fight,
+        )

@@ -22,8 +22,6 @@ hero (the source token is still spent); with ``"player"`` the enemy player picks
 
 from __future__ import annotations
 
-import attrs
-
 from runebound_coop.content.schema import Face, Sym
 from runebound_coop.rules.setup import Setup
 from runebound_coop.rules.tokens import add_damage, faces_of, fight_of, live, spend, unlink, with_fight
@@ -119,16 +117,16 @@ def apply_choice(state: RuneboundState, setup: Setup, kind: str, source: int, re
             pool = unlink(pool, i)
         # A spent stack stays spent: recasting either of its tokens dissolves it without returning the double.
         links = tuple(link for link in pool.links if link >> 4 != i and link & 15 != i)
-        pool = attrs.evolve(pool, spent=pool.spent & ~(1 << i), links=links)
-        fight = attrs.evolve(fight.with_pool(side, pool), casting=(*fight.casting, ref))
+        pool = pool.but(spent=pool.spent & ~(1 << i), links=links)
+        fight = fight.with_pool(side, pool).but(casting=(*fight.casting, ref))
         return with_fight(state, fight)
     if kind == "flip_own":
         pool = unlink(pool, i)
-        pool = attrs.evolve(pool, sides=pool.sides ^ (1 << i))
+        pool = pool.but(sides=pool.sides ^ (1 << i))
         return with_fight(state, fight.with_pool(side, pool))
     # remove
     pool = unlink(pool, i)
-    pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+    pool = pool.but(removed=pool.removed | (1 << i))
     return with_fight(state, fight.with_pool(side, pool))
 
 
@@ -150,7 +148,7 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
         return apply_choice(state, setup, kind, source, cands[0])
     if mode == "player":
         frame = ChoiceFrame(kind, source, cands, rest, symbol)
-        return attrs.evolve(state, pending=state.pending.push(frame))
+        return state.but(pending=state.pending.push(frame))
     if mode == "damage":
         if source >= 0:
             state = spend(state, ENEMY, [source])

@@ -12,8 +12,6 @@ that was recast or flipped is found in the space of its new symbol ("Moving Toke
 
 from __future__ import annotations
 
-import attrs
-
 from runebound_coop.content.schema import Ability, Space, Sym
 from runebound_coop.rules.choices import candidates, decide
 from runebound_coop.rules.setup import EnemySetup, Setup
@@ -52,7 +50,7 @@ def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
         new = _resolve_space(state, setup, enemy, space)
         if new is not None:
             return new
-    return with_fight(state, attrs.evolve(fight, passed=fight.passed | (1 << ENEMY)))
+    return with_fight(state, fight.but(passed=fight.passed | (1 << ENEMY)))
 
 
 def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space) -> RuneboundState | None:
@@ -95,7 +93,7 @@ def _agility_ability(state: RuneboundState, setup: Setup, enemy: EnemySetup, sou
     if not has_effect(trial, setup, ability, source):
         return None
     fight = fight_of(state)
-    state = with_fight(state, attrs.evolve(fight, used=fight.used | (1 << (_USED + enemy.agility))))
+    state = with_fight(state, fight.but(used=fight.used | (1 << (_USED + enemy.agility))))
     return ability_effects(state, setup, ability, source)
 
 
@@ -136,7 +134,7 @@ def _doubles(
                 break
         if target < 0:
             continue
-        pool = attrs.evolve(pool, spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + target))
+        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + target))
         state = with_fight(state, fight.with_pool(ENEMY, pool))
         placed = True
     return state if placed else None
@@ -178,9 +176,9 @@ def _surge(
         else:
             paid = spend(state, ENEMY, [tactics])
         f = fight_of(paid)
-        paid = with_fight(paid, attrs.evolve(f, used=f.used | (1 << (_USED + a))))
+        paid = with_fight(paid, f.but(used=f.used | (1 << (_USED + a))))
         if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
-            return attrs.evolve(paid, pending=paid.pending.push(CancelFrame(a)))
+            return paid.but(pending=paid.pending.push(CancelFrame(a)))
         return ability_effects(paid, setup, ability, -1)
     return None
 
@@ -203,7 +201,7 @@ def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, sourc
             pool = fight.hero_pool
             for i in showing(setup, fight, HERO, e.symbol or Sym.BLANK):
                 pool = unlink(pool, i)
-                pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+                pool = pool.but(removed=pool.removed | (1 << i))
             state = with_fight(state, fight.with_pool(HERO, pool))
         elif e.kind in ("remove", "recast_spent"):
             kind = "remove" if e.kind == "remove" else "relentless"

@@ -12,12 +12,11 @@ enemy is defeated (the party wins) or no hero can engage (the party loses if eve
 
 from __future__ import annotations
 
-import attrs
-
 from runebound_coop.rules.enemy import enemy_act, title_ability
 from runebound_coop.rules.setup import Setup
 from runebound_coop.rules.tokens import faces_of, fight_of, with_fight
 from runebound_coop.state import ENEMY, ENEMY_REF, FLOW, HERO, Fight, Pool, RuneboundState
+from tabletop_core.flow import Pending
 
 __all__ = [
     "advance",
@@ -48,7 +47,7 @@ def next_enemy(state: RuneboundState, setup: Setup) -> int:
 def start_fight(state: RuneboundState, setup: Setup, hero: int) -> RuneboundState:
     """Hero ``hero`` engages the next enemy: round 1 begins with the casts."""
     fight = Fight(hero, next_enemy(state, setup))
-    return _new_round(attrs.evolve(state, fight=fight), setup, 1)
+    return _new_round(state.but(fight=fight), setup, 1)
 
 
 def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundState:
@@ -57,7 +56,7 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
     ne = len(faces_of(setup, fight, ENEMY))
     casting = (*range(nh), *range(ENEMY_REF, ENEMY_REF + ne))
     fight = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
-    return attrs.evolve(state, fight=fight, pos=FLOW.at("combat", "cast", round_))
+    return state.but(fight=fight, pos=FLOW.at("combat", "cast", round_))
 
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
@@ -67,7 +66,7 @@ def land(state: RuneboundState, side: int) -> RuneboundState:
     who, i = (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
     pool = fight.pool(who)
     sides = (pool.sides & ~(1 << i)) | (side << i)
-    fight = attrs.evolve(fight.with_pool(who, attrs.evolve(pool, sides=sides)), casting=fight.casting[1:])
+    fight = fight.with_pool(who, pool.but(sides=sides)).but(casting=fight.casting[1:])
     return with_fight(state, fight)
 
 
@@ -85,16 +84,16 @@ def _end_fight(state: RuneboundState, setup: Setup) -> RuneboundState | None:
     """End the fight if a combatant is defeated (``None`` otherwise)."""
     fight = fight_of(state)
     if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
-        state = attrs.evolve(state, out=state.out | (1 << fight.hero))
+        state = state.but(out=state.out | (1 << fight.hero))
     elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
         return None
-    return attrs.evolve(state, fight=None, pending=attrs.evolve(state.pending, frames=()), pos=FLOW.at("encounter"))
+    return state.but(fight=None, pending=Pending(), pos=FLOW.at("encounter"))
 
 
 def withdraw(state: RuneboundState) -> RuneboundState:
     """The engaged hero leaves the fight (and engages no more this encounter); the enemy keeps its damage."""
     fight = fight_of(state)
-    return attrs.evolve(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
+    return state.but(withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
 
 
 def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -114,11 +113,11 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
                 return state
             heroes = available_heroes(state)
             if next_enemy(state, setup) < 0 or not heroes:
-                return attrs.evolve(state, pos=FLOW.at("over"))
+                return state.but(pos=FLOW.at("over"))
             if len(heroes) == 1:
                 state = start_fight(state, setup, heroes[0])
                 continue
-            return attrs.evolve(state, pos=FLOW.at("encounter"))
+            return state.but(pos=FLOW.at("encounter"))
         ended = _end_fight(state, setup)
         if ended is not None:
             state = ended
@@ -128,8 +127,8 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
             return state
         step = state.pos.step
         if step == "cast":
-            fight = attrs.evolve(fight, turn=initiative(setup, fight))
-            state = attrs.evolve(state, fight=fight, pos=FLOW.next(state.pos))
+            fight = fight.but(turn=initiative(setup, fight))
+            state = state.but(fight=fight, pos=FLOW.next(state.pos))
             continue
         if step == "round_end":
             return state
@@ -139,18 +138,18 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
             if _end_fight(state, setup) is not None:
                 continue
             if state.options.retreat:
-                state = attrs.evolve(state, pos=FLOW.next(state.pos))
+                state = state.but(pos=FLOW.next(state.pos))
                 return state
             state = next_round(state, setup)
             continue
         if fight.turn == HERO:
             if not (fight.passed >> HERO) & 1:
                 return state
-            state = with_fight(state, attrs.evolve(fight, turn=ENEMY))
+            state = with_fight(state, fight.but(turn=ENEMY))
             continue
         if (fight.passed >> ENEMY) & 1:
-            state = with_fight(state, attrs.evolve(fight, turn=HERO))
+            state = with_fight(state, fight.but(turn=HERO))
             continue
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = HERO if not (fight.passed >> HERO) & 1 else ENEMY
-        state = enemy_act(with_fight(state, attrs.evolve(fight, turn=nxt)), setup)
+        state = enemy_act(with_fight(state, fight.but(turn=nxt)), setup)

@@ -8,8 +8,6 @@ copy of a symbol showing on another token in either pool; exert a skill card; or
 
 from __future__ import annotations
 
-import attrs
-
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
 from runebound_coop.content.schema import Ability, Sym
 from runebound_coop.rules.enemy import prevent_flip
@@ -118,7 +116,7 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
     """Resolve a legal hero combat action (the turn is handed on by the caller)."""
     fight = fight_of(state)
     if isinstance(action, Pass):
-        return with_fight(state, attrs.evolve(fight, passed=fight.passed | (1 << HERO)))
+        return with_fight(state, fight.but(passed=fight.passed | (1 << HERO)))
     if isinstance(action, Attack):
         tokens = showing(setup, fight, HERO, action.symbol)
         total = sum(value_of(setup, fight, HERO, i) for i in tokens)
@@ -133,19 +131,19 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
         if isinstance(action, Recast):
             f = fight_of(state)
             pool = unlink(f.enemy_pool, action.target)
-            f = attrs.evolve(f.with_pool(ENEMY, pool), casting=(*f.casting, ENEMY_REF + action.target))
+            f = f.with_pool(ENEMY, pool).but(casting=(*f.casting, ENEMY_REF + action.target))
             return with_fight(state, f)
         prevented = prevent_flip(state, setup)
         if prevented is not None:
             return prevented
         f = fight_of(state)
         pool = unlink(f.hero_pool, action.target)
-        pool = attrs.evolve(pool, sides=pool.sides ^ (1 << action.target))
+        pool = pool.but(sides=pool.sides ^ (1 << action.target))
         return with_fight(state, f.with_pool(HERO, pool))
     if isinstance(action, Double):
         d = showing(setup, fight, HERO, Sym.DOUBLE)[0]
         pool = fight.hero_pool
-        pool = attrs.evolve(pool, spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + action.target))
+        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + action.target))
         return with_fight(state, fight.with_pool(HERO, pool))
     if isinstance(action, Surge):
         ability = setup.heroes[fight.hero].abilities[action.ability]
@@ -155,7 +153,7 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
             surges = [(i, value_of(setup, fight, HERO, i)) for i in showing(setup, fight, HERO, Sym.SURGE)]
             state = spend(state, HERO, best_subset(surges, ability.cost))
         f = fight_of(state)
-        state = with_fight(state, attrs.evolve(f, used=f.used | (1 << action.ability)))
+        state = with_fight(state, f.but(used=f.used | (1 << action.ability)))
         return _hero_ability(state, setup, ability)
     if isinstance(action, Exert):
         return _exert(state, setup, action)
@@ -166,7 +164,7 @@ def _damage(state: RuneboundState, setup: Setup, symbol: Sym, amount: int) -> Ru
     """Physical and magic damage can be blocked; charge cannot, and its spender cannot block this round."""
     if symbol == Sym.CHARGE:
         f = fight_of(state)
-        state = with_fight(state, attrs.evolve(f, charged=f.charged | (1 << HERO)))
+        state = with_fight(state, f.but(charged=f.charged | (1 << HERO)))
         return deal(state, setup, ENEMY, amount, blockable=False)
     return deal(state, setup, ENEMY, amount)
 
@@ -182,7 +180,7 @@ def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> Rune
             pool = fight.enemy_pool
             for i in showing(setup, fight, ENEMY, e.symbol or Sym.BLANK):
                 pool = unlink(pool, i)
-                pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+                pool = pool.but(removed=pool.removed | (1 << i))
             state = with_fight(state, fight.with_pool(ENEMY, pool))
     return state
 
@@ -195,14 +193,14 @@ def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState
     """
     fight = fight_of(state)
     card = setup.heroes[fight.hero].cards[action.card]
-    state = attrs.evolve(state, exerted=state.exerted | (1 << (fight.hero * 4 + action.card)))
+    state = state.but(exerted=state.exerted | (1 << (fight.hero * 4 + action.card)))
     if card.remove and action.symbol is not None:
         tokens = showing(setup, fight, HERO, action.symbol)
         chosen = sorted(tokens, key=lambda i: (value_of(setup, fight, HERO, i), i))[: card.remove]
         pool = fight.hero_pool
         for i in chosen:
             pool = unlink(pool, i)
-            pool = attrs.evolve(pool, removed=pool.removed | (1 << i))
+            pool = pool.but(removed=pool.removed | (1 << i))
         state = with_fight(state, fight.with_pool(HERO, pool))
     if card.deal:
         state = deal(state, setup, ENEMY, card.deal, blockable=not card.unblockable)

@@ -7,10 +7,10 @@ import functools
 import attrs
 
 from runebound_coop.content.loader import load_content
-from runebound_coop.content.schema import Ability, Board, CardDef, Face, Token
+from runebound_coop.content.schema import Ability, Board, CardDef, Face, Sym, Token
 from runebound_coop.state import RuneboundOptions
 
-__all__ = ["EnemySetup", "HeroSetup", "Setup", "setup_of"]
+__all__ = ["EnemySetup", "HeroSetup", "Setup", "build_setup", "setup_of"]
 
 
 @attrs.frozen(eq=False)
@@ -23,6 +23,10 @@ class HeroSetup:
     faces: tuple[tuple[Face, Face], ...]
     abilities: tuple[Ability, ...]
     cards: tuple[CardDef, ...]
+    masks: tuple[dict[Sym, int], dict[Sym, int]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "masks", symbol_masks(self.faces))
 
 
 @attrs.frozen(eq=False)
@@ -39,6 +43,20 @@ class EnemySetup:
     surge_order: tuple[int, ...]
     agility: int
     prevent_flip: int
+    masks: tuple[dict[Sym, int], dict[Sym, int]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "masks", symbol_masks(self.faces))
+
+
+def symbol_masks(faces: tuple[tuple[Face, Face], ...]) -> tuple[dict[Sym, int], dict[Sym, int]]:
+    """Per symbol, the bitmask of tokens whose face a (then face b) shows it."""
+    a = {s: 0 for s in Sym}
+    b = {s: 0 for s in Sym}
+    for i, (fa, fb) in enumerate(faces):
+        a[fa.symbol] |= 1 << i
+        b[fb.symbol] |= 1 << i
+    return a, b
 
 
 @attrs.frozen(eq=False)
@@ -51,7 +69,16 @@ class Setup:
 
 @functools.lru_cache(maxsize=256)
 def setup_of(options: RuneboundOptions) -> Setup:
-    """Resolve ``options`` against the content pack.
+    """Resolve ``options`` against the content pack (cached).
+
+    Raises:
+        ValueError: an unknown hero, enemy, asset or card name.
+    """
+    return build_setup(options)
+
+
+def build_setup(options: RuneboundOptions) -> Setup:
+    """Resolve ``options`` against the content pack (uncached: options validation calls it before hashing).
 
     Raises:
         ValueError: an unknown hero, enemy, asset or card name.

@@ -5,10 +5,7 @@ These are the verbs every rule uses; each returns a new state. ``side`` is ``HER
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
-
-import attrs
 
 from runebound_coop.content.schema import Face, Sym
 from runebound_coop.rules.setup import Setup
@@ -23,6 +20,7 @@ __all__ = [
     "fight_of",
     "heal",
     "live",
+    "live_mask",
     "showing",
     "spend",
     "unlink",
@@ -39,7 +37,7 @@ def fight_of(state: RuneboundState) -> Fight:
 
 def with_fight(state: RuneboundState, fight: Fight) -> RuneboundState:
     """The state with its fight replaced."""
-    return attrs.evolve(state, fight=fight)
+    return state.but(fight=fight)
 
 
 def faces_of(setup: Setup, fight: Fight, side: int) -> tuple[tuple[Face, Face], ...]:
@@ -52,22 +50,40 @@ def face_of(setup: Setup, fight: Fight, side: int, i: int) -> Face:
     return faces_of(setup, fight, side)[i][fight.pool(side).side(i)]
 
 
-def live(setup: Setup, fight: Fight, side: int) -> Iterator[int]:
-    """Indices of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
+def live_mask(setup: Setup, fight: Fight, side: int) -> int:
+    """Bitmask of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
     pool = fight.pool(side)
-    gone = pool.spent | pool.removed
-    offset = 0 if side == HERO else ENEMY_REF
-    casting = fight.casting
-    for i in range(len(faces_of(setup, fight, side))):
-        if not (gone >> i) & 1 and (offset + i) not in casting:
-            yield i
+    n = len(setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces)
+    mask = ((1 << n) - 1) & ~(pool.spent | pool.removed)
+    if fight.casting:
+        offset = 0 if side == HERO else ENEMY_REF
+        for ref in fight.casting:
+            if offset <= ref < offset + ENEMY_REF:
+                mask &= ~(1 << (ref - offset))
+    return mask
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def live(setup: Setup, fight: Fight, side: int) -> list[int]:
+    """Indices of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
+    return _bits(live_mask(setup, fight, side))
 
 
 def showing(setup: Setup, fight: Fight, side: int, symbol: Sym) -> list[int]:
     """Indices of ``side``'s live tokens showing ``symbol``."""
-    faces = faces_of(setup, fight, side)
-    pool = fight.pool(side)
-    return [i for i in live(setup, fight, side) if faces[i][pool.side(i)].symbol == symbol]
+    a, b = setup.heroes[fight.hero].masks if side == HERO else setup.enemies[fight.enemy].masks
+    sides = fight.pool(side).sides
+    return _bits(((a[symbol] & ~sides) | (b[symbol] & sides)) & live_mask(setup, fight, side))
 
 
 def value_of(setup: Setup, fight: Fight, side: int, i: int) -> int:
@@ -84,7 +100,7 @@ def spend(state: RuneboundState, side: int, indices: list[int] | tuple[int, ...]
     mask = 0
     for i in indices:
         mask |= 1 << i
-    return with_fight(state, fight.with_pool(side, attrs.evolve(pool, spent=pool.spent | mask)))
+    return with_fight(state, fight.with_pool(side, pool.but(spent=pool.spent | mask)))
 
 
 def unlink(pool: Pool, i: int) -> Pool:
@@ -99,7 +115,7 @@ def unlink(pool: Pool, i: int) -> Pool:
     for link in pool.links:
         if link & 15 == i:
             returned |= 1 << (link >> 4)
-    return attrs.evolve(pool, links=links, spent=pool.spent & ~returned)
+    return pool.but(links=links, spent=pool.spent & ~returned)
 
 
 def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
@@ -136,10 +152,10 @@ def add_damage(state: RuneboundState, side: int, amount: int) -> RuneboundState:
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = min(setup_health, dmg[fight.hero] + amount)
-        return attrs.evolve(state, hero_damage=tuple(dmg))
+        return state.but(hero_damage=tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = min(setup_health, dmg[fight.enemy] + amount)
-    return attrs.evolve(state, enemy_damage=tuple(dmg))
+    return state.but(enemy_damage=tuple(dmg))
 
 
 def heal(state: RuneboundState, side: int, amount: int) -> RuneboundState:
@@ -148,10 +164,10 @@ def heal(state: RuneboundState, side: int, amount: int) -> RuneboundState:
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = max(0, dmg[fight.hero] - amount)
-        return attrs.evolve(state, hero_damage=tuple(dmg))
+        return state.but(hero_damage=tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = max(0, dmg[fight.enemy] - amount)
-    return attrs.evolve(state, enemy_damage=tuple(dmg))
+    return state.but(enemy_damage=tuple(dmg))
 
 
 def _health(state: RuneboundState, side: int) -> int:

@@ -1,0 +1,99 @@
+"""The exact odds calculator: closed-form cases, optimality, and a Monte Carlo cross-check."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import runebound_coop as rb
+from runebound_coop.actions import Action
+from runebound_coop.exact import Policy, Solver, fight_state, odds, solve
+from runebound_coop.state import RuneboundState
+from tabletop_core import sample_outcome
+from tabletop_core.spec import CHANCE
+
+
+def _last(state: RuneboundState, legal: Sequence[Action]) -> Action:
+    """A fixed policy: the legal action with the highest id."""
+    return legal[-1]
+
+
+@pytest.fixture
+def toy_pack(tmp_path: Path) -> Path:
+    """A hero with one 3-physical/blank token against a harmless 3-health enemy whose tokens are all blank."""
+    (tmp_path / "heroes.toml").write_text('[[hero]]\nname = "Toy"\nhealth = 5\ntokens = ["3P/B"]\nsource = "standin"\n')
+    (tmp_path / "token_sets.toml").write_text(
+        '[[token_set]]\ntrait = "warrior"\nsource = "standin"\ntokens = [{ id = "X", faces = "B/B" }]\n'
+    )
+    (tmp_path / "enemies.toml").write_text(
+        '[[enemy]]\nname = "Dummy"\ntrait = "warrior"\nhealth = 3\nsource = "standin"\n'
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 3, 5])
+def test_odds_closed_form_one_token(toy_pack: Path, rounds: int) -> None:
+    # The hero wins in the first round whose cast shows 3P: P(win) = 1 - (1/2)^rounds.
+    result = odds("Toy", "Dummy", pack=str(toy_pack), max_rounds=rounds)
+    assert math.isclose(result.win, 1 - 0.5**rounds, abs_tol=1e-12)
+    assert result.loss == 0.0 and result.damage[0] == pytest.approx(1.0)
+
+
+def test_odds_distributions_sum_to_one() -> None:
+    result = odds("Corbin", "Undead Horde", max_rounds=1)
+    assert math.isclose(result.win + result.loss + result.undecided, 1.0, abs_tol=1e-12)
+    assert math.isclose(sum(result.damage), 1.0, abs_tol=1e-12)
+    assert len(result.damage) == 11 and result.states > 100
+
+
+def test_optimal_play_is_at_least_any_policy() -> None:
+    best = odds("Elian", "Cliff Harpy", max_rounds=1)
+    fixed = odds("Elian", "Cliff Harpy", max_rounds=1, policy=_last)
+    assert best.win >= fixed.win - 1e-12
+    assert best.win > 0.0
+
+
+def test_odds_from_a_mid_fight_state() -> None:
+    state = fight_state("Corbin", "Undead Horde", max_rounds=1)
+    for side in (0, 0, 1, 1, 1, 1, 1, 1):
+        state = rb.step(state, rb.GAME.action_from_id(state, side))
+    # Corbin shows 2P, P*, P: attacking deals 4 (the shield blocks 1): exactly 3, a certain win.
+    assert solve(state).win == 1.0
+
+
+def test_odds_rejects_encounters_and_enemy_players() -> None:
+    with pytest.raises(ValueError, match="single fight"):
+        solve(rb.new_game(heroes=("Corbin", "Lissa"), enemies=("Ogre",)))
+    with pytest.raises(ValueError, match="enemy must decide"):
+        odds("Corbin", "Ogre", enemy_choices="player")
+
+
+def _monte_carlo(policy: Policy, n: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    wins = 0
+    for _ in range(n):
+        state = fight_state("Corbin", "Undead Horde", max_rounds=1)
+        while not rb.is_terminal(state):
+            if rb.current_player(state) == CHANCE:
+                action = sample_outcome(rb.chance_outcomes(state), rng)
+            else:
+                action = policy(state, rb.legal_actions(state))
+            state = rb.GAME.apply_unchecked(state, action)
+        wins += rb.returns(state)[0] > 0
+    return wins / n
+
+
+def test_odds_match_monte_carlo_within_confidence_interval() -> None:
+    """Exact win probability vs 2000 simulated fights (99.9% normal interval), optimal and fixed policies."""
+    solver = Solver(fight_state("Corbin", "Undead Horde", max_rounds=1))
+    exact = solver.odds().win
+    fixed = odds("Corbin", "Undead Horde", policy=_last, max_rounds=1).win
+    n = 2000
+    for p, policy, seed in ((exact, lambda s, _legal: solver.best_action(s), 1), (fixed, _last, 2)):
+        estimate = _monte_carlo(policy, n, seed)
+        half_width = 3.29 * math.sqrt(p * (1 - p) / n)
+        assert abs(estimate - p) <= half_width, (estimate, p, half_width)
