@@ -116,6 +116,8 @@ class HeuristicAgent:
         if top.kind == "explore_mode":
             _, resolve = self._card(s, top.n)
             return Act(RESOLVE) if resolve and Act(RESOLVE) in legal else Act(REST)
+        if top.kind == "pay":
+            return Pick(0)  # keep Large Effort for the big attacks
         if top.kind == "skill_keep":
             names = [s.pack.skills[i].id for i in s.offered]
             ranked = sorted(range(len(names)), key=lambda i: _rank(names[i]))

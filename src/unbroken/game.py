@@ -206,6 +206,8 @@ class Unbroken(Game[State, Action, Options]):
             return top.labels[i]
         if isinstance(top, Cont) and top.kind == "explore_pick" and i < len(state.revealed):
             return pack.encounters[state.revealed[i]].name
+        if isinstance(top, Cont) and top.kind == "pay":
+            return ("medium effort first", "large effort first")[i] if i < 2 else ""
         if isinstance(top, Cont) and top.kind == "skill_keep" and i < len(state.offered):
             return pack.skills[state.offered[i]].name
         return ""

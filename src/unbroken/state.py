@@ -217,6 +217,7 @@ class State:
     tricked: bool = False
     pending: Pending[Frame] = attrs.field(factory=Pending)
     outcome: int = 0
+    large_first: bool = False
 
     @property
     def level(self) -> int:

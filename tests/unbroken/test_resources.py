@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from tests.unbroken.helpers import GAME, at_battle, at_prep, do, draw, roll, with_res
+from tests.unbroken.helpers import GAME, at_battle, at_prep, do, draw, roll, texts, with_res
 from unbroken.content.schema import Op
 from unbroken.rules.effects import run_op
 from unbroken.rules.resources import can_pay, lose_effort
@@ -58,3 +58,19 @@ def test_lose_without_alternative_on_other_resources_does_nothing() -> None:
     after = run_op(s, Op("lose", res="food", n=1), "monster:kobold")
     assert after.amount(SE) == 5 and after.outcome == 0
     _ = attrs
+
+
+def test_player_chooses_which_higher_effort_covers_a_shortfall() -> None:
+    s = with_res(at_prep(1), se=3, me=1, le=1)
+    s = do(s, "focus")  # 4 Small Effort: 3 + 1 from Medium or Large Effort, the player's choice
+    assert texts(s) == ["pick 0 medium effort first", "pick 1 large effort first"]
+    medium = do(s, "pick 0 medium effort first")
+    assert (medium.amount(SE), medium.amount(ME), medium.amount(LE)) == (0, 1, 1)  # paid 1 ME, gained 1 ME
+    large = do(s, "pick 1 large effort first")
+    assert (large.amount(SE), large.amount(ME), large.amount(LE)) == (0, 2, 0)
+
+
+def test_no_payment_choice_when_it_cannot_differ() -> None:
+    s = with_res(at_prep(1), se=3, me=1, le=0)
+    assert do(s, "focus").amount(ME) == 1 and GAME.current_player(do(s, "focus")) == 0
+    assert texts(do(with_res(at_prep(1), se=4, me=1, le=1), "focus"))[0] != "pick 0 medium effort first"

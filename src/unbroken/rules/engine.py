@@ -8,11 +8,30 @@ from __future__ import annotations
 
 import attrs
 
-from unbroken.actions import MAX_CHANCE, PASS, Act, Action, Attack, Die, DrawCard, Eat, Pick, Respond
-from unbroken.content.schema import TRIGGERS
+from unbroken.actions import (
+    MAX_CHANCE,
+    ORIENTEER,
+    PASS,
+    RESOLVE,
+    SCOUT,
+    TRICK,
+    Act,
+    Action,
+    Attack,
+    Craft,
+    Die,
+    DrawCard,
+    Eat,
+    Pick,
+    Respond,
+    Use,
+    action_id,
+    decision_from_id,
+)
+from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import combat, travel
 from unbroken.rules.effects import run_op, run_ops
-from unbroken.rules.resources import gain, pay
+from unbroken.rules.resources import ambiguous, gain, pay
 from unbroken.rules.triggers import abilities_of, available, commute, fire
 from unbroken.state import (
     CUNNING,
@@ -141,7 +160,7 @@ def _cont_step(state: State, top: Cont) -> tuple[State, bool]:
         return state, True
     if k == "explore_commit":
         return travel.committed(state, top.n), False
-    if k == "explore_mode":
+    if k in ("explore_mode", "pay"):
         return state, True
     if k == "explore_end":
         return travel.explore_end(state, top.n), False
@@ -240,6 +259,8 @@ def decisions(state: State) -> list[Action]:
         return out
     assert isinstance(top, Cont)
     k = top.kind
+    if k == "pay":
+        return [Pick(0), Pick(1)]
     if k == "explore_pick":
         return [Pick(i) for i in range(len(state.revealed))]
     if k == "explore_mode":
@@ -279,9 +300,57 @@ def _apply_chance(state: State, action: Action) -> State:
 
 
 def apply(state: State, action: Action) -> State:
-    """Apply one legal action (decision or chance outcome) and run the rules to the next event."""
+    """Apply one legal action (decision or chance outcome) and run the rules to the next event.
+
+    When the action's cost leaves the player a real choice of Effort ("you can spend Effort of a higher category
+    in place of Effort of a lower category"), a ``pay`` sub-decision comes first: Medium or Large Effort first.
+    """
     if is_chance(state):
         return advance(_apply_chance(state, action))
+    top = state.pending.top
+    if isinstance(top, Cont) and top.kind == "pay":
+        assert isinstance(action, Pick)
+        state = attrs.evolve(state.pop(), large_first=action.i == 1)
+        return advance(_decide(state, decision_from_id(top.n)))
+    cost = _cost(state, action)
+    if cost is not None and ambiguous(state, *cost):
+        return state.push(Cont("pay", action_id(action)))
+    return advance(_decide(state, action))
+
+
+def _cost(state: State, action: Action) -> tuple[tuple[Op, ...], list[int] | None] | None:
+    """What paying for ``action`` spends (``spend`` ops and extra amounts), if anything."""
+    top = state.pending.top
+    if isinstance(action, Use):
+        return travel.action_abilities(state)[action.i][2].cost, None
+    if isinstance(action, Craft):
+        return state.pack.weapon(state.weapon).upgrades[action.i].cost, None
+    if isinstance(action, Attack):
+        return state.pack.weapon(state.weapon).attacks[action.i].cost, combat.surcharge(state)
+    if isinstance(action, Respond) and isinstance(top, Trig):
+        cand = top.cands[action.i]
+        return abilities_of(state, cand.src)[cand.index].cost, None
+    if isinstance(action, Pick) and isinstance(top, Choose):
+        return top.options[action.i], None
+    if not isinstance(action, Act):
+        return None
+    v = action.verb
+    if v in travel.GENERAL:
+        return travel.GENERAL[v][0], None
+    if v == ORIENTEER:
+        return travel.ORIENTEER_COST, None
+    if v == SCOUT:
+        return travel.SCOUT_COST[state.level], None
+    trick = combat.monster(state).trickery if v == TRICK else None
+    if trick is not None:
+        return trick, None
+    if v == RESOLVE and isinstance(top, Cont):
+        return state.pack.encounters[top.n].spend, None
+    return None
+
+
+def _decide(state: State, action: Action) -> State:
+    """Apply a decision (without running the rules on)."""
     top = state.pending.top
     if top is None:
         step = state.pos.step
@@ -303,7 +372,7 @@ def apply(state: State, action: Action) -> State:
     else:
         assert isinstance(top, Cont)
         state = _apply_cont(state, top, action)
-    return advance(state)
+    return state
 
 
 def _apply_cont(state: State, top: Cont, action: Action) -> State:

@@ -13,7 +13,7 @@ import attrs
 from unbroken.content.schema import Op
 from unbroken.state import LE, ME, RES, SE, TIME, State
 
-__all__ = ["can_pay", "effort_total", "gain", "lose_effort", "needs", "pay", "spend_time"]
+__all__ = ["ambiguous", "can_pay", "effort_total", "gain", "lose_effort", "needs", "pay", "spend_time"]
 
 _EFFORT = (SE, ME, LE)
 
@@ -39,7 +39,7 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
     return need
 
 
-def _plan(state: State, need: list[int]) -> list[int] | None:
+def _plan(state: State, need: list[int], large_first: bool = False) -> list[int] | None:
     have = [state.amount(r) for r in range(9)]
     for r in range(9):
         if r not in _EFFORT:
@@ -49,7 +49,8 @@ def _plan(state: State, need: list[int]) -> list[int] | None:
     # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
     for r in (LE, ME, SE):
         short = need[r]
-        for c in _EFFORT:
+        order = (SE, LE, ME) if large_first and r == SE else _EFFORT
+        for c in order:
             if c < r or short == 0:
                 continue
             take = min(short, have[c])
@@ -84,15 +85,31 @@ def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -
 
 
 def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> State:
-    """Pay the ``spend`` ops (plus ``extra``); the caller has checked :func:`can_pay`."""
+    """Pay the ``spend`` ops (plus ``extra``); the caller has checked :func:`can_pay`.
+
+    A Small Effort shortfall is covered by Medium Effort first, unless the player chose Large Effort first for
+    this payment (``state.large_first``, set by the ``pay`` sub-decision and used once).
+    """
     need = needs(ops, state.level)
     if extra:
         need = [a + b for a, b in zip(need, extra, strict=True)]
-    have = _plan(state, need)
+    have = _plan(state, need, state.large_first)
     if have is None:
         raise ValueError(f"cannot pay {need}")
     res = tuple(t if t.value == have[r] else attrs.evolve(t, value=have[r]) for r, t in enumerate(state.res))
-    return attrs.evolve(state, res=res)
+    return attrs.evolve(state, res=res, large_first=False)
+
+
+def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
+    """Whether the player has a real choice of how to pay: a Small Effort shortfall that Medium or Large Effort
+    could each cover ("you can spend Effort of a higher category in place of Effort of a lower category")."""
+    need = needs(ops, state.level)
+    if extra:
+        need = [a + b for a, b in zip(need, extra, strict=True)]
+    if need[SE] <= state.amount(SE):
+        return False
+    a, b = _plan(state, need, False), _plan(state, need, True)
+    return a is not None and b is not None and a != b
 
 
 def lose_effort(state: State, r: int, n: int) -> State | None:
