@@ -189,3 +189,10 @@ def test_skip_turn_and_general_actions_in_battle() -> None:
     s = do(s, "focus")
     assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "combat"
     _ = (GAME, METAL)
+
+
+def test_level_four_removes_the_time_token() -> None:
+    s = _trickery("troll", 4, time=6)
+    assert s.pos.step == "battle" and s.amount(TIME) == 0  # the Troll cannot be tricked: straight to battle
+    s = _trickery("kobold", 1, time=3, cunning=0)
+    assert s.amount(TIME) == 9  # Level 2 starts with 9 Time
