@@ -10,7 +10,8 @@ roll, ``DrawCard`` the card's index in the pack at a draw.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import attrs
 
@@ -67,7 +68,7 @@ PICK_BASE, CRAFT_BASE, ATTACK_BASE, USE_BASE, RESPOND_BASE, EAT_BASE, NUM_ACTION
 MAX_CHANCE = MAX_ENCOUNTERS
 
 
-def _below(limit: int) -> attrs.validators._ValidatorType[int]:  # type: ignore[name-defined]  # attrs' private alias
+def _below(limit: int) -> Callable[[Any, attrs.Attribute[int], int], Any]:
     return attrs.validators.and_(attrs.validators.instance_of(int), attrs.validators.ge(0), attrs.validators.lt(limit))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -11,9 +13,9 @@ from unbroken.state import FLOW, Cond
 from unbroken.view import score, title
 
 
-def _hunger(level: int, **kw: object) -> unbroken.State:
+def _hunger(level: int, **kw: Any) -> unbroken.State:
     s = at_prep(level)
-    return attrs.evolve(s, pos=FLOW.at("combat", "hunger", level), monster="kobold", **kw)  # type: ignore[arg-type]  # test-only keyword pass-through
+    return attrs.evolve(s, pos=FLOW.at("combat", "hunger", level), monster="kobold", **kw)
 
 
 def test_end_of_combat_resets_ability_uses_and_rotates_conditions() -> None:
