@@ -126,3 +126,9 @@ def test_observation_is_the_whole_truth_and_hashable() -> None:
     tensor = rb.observation_tensor(state, 1)
     assert tensor.shape == rb.GAME.spec.observation_shape and tensor.dtype == np.float32
     assert rb.determinize(state, 0, np.random.default_rng(0)) == state
+
+
+def test_solo_is_the_one_hero_case() -> None:
+    state = rb.new_game(seed=1, heroes=("Corbin",), enemies=("Ogre", "Sorcerer"))
+    assert rb.GAME.num_players(state) == 1 and rb.current_player(state) == 0
+    assert state.fight is not None and state.fight.enemy == 0  # no engage decision with one hero
