@@ -76,3 +76,14 @@ def test_returns_put_every_loss_below_every_win() -> None:
 )
 def test_title_scale(points: int, name: str) -> None:
     assert title(points) == name
+
+
+def test_orienteer_bonus_and_commitment_end_with_the_level() -> None:
+    s = with_res(_hunger(1, reveal_bonus=2, committed=True), food=1)
+    s = do(s, "eat 1")
+    assert (
+        s.level == 2
+        and s.reveal_bonus == 0
+        and not s.committed
+        and "fight" in [GAME.action_to_str(s, a) for a in GAME.legal_actions(s)]
+    )

@@ -272,6 +272,8 @@ def end_of_combat(state: State) -> State:
         combat=None,
         tricked=False,
         uses=min(4, state.level + 1),
+        reveal_bonus=0,
+        committed=False,
     )
     if state.level == 4:
         return attrs.evolve(state, outcome=1)
