@@ -7,7 +7,7 @@ States are immutable values; rules return ``attrs.evolve``d copies. The turn str
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
@@ -35,6 +35,7 @@ __all__ = [
     "Roll",
     "State",
     "Trig",
+    "evolve",
 ]
 
 SE, ME, LE, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(9)
@@ -242,23 +243,46 @@ class State:
         """This state with resource ``r``'s track replaced."""
         res = list(self.res)
         res[r] = track
-        return attrs.evolve(self, res=tuple(res))
+        return evolve(self, res=tuple(res))
 
     def push(self, *frames: Frame) -> State:
         """This state with ``frames`` pushed in order (the last one ends on top)."""
         p = self.pending
         for f in frames:
             p = p.push(f)
-        return attrs.evolve(self, pending=p)
+        return evolve(self, pending=p)
 
     def pop(self) -> State:
         """This state without its top frame."""
-        return attrs.evolve(self, pending=self.pending.pop())
+        return evolve(self, pending=self.pending.pop())
 
     def replace_top(self, frame: Frame) -> State:
         """This state with its top frame replaced."""
-        return attrs.evolve(self, pending=self.pending.replace_top(frame))
+        return evolve(self, pending=self.pending.replace_top(frame))
 
     def at(self, phase: str, step: str, level: int | None = None) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
-        return attrs.evolve(self, pos=FLOW.at(phase, step, level or self.pos.round))
+        return evolve(self, pos=FLOW.at(phase, step, level or self.pos.round))
+
+
+_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {
+    cls: (names, frozenset(names)) for cls in (State, Combat) for names in [tuple(a.name for a in attrs.fields(cls))]
+}
+T = TypeVar("T", State, Combat)
+
+
+def evolve(inst: T, **changes: Any) -> T:
+    """``attrs.evolve`` for :class:`State` and :class:`Combat` (which have no validators), without its overhead.
+
+    >>> c = Combat("kobold", 0, 0, 5, 5)
+    >>> evolve(c, health=3).health, c.health
+    (3, 5)
+    """
+    cls = type(inst)
+    names, known = _FIELDS[cls]
+    if not known.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(inst, name))
+    return new

@@ -5,8 +5,6 @@ Rulebook clauses are quoted on each function; the coverage table is ``docs/rules
 
 from __future__ import annotations
 
-import attrs
-
 from tabletop_core.flow import Pending
 from unbroken.actions import DOWNGRADE, FOCUS, INSPIRATION, PASS, PLAN, SKIP, Act, Action, Attack, Craft, Eat, Use
 from unbroken.content.schema import TRIGGERS, Monster, Op
@@ -14,7 +12,7 @@ from unbroken.rules.effects import die, new_combat, run_ops, weapon_down
 from unbroken.rules.resources import can_pay, gain, lose_effort, pay
 from unbroken.rules.travel import GENERAL, action_abilities, craft, craft_ok, general_action, general_ok, use, use_ok
 from unbroken.rules.triggers import statics
-from unbroken.state import FOOD, LEVEL_TIME, RESOURCES, SE, TIME, Cont, Draw, Exec, Roll, State
+from unbroken.state import FOOD, LEVEL_TIME, RESOURCES, SE, TIME, Cont, Draw, Exec, Roll, State, evolve
 
 __all__ = [
     "attack_ok",
@@ -38,7 +36,7 @@ def set_tracker(state: State) -> State:
     """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
     time = LEVEL_TIME[state.level] if state.level < 4 else 0
     state = state.with_res(TIME, state.res[TIME].set(time))
-    return attrs.evolve(state, combat=new_combat(state))
+    return evolve(state, combat=new_combat(state))
 
 
 def ambush_step(state: State) -> State:
@@ -77,14 +75,14 @@ def apply_trickery(state: State, action: Action) -> State:
     if action.verb == TRICK:
         trick = monster(state).trickery
         assert trick is not None
-        return attrs.evolve(pay(state, trick), tricked=True).at("combat", "hunger")
+        return evolve(pay(state, trick), tricked=True).at("combat", "hunger")
     return state.at("combat", "battle")
 
 
 def start_battle(state: State) -> State:
     """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn."""
     assert state.combat is not None
-    state = attrs.evolve(state, combat=attrs.evolve(state.combat, started=True))
+    state = evolve(state, combat=evolve(state.combat, started=True))
     first = Cont("monster_turn") if state.options.difficulty == "hard" else Cont("player_turn_start")
     return state.push(first, Cont("fire", TRIGGERS.index("battle_start")))
 
@@ -123,10 +121,10 @@ def attack(state: State, i: int) -> State:
     c = state.combat
     assert c is not None
     if c.defend:
-        return attrs.evolve(state, combat=attrs.evolve(c, defend=False))
+        return evolve(state, combat=evolve(c, defend=False))
     if a.kind == "break":
         return run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    state = attrs.evolve(state, combat=attrs.evolve(c, power=a.power))
+    state = evolve(state, combat=evolve(c, power=a.power))
     return state.push(Cont("attack_land", int(a.pierce)), Cont("fire", TRIGGERS.index("attack")))
 
 
@@ -137,7 +135,7 @@ def attack_land(state: State, pierce: bool) -> State:
     state = state.pop()
     if c.armor > 0 and not pierce:
         return state
-    return attrs.evolve(state, combat=attrs.evolve(c, health=max(0, c.health - c.power), power=0))
+    return evolve(state, combat=evolve(c, health=max(0, c.health - c.power), power=0))
 
 
 def turn_actions(state: State) -> list[Action]:
@@ -180,7 +178,7 @@ def monster_turn(state: State) -> State:
     """Monster turn: the Combat Roll (a chance node), its Responses (e.g. Dodge), then the Combat Action."""
     c = state.combat
     assert c is not None
-    state = attrs.evolve(state, combat=attrs.evolve(c, rerolls=0)).replace_top(Cont("player_turn_start"))
+    state = evolve(state, combat=evolve(c, rerolls=0)).replace_top(Cont("player_turn_start"))
     return state.push(Cont("monster_act"), Cont("fire", TRIGGERS.index("monster_roll")), Roll("combat"))
 
 
@@ -211,7 +209,7 @@ def monster_act(state: State) -> State:
     if row.kind in {o.id for o in statics(state, "ignore")}:
         return state
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
-        state = attrs.evolve(state, combat=attrs.evolve(c, rerolls=c.rerolls + 1))
+        state = evolve(state, combat=evolve(c, rerolls=c.rerolls + 1))
         return state.push(Cont("monster_act"), Roll("reroll"))
     return state.push(Exec(row.effects, f"monster:{m.id}"))
 
@@ -222,7 +220,7 @@ def victory(state: State) -> State:
     assert c is not None
     m = monster(state)
     back = tuple(Op("gain", res=RESOURCES[r], n=n) for r, n in enumerate(c.stolen) if n)
-    state = attrs.evolve(state, pending=Pending(), combat=attrs.evolve(c, health=0)).at("combat", "rewards")
+    state = evolve(state, pending=Pending(), combat=evolve(c, health=0)).at("combat", "rewards")
     state = state.push(Cont("to_hunger"))
     if state.level <= 3:
         state = state.push(Cont("skill_keep"), Draw("skill", 2))
@@ -262,7 +260,7 @@ def end_of_combat(state: State) -> State:
     pack = state.pack
     keep = tuple(c for c in state.conditions if pack.condition(c.id).permanent)
     keep += tuple(c for c in state.next_conditions if all(k.id != c.id for k in keep))
-    state = attrs.evolve(
+    state = evolve(
         state,
         conditions=keep,
         next_conditions=(),
@@ -276,6 +274,6 @@ def end_of_combat(state: State) -> State:
         committed=False,
     )
     if state.level == 4:
-        return attrs.evolve(state, outcome=1)
+        return evolve(state, outcome=1)
     state = state.at("travel", "preparation", state.level + 1)
     return state.push(Cont("fire", TRIGGERS.index("level_start")))

@@ -16,7 +16,7 @@ import attrs
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules.resources import can_pay, gain, lose_effort, pay, spend_time
 from unbroken.rules.triggers import statics
-from unbroken.state import RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State
+from unbroken.state import RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State, evolve
 
 __all__ = ["EFFORT", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
 
@@ -25,7 +25,7 @@ EFFORT = frozenset({"se", "me", "le"})
 
 def die(state: State) -> State:
     """The player could not pay Effort: the game is lost."""
-    return attrs.evolve(state, outcome=-1)
+    return evolve(state, outcome=-1)
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
@@ -39,7 +39,7 @@ def _amount(state: State, op: Op) -> int:
 
 def _combat(state: State, **kw: Any) -> State:
     assert state.combat is not None
-    return attrs.evolve(state, combat=attrs.evolve(state.combat, **kw))
+    return evolve(state, combat=evolve(state.combat, **kw))
 
 
 def _lose(state: State, op: Op, src: str) -> State:
@@ -66,35 +66,35 @@ def _condition(state: State, op: Op) -> State:
     if op.when == "next":
         if any(c.id == op.id for c in state.next_conditions):
             return state
-        return attrs.evolve(state, next_conditions=(*state.next_conditions, Cond(op.id, op.n)))
+        return evolve(state, next_conditions=(*state.next_conditions, Cond(op.id, op.n)))
     for i, c in enumerate(state.conditions):
         if c.id == op.id:
             if op.n and c.tokens:
                 conds = list(state.conditions)
                 conds[i] = Cond(c.id, c.tokens + op.n)
-                return attrs.evolve(state, conditions=tuple(conds))
+                return evolve(state, conditions=tuple(conds))
             return state
-    return attrs.evolve(state, conditions=(*state.conditions, Cond(op.id, op.n)))
+    return evolve(state, conditions=(*state.conditions, Cond(op.id, op.n)))
 
 
 def _cure(state: State, op: Op, src: str) -> State:
     if op.id:
-        return attrs.evolve(state, conditions=tuple(c for c in state.conditions if c.id != op.id))
+        return evolve(state, conditions=tuple(c for c in state.conditions if c.id != op.id))
     ids = [c.id for c in state.conditions]
     if len(ids) <= 1:
-        return attrs.evolve(state, conditions=())
+        return evolve(state, conditions=())
     names = tuple(state.pack.condition(c).name for c in ids)
     return state.push(Choose("cure", tuple((Op("cure", id=c),) for c in ids), names, src))
 
 
 def _weapon_up(state: State, op: Op, src: str) -> State:
     if op.id:
-        return attrs.evolve(state, weapons=(*state.weapons, op.id)) if op.id != state.weapon else state
+        return evolve(state, weapons=(*state.weapons, op.id)) if op.id != state.weapon else state
     ups = state.pack.weapon(state.weapon).upgrades
     if not ups:
         return state
     if len(ups) == 1:
-        return attrs.evolve(state, weapons=(*state.weapons, ups[0].to))
+        return evolve(state, weapons=(*state.weapons, ups[0].to))
     names = tuple(state.pack.weapon(u.to).name for u in ups)
     return state.push(Choose("weapon", tuple((Op("weapon_up", id=u.to),) for u in ups), names, src))
 
@@ -105,7 +105,7 @@ def weapon_down(state: State, perm: bool) -> State:
         return state
     top = state.weapon
     aside = state.aside if perm else (*state.aside, top)
-    return attrs.evolve(state, weapons=state.weapons[:-1], aside=aside)
+    return evolve(state, weapons=state.weapons[:-1], aside=aside)
 
 
 def _roll(state: State, op: Op, src: str) -> State:
@@ -179,9 +179,9 @@ def run_op(state: State, op: Op, src: str) -> State:
     if name == "choose":
         return _choose(state, op, src)
     if name == "reveal":
-        return attrs.evolve(state, reveal_bonus=state.reveal_bonus + op.n)
+        return evolve(state, reveal_bonus=state.reveal_bonus + op.n)
     if name == "commit":
-        return attrs.evolve(state, committed=True)
+        return evolve(state, committed=True)
     if name == "skill":
         return state.push(Cont("skill_keep"), Draw("skill", op.n))
     if name == "scout":
@@ -229,7 +229,7 @@ def _tick(state: State, src: str) -> State:
                 conds.append(Cond(cid, cd.tokens - 1))
             continue
         conds.append(cd)
-    return attrs.evolve(state, conditions=tuple(conds))
+    return evolve(state, conditions=tuple(conds))
 
 
 def new_combat(state: State) -> Combat:

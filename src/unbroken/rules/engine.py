@@ -47,6 +47,7 @@ from unbroken.state import (
     Roll,
     State,
     Trig,
+    evolve,
 )
 
 __all__ = ["advance", "apply", "chance_outcomes", "decisions", "is_chance"]
@@ -143,7 +144,7 @@ def _resolve(state: State, frame: Trig, i: int) -> State:
     state = state.replace_top(attrs.evolve(frame, cands=frame.cands[:i] + frame.cands[i + 1 :]))
     state = pay(state, ability.cost)
     if cand.src.startswith("character:"):
-        state = attrs.evolve(state, uses=state.uses - 1)
+        state = evolve(state, uses=state.uses - 1)
     return run_ops(state, ability.effects, cand.src)
 
 
@@ -173,7 +174,7 @@ def _cont_step(state: State, top: Cont) -> tuple[State, bool]:
     c = state.combat
     assert c is not None
     if k == "player_turn_start":
-        state = attrs.evolve(state, combat=attrs.evolve(c, skip=False)).replace_top(Cont("player_turn", top.n))
+        state = evolve(state, combat=evolve(c, skip=False)).replace_top(Cont("player_turn", top.n))
         return state.push(Cont("fire", TRIGGERS.index("turn_start"))), False
     if k == "player_turn":
         if c.skip:
@@ -200,14 +201,14 @@ def _keep(state: State, i: int) -> State:
     for j, s in enumerate(state.offered):
         if j != i:
             pile = pile.discard(s)
-    return attrs.evolve(state, skill_deck=pile, offered=(), skills=(*state.skills, pack.skills[kept].id)).pop()
+    return evolve(state, skill_deck=pile, offered=(), skills=(*state.skills, pack.skills[kept].id)).pop()
 
 
 def advance(state: State) -> State:
     """Run the rules until a decision, a chance node or the end of the game."""
     for _ in range(_LOOP_LIMIT):
         if state.outcome:
-            return attrs.evolve(state, pending=type(state.pending)()) if state.pending else state
+            return evolve(state, pending=type(state.pending)()) if state.pending else state
         c = state.combat
         if c is not None and c.started and c.health <= 0 and state.pos.step == "battle":
             state = combat.victory(state)
@@ -280,20 +281,18 @@ def _apply_chance(state: State, action: Action) -> State:
         assert isinstance(action, DrawCard)
         rest = state.pop() if top.n <= 1 else state.replace_top(Draw(top.deck, top.n - 1))
         if top.deck == "enc":
-            return attrs.evolve(
+            return evolve(
                 rest, encounters=state.encounters.draw(action.index), revealed=(*state.revealed, action.index)
             )
-        return attrs.evolve(
-            rest, skill_deck=state.skill_deck.draw(action.index), offered=(*state.offered, action.index)
-        )
+        return evolve(rest, skill_deck=state.skill_deck.draw(action.index), offered=(*state.offered, action.index))
     assert isinstance(top, Roll) and isinstance(action, Die)
     state = state.pop()
     face = action.face
     if top.purpose == "monster":
-        return attrs.evolve(state, monster=state.pack.monster_for(state.level, face).id)
+        return evolve(state, monster=state.pack.monster_for(state.level, face).id)
     if top.purpose in ("combat", "reroll"):
         assert state.combat is not None
-        return attrs.evolve(state, combat=attrs.evolve(state.combat, roll=face))
+        return evolve(state, combat=evolve(state.combat, roll=face))
     if top.purpose == "easy":
         return gain(state, EASY_RESOURCE[face - 1], 1)
     return run_ops(state, top.then if face <= top.n else top.alt, top.src)  # an effect's roll
@@ -310,7 +309,7 @@ def apply(state: State, action: Action) -> State:
     top = state.pending.top
     if isinstance(top, Cont) and top.kind == "pay":
         assert isinstance(action, Pick)
-        state = attrs.evolve(state.pop(), large_first=action.i == 1)
+        state = evolve(state.pop(), large_first=action.i == 1)
         return advance(_decide(state, decision_from_id(top.n)))
     cost = _cost(state, action)
     if cost is not None and ambiguous(state, *cost):

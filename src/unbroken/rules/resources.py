@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from unbroken.content.schema import Op
-from unbroken.state import LE, ME, RES, SE, TIME, State
+from unbroken.state import LE, ME, RES, SE, TIME, State, evolve
 
 __all__ = ["ambiguous", "can_pay", "effort_total", "gain", "lose_effort", "needs", "pay", "spend_time"]
 
@@ -97,7 +97,7 @@ def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> St
     if have is None:
         raise ValueError(f"cannot pay {need}")
     res = tuple(t if t.value == have[r] else attrs.evolve(t, value=have[r]) for r, t in enumerate(state.res))
-    return attrs.evolve(state, res=res, large_first=False)
+    return evolve(state, res=res, large_first=False)
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
@@ -120,7 +120,7 @@ def lose_effort(state: State, r: int, n: int) -> State | None:
     if have is None:
         return None
     res = tuple(t if t.value == have[i] else attrs.evolve(t, value=have[i]) for i, t in enumerate(state.res))
-    return attrs.evolve(state, res=res)
+    return evolve(state, res=res)
 
 
 def spend_time(state: State, n: int, *, combat: bool) -> State | None:

@@ -5,8 +5,6 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
-import attrs
-
 from unbroken.actions import (
     DOWNGRADE,
     EXPLORE,
@@ -27,7 +25,7 @@ from unbroken.content.schema import TRIGGERS, Ability, Op
 from unbroken.rules.effects import run_ops, weapon_down
 from unbroken.rules.resources import can_pay, gain, pay, spend_time
 from unbroken.rules.triggers import statics
-from unbroken.state import SE, TIME, Cont, Draw, Roll, State
+from unbroken.state import SE, TIME, Cont, Draw, Roll, State, evolve
 
 __all__ = [
     "GENERAL",
@@ -93,7 +91,7 @@ def use(state: State, i: int) -> State:
     src, _, ability = action_abilities(state)[i]
     state = pay(state, ability.cost)
     if src.startswith("character:"):
-        state = attrs.evolve(state, uses=state.uses - 1)
+        state = evolve(state, uses=state.uses - 1)
     return run_ops(state, ability.effects, src)
 
 
@@ -121,7 +119,7 @@ def craft(state: State, i: int, *, combat: bool) -> State:
     state = pay(state, u.cost)
     out = spend_time(state, u.time, combat=combat)
     assert out is not None  # affordability was checked by craft_ok
-    return attrs.evolve(out, weapons=(*out.weapons, u.to))
+    return evolve(out, weapons=(*out.weapons, u.to))
 
 
 def general_action(state: State, verb: int) -> State:
@@ -177,7 +175,7 @@ def apply_prep(state: State, action: Action) -> State:
     if v in GENERAL:
         return general_action(state, v)
     if v == ORIENTEER:
-        return attrs.evolve(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + 2)
+        return evolve(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + 2)
     if v == SCOUT:
         return pay(state, SCOUT_COST[state.level]).push(Roll("monster"))
     if v == DOWNGRADE:
@@ -188,7 +186,7 @@ def apply_prep(state: State, action: Action) -> State:
 def explore(state: State) -> State:
     """Exploration Step: "Reveal 2 cards (certain effects may increase or decrease this number) ... Choose 1"."""
     n = reveal_count(state)
-    state = attrs.evolve(state.at("travel", "exploration"), reveal_bonus=0)
+    state = evolve(state.at("travel", "exploration"), reveal_bonus=0)
     return state.push(Cont("explore_pick"), Draw("enc", n))
 
 
@@ -200,7 +198,7 @@ def pick(state: State, i: int) -> State:
         if j != i:
             pile = pile.discard(other)
     kind = "explore_commit" if state.committed else "explore_mode"
-    return attrs.evolve(state, encounters=pile, revealed=(), committed=False).replace_top(Cont(kind, card))
+    return evolve(state, encounters=pile, revealed=(), committed=False).replace_top(Cont(kind, card))
 
 
 def mode_actions(state: State, card: int) -> list[Action]:
@@ -239,7 +237,7 @@ def explore_end(state: State, card: int) -> State:
     """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
     enc = state.pack.encounters[card]
     state = state.pop()
-    state = attrs.evolve(state, encounters=state.encounters.discard(card))
+    state = evolve(state, encounters=state.encounters.discard(card))
     state = state.with_res(TIME, state.res[TIME].lose(enc.time))
     if state.amount(TIME) <= 0:
         return state.at("combat", "ambush")
