@@ -16,7 +16,7 @@ def test_conformance_300_random_games(difficulty: str) -> None:
 
 
 @pytest.mark.parametrize("character", ["sneak", "sage", "hunter", "brawler"])
-def test_conformance_bot_games_reach_late_levels(character: str) -> None:
+def test_conformance_bot_driven_games_per_character(character: str) -> None:
     report = check_game(
         unbroken.GAME,
         games=3,
