@@ -4,10 +4,10 @@ The hero plays optimally (maximizing the probability of winning, then minimizing
 the lowest action id) or follows a given policy; the enemy follows its board. The result is exact for the game's
 rules, including ``max_rounds``: a fight still undecided after that many rounds ends with the hero withdrawing.
 
->>> result = odds("Corbin", "Undead Horde", max_rounds=2)
+>>> result = odds("Corbin", "Undead Horde", max_rounds=1)
 >>> round(result.win + result.loss + result.undecided, 12)
 1.0
->>> result.win > 0.5
+>>> 0.4 < result.win < 0.5
 True
 """
 

@@ -16,6 +16,7 @@ from runebound_coop.rules.enemy import enemy_act, title_ability
 from runebound_coop.rules.setup import Setup
 from runebound_coop.rules.tokens import faces_of, fight_of, with_fight
 from runebound_coop.state import ENEMY, ENEMY_REF, FLOW, HERO, Fight, Pool, RuneboundState
+from tabletop_core.components import Cast
 from tabletop_core.flow import Pending
 
 __all__ = [
@@ -75,8 +76,9 @@ def initiative(setup: Setup, fight: Fight) -> int:
     marks = []
     for side in (HERO, ENEMY):
         pool = fight.pool(side)
-        faces = faces_of(setup, fight, side)
-        marks.append(sum(faces[i][pool.side(i)].initiative for i in range(len(faces))))
+        tokens = setup.heroes[fight.hero].tokens if side == HERO else setup.enemies[fight.enemy].tokens
+        cast = Cast(tokens, tuple(pool.side(i) for i in range(len(tokens))))
+        marks.append(sum(face.initiative for face in cast.faces()))
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
@@ -106,6 +108,12 @@ def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
 def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
     """Run the automatic steps (enemy actions, initiative, round ends) until a decision, a chance node or the end."""
     while True:
+        if state.fight is not None:
+            # A defeat ends the fight at once, even in the middle of an enemy ability (pending frames are dropped).
+            ended = _end_fight(state, setup)
+            if ended is not None:
+                state = ended
+                continue
         if state.pending:
             return state
         if state.fight is None:
@@ -118,10 +126,6 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
                 state = start_fight(state, setup, heroes[0])
                 continue
             return state.but(pos=FLOW.at("encounter"))
-        ended = _end_fight(state, setup)
-        if ended is not None:
-            state = ended
-            continue
         fight = fight_of(state)
         if fight.casting:
             return state
