@@ -128,3 +128,15 @@ def test_warrior_title_ability_heals_with_a_shield_left() -> None:
     assert state.enemy_damage == (2,)
     state = rb.step(state, Pass())
     assert state.enemy_damage == (1,) and state.pos.round == 2
+
+
+def test_every_token_in_a_space_resolves_in_one_action() -> None:
+    # Trickster board, two agility tokens: one enemy action recasts two different hero tokens (the two that lose
+    # the most by the evaluation: Corbin's 2P, then the lowest of the ties).
+    state = forced("a a a  a b a b b a", heroes=("Corbin",), enemies=("Masked Duelist",))
+    s = setup(state)
+    state = hero_apply(state, s, Pass())
+    state = enemy_act(state, s)
+    fight = fight_of(state)
+    assert fight.casting == (0, 1)
+    assert not fight.enemy_pool.is_live(0) and not fight.enemy_pool.is_live(4)

@@ -18,6 +18,7 @@ from runebound_coop.rules.setup import EnemySetup, Setup
 from runebound_coop.rules.tokens import (
     best_subset,
     deal,
+    face_of,
     faces_of,
     fight_of,
     heal,
@@ -40,6 +41,7 @@ __all__ = [
 ]
 
 _USED = 8  # enemy ability a is bit _USED + a of Fight.used
+_PAYERS = (Sym.AGILITY, Sym.TACTICS)
 
 
 def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -102,6 +104,9 @@ def resolve_sources(
 ) -> RuneboundState:
     """Resolve each source token of a space in turn (each with its own choice); stops at a pending choice."""
     for k, src in enumerate(sources):
+        fight = fight_of(state)
+        if src not in live(setup, fight, ENEMY) or face_of(setup, fight, ENEMY, src).symbol not in _PAYERS:
+            continue  # an earlier resolution flipped or recast this token: it no longer pays
         cands = candidates(state, setup, kind, src, symbol)
         if not cands:
             continue
