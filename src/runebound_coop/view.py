@@ -142,6 +142,11 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         lines.append(f"  {enemy.name}: {_pool_text(state, fight, ENEMY)}")
         passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if (fight.passed >> s) & 1]
         lines.append(f"  to act: {'hero' if fight.turn == HERO else 'enemy'}; passed: {', '.join(passed) or '-'}")
+        top = state.pending.top
+        if isinstance(top, CancelFrame):
+            lines.append(f"  pending: {hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
+        elif top is not None:
+            lines.append(f"  pending: the enemy player chooses ({top.kind}) among token refs {list(top.candidates)}")
     elif state.pos.phase == "over":
         lines.append("encounter over")
     if player is not None:
