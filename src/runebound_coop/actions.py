@@ -118,7 +118,8 @@ class Copy:
 
 @attrs.frozen
 class Exert:
-    """Exert (discard) skill card ``card`` for its combat action; ``symbol``: the damage tokens it removes."""
+    """Use card ``card``'s combat action by exerting (discarding a skill card from hand); ``symbol``: the damage
+    tokens it removes."""
 
     TAG: ClassVar[str] = "runebound_coop.exert"
     card: int

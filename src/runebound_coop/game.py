@@ -94,6 +94,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
             Pending(),
             (0,) * len(setup.heroes),
             (0,) * len(setup.enemies),
+            hand=(options.hand,) * len(setup.heroes),
         )
         return advance(state, setup)
 
@@ -268,6 +269,8 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         setup = setup_of(state.options)
         if len(state.hero_damage) != len(setup.heroes) or len(state.enemy_damage) != len(setup.enemies):
             raise ValueError("one damage count per hero and per enemy")
+        if len(state.hand) != len(setup.heroes) or not all(0 <= h <= state.options.hand for h in state.hand):
+            raise ValueError(f"hand: one count in 0..{state.options.hand} per hero")
         for d, h in zip(state.hero_damage, setup.heroes, strict=True):
             if not 0 <= d <= h.health:
                 raise ValueError(f"{h.name}: damage {d} outside 0..{h.health}")

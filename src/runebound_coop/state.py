@@ -72,6 +72,7 @@ class RuneboundOptions:
             ``player`` (the enemy is an extra, last player who decides).
         act: 1 or 2 (the Warrior set's sixth token joins in act II).
         retreat: whether the engaged hero may withdraw from a fight at the end of each round.
+        hand: skill cards each hero holds to exert (each exert discards one) for its cards' combat actions.
         max_rounds: rounds after which an undecided fight ends with the hero withdrawing.
         pack: a directory with a custom content pack ('' for the built-in pack only).
     """
@@ -83,6 +84,7 @@ class RuneboundOptions:
     enemy_choices: str = attrs.field(default="evaluate", validator=attrs.validators.in_(CHOICE_MODES))
     act: int = attrs.field(default=1, validator=attrs.validators.in_((1, 2)))
     retreat: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    hand: int = attrs.field(default=2)
     max_rounds: int = attrs.field(default=10)
     pack: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
 
@@ -107,6 +109,11 @@ class RuneboundOptions:
     def _check_cards(self, _a: object, cards: tuple[tuple[str, ...], ...] | None) -> None:
         if cards is not None and (len(cards) != len(self.heroes) or any(len(c) > 4 for c in cards)):
             raise ValueError("cards: one list (up to 4 cards) per hero")
+
+    @hand.validator
+    def _check_hand(self, _a: object, value: int) -> None:
+        if type(value) is not int or not 0 <= value <= 10:
+            raise ValueError(f"hand must be an integer in 0..10, not {value!r}")
 
     @max_rounds.validator
     def _check_rounds(self, _a: object, value: int) -> None:
@@ -181,8 +188,8 @@ class Fight:
         turn: the side to act next (``HERO`` or ``ENEMY``).
         passed: bit per side that has passed this round.
         charged: bit per side that spent charge this round (it cannot block).
-        used: the abilities triggered this round: bit ``a`` for hero ability ``a``, bit ``8 + a`` for enemy
-            ability ``a``.
+        used: what was used this round: bit ``a`` for hero ability ``a``, bit ``8 + a`` for enemy ability ``a``,
+            bit ``16 + c`` for the hero's card ``c``.
     """
 
     TAG: ClassVar[str] = "runebound_coop.fight"
@@ -276,7 +283,7 @@ class RuneboundState:
         hero_damage, enemy_damage: damage on each hero and enemy (persists between fights).
         out: bit per hero that has been defeated.
         withdrawn: bit per hero that withdrew from a fight (it engages no more).
-        exerted: bit ``hero * 4 + card`` per exerted (discarded) skill card.
+        hand: per hero, the skill cards left in hand to exert (discard) for card combat actions.
         fight: the fight in progress, if any.
     """
 
@@ -288,7 +295,7 @@ class RuneboundState:
     enemy_damage: tuple[int, ...]
     out: int = 0
     withdrawn: int = 0
-    exerted: int = 0
+    hand: tuple[int, ...] = ()
     fight: Fight | None = None
 
     def but(
@@ -300,7 +307,7 @@ class RuneboundState:
         enemy_damage: tuple[int, ...] | None = None,
         out: int | None = None,
         withdrawn: int | None = None,
-        exerted: int | None = None,
+        hand: tuple[int, ...] | None = None,
         fight: Fight | _Keep | None = KEEP,
     ) -> RuneboundState:
         """A copy with the given fields replaced (a fast ``attrs.evolve``; ``fight=None`` ends the fight)."""
@@ -312,6 +319,6 @@ class RuneboundState:
             self.enemy_damage if enemy_damage is None else enemy_damage,
             self.out if out is None else out,
             self.withdrawn if withdrawn is None else withdrawn,
-            self.exerted if exerted is None else exerted,
+            self.hand if hand is None else hand,
             self.fight if isinstance(fight, _Keep) else fight,
         )

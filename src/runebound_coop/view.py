@@ -15,9 +15,9 @@ _SYMS = tuple(Sym)
 _TOKEN = len(_SYMS) + 7
 _HEROES, _ENEMIES, _TOKENS = 4, 8, 8
 _STEPS = ("engage", "cast", "actions", "round_end", "result")
-_FLAGS = 1 + 2 + 2 + 1 + 16 + 2 + len(_STEPS) + 5
+_FLAGS = 1 + 2 + 2 + 1 + 20 + 2 + len(_STEPS) + 5
 #: The fixed shape of the observation tensor.
-OBSERVATION_SHAPE = (_HEROES * 5 + _ENEMIES * 4 + 2 * _TOKENS * _TOKEN + _FLAGS,)
+OBSERVATION_SHAPE = (_HEROES * 6 + _ENEMIES * 4 + 2 * _TOKENS * _TOKEN + _FLAGS,)
 
 
 @attrs.frozen
@@ -37,14 +37,15 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
     k = 0
     for h in range(_HEROES):
         if h < len(setup.heroes):
-            out[k : k + 5] = (
+            out[k : k + 6] = (
                 1.0,
                 state.hero_damage[h] / setup.heroes[h].health,
                 (state.out >> h) & 1,
                 (state.withdrawn >> h) & 1,
                 fight is not None and fight.hero == h,
+                state.hand[h] / 10,
             )
-        k += 5
+        k += 6
     for e in range(_ENEMIES):
         if e < len(setup.enemies):
             health = setup.enemies[e].health
@@ -66,9 +67,9 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
         out[k + 3] = fight.charged & 1
         out[k + 4] = (fight.charged >> 1) & 1
         out[k + 5] = state.pos.round / state.options.max_rounds
-        for b in range(16):
+        for b in range(20):
             out[k + 6 + b] = (fight.used >> b) & 1
-    k += 22
+    k += 26
     top = state.pending.top
     if top is not None:
         out[k + (0 if isinstance(top, CancelFrame) else 1)] = 1.0
@@ -126,7 +127,7 @@ def render(state: RuneboundState, player: int | None = None) -> str:
     setup = setup_of(state.options)
     lines = []
     party = ", ".join(
-        f"{h.name} {state.hero_damage[i]}/{h.health}"
+        f"{h.name} {state.hero_damage[i]}/{h.health} (hand {state.hand[i]})"
         + (" (defeated)" if (state.out >> i) & 1 else "")
         + (" (withdrew)" if (state.withdrawn >> i) & 1 else "")
         for i, h in enumerate(setup.heroes)

@@ -140,7 +140,17 @@ def test_twin_blades_removes_two_tokens_and_deals_three_unblockable() -> None:
     state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",))
     state = act(state, "exert 0 Twin Blades charge")
     assert state.enemy_damage == (3,)  # the Ogre's shield cannot block it
-    assert "exert 0 Twin Blades charge" not in texts(state)  # exerted: discarded
+    assert "exert 0 Twin Blades charge" not in texts(state)  # once per round
+    assert state.hand == (1,)  # exerting discarded one of the 2 skill cards in hand
+
+
+def test_exert_needs_a_card_in_hand_and_works_once_per_round() -> None:
+    state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",), hand=0)
+    assert not any(t.startswith("exert") for t in texts(state))
+    state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",), cards=(("Field Dressing",),), hand=3)
+    assert "exert 0 Field Dressing" in texts(state)
+    state = act(state, "exert 0 Field Dressing")
+    assert state.hand == (2,) and "exert 0 Field Dressing" not in texts(state)
 
 
 def test_pass_ends_the_heros_actions_for_the_round() -> None:

@@ -153,7 +153,7 @@ class Ability:
 
 @attrs.frozen
 class CardDef:
-    """A skill card with a combat action, used by exerting it (discarded: once per encounter).
+    """A skill card with a combat action, used by exerting (discarding a skill card from hand), once per round.
 
     The action removes ``remove`` of your unspent tokens showing one symbol of ``symbols`` (the same symbol),
     then deals ``deal`` damage of that symbol (unblockable if ``unblockable``) and heals ``heal``.

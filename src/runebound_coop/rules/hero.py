@@ -101,7 +101,7 @@ def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
             if not (fight.used >> a) & 1 and ability.cost <= best.get(Sym.SURGE, 0):
                 out.append(Surge(a, True))
     for c, card in enumerate(hero.cards):
-        if (state.exerted >> (fight.hero * 4 + c)) & 1:
+        if state.hand[fight.hero] < 1 or (fight.used >> (16 + c)) & 1:
             continue
         if card.remove == 0:
             out.append(Exert(c, None))
@@ -186,14 +186,19 @@ def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> Rune
 
 
 def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState:
-    """Exert a skill card (discarded, so once per encounter), e.g. Twin Blades: remove 2 tokens, deal 3.
+    """Use a card's combat action by exerting (discarding a skill card from hand), once per round per card.
+
+    E.g. Twin Blades: remove 2 tokens showing the same damage symbol, deal 3 of it that cannot be blocked.
 
     Removing tokens is not spending them: removing charge tokens does not stop the hero blocking (in the
     rulebook's example Elian removes 2 charge tokens with Twin Blades and later blocks with his shield).
     """
     fight = fight_of(state)
     card = setup.heroes[fight.hero].cards[action.card]
-    state = state.but(exerted=state.exerted | (1 << (fight.hero * 4 + action.card)))
+    hand = list(state.hand)
+    hand[fight.hero] -= 1
+    fight = fight.but(used=fight.used | (1 << (16 + action.card)))
+    state = state.but(hand=tuple(hand), fight=fight)
     if card.remove and action.symbol is not None:
         tokens = showing(setup, fight, HERO, action.symbol)
         chosen = sorted(tokens, key=lambda i: (value_of(setup, fight, HERO, i), i))[: card.remove]
