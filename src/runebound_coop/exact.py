@@ -19,7 +19,9 @@ from typing import Any
 import attrs
 
 from runebound_coop.actions import Action, action_id
-from runebound_coop.state import RuneboundState
+from runebound_coop.rules.flow import advance
+from runebound_coop.rules.setup import setup_of
+from runebound_coop.state import ENEMY_REF, RuneboundState
 from tabletop_core.spec import CHANCE, TERMINAL
 
 __all__ = ["Odds", "Policy", "Solver", "fight_state", "odds", "solve"]
@@ -74,8 +76,6 @@ class Solver:
             raise ValueError("odds: a single fight (one hero, one enemy)")
         if state.options.enemy_choices == "player":
             raise ValueError("odds: the enemy must decide by itself (enemy_choices 'evaluate' or 'damage')")
-        from runebound_coop.rules.setup import setup_of
-
         self.root = state
         self.policy = policy
         self.health = setup_of(state.options).heroes[0].health
@@ -97,8 +97,8 @@ class Solver:
         elif player == CHANCE:
             win = loss = 0.0
             acc = [0.0] * (self.health + 1)
-            for a, p in GAME.chance_outcomes(s):
-                w, lo, d = self.value(GAME.apply_unchecked(s, a))
+            for nxt, p in self._casts(s):
+                w, lo, d = self.value(nxt)
                 win += p * w
                 loss += p * lo
                 for k, q in enumerate(d):
@@ -109,6 +109,33 @@ class Solver:
         else:
             out = self.value(GAME.apply_unchecked(s, self.best_action(s)))
         self.memo[s] = out
+        return out
+
+    def _casts(self, s: RuneboundState) -> list[tuple[RuneboundState, float]]:
+        """Every way the pending casts can land, each with its probability.
+
+        The same states and probabilities as applying ``Land`` once per token (each token is its own chance node
+        in the game), enumerated at once so that the intermediate nodes need no memo entries.
+        """
+        fight = s.fight
+        assert fight is not None  # chance nodes occur only during a fight
+        refs = fight.casting
+        setup = setup_of(s.options)
+        p = 0.5 ** len(refs)
+        out = []
+        for combo in range(1 << len(refs)):
+            hero, enemy = fight.hero_pool.sides, fight.enemy_pool.sides
+            for j, ref in enumerate(refs):
+                side = (combo >> j) & 1
+                if ref >= ENEMY_REF:
+                    i = ref - ENEMY_REF
+                    enemy = (enemy & ~(1 << i)) | (side << i)
+                else:
+                    hero = (hero & ~(1 << ref)) | (side << ref)
+            landed = fight.but(
+                hero_pool=fight.hero_pool.but(sides=hero), enemy_pool=fight.enemy_pool.but(sides=enemy), casting=()
+            )
+            out.append((advance(s.but(fight=landed), setup), p))
         return out
 
     def best_action(self, s: RuneboundState) -> Action:
