@@ -89,6 +89,7 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
         max_game_length=5,
         observation_shape=(11,),
         utility_sum=0.0,
+        provides_information_state=True,
     )
     state_type = KuhnState
     action_type = Move | Deal

@@ -122,7 +122,7 @@ def replay(record: Record | str, game: Any = None, *, states: bool = False) -> A
     if record.game != game.spec.short_name:
         raise StateFormatError(f"record is of game {record.game!r}, not {game.spec.short_name!r}")
     try:
-        state = game.initial_state(game.make_options(**record.options))
+        state = game.initial_state(structure(dict(record.options), game.options_type))
     except TabletopError as exc:
         raise StateFormatError(f"record options are invalid: {exc}") from exc
     seen = [state]

@@ -64,6 +64,13 @@ def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], An
     return hook
 
 
+def _is_exactly(kind: type) -> Callable[[Any], bool]:
+    def predicate(t: Any) -> bool:
+        return t is kind
+
+    return predicate
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -71,13 +78,15 @@ def _short(value: Any) -> str:
 
 def _make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    conv.register_structure_hook(int, _strict(int, lambda v: type(v) is int and -MAX_INT <= v <= MAX_INT))
-    conv.register_structure_hook(
-        float,
-        _strict(float, lambda v: type(v) in (int, float) and math.isfinite(v) and abs(v) <= MAX_INT),
-    )
-    conv.register_structure_hook(str, _strict(str, lambda v: type(v) is str))
-    conv.register_structure_hook(bool, _strict(bool, lambda v: type(v) is bool))
+    # Exact-type predicates, so that StrEnum/IntEnum fields (subclasses of str/int) reach the enum hook below.
+    primitives: dict[type, Callable[[Any], bool]] = {
+        int: lambda v: type(v) is int and -MAX_INT <= v <= MAX_INT,
+        float: lambda v: type(v) in (int, float) and math.isfinite(v) and abs(v) <= MAX_INT,
+        str: lambda v: type(v) is str,
+        bool: lambda v: type(v) is bool,
+    }
+    for kind, check in primitives.items():
+        conv.register_structure_hook_func(_is_exactly(kind), _strict(kind, check))
 
     def is_enum(t: Any) -> bool:
         return isinstance(t, type) and issubclass(t, enum.Enum)

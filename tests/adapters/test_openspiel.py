@@ -65,7 +65,7 @@ def test_game_type_and_info_come_from_the_spec() -> None:
     assert (gt.min_num_players, gt.max_num_players) == (2, 2)
     assert gt.provides_observation_string and gt.provides_observation_tensor
     assert gt.provides_information_state_string
-    assert not gt.provides_information_state_tensor  # Kuhn's spec does not declare perfect-recall views
+    assert gt.provides_information_state_tensor  # Kuhn declares its view (own card + every bet) perfect recall
     spec = KUHN.spec
     assert game.num_distinct_actions() == spec.num_distinct_actions
     assert game.max_chance_outcomes() == spec.max_chance_outcomes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import Enum, IntEnum, StrEnum
 from typing import Any, ClassVar
 
 import attrs
@@ -188,3 +188,27 @@ def test_play_output_round_trips() -> None:
 def test_to_json_requires_a_tag() -> None:
     with pytest.raises(TypeError, match="declares no TAG"):
         to_json(Color.RED)
+
+
+class Suit(StrEnum):
+    HEARTS = "hearts"
+    SPADES = "spades"
+
+
+class Rank(IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+@attrs.frozen
+class Hand:
+    TAG: ClassVar[str] = "test.hand"
+    suit: Suit = attrs.field(validator=attrs.validators.instance_of(Suit))
+    rank: Rank = attrs.field(validator=attrs.validators.instance_of(Rank))
+
+
+def test_str_and_int_enums_come_back_as_enums() -> None:
+    hand = structure(unstructure(Hand(Suit.SPADES, Rank.HIGH)), Hand)
+    assert type(hand.suit) is Suit and type(hand.rank) is Rank
+    with pytest.raises(StateFormatError, match="suit"):
+        structure({"$type": "test.hand", "suit": "clubs", "rank": 1}, Hand)
