@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runebound_coop.actions import Action, Pass, Respond, Withdraw
+from runebound_coop.actions import Action, Respond, Withdraw
 from runebound_coop.rules.choices import worth
 from runebound_coop.rules.setup import setup_of
 from runebound_coop.rules.tokens import faces_of, live
@@ -28,8 +28,9 @@ __all__ = ["HeuristicHero", "default_agents", "evaluate"]
 
 
 def evaluate(state: RuneboundState) -> float:
-    """The party's score of a state: enemy damage dealt minus hero damage taken, plus half the worth of the live
-    tokens the engaged hero still holds and minus half of the enemy's (a win or a loss dominates)."""
+    """The party's score of a state: twice the enemy damage dealt minus 1.5 times the hero damage taken, plus half
+    the worth of the live tokens the engaged hero still holds and minus half of the enemy's (a win or a loss
+    dominates)."""
     from runebound_coop.game import GAME
 
     if GAME.is_terminal(state):
@@ -46,20 +47,42 @@ def evaluate(state: RuneboundState) -> float:
     return score
 
 
-def _expected(state: RuneboundState, depth: int = 4) -> float:
-    """The score, averaged over the next few chance nodes (recasts)."""
+def _lookahead(state: RuneboundState, hero_moves: int, chance_depth: int) -> float:
+    """The score at the end of the current round (or fight), the hero making up to ``hero_moves`` more choices
+    (best by this same lookahead) and then passing; cancels are taken, fights are stayed in; recasts are averaged
+    over their outcomes (``chance_depth`` deep), the next round's casts are not looked into."""
     from runebound_coop.game import GAME
 
-    if depth == 0 or GAME.current_player(state) != CHANCE:
-        return evaluate(state)
-    return sum(p * _expected(GAME.apply_unchecked(state, a), depth - 1) for a, p in GAME.chance_outcomes(state))
+    while True:
+        if GAME.is_terminal(state) or state.fight is None:
+            return evaluate(state)
+        player = GAME.current_player(state)
+        if player == CHANCE:
+            if state.pos.step == "cast" or chance_depth == 0:
+                return evaluate(state)
+            return sum(
+                p * _lookahead(GAME.apply_unchecked(state, a), hero_moves, chance_depth - 1)
+                for a, p in GAME.chance_outcomes(state)
+            )
+        legal = GAME.legal_actions(state)
+        if Respond(True) in legal:
+            state = GAME.apply_unchecked(state, Respond(True))
+        elif Withdraw(False) in legal:
+            state = GAME.apply_unchecked(state, Withdraw(False))
+        elif player >= len(state.options.heroes) or hero_moves == 0:
+            state = GAME.apply_unchecked(state, legal[0])  # pass (or the enemy player's first candidate)
+        else:
+            return max(_lookahead(GAME.apply_unchecked(state, a), hero_moves - 1, chance_depth) for a in legal)
 
 
 class HeuristicHero:
-    """Picks the action whose resulting state scores best by :func:`evaluate` (ties: the lowest action id).
-
-    Passing is preferred only when nothing improves the score; a cancel is always taken; it stays in fights.
+    """Picks the action whose lookahead (:func:`evaluate` at the end of the round, up to three own actions deep)
+    is best; ties go to the lowest action id. A cancel is always taken; it stays in fights.
     """
+
+    def __init__(self, hero_moves: int = 3, chance_depth: int = 3) -> None:
+        self.hero_moves = hero_moves
+        self.chance_depth = chance_depth
 
     def act(self, view: RuneboundView, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """Choose one of ``legal_actions``."""
@@ -70,18 +93,18 @@ class HeuristicHero:
             return Respond(True)
         if Withdraw(False) in legal_actions:
             return Withdraw(False)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
         best: Action = legal_actions[0]
         best_score = -1e18
         for action in legal_actions:
-            score = _expected(GAME.apply_unchecked(state, action))
-            if isinstance(action, Pass):
-                score -= 0.25
-            if score > best_score:
+            score = _lookahead(GAME.apply_unchecked(state, action), self.hero_moves - 1, self.chance_depth)
+            if score > best_score + 1e-9:
                 best, best_score = action, score
         return best
 
     def __repr__(self) -> str:
-        return "HeuristicHero()"
+        return f"HeuristicHero(hero_moves={self.hero_moves}, chance_depth={self.chance_depth})"
 
 
 def default_agents(state: RuneboundState) -> list[Any]:
