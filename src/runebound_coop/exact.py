@@ -21,10 +21,10 @@ import attrs
 from runebound_coop.actions import Action, action_id
 from runebound_coop.rules.flow import advance
 from runebound_coop.rules.setup import setup_of
-from runebound_coop.state import ENEMY_REF, RuneboundState
+from runebound_coop.state import ENEMY_REF, Pool, RuneboundState
 from tabletop_core.spec import CHANCE, TERMINAL
 
-__all__ = ["Odds", "Policy", "Solver", "fight_state", "odds", "solve"]
+__all__ = ["Odds", "Policy", "RoundSolver", "Solver", "cast_outcomes", "fight_state", "odds", "solve"]
 
 #: A hero policy: given a state and its legal actions, the action to take.
 Policy = Callable[[RuneboundState, Sequence[Action]], Action]
@@ -65,6 +65,34 @@ def fight_state(hero: str, enemy: str, **options: Any) -> RuneboundState:
 _Value = tuple[float, float, tuple[float, ...]]
 
 
+def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
+    """Every way the pending casts can land, each with its probability.
+
+    The same states and probabilities as applying ``Land`` once per token (each token is its own chance node
+    in the game), enumerated at once so that the intermediate nodes need no memo entries.
+    """
+    fight = s.fight
+    assert fight is not None  # chance nodes occur only during a fight
+    refs = fight.casting
+    setup = setup_of(s.options)
+    p = 0.5 ** len(refs)
+    out = []
+    for combo in range(1 << len(refs)):
+        hero, enemy = fight.hero_pool.sides, fight.enemy_pool.sides
+        for j, ref in enumerate(refs):
+            side = (combo >> j) & 1
+            if ref >= ENEMY_REF:
+                i = ref - ENEMY_REF
+                enemy = (enemy & ~(1 << i)) | (side << i)
+            else:
+                hero = (hero & ~(1 << ref)) | (side << ref)
+        landed = fight.but(
+            hero_pool=fight.hero_pool.but(sides=hero), enemy_pool=fight.enemy_pool.but(sides=enemy), casting=()
+        )
+        out.append((advance(s.but(fight=landed), setup), p))
+    return out
+
+
 class Solver:
     """Expectimax with memoization over one fight; ``best_action`` then reads the optimal policy off the memo.
 
@@ -97,7 +125,7 @@ class Solver:
         elif player == CHANCE:
             win = loss = 0.0
             acc = [0.0] * (self.health + 1)
-            for nxt, p in self._casts(s):
+            for nxt, p in cast_outcomes(s):
                 w, lo, d = self.value(nxt)
                 win += p * w
                 loss += p * lo
@@ -109,33 +137,6 @@ class Solver:
         else:
             out = self.value(GAME.apply_unchecked(s, self.best_action(s)))
         self.memo[s] = out
-        return out
-
-    def _casts(self, s: RuneboundState) -> list[tuple[RuneboundState, float]]:
-        """Every way the pending casts can land, each with its probability.
-
-        The same states and probabilities as applying ``Land`` once per token (each token is its own chance node
-        in the game), enumerated at once so that the intermediate nodes need no memo entries.
-        """
-        fight = s.fight
-        assert fight is not None  # chance nodes occur only during a fight
-        refs = fight.casting
-        setup = setup_of(s.options)
-        p = 0.5 ** len(refs)
-        out = []
-        for combo in range(1 << len(refs)):
-            hero, enemy = fight.hero_pool.sides, fight.enemy_pool.sides
-            for j, ref in enumerate(refs):
-                side = (combo >> j) & 1
-                if ref >= ENEMY_REF:
-                    i = ref - ENEMY_REF
-                    enemy = (enemy & ~(1 << i)) | (side << i)
-                else:
-                    hero = (hero & ~(1 << ref)) | (side << ref)
-            landed = fight.but(
-                hero_pool=fight.hero_pool.but(sides=hero), enemy_pool=fight.enemy_pool.but(sides=enemy), casting=()
-            )
-            out.append((advance(s.but(fight=landed), setup), p))
         return out
 
     def best_action(self, s: RuneboundState) -> Action:
@@ -159,6 +160,167 @@ class Solver:
         return Odds(win, loss, max(0.0, 1.0 - win - loss), dist, len(self.memo))
 
 
+_TERMINAL, _LEAF, _CHANCE, _DECISION = 0, 1, 2, 3
+
+
+class RoundSolver:
+    """Expectimax for a whole fight, built once per round-start situation and evaluated round by round.
+
+    A round-start situation ``X`` (the hero's and the enemy's damage and the hero's hand, everything else being
+    fresh at a new round) leads to the same in-round tree in every round; only the values at the round's end
+    depend on how many rounds are left. So each situation's in-round tree is explored once (a shared, memoized
+    graph whose leaves are the next round-start situations), and the values for ``k`` rounds left are computed
+    from those for ``k - 1`` by one sweep of the graph: exact for ``max_rounds``, at the cost of one in-round
+    exploration per situation instead of one per situation and round. The hero maximizes the win probability, then
+    minimizes the expected damage, then takes the lowest action id (as :class:`Solver`); the damage
+    distribution follows from a forward sweep of the chosen policy.
+    """
+
+    def __init__(self, state: RuneboundState) -> None:
+        fight = state.fight
+        if len(state.options.heroes) != 1 or len(state.options.enemies) != 1:
+            raise ValueError("odds: a single fight (one hero, one enemy)")
+        if state.options.enemy_choices == "player":
+            raise ValueError("odds: the enemy must decide by itself (enemy_choices 'evaluate' or 'damage')")
+        setup = setup_of(state.options)
+        if (
+            fight is None
+            or state.pos.step != "cast"
+            or fight.hero_pool != Pool()
+            or fight.enemy_pool != Pool()
+            or len(fight.casting) != len(setup.heroes[0].faces) + len(setup.enemies[0].faces)
+        ):
+            raise ValueError("RoundSolver starts at the first cast of a round (use solve() mid-round)")
+        self.rounds = state.options.max_rounds - state.pos.round + 1
+        self.options = attrs.evolve(state.options, max_rounds=50)
+        self.health = setup_of(state.options).heroes[0].health
+        self.kinds: list[int] = []
+        self.data: list[Any] = []
+        self.index: dict[RuneboundState, int] = {}
+        self.situations: list[RuneboundState] = []
+        self.situation_index: dict[RuneboundState, int] = {}
+        self.depth: list[int] = []
+        self.roots: list[int] = []
+        self._depth = 0
+        self.root = self._situation(state)
+        # Breadth first: a situation first met d rounds after the root is explored only if d < rounds (deeper ones
+        # are only ever valued as "no round left": the hero withdraws).
+        while len(self.roots) < len(self.situations):
+            x = len(self.roots)
+            self._depth = self.depth[x] + 1
+            self.roots.append(self._node(self.situations[x]) if self.depth[x] < self.rounds else -1)
+
+    def _canonical(self, s: RuneboundState) -> RuneboundState:
+        return attrs.evolve(s, options=self.options, pos=attrs.evolve(s.pos, round=1))
+
+    def _situation(self, s: RuneboundState) -> int:
+        key = self._canonical(s)
+        x = self.situation_index.get(key)
+        if x is None:
+            x = self.situation_index[key] = len(self.situations)
+            self.situations.append(key)
+            self.depth.append(self._depth)
+        return x
+
+    def _node(self, s: RuneboundState) -> int:
+        from runebound_coop.game import GAME
+
+        got = self.index.get(s)
+        if got is not None:
+            return got
+        player = GAME.current_player(s)
+        kind: int
+        data: Any
+        if player == TERMINAL:
+            ret = GAME.returns(s)[0]
+            kind, data = _TERMINAL, (1.0 if ret > 0 else 0.0, 1.0 if ret < 0 else 0.0, s.hero_damage[0])
+        elif s.pos.round > 1:
+            kind, data = _LEAF, self._situation(s)
+        elif player == CHANCE:
+            kind, data = _CHANCE, [(self._node(nxt), p) for nxt, p in cast_outcomes(s)]
+        else:
+            kind = _DECISION
+            data = [(self._node(GAME.apply_unchecked(s, a)), action_id(a)) for a in GAME.legal_actions(s)]
+        self.index[s] = len(self.kinds)
+        self.kinds.append(kind)
+        self.data.append(data)
+        return len(self.kinds) - 1
+
+    def odds(self) -> Odds:
+        """The odds of the fight from the root situation, with ``max_rounds`` rounds in all."""
+        kinds, data = self.kinds, self.data
+        damage_of = [s.hero_damage[0] for s in self.situations]
+        # k = 0 rounds left: the hero withdraws with the damage it has.
+        left: list[tuple[float, float, float]] = [(0.0, 0.0, float(d)) for d in damage_of]
+        policies: list[list[int]] = []
+        n = len(kinds)
+        for _k in range(self.rounds):
+            win = [0.0] * n
+            loss = [0.0] * n
+            dmg = [0.0] * n
+            choice = [-1] * n
+            for i in range(n):
+                kind = kinds[i]
+                if kind == _TERMINAL:
+                    win[i], loss[i], dmg[i] = data[i][0], data[i][1], float(data[i][2])
+                elif kind == _LEAF:
+                    win[i], loss[i], dmg[i] = left[data[i]]
+                elif kind == _CHANCE:
+                    w = lo = d = 0.0
+                    for c, p in data[i]:
+                        w += p * win[c]
+                        lo += p * loss[c]
+                        d += p * dmg[c]
+                    win[i], loss[i], dmg[i] = w, lo, d
+                else:
+                    best: tuple[float, float, int] | None = None
+                    for c, aid in data[i]:
+                        key = (win[c], -dmg[c], -aid)
+                        if best is None or key > best:
+                            best, choice[i] = key, c
+                    c = choice[i]
+                    win[i], loss[i], dmg[i] = win[c], loss[c], dmg[c]
+            left = [
+                (win[r], loss[r], dmg[r]) if r >= 0 else (0.0, 0.0, float(damage_of[x]))
+                for x, r in enumerate(self.roots)
+            ]
+            policies.append(choice)
+        dist = self._distribution(policies, damage_of)
+        w, lo, _ = left[self.root]
+        return Odds(w, lo, max(0.0, 1.0 - w - lo), tuple(dist), n)
+
+    def _distribution(self, policies: list[list[int]], damage_of: list[int]) -> list[float]:
+        """Push the probability mass forward through the chosen policies, round by round."""
+        kinds, data = self.kinds, self.data
+        dist = [0.0] * (self.health + 1)
+        start = [0.0] * len(self.situations)
+        start[self.root] = 1.0
+        for choice in reversed(policies):  # the first round uses the policy with the most rounds left
+            mass = [0.0] * len(kinds)
+            for x, m in enumerate(start):
+                if m:
+                    mass[self.roots[x]] += m  # reachable situations within the horizon are explored
+            start = [0.0] * len(self.situations)
+            for i in range(len(kinds) - 1, -1, -1):
+                m = mass[i]
+                if not m:
+                    continue
+                kind = kinds[i]
+                if kind == _TERMINAL:
+                    dist[data[i][2]] += m
+                elif kind == _LEAF:
+                    start[data[i]] += m
+                elif kind == _CHANCE:
+                    for c, p in data[i]:
+                        mass[c] += m * p
+                else:
+                    mass[choice[i]] += m
+        for x, m in enumerate(start):
+            if m:
+                dist[damage_of[x]] += m
+        return dist
+
+
 def solve(state: RuneboundState, policy: Policy | None = None) -> Odds:
     """The exact odds from ``state`` (a solo fight, at any node), the hero optimal or following ``policy``."""
     return Solver(state, policy).odds()
@@ -173,4 +335,7 @@ def odds(hero: str, enemy: str, *, policy: Policy | None = None, **options: Any)
         **options: further ``new_game`` options (``assets``, ``cards``, ``act``, ``enemy_choices``,
             ``max_rounds``, ``pack``).
     """
-    return solve(fight_state(hero, enemy, **options), policy)
+    state = fight_state(hero, enemy, **options)
+    if policy is None:
+        return RoundSolver(state).odds()
+    return solve(state, policy)

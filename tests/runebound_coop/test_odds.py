@@ -11,7 +11,7 @@ import pytest
 
 import runebound_coop as rb
 from runebound_coop.actions import Action
-from runebound_coop.exact import Policy, Solver, fight_state, odds, solve
+from runebound_coop.exact import Policy, RoundSolver, Solver, fight_state, odds, solve
 from runebound_coop.state import RuneboundState
 from tabletop_core import sample_outcome
 from tabletop_core.spec import CHANCE
@@ -97,3 +97,23 @@ def test_odds_match_monte_carlo_within_confidence_interval() -> None:
         estimate = _monte_carlo(policy, n, seed)
         half_width = 3.29 * math.sqrt(p * (1 - p) / n)
         assert abs(estimate - p) <= half_width, (estimate, p, half_width)
+
+
+def test_round_solver_matches_plain_expectimax(toy_pack: Path) -> None:
+    """The per-round graph gives exactly the memoized expectimax's odds and damage distribution."""
+    for state in (
+        fight_state("Corbin", "Undead Horde", max_rounds=1),
+        fight_state("Toy", "Dummy", pack=str(toy_pack), max_rounds=4),
+        fight_state("Lissa", "Lantern Wisp", max_rounds=1),
+    ):
+        plain, graph = Solver(state).odds(), RoundSolver(state).odds()
+        assert graph.win == pytest.approx(plain.win, abs=1e-12)
+        assert graph.loss == pytest.approx(plain.loss, abs=1e-12)
+        assert graph.damage == pytest.approx(plain.damage, abs=1e-12)
+
+
+def test_round_solver_starts_at_a_round_start() -> None:
+    state = fight_state("Corbin", "Undead Horde", max_rounds=1)
+    state = rb.step(state, rb.GAME.action_from_id(state, 0))
+    with pytest.raises(ValueError, match="first cast of a round"):
+        RoundSolver(state)
