@@ -87,6 +87,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     # ----- rules -------------------------------------------------------------------------------------------------
 
     def initial_state(self, options: RuneboundOptions) -> RuneboundState:
+        """No damage, full hands; the first fight starts at once with one hero (its first cast is a chance node)."""
         setup = setup_of(options)
         state = RuneboundState(
             options,
@@ -99,9 +100,12 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         return advance(state, setup)
 
     def num_players(self, state: RuneboundState) -> int:
+        """The heroes, plus the enemy player with ``enemy_choices="player"``."""
         return state.options.num_players
 
     def current_player(self, state: RuneboundState) -> int:
+        """The enemy player at its choices, chance while tokens are cast, else the engaged hero (or the party's
+        lowest available hero when choosing who engages)."""
         if state.pos.phase == "over":
             return TERMINAL
         top = state.pending.top
@@ -176,6 +180,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         return advance(state, setup)
 
     def returns(self, state: RuneboundState) -> tuple[float, ...]:
+        """Every hero: +1 if every enemy is defeated, -1 if every hero is, else 0; the enemy player the negation."""
         n = self.num_players(state)
         if state.pos.phase != "over":
             return (0.0,) * n
@@ -190,6 +195,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         return (*heroes, -party) if n > len(setup.heroes) else heroes
 
     def observe(self, state: RuneboundState, player: int) -> RuneboundView:
+        """The whole state: combat hides nothing."""
         return RuneboundView(player, state)
 
     def observation_tensor(self, state: RuneboundState, player: int) -> np.ndarray:
@@ -266,6 +272,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         return f"{where}, {state.pos.step}"
 
     def validate_state(self, state: RuneboundState) -> None:
+        """Damage within health, hands within the option, a known flow position, pools and casts within the tokens."""
         setup = setup_of(state.options)
         if len(state.hero_damage) != len(setup.heroes) or len(state.enemy_damage) != len(setup.enemies):
             raise ValueError("one damage count per hero and per enemy")
@@ -293,6 +300,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
                     raise ValueError(f"casting: bad token ref {ref}")
 
     def default_agents(self, state: RuneboundState) -> list[Any]:
+        """A heuristic hero per hero (see :mod:`runebound_coop.bots`)."""
         from runebound_coop.bots import default_agents
 
         return default_agents(state)
