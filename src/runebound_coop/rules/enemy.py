@@ -23,6 +23,7 @@ from runebound_coop.rules.tokens import (
     fight_of,
     heal,
     live,
+    live_mask,
     showing,
     spend,
     unlink,
@@ -48,7 +49,12 @@ def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
     """One enemy combat action: resolve the first space (top to bottom) that can resolve, else pass."""
     fight = fight_of(state)
     enemy = setup.enemies[fight.enemy]
+    face_a, face_b = enemy.masks
+    sides = fight.enemy_pool.sides
+    alive = live_mask(setup, fight, ENEMY)
     for space in enemy.board.spaces:
+        if not ((face_a[space.symbol] & ~sides) | (face_b[space.symbol] & sides)) & alive:
+            continue  # no token in this space
         new = _resolve_space(state, setup, enemy, space)
         if new is not None:
             return new
