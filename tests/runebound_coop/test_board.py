@@ -140,3 +140,13 @@ def test_every_token_in_a_space_resolves_in_one_action() -> None:
     fight = fight_of(state)
     assert fight.casting == (0, 1)
     assert not fight.enemy_pool.is_live(0) and not fight.enemy_pool.is_live(4)
+
+
+def test_double_skips_surge_once_no_surge_ability_is_left() -> None:
+    # Mystic double priority: surge, then skull. With Blast already triggered this round, doubling the surge would
+    # have no effect: the double goes to a skull instead.
+    state = forced("a a a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
+    s = setup(state)
+    state = state.but(fight=fight_of(state).but(used=1 << 8))
+    state = enemy_act(hero_apply(state, s, Pass()), s)
+    assert fight_of(state).enemy_pool.links == (1 * 16 + 3,)

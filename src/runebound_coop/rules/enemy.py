@@ -133,8 +133,8 @@ def _doubles(
         pool = fight.enemy_pool
         target = -1
         for sym in priority:
-            if sym == Sym.SURGE and not enemy.surge_order:
-                continue
+            if sym == Sym.SURGE and all((fight.used >> (_USED + a)) & 1 for a in enemy.surge_order):
+                continue  # no surge ability left to trigger this round: doubling a surge would have no effect
             cands = [
                 i
                 for i in live(setup, fight, ENEMY)
