@@ -13,10 +13,10 @@ import numpy as np
 from tabletop_core.agents import Agent, SearchAgent, choose_action
 from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError, TabletopError
-from tabletop_core.serialize import FORMAT_VERSION, parse_document, structure, unstructure
+from tabletop_core.serialize import FORMAT_VERSION, TAG_KEY, parse_document, structure, tag_of, unstructure
 from tabletop_core.spec import CHANCE, TERMINAL
 
-__all__ = ["RECORD_FORMAT", "Record", "library_version", "options_json", "play", "replay"]
+__all__ = ["RECORD_FORMAT", "Record", "library_version", "options_from_json", "options_json", "play", "replay"]
 
 RECORD_FORMAT = "tabletop-rules/record"
 
@@ -68,8 +68,17 @@ class Record:
 def options_json(options: Any) -> dict[str, Any]:
     """The JSON form of a game's options object (what a record stores)."""
     data = unstructure(options)
-    data.pop("$type", None)
+    data.pop(TAG_KEY, None)
     return dict(data)
+
+
+def options_from_json(game: Any, data: Mapping[str, Any]) -> Any:
+    """Rebuild a game's options object from :func:`options_json`'s form (types restored by the converter)."""
+    body = dict(data)
+    tag = tag_of(game.options_type)
+    if tag is not None:
+        body[TAG_KEY] = tag
+    return structure(body, game.options_type)
 
 
 def play(
@@ -122,7 +131,7 @@ def replay(record: Record | str, game: Any = None, *, states: bool = False) -> A
     if record.game != game.spec.short_name:
         raise StateFormatError(f"record is of game {record.game!r}, not {game.spec.short_name!r}")
     try:
-        state = game.initial_state(structure(dict(record.options), game.options_type))
+        state = game.initial_state(options_from_json(game, record.options))
     except TabletopError as exc:
         raise StateFormatError(f"record options are invalid: {exc}") from exc
     seen = [state]

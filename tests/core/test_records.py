@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from enum import StrEnum
+from typing import ClassVar
 
+import attrs
 import pytest
 
 from tabletop_core import FirstAgent, RandomAgent, Record, StateFormatError, play, replay, to_json
 from tabletop_core.errors import OptionError
 from tabletop_core.kuhn import GAME
+from tabletop_core.records import options_from_json, options_json
 
 
 def test_play_returns_final_state_and_a_complete_record() -> None:
@@ -79,3 +83,29 @@ def test_a_record_that_stops_early_claims_no_returns() -> None:
 def test_play_needs_one_agent_per_player() -> None:
     with pytest.raises(OptionError, match="2 players need 2 agents"):
         play(GAME, [RandomAgent()], seed=1)
+
+
+class Mode(StrEnum):
+    EASY = "easy"
+    HARD = "hard"
+
+
+@attrs.frozen
+class RichOptions:
+    TAG: ClassVar[str] = "test.options"
+    mode: Mode = attrs.field(default=Mode.EASY, validator=attrs.validators.instance_of(Mode))
+    seats: tuple[str, ...] = ("a", "b")
+
+
+class _RichGame:
+    options_type = RichOptions
+
+
+def test_records_keep_tagged_enum_and_tuple_options_with_their_types() -> None:
+    options = RichOptions(Mode.HARD, ("x", "y", "z"))
+    data = json.loads(json.dumps(options_json(options)))
+    assert data == {"mode": "hard", "seats": ["x", "y", "z"]}
+    back = options_from_json(_RichGame(), data)
+    assert back == options and type(back.mode) is Mode and type(back.seats) is tuple
+    with pytest.raises(StateFormatError, match="mode"):
+        options_from_json(_RichGame(), {"mode": "brutal", "seats": []})
