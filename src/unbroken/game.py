@@ -75,7 +75,7 @@ class Unbroken(Game[State, Action, Options]):
 
     def initial_state(self, options: Options) -> State:
         """Setup: Bare Hands, shuffled decks, the character's Ability Uses, Small Effort by difficulty."""
-        pack = get_pack(options.pack)
+        pack = get_pack(options.pack, options.pack_sha256)
         se = {"easy": 15 if options.easy_se15 else 13, "normal": 13, "hard": 10}[options.difficulty]
         state = State(
             options=options,
@@ -132,7 +132,7 @@ class Unbroken(Game[State, Action, Options]):
             if isinstance(top, Roll) and wanted in _ROLLS:
                 found = _ROLLS[wanted]
             elif isinstance(top, Draw) and wanted.startswith("draw "):
-                index = _names(state.options.pack, top.deck).get(wanted[5:])
+                index = _names(state.options.pack, state.options.pack_sha256, top.deck).get(wanted[5:])
                 found = None if index is None else DrawCard(index)
             if found is not None and engine.chance_legal(state, found):
                 return found
@@ -271,9 +271,9 @@ class Unbroken(Game[State, Action, Options]):
 _ROLLS: dict[str, Action] = {f"roll {f}": Die(f) for f in range(1, 7)}
 
 
-@functools.cache
-def _names(pack: str, deck: str) -> dict[str, int]:
-    p = get_pack(pack)
+@functools.lru_cache(maxsize=32)
+def _names(pack: str, digest: str, deck: str) -> dict[str, int]:
+    p = get_pack(pack, digest)
     names = [c.name for c in p.encounters] if deck == "enc" else [c.name for c in p.skills]
     return {" ".join(n.lower().split()): i for i, n in reversed(list(enumerate(names)))}
 

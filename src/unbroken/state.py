@@ -12,8 +12,9 @@ from typing import Any, ClassVar, TypeVar
 import attrs
 
 from tabletop_core.components import Pile, Track
+from tabletop_core.errors import ContentError
 from tabletop_core.flow import Flow, Pending, Phase, Position
-from unbroken.content.loader import Pack, get_pack
+from unbroken.content.loader import Pack, changed_message, get_pack, pack_digest
 from unbroken.content.schema import RESOURCES, Op
 
 __all__ = [
@@ -71,6 +72,8 @@ class Options:
         character: the id of the character sheet in play.
         easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
         pack: ``default`` or the path of a TOML content pack (see :func:`unbroken.load_pack`).
+        pack_sha256: the SHA-256 of the pack file, filled in when the options are built (leave it empty); a
+            saved game whose pack file has changed since refuses to load rather than play other rules.
     """
 
     TAG: ClassVar[str] = "unbroken.options"
@@ -78,9 +81,14 @@ class Options:
     character: str = attrs.field(default="sneak", validator=attrs.validators.instance_of(str))
     easy_se15: bool = attrs.field(default=False, validator=[attrs.validators.instance_of(bool), _check_options])
     pack: str = attrs.field(default="default", validator=attrs.validators.instance_of(str))
+    pack_sha256: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
 
     def __attrs_post_init__(self) -> None:
-        ids = [c.id for c in get_pack(self.pack).characters]
+        digest = pack_digest(self.pack)
+        if self.pack_sha256 and self.pack_sha256 != digest:
+            raise ContentError(self.pack, "<file>", "<file>", changed_message(self.pack_sha256))
+        object.__setattr__(self, "pack_sha256", digest)  # frozen: set once, while the value is being built
+        ids = [c.id for c in get_pack(self.pack, digest).characters]
         if self.character not in ids:
             raise ValueError(f"unknown character {self.character!r} (known: {ids})")
 
@@ -228,7 +236,7 @@ class State:
     @property
     def pack(self) -> Pack:
         """The content pack in play."""
-        return get_pack(self.options.pack)
+        return get_pack(self.options.pack, self.options.pack_sha256)
 
     @property
     def weapon(self) -> str:

@@ -148,3 +148,39 @@ def test_the_documented_pack_example_loads_and_plays(tmp_path: Path) -> None:
     assert pack.monster_for(1, 1).name == "Cave Gnoll" and "iron_will" in {s.id for s in pack.skills}
     state = unbroken.new_game(seed=0, pack=str(path))
     assert state.pack.name == str(path)
+
+
+def _paper_kobold(health: int) -> str:
+    return (
+        'extends = "default"\n'
+        '[[monster]]\nid = "kobold"\nname = "Paper Kobold"\nlevel = 1\nnumber = 1\narmor = 0\n'
+        f'health = {health}\nsource = "standin"\n'
+        "table = [" + ", ".join(['{ kind = "defend", effects = [{ op = "defend" }] }'] * 6) + "]\n"
+    )
+
+
+def test_a_pack_file_edited_between_games_is_read_again(tmp_path: Path) -> None:
+    """The pack cache is keyed by the file's content: an edited file is never served stale to a new game."""
+    path = _write(tmp_path, _paper_kobold(1))
+    first = unbroken.new_game(seed=0, pack=str(path))
+    assert first.pack.monster_for(1, 1).health == 1
+    _write(tmp_path, _paper_kobold(3))
+    second = unbroken.new_game(seed=0, pack=str(path))
+    assert second.pack.monster_for(1, 1).health == 3
+    assert load_pack(path).monster_for(1, 1).health == 3
+    # The game begun before the edit keeps the pack it began with, and two games never share a stale one.
+    assert first.pack.monster_for(1, 1).health == 1
+    assert first.options != second.options
+
+
+def test_a_saved_game_refuses_a_pack_file_that_changed(tmp_path: Path) -> None:
+    from tabletop_core.errors import TabletopError
+    from tabletop_core.serialize import from_json, to_json
+
+    path = _write(tmp_path, _paper_kobold(1))
+    state = unbroken.new_game(seed=0, pack=str(path))
+    saved = to_json(state)
+    assert from_json(unbroken.GAME, saved).pack.monster_for(1, 1).health == 1
+    _write(tmp_path, _paper_kobold(3))
+    with pytest.raises(TabletopError, match="changed"):
+        from_json(unbroken.GAME, saved)

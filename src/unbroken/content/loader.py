@@ -12,6 +12,7 @@ field. A user pack may stand alone or, with ``extends = "default"`` at its top, 
 from __future__ import annotations
 
 import functools
+import hashlib
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -42,7 +43,7 @@ from unbroken.content.schema import (
     Weapon,
 )
 
-__all__ = ["MAX_ENCOUNTERS", "MAX_SKILLS", "Pack", "default_pack", "get_pack", "load_pack", "parse_pack"]
+__all__ = ["MAX_ENCOUNTERS", "MAX_SKILLS", "Pack", "default_pack", "get_pack", "load_pack", "pack_digest", "parse_pack"]
 
 SECTIONS = ("character", "weapon", "monster", "condition", "skill", "encounter")
 DATA_FILES = ("characters.toml", "weapons.toml", "monsters.toml", "conditions.toml", "skills.toml", "encounters.toml")
@@ -502,14 +503,48 @@ def load_pack(path: str | Path) -> Pack:
         ContentError: naming the file, entry and field of the first mistake.
     """
     p = Path(path)
+    return _parse_bytes(str(p), _read(p))
+
+
+def _read(path: Path) -> bytes:
     try:
-        text = p.read_text(encoding="utf-8")
+        return path.read_bytes()
     except OSError as exc:
-        raise ContentError(str(p), "<file>", "<file>", f"cannot read: {exc}") from exc
-    return parse_pack({str(p): text}, name=str(p))
+        raise ContentError(str(path), "<file>", "<file>", f"cannot read: {exc}") from exc
 
 
-@functools.cache
-def get_pack(name: str) -> Pack:
-    """The pack an options value names: ``"default"`` or a path to a TOML pack (cached per path)."""
-    return default_pack() if name == "default" else load_pack(name)
+def pack_digest(name: str) -> str:
+    """The SHA-256 of the pack file ``name`` as it is now (``""`` for the default pack)."""
+    return "" if name == "default" else hashlib.sha256(_read(Path(name))).hexdigest()
+
+
+def _parse_bytes(name: str, data: bytes) -> Pack:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContentError(name, "<file>", "<file>", f"not UTF-8: {exc}") from exc
+    return parse_pack({name: text}, name=name)
+
+
+@functools.lru_cache(maxsize=16)
+def get_pack(name: str, digest: str = "") -> Pack:
+    """The pack an options value names: ``"default"``, or a TOML pack's path and its file's SHA-256.
+
+    A pure memo keyed by the content's digest (bounded): the same key always means the same immutable pack,
+    so an edited file never reaches a game as a stale pack, and games share packs only through equal bytes.
+    :class:`unbroken.Options` checks the file's digest whenever options are built (a new game, a loaded one).
+
+    Raises:
+        ContentError: the file cannot be read, is invalid, or no longer holds the bytes ``digest`` names.
+    """
+    if name == "default":
+        return default_pack()
+    data = _read(Path(name))
+    if digest and hashlib.sha256(data).hexdigest() != digest:
+        raise ContentError(name, "<file>", "<file>", changed_message(digest))
+    return _parse_bytes(name, data)
+
+
+def changed_message(digest: str) -> str:
+    """The problem text for a pack file that no longer holds the bytes a game began with."""
+    return f"the pack file changed since this game began (it had SHA-256 {digest[:12]}...)"
