@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -27,6 +27,7 @@ from tabletop_core.spec import CHANCE, TERMINAL
 __all__ = ["ConformanceError", "ConformanceReport", "check_game"]
 
 _PROB_TOLERANCE = 1e-9
+_PARSE_ALL = 12
 
 
 class ConformanceError(AssertionError):
@@ -49,8 +50,10 @@ class ConformanceReport:
 
 
 class _Checker:
-    def __init__(self, game: Any, seed: int, rng: np.random.Generator) -> None:
-        self.game, self.seed, self.rng = game, seed, rng
+    def __init__(
+        self, game: Any, seed: int, rng: np.random.Generator, invariant: Callable[[Any], None] | None = None
+    ) -> None:
+        self.game, self.seed, self.rng, self.invariant = game, seed, rng, invariant
         self.name = game.spec.short_name
         self.step_index = 0
 
@@ -92,11 +95,26 @@ class _Checker:
         mask = game.legal_action_mask(state)
         self.expect(mask.dtype == np.bool_ and mask.shape == (space,), "mask shape", f"{mask.dtype} {mask.shape}")
         self.expect(sorted(np.flatnonzero(mask).tolist()) == ids, "mask matches legal actions", f"{ids}")
-        for a in legal:
-            self.expect(game.action_from_id(state, game.action_id(a)) == a, "id codec round trip", repr(a))
+        texts = [" ".join(game.action_to_str(state, a).lower().split()) for a in legal]
+        self.expect(len(set(texts)) == len(texts), "action strings unique", f"{texts}")
+        # parse_action is O(len(legal)) per call: read back every string of small sets, a spread sample of large.
+        sample = range(len(legal)) if len(legal) <= _PARSE_ALL else np.linspace(0, len(legal) - 1, _PARSE_ALL)
+        for k in sorted({int(i) for i in sample}):
+            a = legal[k]
             text = game.action_to_str(state, a)
             self.expect(game.parse_action(state, text) == a, "string codec round trip", f"{text!r} -> {a!r}")
+        for a in legal:
+            self.expect(game.action_from_id(state, game.action_id(a)) == a, "id codec round trip", repr(a))
             self.expect(game.is_legal(state, a), "is_legal agrees with legal_actions", repr(a))
+        try:
+            game.validate_state(state)
+        except ValueError as exc:
+            raise self.fail("validate_state holds at every reachable state", str(exc)) from exc
+        if self.invariant is not None:
+            try:
+                self.invariant(state)
+            except (AssertionError, ValueError) as exc:
+                raise self.fail("game invariant", f"{type(exc).__name__}: {exc}") from exc
         for p in range(n):
             tensor = game.observation_tensor(state, p)
             self.expect(
@@ -160,6 +178,7 @@ def check_game(
     options: Mapping[str, Any] | None = None,
     agents: Sequence[Agent | SearchAgent] | None = None,
     deep_every: int = 1,
+    invariant: Callable[[Any], None] | None = None,
 ) -> ConformanceReport:
     """Play ``games`` seeded playouts (seeds ``seed, seed+1, ...``) and check every protocol promise at each state.
 
@@ -171,6 +190,8 @@ def check_game(
         agents: one agent per player (default: random agents).
         deep_every: run the expensive checks (JSON round trip, stepping every legal action, illegal actions)
             at every ``deep_every``-th state; 1 checks them everywhere.
+        invariant: a game-specific check run at every state (raise ``AssertionError`` or ``ValueError`` to fail),
+            in addition to the game's own ``validate_state``.
 
     Raises:
         ConformanceError: on the first violation, naming the seed, the step and the check.
@@ -179,7 +200,7 @@ def check_game(
     for g in range(games):
         game_seed = seed + g
         rng = np.random.default_rng(game_seed)
-        checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]))
+        checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]), invariant)
         state = game.initial_state(game.make_options(**dict(options or {})))
         players = game.num_players(state)
         bots: Sequence[Agent | SearchAgent] = agents if agents is not None else [RandomAgent()] * players

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 import numpy as np
 import pytest
@@ -9,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_core.conformance import ConformanceError, check_game
-from tabletop_core.kuhn import Deal, Kuhn, KuhnState, KuhnView, Move
+from tabletop_core.kuhn import Deal, Kuhn, KuhnOptions, KuhnState, KuhnView, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
 
@@ -78,11 +80,36 @@ class BadStringCodec(Kuhn):
         return "move" if isinstance(action, Move) else super().action_to_str(state, action)
 
 
+@attrs.frozen
+class LossyState(KuhnState):
+    """Counts moves in a field that JSON never restores (``init=False``)."""
+
+    TAG: ClassVar[str] = "kuhn.lossy"
+    moves: int = attrs.field(init=False, default=0)
+
+
 class LostInJson(Kuhn):
-    """Loads states without their history: the JSON round trip changes the state."""
+    """Keeps state in a field the JSON round trip drops."""
+
+    state_type = LossyState
+
+    def initial_state(self, options: KuhnOptions) -> KuhnState:
+        base = super().initial_state(options)
+        return LossyState(base.options, base.deck, base.hands, base.history)
+
+    def _apply(self, state: KuhnState, action: Move | Deal) -> KuhnState:
+        out = super()._apply(state, action)
+        if isinstance(action, Move):
+            object.__setattr__(out, "moves", len(out.history))
+        return out
+
+
+class BrokenInvariant(Kuhn):
+    """Its own validate_state rejects states its rules reach (a bet after a pass)."""
 
     def validate_state(self, state: KuhnState) -> None:
-        object.__setattr__(state, "history", ())
+        if state.history[:2] == (0, 1):
+            raise ValueError("a bet after a pass")
 
 
 @pytest.mark.parametrize(
@@ -95,8 +122,9 @@ class LostInJson(Kuhn):
         (ReturnsOutOfBounds(), "returns within the spec's bounds"),
         (LegalIllegal(), "is_legal rejects"),
         (WrongTensorShape(), "observation tensor shape and dtype"),
-        (BadStringCodec(), "string codec round trip"),
+        (BadStringCodec(), "action strings unique"),
         (LostInJson(), "JSON round trip gives an equal state"),
+        (BrokenInvariant(), "validate_state holds at every reachable state"),
     ],
 )
 def test_planted_defect_is_caught_with_seed_step_and_check(game: Kuhn, check: str) -> None:
@@ -136,3 +164,16 @@ def test_a_game_that_cannot_be_replayed_is_caught() -> None:
 def test_playouts_from_hypothesis_chosen_seeds_conform(seed: int) -> None:
     check_game(Kuhn(), games=1, seed=seed)
     check_game(FLOW_GAME, games=1, seed=seed)
+
+
+def test_a_user_invariant_runs_at_every_state() -> None:
+    seen: list[int] = []
+
+    def no_three_bets(state: KuhnState) -> None:
+        seen.append(len(state.history))
+        if state.history.count(1) >= 2:
+            raise AssertionError("two bets")
+
+    with pytest.raises(ConformanceError) as info:
+        check_game(Kuhn(), games=50, invariant=no_three_bets)
+    assert info.value.check == "game invariant" and "two bets" in info.value.detail and seen
