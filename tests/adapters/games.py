@@ -55,6 +55,17 @@ LIBRARY_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
         {"heroes": ("Corbin", "Lissa", "Elder Mok"), "enemies": ("Ogre", "Bog Ravager", "Masked Duelist"), "act": 2},
         {"heroes": ("Elian",), "enemies": ("Sorcerer",), "enemy_choices": "damage"},
         {"heroes": ("Elian",), "enemies": ("Sorcerer",), "enemy_choices": "player"},
+        # The rulebook's "stay in the battle" choice as option `retreat` (a Withdraw decision each round end).
+        {"heroes": ("Lord Hawthorne",), "enemies": ("Ogre",), "retreat": True},
+        # Assets and skill cards per hero: nested and optional options, which travel as JSON game parameters.
+        {
+            "heroes": ("Corbin", "Elian"),
+            "enemies": ("Ogre", "Sorcerer"),
+            "assets": (("Short Bow", "Valorous Blade"), ("Truesight Bow",)),
+            "cards": (("Twin Blades", "Field Dressing"), ("Field Dressing",)),
+            "hand": 3,
+            "retreat": True,
+        },
     ),
 }
 
