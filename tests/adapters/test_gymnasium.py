@@ -80,6 +80,9 @@ def test_illegal_actions_are_ignored_by_default_or_raise() -> None:
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError, match="cannot play id 5"):
         strict.step(5)
+    # What a sampler hands over (a NumPy integer) reads as a plain id in the message.
+    with pytest.raises(IllegalActionError, match=r"cannot play id 5 at .*; legal ids: \[0, 1\]$"):
+        strict.step(np.int64(5))
 
 
 def test_a_finished_episode_must_be_reset() -> None:

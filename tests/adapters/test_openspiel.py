@@ -14,7 +14,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from tabletop_core import CHANCE, OptionError, StateFormatError, from_json
+from tabletop_core import CHANCE, IllegalActionError, OptionError, StateFormatError, from_json
 from tabletop_core.adapters import openspiel
 from tabletop_core.kuhn import GAME as KUHN
 from tabletop_core.serialize import unstructure
@@ -154,6 +154,20 @@ def test_an_illegal_id_raises_and_leaves_the_state_usable() -> None:
     with pytest.raises(Exception, match=r"no action with id 7|illegal"):
         state.apply_action(7)
     assert state.legal_actions() == [0, 1]
+
+
+def test_an_unknown_id_is_refused_naming_the_player_the_step_and_the_legal_ids() -> None:
+    game = openspiel.load(KUHN)
+    state = _play_to(game, [0, 1])
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply_action(7)
+    message = str(caught.value)
+    assert message.startswith("kuhn: player 0 has no action with id 7 at ")
+    assert KUHN.describe_step(openspiel.tabletop_state(state)) in message
+    assert message.endswith("legal ids: [0, 1]") and message.count("kuhn:") == 1
+    deal = game.new_initial_state()
+    with pytest.raises(IllegalActionError, match=r"^kuhn: chance has no outcome with id 9 at .*ids: \[0, 1, 2\]$"):
+        deal.apply_action(9)
 
 
 def test_the_adapter_state_holds_the_tabletop_state_stepped_by_the_same_ids() -> None:
@@ -375,6 +389,10 @@ if installed("runebound_coop"):
     ]
 #: OpenSpiel's ISMCTS on the hidden-information games (Kuhn always; Unrest once installed).
 ISMCTS_GAMES = ["kuhn", *installed("unrest")]
+#: The seats that something is hidden from: both Kuhn players (the other's card); in Unrest only the Empire (seat 1):
+#: "the Rebellion can peek at the card at any time, but the Empire cannot look at any Rebel card that is not
+#: revealed", and the Rebel deck is drawn by chance, not stored.
+HIDDEN_FROM = {"kuhn": {0, 1}, "unrest": {1}}
 
 
 def _game_named(name: str) -> Any:
@@ -400,14 +418,16 @@ def test_openspiel_ismcts_bot_plays_with_a_determinize_resampler(name: str, seat
     game = openspiel.load(tt)
     resample = openspiel.make_resampler(seat)
     worlds = 0
+    other_worlds = 0
 
     def checked(state: Any, player: int) -> Any:
-        nonlocal worlds
+        nonlocal worlds, other_worlds
         world = resample(state, player)
         # Every sampled world agrees with what the searching player knows, and only hidden facts vary.
         assert world.information_state_string(player) == state.information_state_string(player)
         assert world.observation_tensor(player) == state.observation_tensor(player)
         worlds += 1
+        other_worlds += openspiel.tabletop_state(world) != openspiel.tabletop_state(state)
         return world
 
     bot = ismcts.ISMCTSBot(game, _rollout_evaluator(seat), 2.0, 8, random_state=np.random.RandomState(seat))
@@ -417,7 +437,10 @@ def test_openspiel_ismcts_bot_plays_with_a_determinize_resampler(name: str, seat
         game, lambda s: bot.step(s) if s.current_player() == seat else rng.choice(s.legal_actions()), rng
     )
     assert state.is_terminal() and sum(state.returns()) == pytest.approx(tt.spec.utility_sum or 0.0)
+    # The search ran on worlds drawn by determinize: where the seat has something hidden from it, some worlds differ
+    # from the true state; where it sees everything, every world is the true state.
     assert worlds > 0
+    assert (other_worlds > 0) == (seat in HIDDEN_FROM[name]), (name, seat, other_worlds, worlds)
 
 
 # ----- the same promises, on every game and variant ------------------------------------------------------------

@@ -128,6 +128,8 @@ def test_illegal_actions_raise_or_are_ignored() -> None:
     e = _only_hold_left()
     with pytest.raises(IllegalActionError, match="cannot play id 0"):
         e.step(0)
+    with pytest.raises(IllegalActionError, match=r"player_0 \(player 0\) cannot play id 0 at .*; legal ids: \[1\]$"):
+        e.step(np.int64(0))  # what a sampler hands over reads as a plain id
     noop = env(SOLO, options={"turns": 1}, illegal_action="noop", illegal_action_reward=-0.5)
     noop.reset(seed=0)
     before = noop.tabletop_state

@@ -48,6 +48,15 @@ __all__ = ["TabletopEnv", "register_env"]
 _ILLEGAL_MODES = ("raise", "noop")
 
 
+def _shown(action: Any) -> str:
+    """An action as an error message shows it: a NumPy integer as the plain id it stands for.
+
+    >>> _shown(np.int64(5)), _shown("five")
+    ('5', "'five'")
+    """
+    return str(int(action)) if isinstance(action, int | np.integer) else repr(action)
+
+
 class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
     """A single-agent environment playing one-player game with fixed options.
 
@@ -111,7 +120,8 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         if tt_action is None:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
-                    f"{self.game.spec.short_name}: cannot play id {action!r} at {self.game.describe_step(state)}; "
+                    f"{self.game.spec.short_name}: cannot play id {_shown(action)} at "
+                    f"{self.game.describe_step(state)}; "
                     f"legal ids: {list(self.game.legal_action_ids(state))}"
                 )
             info = self._info()

@@ -448,7 +448,11 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         try:
             tt_action = game.action_from_id(node.state, int(action))
         except (IllegalActionError, ValueError, TypeError) as exc:
-            raise IllegalActionError(f"{game.spec.short_name}: no action with id {action} here: {exc}") from exc
+            who, what = ("chance", "outcome") if actor == CHANCE else (f"player {actor}", "action")
+            raise IllegalActionError(
+                f"{game.spec.short_name}: {who} has no {what} with id {action} at {game.describe_step(node.state)}; "
+                f"legal ids: {list(game.legal_action_ids(node.state))}"
+            ) from exc
         self._node = node.child(game.step(node.state, tt_action), actor, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -55,6 +55,15 @@ __all__ = ["TabletopAECEnv", "env"]
 _ILLEGAL_MODES = ("raise", "noop")
 
 
+def _shown(action: Any) -> str:
+    """An action as an error message shows it: a NumPy integer as the plain id it stands for.
+
+    >>> _shown(np.int64(5)), _shown("five")
+    ('5', "'five'")
+    """
+    return str(int(action)) if isinstance(action, int | np.integer) else repr(action)
+
+
 class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is untyped for mypy here
     """An AEC (agent-environment-cycle) environment playing one game with fixed options.
 
@@ -165,7 +174,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         if tt_action is None:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
-                    f"{self.game.spec.short_name}: {agent} (player {player}) cannot play id {action!r} at "
+                    f"{self.game.spec.short_name}: {agent} (player {player}) cannot play id {_shown(action)} at "
                     f"{self.game.describe_step(state)}; legal ids: {list(self.game.legal_action_ids(state))}"
                 )
             self.rewards[agent] = self.illegal_action_reward
