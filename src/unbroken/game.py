@@ -37,7 +37,9 @@ from unbroken.actions import (
     decision_from_id,
 )
 from unbroken.content.loader import get_pack
+from unbroken.content.schema import RESOURCES, Op
 from unbroken.rules import engine
+from unbroken.rules.combat import monster
 from unbroken.rules.travel import action_abilities
 from unbroken.rules.triggers import label
 from unbroken.state import CAPS, FLOW, SCORE, SE, Choose, Cont, Draw, Options, Roll, State, Trig, new_tracks
@@ -129,8 +131,9 @@ class Unbroken(Game[State, Action, Options]):
         if engine.is_chance(state) and state.outcome == 0:
             top = state.pending.top
             found: Action | None = None
-            if isinstance(top, Roll) and wanted in _ROLLS:
-                found = _ROLLS[wanted]
+            head = " ".join(wanted.replace(":", " ").split()[:2])
+            if isinstance(top, Roll) and head in _ROLLS:
+                found = _ROLLS[head]
             elif isinstance(top, Draw) and wanted.startswith("draw "):
                 index = _names(state.options.pack, state.options.pack_sha256, top.deck).get(wanted[5:])
                 found = None if index is None else DrawCard(index)
@@ -171,7 +174,7 @@ class Unbroken(Game[State, Action, Options]):
         pack = state.pack
         top = state.pending.top
         if isinstance(action, Die):
-            return f"roll {action.face}"
+            return _roll_text(state, action.face)
         if isinstance(action, DrawCard):
             deck = pack.encounters if isinstance(top, Draw) and top.deck == "enc" else pack.skills
             return f"draw {deck[action.index].name}" if action.index < len(deck) else f"draw #{action.index}"
@@ -269,6 +272,49 @@ class Unbroken(Game[State, Action, Options]):
 
 
 _ROLLS: dict[str, Action] = {f"roll {f}": Die(f) for f in range(1, 7)}
+#: Resource names as the rulebook writes them.
+RES_NAMES = dict(
+    zip(
+        RESOURCES,
+        ("Small Effort", "Medium Effort", "Large Effort", "Cunning", "Food", "Wood", "Metal", "Treasure", "Time"),
+        strict=True,
+    )
+)
+
+
+def _ops_text(ops: tuple[Op, ...]) -> str:
+    """A short reading of an effect list (for roll outcomes)."""
+    parts = []
+    for o in ops:
+        words = o.op.replace("_", " ")
+        if o.res in RES_NAMES:
+            words += f" {o.n} {RES_NAMES[o.res]}"
+        elif o.id:
+            words += f" {o.id.replace('_', ' ')}"
+        elif o.n:
+            words += f" {o.n}"
+        parts.append(words)
+    return ", ".join(parts) or "no effect"
+
+
+def _roll_text(state: State, face: int) -> str:
+    """``roll N: what it means``: the monster revealed, the Combat Action rolled, an effect's branch."""
+    top = state.pending.top
+    text = f"roll {face}"
+    if not isinstance(top, Roll) or not 1 <= face <= 6:
+        return text
+    if top.purpose == "monster":
+        return f"{text}: {state.pack.monster_for(state.level, face).name}"
+    if top.purpose == "easy":
+        return f"{text}: +1 {RES_NAMES[RESOURCES[engine.EASY_RESOURCE[face - 1]]]}"
+    if top.purpose in ("combat", "reroll") and state.combat is not None:
+        row = monster(state).table[face - 1]
+        return f"{text}: {row.text or row.kind.upper()}"
+    if top.purpose == "op":
+        kind, _, cid = top.src.partition(":")
+        name = state.pack.condition(cid).name if kind == "condition" else cid.replace("_", " ")
+        return f"{text}: {name}: {_ops_text(top.then if face <= top.n else top.alt)}"
+    return text
 
 
 @functools.lru_cache(maxsize=32)

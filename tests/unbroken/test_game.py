@@ -20,14 +20,13 @@ LINE = Path(__file__).parent / "data" / "winning_line.txt"
 
 
 def test_scripted_winning_game_from_a_fixed_seed() -> None:
-    lines = LINE.read_text(encoding="utf-8").splitlines()
-    seed = int(next(x for x in lines if x.startswith("# seed = ")).split("=")[1])
-    moves = [x for x in lines if x and not x.startswith("#")]
-    rng = np.random.default_rng(seed)
-    state = unbroken.new_game(rng=rng, difficulty="normal", character="brawler")
+    """Every action of the line is scripted, chance outcomes included (cards and rolls by name): no generator."""
+    moves = [x for x in LINE.read_text(encoding="utf-8").splitlines() if x and not x.startswith("#")]
+    assert sum(m.startswith(("draw ", "roll ")) for m in moves) >= 20
+    state = unbroken.new_game(difficulty="normal", character="brawler")
     for text in moves:
         assert not unbroken.is_terminal(state)
-        state = unbroken.step(state, unbroken.parse_action(state, text), rng=rng)
+        state = unbroken.step(state, unbroken.parse_action(state, text))
     assert unbroken.is_terminal(state) and state.outcome == 1 and state.level == 4
     points = score(state)
     assert unbroken.returns(state) == (float(points),) and points > 0
@@ -107,3 +106,30 @@ def test_random_playouts_stay_in_bounds_and_round_trip(seed: int, difficulty: st
         assert all(t.low <= t.value <= t.high for t in state.res)
     spec = unbroken.GAME.spec
     assert spec.min_utility <= unbroken.returns(state)[0] <= spec.max_utility
+
+
+def test_rolls_read_as_what_they_mean_and_parse_back() -> None:
+    """A newcomer reading a game sees which monster a roll reveals and which Combat Action it is."""
+    from tests.unbroken.helpers import at_battle, at_prep, cond, do, texts, with_res
+    from unbroken.content.loader import default_pack
+
+    pack = default_pack()
+    s = with_res(at_prep(1), time=1)
+    s = do(s, "fight")  # the Trickery Step reveals the monster by a roll
+    names = texts(s)
+    assert names == [f"roll {f}: {pack.monster_for(1, f).name}" for f in range(1, 7)]
+    assert unbroken.parse_action(s, names[1]) == unbroken.parse_action(s, "roll 2")
+    s = at_battle("basilisk", 4, character="hunter", difficulty="hard", advance=True)
+    basilisk = next(m for m in pack.monsters if m.id == "basilisk")
+    assert texts(s)[5] == f"roll 6: {basilisk.table[5].text}"
+    s = at_battle("kobold", 1, character="hunter", conditions=cond("paralyzed", tokens=2))
+    assert texts(s)[:1] == ["roll 1: Paralyzed: skip turn"] and texts(s)[5] == "roll 6: Paralyzed: no effect"
+    s = unbroken.new_game(difficulty="easy")
+    assert texts(s) == [
+        "roll 1: +1 Metal",
+        "roll 2: +1 Wood",
+        "roll 3: +1 Food",
+        "roll 4: +1 Cunning",
+        "roll 5: +1 Medium Effort",
+        "roll 6: +1 Treasure",
+    ]
