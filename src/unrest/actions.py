@@ -5,7 +5,7 @@ Decision ids (``range(NUM_ACTIONS)``):
 =========  ======================  =============================================
 ids        action                  string
 =========  ======================  =============================================
-0-4        ``Target(d)``           ``target Plenty`` (``d`` and its right neighbour)
+0-4        ``Target(d)``           ``target Plenty and Peace`` (``d`` and its right neighbour)
 5-46       ``Plan(card, hidden)``  ``plan 5D hidden`` / ``plan 3S revealed``
 47-49      ``Surveil(slot)``       ``surveil card 2``
 50-52      ``Destroy(slot)``       ``destroy card 1``

@@ -216,7 +216,7 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         raise IllegalActionError(f"unrest: no action with id {action_id!r} at {self.describe_step(state)}")
 
     def action_to_str(self, state: UnrestState, action: Action) -> str:
-        """Readable forms: ``target Plenty``, ``plan 5D hidden``, ``surveil card 2``, ``reroute card 1 to
+        """Readable forms: ``target Plenty and Peace``, ``plan 5D hidden``, ``surveil card 2``, ``reroute card 1 to
         Truth``, ``blockade Peace``, ``place 3S in Police``, ``reveal 4I``, ``district Capitol``, ``mission
         Coup``, ``draw 2U``."""
         if isinstance(action, Plan):
@@ -226,7 +226,7 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         if isinstance(action, Draw):
             return f"draw {card_name(action.card)}"
         if isinstance(action, Target):
-            return f"target {_SHORT[action.district]}"
+            return f"target {_target_pair(state, action.district)}"
         if isinstance(action, Surveil):
             return f"surveil card {action.slot + 1}"
         if isinstance(action, Destroy):
@@ -247,7 +247,8 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
     def parse_action(self, state: UnrestState, text: str) -> Action:
         """Read an action written as :meth:`action_to_str` writes it (case and spacing are not significant).
 
-        Reads the grammar directly (no scan of every legal action's string) and falls back to the scan.
+        Reads the grammar directly (no scan of every legal action's string) and falls back to the scan. A
+        target may also be named by its left District alone (``target Plenty``).
 
         Raises:
             IllegalActionError: when no legal action reads as ``text``.
@@ -257,12 +258,11 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
             action = self._read(state, wanted.split(" "))
         except (ValueError, KeyError, IndexError, StopIteration):
             action = None
-        if (
-            action is not None
-            and self.is_legal(state, action)
-            and " ".join(self.action_to_str(state, action).lower().split()) == wanted
-        ):
-            return action
+        if action is not None and self.is_legal(state, action):
+            if " ".join(self.action_to_str(state, action).lower().split()) == wanted:
+                return action
+            if isinstance(action, Target) and wanted == f"target {_SHORT[action.district].lower()}":
+                return action
         return super().parse_action(state, text)
 
     @staticmethod
@@ -394,6 +394,14 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         from unrest.bots import EmpireBot, RebellionBot
 
         return [RebellionBot(), EmpireBot()]
+
+
+def _target_pair(state: UnrestState, district: int) -> str:
+    """``Plenty and Peace``: the District a target names and its right-hand neighbour (when it has one)."""
+    row = state.row
+    if district in row[:-1]:
+        return f"{_SHORT[district]} and {_SHORT[row[row.index(district) + 1]]}"
+    return _SHORT[district]
 
 
 def _card(kind: int, revealed: bool) -> str:

@@ -21,7 +21,9 @@ def test_actions_fixed_id_space_covers_every_decision_once() -> None:
 
 def test_actions_readable_strings() -> None:
     state = table(hand="5D 2I 3S 6U 2U")
-    assert unrest.action_to_str(state, Target(1)) == "target Peace"
+    # A target names both marked Districts; its left District alone is read too.
+    assert unrest.action_to_str(state, Target(1)) == "target Peace and Capitol"
+    assert unrest.parse_action(state, "target peace") == unrest.parse_action(state, "Target Peace and Capitol")
     state = act(state, "target Peace")
     assert "plan 5D hidden" in strings(state) and "plan 3S revealed" in strings(state)
     state = act(state, "plan 5D hidden", "plan 2I hidden", "plan 3S revealed")

@@ -76,7 +76,7 @@ def test_liberation_neighbours_become_adjacent() -> None:
     state = act(state, "place 5D in Peace", "place 2I in Peace")
     while state.step == "draw":
         state = unrest.step(state, unrest.legal_actions(state)[0])
-    assert "target Plenty" in strings(state)
+    assert "target Plenty and Capitol" in strings(state)
     state = act(state, "target Plenty")
     assert state.aoi == (PLENTY, CAPITOL)
 

@@ -40,7 +40,12 @@ def planned_state(hand: str = "2I 3U 4D 5S 6I", *, tokens: tuple[bool, ...] = (T
 def test_target_two_adjacent_districts() -> None:
     state = table(hand="2I 3U 4D 5S 6I")
     assert unrest.current_player(state) == REBELLION
-    assert strings(state) == ["target Plenty", "target Peace", "target Capitol", "target Police"]
+    assert strings(state) == [
+        "target Plenty and Peace",
+        "target Peace and Capitol",
+        "target Capitol and Police",
+        "target Police and Truth",
+    ]
     state = act(state, "target Capitol")
     assert state.aoi == (CAPITOL, POLICE) and state.step == "plan"
 
