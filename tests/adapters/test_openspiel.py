@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import pickle
 import pickletools
 import subprocess
 import sys
@@ -582,3 +583,37 @@ def test_a_deterministic_game_has_no_chance_outcomes_and_mcts_finds_the_winning_
     bot = mcts.MCTSBot(game, 2.0, 300, _rollout_evaluator(0), random_state=np.random.RandomState(0), solve=True)
     state = game.new_initial_state()  # a pile of 10: taking 2 leaves a multiple of 4, a lost position for the opponent
     assert state.action_to_string(0, bot.step(state)) == "take 2"
+
+
+def test_games_and_states_pickle_and_load_in_a_fresh_process() -> None:
+    """What multiprocessing and Ray do: pickle a game or a state here, unpickle it where nothing is registered."""
+    game = openspiel.load(INSTALLED["unrest"], variant="capitol")
+    state = _walk(game, seed=5, steps=30)[-1]
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.tabletop_options == game.tabletop_options
+    back = pickle.loads(pickle.dumps(state))
+    assert openspiel.tabletop_state(back) == openspiel.tabletop_state(state) and back.history() == state.history()
+    assert [back.information_state_string(p) for p in (0, 1)] == [state.information_state_string(p) for p in (0, 1)]
+    script = (
+        "import pickle, sys\n"
+        "state, game = pickle.loads(sys.stdin.buffer.read())  # the state first: it registers the game itself\n"
+        "print(game, len(state.history()), state.current_player())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=pickle.dumps((state, game)), capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().split() == [str(game), str(len(state.history())), str(state.current_player())]
+
+
+def test_a_state_started_from_a_position_survives_the_json_document() -> None:
+    game = openspiel.load(KUHN)
+    position = KUHN.new_game(seed=4)
+    for state in (game.state_from_tabletop(position), openspiel.make_resampler(3)(_play_to(game, [2, 0, 1]), 1)):
+        back = openspiel.loads(openspiel.dumps(state))
+        assert openspiel.tabletop_state(back) == openspiel.tabletop_state(state)
+        assert back.legal_actions() == state.legal_actions()
+    # A document that claims no position must still replay to its state.
+    doc = json.loads(openspiel.dumps(game.state_from_tabletop(position)))
+    with pytest.raises(StateFormatError, match="does not lead"):
+        openspiel.loads(json.dumps({**doc, "position": False}))

@@ -42,7 +42,8 @@ How the protocol maps onto OpenSpiel:
   pickle of the Python object's ``__dict__``; this adapter keeps a single entry there whose pickled form is the
   plain text of our JSON document (no class of ours is pickled), and restoring it goes through ``from_json`` with
   all its validation. :func:`dumps` / :func:`loads` give a JSON-only document (game string, history, state) for
-  those who want no pickle envelope at all.
+  those who want no pickle envelope at all. Python's ``pickle`` of a game is its game string, and of a state
+  OpenSpiel's serialization; unpickling registers an installed game first, so both travel to worker processes.
 - **Clone** is cheap: states are immutable values, so a clone shares them.
 """
 
@@ -370,6 +371,10 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
         self._ctx = _Context(game, options, num_players, bool(spec.provides_information_state))
         self._initial = _Node(self._ctx, initial)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Pickled as its game string (what multiprocessing and Ray send); unpickling registers an installed game.
+        return (_load_game_string, (str(self),))
+
     def new_initial_state(self, *args: Any) -> OpenSpielState:
         """The first state (the first chance node of setup, for games with random setup)."""
         if args:
@@ -423,6 +428,11 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         elif name != "_node":
             raise AttributeError(f"OpenSpielState keeps no attribute {name!r}; its whole content is _node")
         super().__setattr__(name, value)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Pickled as OpenSpiel's own serialization (our JSON inside, see the module docstring); unpickling registers
+        # an installed game first, so a state can travel to a fresh process.
+        return (_state_from_serialized, (pyspiel.serialize_game_and_state(self.get_game(), self),))
 
     @property
     def tabletop(self) -> Any:
@@ -647,8 +657,10 @@ def dumps(state: OpenSpielState) -> str:
     """The game and ``state`` as one JSON document, with no pickle anywhere (unlike OpenSpiel's own format).
 
     The document holds the game string (short name and parameters), OpenSpiel's history and our JSON of the state;
-    :func:`loads` reads it back. Use it where OpenSpiel's ``serialize_game_and_state`` (a base64 pickle envelope,
-    see the module docstring) is not wanted.
+    :func:`loads` reads it back. A state whose history does not lead to it (one made by
+    ``OpenSpielGame.state_from_tabletop``, :func:`with_tabletop_state` or a resampler) is marked ``"position": true``
+    and loads as ``state_from_tabletop`` of the stored state, with an empty history. Use it where OpenSpiel's
+    ``serialize_game_and_state`` (a base64 pickle envelope, see the module docstring) is not wanted.
 
     >>> from tabletop_core.kuhn import GAME
     >>> state = load(GAME).new_initial_state()
@@ -666,12 +678,24 @@ def dumps(state: OpenSpielState) -> str:
         "game": str(state.get_game()),
         "history": [int(a) for a in state.history()],
         "state": to_json(state.tabletop),
+        "position": not _replays_to(state),
     }
     return json.dumps(doc, separators=(",", ":"))
 
 
+def _replays_to(state: OpenSpielState) -> bool:
+    """Whether replaying ``state``'s OpenSpiel history from the start reaches its tabletop state."""
+    try:
+        return bool(_replay(state.get_game(), state.history()).tabletop == state.tabletop)
+    except Exception:  # an id that does not apply from the start: a position's history (any error the game raises)
+        return False
+
+
 def loads(text: str) -> OpenSpielState:
     """Read a :func:`dumps` document: load the game, replay the history and check it reaches the stored state.
+
+    A document marked ``"position": true`` is not replayed: it loads as the game's ``state_from_tabletop`` of the
+    stored state (checked by ``from_json``), with an empty history.
 
     A game that is not registered yet is found among the installed games (``tabletop_core.load_game``) by its short
     name without the ``python_`` prefix.
@@ -686,7 +710,8 @@ def loads(text: str) -> OpenSpielState:
         raise StateFormatError(f"not a JSON document: {exc}") from exc
     if (
         type(doc) is not dict
-        or set(doc) != {"format", "version", "game", "history", "state"}
+        or set(doc) - {"position"} != {"format", "version", "game", "history", "state"}
+        or type(doc.get("position", False)) is not bool
         or doc["format"] != _DOCUMENT_FORMAT
         or doc["version"] != _PAYLOAD_VERSION
         or type(doc["game"]) is not str
@@ -695,24 +720,45 @@ def loads(text: str) -> OpenSpielState:
         or type(doc["state"]) is not str
     ):
         raise StateFormatError(f"not a {_DOCUMENT_FORMAT} document (version {_PAYLOAD_VERSION})")
-    name = doc["game"].split("(", 1)[0]
     try:
-        if name not in pyspiel.registered_names() and name.startswith("python_"):
-            from tabletop_core.registry import load_game
-
-            register(load_game(name.removeprefix("python_")))
-        game = pyspiel.load_game(doc["game"])
+        game = _load_game_string(doc["game"])
     except Exception as exc:  # pyspiel and the registry raise their own types for unknown games and bad parameters
         raise StateFormatError(f"cannot load game {doc['game']!r}: {exc}") from exc
     if not isinstance(game, OpenSpielGame):
-        raise StateFormatError(f"{name!r} is not a tabletop-rules game")
+        raise StateFormatError(f"{doc['game']!r} is not a tabletop-rules game")
     stored = from_json(game.tabletop_game, doc["state"])
-    state = game.new_initial_state()
+    if doc.get("position", False):
+        # A position (state_from_tabletop, with_tabletop_state, a resampled world): its history does not lead to it.
+        return game.state_from_tabletop(stored)
     try:
-        for action in doc["history"]:
-            state.apply_action(action)
+        state = _replay(game, doc["history"])
     except Exception as exc:  # an illegal id raised by the game through pyspiel
         raise StateFormatError(f"the history does not apply: {exc}") from exc
     if state.tabletop != stored:
         raise StateFormatError("the history does not lead to the stored state")
     return state
+
+
+def _replay(game: OpenSpielGame, history: list[int]) -> OpenSpielState:
+    state: OpenSpielState = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def _load_game_string(text: str) -> Any:
+    """``pyspiel.load_game(text)``, registering an installed tabletop game first if its name is not known yet."""
+    name = text.split("(", 1)[0]
+    if name not in pyspiel.registered_names() and name.startswith("python_"):
+        from tabletop_core.registry import load_game
+
+        register(load_game(name.removeprefix("python_")))
+    return pyspiel.load_game(text)
+
+
+def _state_from_serialized(text: str) -> Any:
+    """``pyspiel.deserialize_game_and_state(text)``'s state, registering an installed tabletop game first."""
+    lines = text.splitlines()
+    if "[Game]" in lines and lines.index("[Game]") + 1 < len(lines):  # OpenSpiel's layout: the game string follows
+        _load_game_string(lines[lines.index("[Game]") + 1])
+    return pyspiel.deserialize_game_and_state(text)[1]
