@@ -10,6 +10,7 @@ import subprocess
 import sys
 from typing import Any
 
+import attrs
 import numpy as np
 import pyspiel
 import pytest
@@ -617,3 +618,34 @@ def test_a_state_started_from_a_position_survives_the_json_document() -> None:
     doc = json.loads(openspiel.dumps(game.state_from_tabletop(position)))
     with pytest.raises(StateFormatError, match="does not lead"):
         openspiel.loads(json.dumps({**doc, "position": False}))
+
+
+@attrs.frozen
+class _TargetOptions:
+    """Solo's options with a target that has no default (as a user's own game may have)."""
+
+    target: int = attrs.field(validator=attrs.validators.in_(range(1, 21)))
+    turns: int = 3
+    bust_faces: tuple[int, ...] = (1,)
+    scoring: Scoring = Scoring.WIN
+
+
+class _SoloNeedingATarget(type(SOLO)):  # type: ignore[misc]  # Solo's rules under another name and options class
+    spec = attrs.evolve(SOLO.spec, short_name="solo_target")
+    options_type = _TargetOptions
+
+
+_SOLO_TARGET = _SoloNeedingATarget()
+
+
+def test_an_option_without_a_default_needs_one_given_to_register() -> None:
+    game = _SOLO_TARGET
+    with pytest.raises(OptionError, match=r"option 'target' has no default.*defaults="):
+        openspiel.register(game)
+    assert openspiel.register(game, defaults={"target": 5}) == "python_solo_target"
+    assert pyspiel.load_game("python_solo_target").tabletop_options.target == 5
+    loaded = pyspiel.load_game("python_solo_target(target=9)")
+    assert loaded.tabletop_options == _TargetOptions(target=9)
+    state = loaded.new_initial_state()
+    state.apply_action(5)  # setup face 6: a starting score of 2
+    assert openspiel.tabletop_state(state).score == 2 and state.legal_actions() == [0, 1]
