@@ -29,7 +29,7 @@ def main(seed: int = 7) -> None:
         player = rb.current_player(state)
         if player == CHANCE:
             action = sample_outcome(rb.chance_outcomes(state), rng)
-            casts.append(rb.action_to_str(state, action).split()[-1])
+            casts.append(rb.action_to_str(state, action).split(" lands ")[-1])  # "Elian token 2 lands S*": the face
             state = rb.step(state, action)
             continue
         if casts:

@@ -36,7 +36,7 @@ from runebound_coop.rules.choices import apply_choice
 from runebound_coop.rules.enemy import ability_effects, resolve_sources
 from runebound_coop.rules.flow import advance, available_heroes, land, next_round, start_fight, withdraw
 from runebound_coop.rules.hero import hero_actions, hero_apply
-from runebound_coop.rules.setup import setup_of
+from runebound_coop.rules.setup import Setup, setup_of
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, spend, with_fight
 from runebound_coop.state import (
     ENEMY,
@@ -45,6 +45,7 @@ from runebound_coop.state import (
     HERO,
     CancelFrame,
     ChoiceFrame,
+    Fight,
     RuneboundOptions,
     RuneboundState,
 )
@@ -220,7 +221,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         setup = setup_of(state.options)
         fight = state.fight
         if isinstance(action, Land):
-            return f"land {'ab'[action.side]}"
+            return _land_text(setup, fight, action.side, recast=state.pos.step != "cast")
         if isinstance(action, Pass):
             return "pass"
         if isinstance(action, Engage):
@@ -304,6 +305,21 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         from runebound_coop.bots import default_agents
 
         return default_agents(state)
+
+
+def _land_text(setup: Setup, fight: Fight | None, side: int, *, recast: bool) -> str:
+    """A cast outcome named by its token and the face it shows, e.g. ``Elian token 2 lands S*``; a recast during
+    the combat actions (an agility or Relentless) is marked ``(recast)``."""
+    if fight is None or not fight.casting:
+        return f"land {'ab'[side]}"
+    ref = fight.casting[0]
+    who, i = (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
+    name = setup.heroes[fight.hero].name if who == HERO else setup.enemies[fight.enemy].name
+    faces = faces_of(setup, fight, who)[i]
+    text = f"{name} token {i} lands {faces[side]}"
+    if str(faces[0]) == str(faces[1]):
+        text += f" (side {'ab'[side]})"  # both faces alike (custom content): the side keeps the texts apart
+    return text + " (recast)" if recast else text
 
 
 GAME = RuneboundCoop()

@@ -1,0 +1,27 @@
+"""The game's text face: cast outcomes named by token and face."""
+
+from __future__ import annotations
+
+import runebound_coop as rb
+from tabletop_core.spec import CHANCE
+
+from .helpers import forced, texts
+
+
+def test_cast_outcomes_name_the_token_and_the_face_it_shows() -> None:
+    state = rb.new_game(heroes=("Elian",), enemies=("Sorcerer",))
+    assert texts(state) == ["Elian token 0 lands C", "Elian token 0 lands 2P"]
+    for text in texts(state):
+        assert rb.action_to_str(state, rb.parse_action(state, text)) == text
+    state = forced("aab", heroes=("Elian",), enemies=("Sorcerer",))
+    assert texts(state) == ["Sorcerer token 0 lands U", "Sorcerer token 0 lands K"]
+
+
+def test_a_recast_during_the_actions_is_marked() -> None:
+    # Elian shows C, C, A; the Sorcerer U, D, T, K, K, B* (its marked blank wins initiative).
+    state = forced("aab aaaaaa", heroes=("Elian",), enemies=("Sorcerer",))
+    recast = next(t for t in texts(state) if t.startswith("recast enemy"))
+    state = rb.step(state, rb.parse_action(state, recast))
+    assert rb.current_player(state) == CHANCE
+    target = int(recast.split()[-1])
+    assert texts(state)[0].startswith(f"Sorcerer token {target} lands ") and texts(state)[0].endswith(" (recast)")
