@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runebound_coop.actions import Action, Respond, Withdraw
+from runebound_coop.actions import Action, Engage, Respond, Withdraw
 from runebound_coop.rules.choices import worth
 from runebound_coop.rules.setup import setup_of
 from runebound_coop.rules.tokens import faces_of, live
@@ -77,7 +77,8 @@ def _lookahead(state: RuneboundState, hero_moves: int, chance_depth: int) -> flo
 
 class HeuristicHero:
     """Picks the action whose lookahead (:func:`evaluate` at the end of the round, up to three own actions deep)
-    is best; ties go to the lowest action id. A cancel is always taken; it stays in fights.
+    is best; ties go to the lowest action id. A cancel is always taken; it stays in fights. When the party chooses
+    who engages, it sends the hero with the most health left (ties: the lowest index).
     """
 
     def __init__(self, hero_moves: int = 3, chance_depth: int = 3) -> None:
@@ -95,6 +96,12 @@ class HeuristicHero:
             return Withdraw(False)
         if len(legal_actions) == 1:
             return legal_actions[0]
+        engages = [a for a in legal_actions if isinstance(a, Engage)]
+        if len(engages) == len(legal_actions):
+            # The casts that follow hide every difference from the lookahead: send the hero with the most health
+            # left (ties: the lowest index), so a wounded hero is spared while a fresh one can fight.
+            heroes = setup_of(state.options).heroes
+            return max(engages, key=lambda a: (heroes[a.hero].health - state.hero_damage[a.hero], -a.hero))
         best: Action = legal_actions[0]
         best_score = -1e18
         for action in legal_actions:

@@ -63,8 +63,9 @@ class RuneboundOptions:
     """The options of a co-op encounter (validated against the content pack by the game).
 
     Attributes:
-        heroes: 1 to 4 hero names, one per player.
-        enemies: the encounter, fought in this order (1 to 8 enemy names; repeats allowed).
+        heroes: 1 to 4 hero names, one per player (default: Elian and Corbin, a two-hero party).
+        enemies: the encounter, fought in this order (1 to 8 enemy names; repeats allowed; default: the
+            rulebook's Sorcerer, then its Orc Brigand).
         assets: per hero, the assets whose tokens join that hero's pool.
         cards: per hero, the skill cards in hand (``None``: each hero's own starting cards).
         enemy_choices: ``evaluate`` (the enemy takes the choice most detrimental to the hero by the documented
@@ -77,8 +78,8 @@ class RuneboundOptions:
         pack: a directory with a custom content pack ('' for the built-in pack only).
     """
 
-    heroes: tuple[str, ...] = attrs.field(default=("Elian",), converter=_names)
-    enemies: tuple[str, ...] = attrs.field(default=("Sorcerer",), converter=_names)
+    heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)
+    enemies: tuple[str, ...] = attrs.field(default=("Sorcerer", "Orc Brigand"), converter=_names)
     assets: tuple[tuple[str, ...], ...] = attrs.field(default=(), converter=_nested)
     cards: tuple[tuple[str, ...], ...] | None = attrs.field(default=None, converter=_nested_or_none)
     enemy_choices: str = attrs.field(default="evaluate", validator=attrs.validators.in_(CHOICE_MODES))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import runebound_coop as rb
+from runebound_coop.actions import Engage
 from runebound_coop.bots import HeuristicHero, default_agents, evaluate
 from tabletop_core import Agent, RandomAgent, play
 
@@ -20,7 +21,8 @@ def _wins(agent: Agent, enemy: str, games: int) -> int:
 def test_default_agents_are_heuristic_heroes() -> None:
     state = rb.new_game(heroes=("Corbin", "Lissa"), enemies=("Ogre",))
     assert [type(a) for a in default_agents(state)] == [HeuristicHero, HeuristicHero]
-    assert len(rb.GAME.default_agents(rb.new_game(enemy_choices="player"))) == 2
+    solo = rb.new_game(heroes=("Elian",), enemies=("Sorcerer",), enemy_choices="player")
+    assert [type(a) for a in rb.GAME.default_agents(solo)] == [HeuristicHero, RandomAgent]
 
 
 def test_heuristic_bot_beats_random_play() -> None:
@@ -40,3 +42,14 @@ def test_evaluate_prefers_damage_dealt() -> None:
     state = rb.new_game(seed=5, heroes=("Elian",), enemies=("Sorcerer",))
     hurt = state.but(enemy_damage=(2,))
     assert evaluate(hurt) > evaluate(state)
+
+
+def test_heuristic_party_sends_the_hero_with_the_most_health_left() -> None:
+    state = rb.new_game(heroes=("Elian", "Corbin", "Lissa"), enemies=("Ogre", "Sorcerer"))
+    legal = rb.legal_actions(state)
+    assert [type(a) for a in legal] == [Engage, Engage, Engage]
+    rng = np.random.default_rng(0)
+    # Elian 9 - 6 = 3 left, Corbin 10 - 2 = 8, Lissa 9 - 1 = 8: Corbin (the lower index of the tie).
+    wounded = state.but(hero_damage=(6, 2, 1))
+    assert HeuristicHero().act(rb.observe(wounded, 0), legal, rng) == Engage(1)
+    assert HeuristicHero().act(rb.observe(state.but(hero_damage=(0, 5, 0)), 0), legal, rng) == Engage(0)

@@ -94,7 +94,7 @@ def test_max_rounds_ends_an_undecided_fight() -> None:
         {"act": 3},
         {"max_rounds": 0},
         {"assets": (("Excalibur",),)},
-        {"cards": (("Twin Blades",), ("Twin Blades",))},
+        {"cards": (("Twin Blades",),) * 3},  # one list per hero: the default party has two
     ],
 )
 def test_bad_options_raise(options: dict[str, Any]) -> None:
