@@ -39,37 +39,46 @@ def test_combat_example_setup_and_initiative_tie_goes_to_hero() -> None:
 def test_combat_example_action_by_action() -> None:
     state = _start()
     s = setup(state)
-    # Action 1: Elian exerts Twin Blades, removing his 2 charge tokens to deal 3 unblockable damage.
-    assert "exert 0 Twin Blades charge" in texts(state)
-    state = hero_apply(state, s, Exert(0, Sym.CHARGE))
-    assert state.enemy_damage == (3,)
-    fight = fight_of(state)
-    assert fight.hero_pool.removed == 0b011 and fight.charged == 0
-    # Action 2: no agility, so the double space: the double stacks on the surge, now worth 2 surge.
-    state = enemy_act(state, s)
+    # Action 1: Elian exerts Twin Blades, removing his 2 charge tokens to deal 3 unblockable damage (attacking with
+    # the charge directly would deal only 2).
+    assert {"attack charge", "exert 0 Twin Blades charge"} <= set(texts(state))
+    alone = hero_apply(state, s, Exert(0, Sym.CHARGE))
+    assert alone.enemy_damage == (3,) and alone.hero_damage == (0,)
+    assert fight_of(alone).hero_pool.removed == 0b011 and fight_of(alone).charged == 0  # removing is not spending
+    # Action 2, played by the game itself right after action 1: no agility, so the double space: the double
+    # stacks on the surge, now worth 2 surge. Nothing else happens: the tactics and both skulls wait.
+    state = rb.step(state, rb.parse_action(state, "exert 0 Twin Blades charge"))
     fight = fight_of(state)
     assert fight.enemy_pool.links == (1 * 16 + 0,)
     assert value_of(s, fight, ENEMY, 0) == 2
-    assert state.hero_damage == (0,)
-    # Action 3: Elian has only his shield, so he must pass.
-    state = attrs.evolve(state, fight=attrs.evolve(fight, turn=HERO))
+    assert state.enemy_damage == (3,) and state.hero_damage == (0,)
+    assert len(showing(s, fight, ENEMY, Sym.TACTICS)) == 1 and len(showing(s, fight, ENEMY, Sym.SKULL)) == 2
+    # Action 3: Elian has only his shield remaining, so he must pass.
+    assert rb.current_player(state) == 0 and fight.turn == HERO
     assert [type(a) for a in rb.legal_actions(state)] == [Pass]
+    # The game then plays the Sorcerer's actions 4 to 6 in one step; replay them one by one from the same state.
+    after = rb.step(state, Pass())
     state = hero_apply(state, s, Pass())
+    state = attrs.evolve(state, fight=attrs.evolve(fight_of(state), turn=ENEMY))
     # Action 4: the stacked surge triggers Blast (3 skull); the shield blocks 1, Elian takes 2.
     state = enemy_act(state, s)
     fight = fight_of(state)
     assert state.hero_damage == (2,)
     assert not showing(s, fight, HERO, Sym.SHIELD) and not showing(s, fight, ENEMY, Sym.SURGE)
+    assert len(showing(s, fight, ENEMY, Sym.TACTICS)) == 1 and len(showing(s, fight, ENEMY, Sym.SKULL)) == 2
     # Action 5: the tactics copies the highest skull: 1 damage.
     state = enemy_act(state, s)
     assert state.hero_damage == (3,)
     assert not showing(s, fight_of(state), ENEMY, Sym.TACTICS)
+    assert len(showing(s, fight_of(state), ENEMY, Sym.SKULL)) == 2
     # Action 6: the skull space: both skulls, 2 damage.
     state = enemy_act(state, s)
-    assert state.hero_damage == (5,)
-    # Nothing left to resolve: the enemy passes and the round is over.
+    assert state.hero_damage == (5,) and not showing(s, fight_of(state), ENEMY, Sym.SKULL)
+    # Nothing left to resolve: the enemy passes and the round is over, as in the game's own step.
     state = enemy_act(state, s)
     assert fight_of(state).passed == 0b11
+    assert after.hero_damage == state.hero_damage and after.enemy_damage == state.enemy_damage
+    assert after.pos.round == 2
 
 
 def test_combat_example_through_the_public_api() -> None:
