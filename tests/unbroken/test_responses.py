@@ -6,7 +6,7 @@ import attrs
 
 from tests.unbroken.helpers import at_battle, cond, do, roll, texts, with_res
 from unbroken.rules import engine
-from unbroken.state import SE, Trig
+from unbroken.state import FOOD, SE, Roll, Trig
 
 
 def test_condition_and_monster_responses_are_mandatory() -> None:
@@ -89,9 +89,29 @@ def test_resolve_trigger_mandatory_cursed_and_optional_scavenger() -> None:
     s = with_res(at_prep(1, conditions=cond("cursed"), skills=("scavenger",)), time=7)
     s = draw(draw(do(s, "explore"), "lichen_wall"), "rotten_cart")
     s = do(s, "pick 1 Rotten Cart", "resolve")
-    # A mandatory Time loss and an optional gain: the player orders them; no pass while Cursed waits.
-    assert texts(s) == ["respond 0 scavenger", "respond 1 cursed"]
-    s = do(s, "respond 1 cursed")
+    # Cursed's Time loss and Scavenger's Wood touch different tracks: their order cannot matter, so it is not
+    # offered. Cursed (mandatory) resolves; Scavenger (optional) is still the player's choice.
     assert texts(s) == ["pass", "respond 0 scavenger"]
+    assert s.amount(8) == 7 - 1
     s = do(s, "respond 0 scavenger")
     assert s.amount(5) == 3 and s.amount(8) == 7 - 1 - 2  # Wood 2 + 1; Time: Cursed 1, then the Time Value 2
+
+
+def test_two_wound_bonuses_resolve_without_an_order() -> None:
+    """Bloodlust and Old Habits both add 1 to the attack: no order is offered (it cannot change the result)."""
+    s = at_battle("kobold", 1, character="hunter", skills=("bloodlust", "old_habits"))
+    s = do(with_res(s, se=10), "attack punch")
+    assert s.combat is not None and s.combat.health == 5 - 3 and isinstance(s.pending.top, Roll | type(None))
+
+
+def test_a_loss_and_a_gain_of_effort_are_ordered_by_the_player() -> None:
+    """Exhausted (lose 2 Small Effort) and Daring (+Level Small Effort) at the start of the battle: with 1 Small
+    Effort the order decides whether Exhausted can be paid in Effort, so the player chooses it."""
+    s = at_battle("kobold", 2, character="hunter", skills=("daring",), conditions=cond("exhausted"), advance=False)
+    s = engine.advance(with_res(s, se=1, food=1))
+    assert texts(s) == ["respond 0 daring", "respond 1 exhausted"]
+    daring_first = do(s, "respond 0 daring")  # Exhausted, alone and mandatory, then resolves by itself
+    assert daring_first.amount(SE) == 1 + 2 - 2 and daring_first.amount(FOOD) == 1
+    exhausted_first = do(s, "respond 1 exhausted", "respond 0 daring")
+    assert exhausted_first.amount(FOOD) == 0  # no Effort to pay: the bracketed alternative, 1 Food
+    assert exhausted_first.amount(SE) == 1 + 2

@@ -4,8 +4,8 @@ Rulebook: "Response effects listed on Monster Sheets and Condition Cards are man
 Sheets and Skill Cards are optional. Unless noted otherwise, Responses can only activate once per trigger ... If
 the same trigger activates several Responses, the player may choose the sequence" and "Passive effects are always
 resolved after any applicable Responses. If several Passive effects are in play, the player chooses the order."
-An ordering is offered only when it can change the outcome: activated effects made only of commuting ops
-(:data:`COMMUTING`) resolve in card order without a decision.
+An ordering is offered only when it can change the outcome: activated effects whose footprints (the tracks they
+touch, see :func:`footprint`) meet only where both merely add resolve in card order without a decision.
 """
 
 from __future__ import annotations
@@ -14,10 +14,63 @@ from unbroken.content.schema import Ability, Op
 from unbroken.rules.resources import can_pay
 from unbroken.state import Cand, State, Trig
 
-__all__ = ["COMMUTING", "abilities_of", "available", "fire", "in_play", "label", "statics"]
+__all__ = ["COMMUTING", "abilities_of", "available", "commute", "fire", "footprint", "in_play", "label", "statics"]
 
-#: Ops whose results do not depend on the order they are applied in.
-COMMUTING = frozenset({"gain", "monster_gain", "condition"})
+#: Ops that only add to what they touch (capped gains, raised monster values, a DEFEND, wound bonuses, new
+#: conditions): two of them on the same track give the same result in either order.
+COMMUTING = frozenset({"gain", "monster_gain", "condition", "defend", "power"})
+#: The track (footprint cell) each op touches; ops not listed touch ``*`` (anything: they never commute).
+_CELLS = {
+    "gain": "res",
+    "spend": "res",
+    "lose": "res",
+    "time": "time",
+    "monster_gain": "monster",
+    "heal": "monster",
+    "wound": "monster",
+    "break_armor": "monster",
+    "defend": "defend",
+    "power": "power",
+    "cap_wounds": "power",
+    "condition": "conditions",
+    "cure": "conditions",
+    "tick": "conditions",
+    "shift_roll": "roll",
+}
+_EFFORT = frozenset({"se", "me", "le"})
+_ADD, _OTHER = 0, 1
+
+
+def footprint(ops: tuple[Op, ...], out: dict[str, int] | None = None) -> dict[str, int]:
+    """The cells ``ops`` touch, each marked ``_ADD`` (only added to) or ``_OTHER``; alternatives included.
+
+    Effort is one cell (a higher category covers a lower one); Time also touches Effort (Level 4 pays it so).
+    """
+    out = {} if out is None else out
+
+    def mark(cell: str, mode: int) -> None:
+        """Record ``cell`` with the stronger of the modes seen."""
+        out[cell] = max(out.get(cell, _ADD), mode)
+
+    for o in ops:
+        cell = _CELLS.get(o.op, "*")
+        if cell == "res":
+            cell = "effort" if o.res in _EFFORT else o.res
+        mode = _ADD if o.op in COMMUTING and o.n >= 0 else _OTHER
+        mark(cell, mode)
+        if o.op == "time":
+            mark("effort", _OTHER)
+        footprint(o.alt, out)
+        footprint(o.then, out)
+        for branch in o.options:
+            footprint(branch, out)
+    return out
+
+
+def _commute_pair(a: dict[str, int], b: dict[str, int]) -> bool:
+    if "*" in a or "*" in b:
+        return False
+    return all(a[c] == _ADD and b[c] == _ADD for c in a.keys() & b.keys())
 
 
 def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
@@ -92,9 +145,17 @@ def available(state: State, frame: Trig) -> list[tuple[int, Cand]]:
 
 
 def commute(state: State, cands: list[tuple[int, Cand]]) -> bool:
-    """Whether resolving these candidates in any order gives the same result."""
+    """Whether resolving these candidates in any order gives the same result: their footprints (effects and
+    costs; an Ability Use for the character's) pairwise meet only on cells that both merely add to."""
+    prints = []
     for _, c in cands:
         a = _ability(state, c)
-        if a is None or a.cost or any(e.op not in COMMUTING for e in a.effects):
+        if a is None:
             return False
-    return True
+        fp = footprint(a.effects)
+        for cell in footprint(a.cost):
+            fp[cell] = _OTHER
+        if c.src.startswith("character:"):
+            fp["uses"] = _OTHER
+        prints.append(fp)
+    return all(_commute_pair(x, y) for i, x in enumerate(prints) for y in prints[i + 1 :])
