@@ -47,7 +47,7 @@ from unrest.determinization import determinize_empire
 from unrest.rules import liberation, setup
 from unrest.rules import round as rnd
 from unrest.state import EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState
-from unrest.view import HIDDEN, OBSERVATION_SHAPE, UnrestView, observation_tensor, observe
+from unrest.view import HIDDEN, OBSERVATION_SHAPE, UnrestView, check_player, observation_tensor, observe
 
 __all__ = ["GAME", "Unrest"]
 
@@ -182,7 +182,11 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         """A full state drawn uniformly among those consistent with ``player``'s view.
 
         The Rebellion sees all but the deck, which its view determines, so its determinization is ``state``.
+
+        Raises:
+            ValueError: if ``player`` is not 0 or 1 (not ``CHANCE`` either: that would return the truth).
         """
+        check_player(player)
         if player == EMPIRE:
             return determinize_empire(state, rng)
         return state

@@ -15,9 +15,9 @@ import attrs
 import numpy as np
 
 from unrest.cards import KINDS, MISDIRECTION
-from unrest.state import FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
+from unrest.state import EMPIRE, FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
 
-__all__ = ["HIDDEN", "OBSERVATION_SHAPE", "SeenCard", "UnrestView", "observation_tensor", "observe"]
+__all__ = ["HIDDEN", "OBSERVATION_SHAPE", "SeenCard", "UnrestView", "check_player", "observation_tensor", "observe"]
 
 #: The kind shown for a card the viewer cannot see.
 HIDDEN = -1
@@ -108,8 +108,22 @@ def _hide_stack(stack: tuple[StackCard, ...]) -> tuple[StackCard | HiddenCard, .
     return stack
 
 
+def check_player(player: object) -> None:
+    """Raise ``ValueError`` unless ``player`` is a seat: 0 (the Rebellion) or 1 (the Empire).
+
+    ``CHANCE`` and ``TERMINAL`` are not seats: a view or determinization for them would hand back the truth.
+    """
+    if type(player) is not int or player not in (REBELLION, EMPIRE):
+        raise ValueError(f"unrest: no player {player!r}: the players are 0 (Rebellion) and 1 (Empire)")
+
+
 def observe(state: UnrestState, player: int) -> UnrestView:
-    """``player``'s view of ``state``."""
+    """``player``'s view of ``state``.
+
+    Raises:
+        ValueError: if ``player`` is not 0 or 1.
+    """
+    check_player(player)
     full = player == REBELLION
     frame = state.pending.top
     rnd = state.pos.round

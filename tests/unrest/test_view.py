@@ -328,3 +328,17 @@ def test_determinize_that_gives_up_raises_instead_of_leaking_the_truth(monkeypat
     monkeypatch.setattr(det_module, "MAX_TRIES", 0)
     with pytest.raises(TabletopError, match="refusing to return the true state"):
         unrest.determinize(planned(), EMPIRE, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("player", [-1, 2, -4, True])
+def test_observe_and_determinize_refuse_a_player_that_is_not_a_seat(player: int) -> None:
+    # CHANCE (-1) or TERMINAL (-4), as current_player returns them, would otherwise get the whole truth back.
+    state = planned()
+    for call in (
+        lambda: unrest.observe(state, player),
+        lambda: unrest.observation_tensor(state, player),
+        lambda: unrest.determinize(state, player, np.random.default_rng(0)),
+        lambda: unrest.render(state, player),
+    ):
+        with pytest.raises(ValueError, match=f"no player {player!r}"):
+            call()
