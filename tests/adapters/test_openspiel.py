@@ -618,6 +618,12 @@ def test_a_state_started_from_a_position_survives_the_json_document() -> None:
     doc = json.loads(openspiel.dumps(game.state_from_tabletop(position)))
     with pytest.raises(StateFormatError, match="does not lead"):
         openspiel.loads(json.dumps({**doc, "position": False}))
+    # A position whose options are not the game string's is refused as bad input.
+    solo = openspiel.load(SOLO, turns=2)
+    doc = json.loads(openspiel.dumps(solo.state_from_tabletop(SOLO.new_game(seed=1, turns=2))))
+    assert doc["position"] is True
+    with pytest.raises(StateFormatError, match="other options"):
+        openspiel.loads(json.dumps({**doc, "game": "python_solo(turns=3)"}))
 
 
 @attrs.frozen

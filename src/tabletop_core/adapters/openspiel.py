@@ -729,7 +729,10 @@ def loads(text: str) -> OpenSpielState:
     stored = from_json(game.tabletop_game, doc["state"])
     if doc.get("position", False):
         # A position (state_from_tabletop, with_tabletop_state, a resampled world): its history does not lead to it.
-        return game.state_from_tabletop(stored)
+        try:
+            return game.state_from_tabletop(stored)
+        except OptionError as exc:
+            raise StateFormatError(f"the stored position does not belong to {doc['game']!r}: {exc}") from exc
     try:
         state = _replay(game, doc["history"])
     except Exception as exc:  # an illegal id raised by the game through pyspiel
