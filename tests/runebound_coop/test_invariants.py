@@ -1,4 +1,8 @@
-"""Invariants at every step of random encounters: token counts conserved, health within bounds, JSON round trip."""
+"""Invariants at every step of random encounters: token counts conserved, health within bounds, JSON round trip.
+
+Each token is in exactly one place (being cast, spent, removed or live), one double per symbol, removals last
+the round.
+"""
 
 from __future__ import annotations
 
@@ -35,17 +39,30 @@ def check_invariants(state: RuneboundState) -> None:
         assert pool.sides >> n == 0 and pool.spent >> n == 0 and pool.removed >> n == 0
         casting = {r - offset for r in fight.casting if offset <= r < offset + 16}
         assert len(casting) == len([r for r in fight.casting if offset <= r < offset + 16])
-        live = [i for i in range(n) if pool.is_live(i) and i not in casting]
-        gone = [i for i in range(n) if not pool.is_live(i)]
-        assert len(live) + len(gone) + len(casting - set(gone)) == n  # conserved: each token in one place
-        for link in pool.links:
-            d, t = link >> 4, link & 15
+        # Each token is in exactly one place: being cast (back in the pool), spent, removed, or live and showing.
+        assert all(pool.is_live(i) for i in casting), "a token being cast is still marked spent or removed"
+        assert pool.spent & pool.removed == 0, "a token both spent and removed"
+        doubles = [link >> 4 for link in pool.links]
+        targets = [link & 15 for link in pool.links]
+        assert len(set(doubles)) == len(doubles) and len(set(targets)) == len(targets)  # one double per symbol
+        for d, t in zip(doubles, targets, strict=True):
             assert d != t and d < n and t < n
             assert faces[d][pool.side(d)].symbol.value == "double"
             assert (pool.spent >> d) & 1
+            assert not (pool.removed >> t) & 1, "a double left on a removed token"
 
 
-@settings(max_examples=30, deadline=None)
+def check_step(before: RuneboundState, after: RuneboundState) -> None:
+    """Within one round of one fight, a removed token stays removed."""
+    if before.fight is None or after.fight is None or before.pos.round != after.pos.round:
+        return
+    if (before.fight.hero, before.fight.enemy) != (after.fight.hero, after.fight.enemy):
+        return
+    for side in (HERO, ENEMY):
+        assert before.fight.pool(side).removed & ~after.fight.pool(side).removed == 0, "a removed token came back"
+
+
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**31),
     heroes=st.lists(st.sampled_from(HEROES), min_size=1, max_size=3, unique=True),
@@ -65,7 +82,9 @@ def test_invariants_hold_at_every_step(seed: int, heroes: list[str], enemies: li
         else:
             legal = rb.legal_actions(state)
             action = legal[int(rng.integers(len(legal)))]
-        state = rb.step(state, action)
+        after = rb.step(state, action)
+        check_step(state, after)
+        state = after
         steps += 1
     check_invariants(state)
     assert rb.returns(state)[0] in (-1.0, 0.0, 1.0)
