@@ -342,3 +342,32 @@ def test_observe_and_determinize_refuse_a_player_that_is_not_a_seat(player: int)
     ):
         with pytest.raises(ValueError, match=f"no player {player!r}"):
             call()
+
+
+def _shuffle_unseen(state: UnrestState, rng: np.random.Generator) -> UnrestState:
+    """Deal every card the Empire has not seen face up to a random unseen place (hand, deck, hidden planned,
+    stacked or destroyed cards), ignoring every rule: a view that depends on any of them differs."""
+    cards_: list[int] = [*state.hand]
+    cards_ += [k for k, n in enumerate(state.deck) for _ in range(n)]
+    cards_ += [p.card for p in state.plan if p is not None and not p.revealed]
+    cards_ += [c.card for s in state.stacks for c in s if not c.revealed]
+    cards_ += [x.card for x in state.destroyed if not x.revealed]
+    it = iter(rng.permutation(np.array(cards_, dtype=np.int64)).tolist())
+    hand = tuple(sorted(next(it) for _ in state.hand))
+    deck = [0] * len(state.deck)
+    for _ in range(sum(state.deck)):
+        deck[next(it)] += 1
+    plan_ = tuple(p if p is None or p.revealed else attrs.evolve(p, card=next(it)) for p in state.plan)
+    stacks = tuple(tuple(c if c.revealed else attrs.evolve(c, card=next(it)) for c in s) for s in state.stacks)
+    destroyed = tuple(x if x.revealed else attrs.evolve(x, card=next(it)) for x in state.destroyed)
+    return attrs.evolve(state, hand=hand, deck=tuple(deck), plan=plan_, stacks=stacks, destroyed=destroyed)
+
+
+@given(seed=st.integers(0, 10_000))
+def test_leak_any_deal_of_the_unseen_cards_gives_the_same_empire_view_and_tensor(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for state in sample_states(seed, every=7):
+        other = _shuffle_unseen(state, rng)
+        assert unrest.observe(other, EMPIRE) == unrest.observe(state, EMPIRE)
+        assert np.array_equal(unrest.observation_tensor(other, EMPIRE), unrest.observation_tensor(state, EMPIRE))
+        assert unrest.render(other, EMPIRE) == unrest.render(state, EMPIRE)
