@@ -655,3 +655,31 @@ def test_an_option_without_a_default_needs_one_given_to_register() -> None:
     state = loaded.new_initial_state()
     state.apply_action(5)  # setup face 6: a starting score of 2
     assert openspiel.tabletop_state(state).score == 2 and state.legal_actions() == [0, 1]
+
+
+def test_a_game_without_a_perfect_recall_view_says_which_information_state_it_offers() -> None:
+    state = openspiel.load(SOLO).new_initial_state()
+    assert not state.get_game().get_type().provides_information_state_tensor
+    with pytest.raises(ValueError, match=r"^solo: no information state tensor .* use information_state_string"):
+        state.information_state_tensor(0)
+
+
+@pytest.mark.parametrize("name", ["unrest", "unbroken", "runebound_coop"])
+def test_openspiels_rl_environment_plays_every_library_game(name: str) -> None:
+    """OpenSpiel's RL loop (what its DQN, NFSP and policy-gradient agents run in) on the observation tensors."""
+    from open_spiel.python import rl_environment
+
+    tt = INSTALLED[name]
+    options = {"heroes": ("Elian", "Tatianna"), "enemies": ("Sorcerer",)} if name == "runebound_coop" else {}
+    game = openspiel.load(tt, **options)
+    env = rl_environment.Environment(game, seed=1)
+    step = env.reset()
+    rng = np.random.default_rng(0)
+    totals = np.zeros(game.num_players())
+    while not step.last():
+        player = step.observations["current_player"]
+        legal = step.observations["legal_actions"][player]
+        assert len(step.observations["info_state"][player]) == int(np.prod(tt.spec.observation_shape))
+        step = env.step([int(rng.choice(legal))])
+        totals += np.asarray(step.rewards)
+    assert totals.tolist() == list(tt.returns(openspiel.tabletop_state(env.get_state)))

@@ -514,7 +514,11 @@ class _Observer:
     def set_from(self, state: OpenSpielState, player: int) -> None:
         """Write ``player``'s observation tensor of ``state`` into ``self.tensor``."""
         if self.tensor is None:
-            raise ValueError("this game offers no information state tensor (its observation is not perfect recall)")
+            raise ValueError(
+                f"{self._ctx.game.spec.short_name}: no information state tensor (its spec does not declare its "
+                "observation perfect recall, provides_information_state=False); use information_state_string "
+                "(perfect recall) or observation_tensor"
+            )
         values = self._ctx.game.observation_tensor(state._node.state, player)
         self.tensor[:] = np.asarray(values, dtype=np.float32).ravel()
 
