@@ -191,8 +191,8 @@ class Unbroken(Game[State, Action, Options]):
         if isinstance(action, Use):
             abil = action_abilities(state)
             if action.i < len(abil):
-                src, _, a = abil[action.i]
-                return f"use {a.name or src.split(':', 1)[1]}"
+                src, index, _ = abil[action.i]
+                return f"use {label(state, src, index)}"
             return f"use #{action.i}"
         if isinstance(action, Respond):
             if isinstance(top, Trig) and action.i < len(top.cands):

@@ -16,6 +16,36 @@ def test_every_op_of_the_language_is_used_by_some_card() -> None:
     assert used == set(OPS)
 
 
+def test_every_optional_field_of_the_language_is_used_by_some_card() -> None:
+    """Not just every verb: every optional field (a scaled cost, a roll's other branch, ...) appears on a card."""
+    used = {(o.op, f) for _, _, o, _ in _all_ops(default_pack()) for f in OPS[o.op][1] if getattr(o, f)}
+    assert used == {(op, f) for op, (_, optional) in OPS.items() for f in optional}
+
+
+def test_scaled_cost_and_gain_second_wind() -> None:
+    s = with_res(at_prep(2, skills=("second_wind",)), food=2, se=5, time=7)
+    assert "use second wind" in texts(s)
+    s = do(s, "use Second Wind")  # Level 2: spend 2 Food, gain 6 Small Effort
+    assert s.amount(FOOD) == 0 and s.amount(SE) == 11
+    assert "use second wind" not in texts(with_res(s, food=1))
+
+
+def test_scaled_loss_bleeding() -> None:
+    s = with_res(at_prep(3, conditions=cond("bleeding")), se=5, time=9)
+    s = draw(draw(do(s, "explore"), "quiet_alcove"), "lichen_wall")
+    s = do(s, "pick 0 Quiet Alcove", "rest")
+    assert s.amount(SE) == 5 + 3 - 3  # rest: the Time Value 3; Bleeding on Level 3: lose 3
+
+
+def test_roll_alternative_branch_shaken() -> None:
+    s = at_battle("kobold", 1, character="hunter", conditions=cond("shaken", tokens=2), advance=False)
+    s = engine.advance(with_res(s, cunning=2))
+    assert texts(s)[5] == "roll 6: Shaken: lose 1 Cunning"
+    s = roll(s, 6)  # 3-6: not skipped, but lose 1 Cunning
+    assert s.amount(CUNNING) == 1 and "attack punch" in texts(s)
+    assert [(c.id, c.tokens) for c in s.conditions] == [("shaken", 1)]
+
+
 def test_heal_mire_leech() -> None:
     s = at_battle("mire_leech", 1, character="hunter")
     assert s.combat is not None

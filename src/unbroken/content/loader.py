@@ -463,8 +463,6 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
             raise err(section, eid, f"{f}.id", f"unknown condition {o.id!r}")
         if o.op == "cure" and o.id and o.id not in conditions:
             raise err(section, eid, f"{f}.id", f"unknown condition {o.id!r}")
-        if o.op == "weapon_up" and o.id and o.id not in weapons:
-            raise err(section, eid, f"{f}.id", f"unknown weapon {o.id!r}")
     for section, cards in (("encounter", pack.encounters), ("skill", pack.skills)):
         names: dict[str, str] = {}
         for card in cards:

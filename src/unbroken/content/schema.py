@@ -73,7 +73,7 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "heal": (frozenset({_N}), frozenset()),
     "condition": (frozenset({"id", "when"}), frozenset({_N})),
     "cure": (frozenset(), frozenset({"id"})),
-    "weapon_up": (frozenset(), frozenset({"id"})),
+    "weapon_up": (frozenset(), frozenset()),
     "weapon_down": (frozenset(), frozenset({"perm"})),
     "shift_roll": (frozenset({_N}), frozenset()),
     "reroll": (frozenset(), frozenset()),
