@@ -72,9 +72,11 @@ def test_odds_rejects_encounters_and_enemy_players() -> None:
         odds("Corbin", "Ogre", enemy_choices="player")
 
 
-def _monte_carlo(policy: Policy, n: int, seed: int) -> float:
+def _monte_carlo(policy: Policy, n: int, seed: int) -> tuple[float, list[int]]:
+    """The win rate and the hero's damage at the end of each of ``n`` simulated fights."""
     rng = np.random.default_rng(seed)
     wins = 0
+    damage = []
     for _ in range(n):
         state = fight_state("Corbin", "Undead Horde", max_rounds=1)
         while not rb.is_terminal(state):
@@ -84,19 +86,28 @@ def _monte_carlo(policy: Policy, n: int, seed: int) -> float:
                 action = policy(state, rb.legal_actions(state))
             state = rb.GAME.apply_unchecked(state, action)
         wins += rb.returns(state)[0] > 0
-    return wins / n
+        damage.append(state.hero_damage[0])
+    return wins / n, damage
 
 
 def test_odds_match_monte_carlo_within_confidence_interval() -> None:
-    """Exact win probability vs 2000 simulated fights (99.9% normal interval), optimal and fixed policies."""
+    """Exact odds vs 2000 simulated fights (99.9% normal intervals), optimal and fixed policies: the win
+    probability, the expected damage taken and each damage value's probability."""
     solver = Solver(fight_state("Corbin", "Undead Horde", max_rounds=1))
-    exact = solver.odds().win
-    fixed = odds("Corbin", "Undead Horde", policy=_last, max_rounds=1).win
+    exact = solver.odds()
+    fixed = odds("Corbin", "Undead Horde", policy=_last, max_rounds=1)
     n = 2000
-    for p, policy, seed in ((exact, lambda s, _legal: solver.best_action(s), 1), (fixed, _last, 2)):
-        estimate = _monte_carlo(policy, n, seed)
-        half_width = 3.29 * math.sqrt(p * (1 - p) / n)
-        assert abs(estimate - p) <= half_width, (estimate, p, half_width)
+    for result, policy, seed in ((exact, lambda s, _legal: solver.best_action(s), 1), (fixed, _last, 2)):
+        p = result.win
+        estimate, damage = _monte_carlo(policy, n, seed)
+        assert abs(estimate - p) <= 3.29 * math.sqrt(p * (1 - p) / n), (estimate, p)
+        mean = result.expected_damage
+        var = sum((d - mean) ** 2 * q for d, q in enumerate(result.damage))
+        assert abs(float(np.mean(damage)) - mean) <= 3.29 * math.sqrt(var / n) + 1e-12, (np.mean(damage), mean)
+        assert var > 0.0  # the fight's damage really varies: the check above has teeth
+        for d, q in enumerate(result.damage):
+            seen = damage.count(d) / n
+            assert abs(seen - q) <= 3.29 * math.sqrt(q * (1 - q) / n) + 1e-12, (d, seen, q)
 
 
 def test_round_solver_matches_plain_expectimax(toy_pack: Path) -> None:
