@@ -51,6 +51,9 @@ from unrest.view import HIDDEN, OBSERVATION_SHAPE, UnrestView, check_player, obs
 
 __all__ = ["GAME", "Unrest"]
 
+#: The last round: 24 cards, 5 in the opening hand and 3 drawn a round, leave 1 for round 7's draw, so round 8
+#: is the Final Encounter.
+LAST_ROUND = 8
 _CHANCE_STEPS = frozenset({"districts", "hand", "missions", "draw"})
 _SHORT = tuple(d.short for d in CONTENT.districts)
 _NAME = tuple(d.name for d in CONTENT.districts)
@@ -315,6 +318,12 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
     def validate_state(self, state: UnrestState) -> None:
         """Check the invariants of a (deserialized) state: card conservation, the row, the flow position."""
         FLOW.at(state.pos.phase, state.pos.step)
+        rnd_now = state.pos.round
+        if not 0 <= rnd_now <= LAST_ROUND:
+            raise ValueError(f"round {rnd_now} is outside the game's rounds 0..{LAST_ROUND}")
+        placed = [c.round for s in state.stacks for c in s] + [x.round for x in state.destroyed]
+        if any(not 1 <= r <= rnd_now for r in placed):
+            raise ValueError(f"a card was placed or destroyed in a round outside 1..{rnd_now} (the current round)")
         if len(state.deck) != KINDS or any(n < 0 for n in state.deck):
             raise ValueError("deck must give a non-negative count for each of the 21 card kinds")
         if len(state.stacks) != 5 or len(state.freed) != 5 or len(state.tokens) != 4:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import unrest
 from tabletop_core import StateFormatError, from_json, to_json
-from tests.unrest.helpers import act, table
+from tests.unrest.helpers import act, stack, table
 from unrest.cards import MISDIRECTION
 from unrest.state import Destroyed
 
@@ -47,3 +47,14 @@ def test_state_invariants_hold_along_random_games(seed: int, variant: str) -> No
         state = unrest.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
     unrest.GAME.validate_state(state)
     assert len(state.liberated) >= 3 or state.final or (variant == "capitol" and 2 in state.liberated)
+
+
+def test_state_load_rejects_rounds_beyond_the_game() -> None:
+    # 24 cards: 5 in the opening hand, then 3 a round leave one for round 7's draw; round 8 is the last.
+    state = table(hand="5D 2I 3S 6U 2U", rnd=8)
+    unrest.GAME.validate_state(state)
+    with pytest.raises(StateFormatError, match="round"):
+        from_json(unrest.GAME, to_json(attrs.evolve(state, pos=attrs.evolve(state.pos, round=12))))
+    future = table(hand="5D 2I 3S 6U 2U", rnd=2, stacks={1: stack("(3I)", rnd=5)})
+    with pytest.raises(ValueError, match="round"):
+        unrest.GAME.validate_state(future)
