@@ -153,7 +153,7 @@ def test_food_requirement_starving_and_hearty() -> None:
     assert food_requirement(at_prep(2, skills=("hearty",))) == 1
 
 
-def test_instead_and_cap_basilisk_and_treasure_actions() -> None:
+def test_skill_action_bargainer_trades_treasure_for_cunning() -> None:
     s = with_res(at_prep(1, skills=("bargainer",)), treasure=1)
     s = do(s, "use bargainer")
     assert s.amount(TREASURE) == 0 and s.amount(CUNNING) == 2

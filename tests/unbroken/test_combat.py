@@ -123,10 +123,20 @@ def test_active_timed_condition_is_extended() -> None:
 
 
 def test_rolls_are_clamped_to_one_to_six() -> None:
+    from unbroken.content.schema import Op
+    from unbroken.rules.effects import run_op
+
     s = at_battle("kobold", 1, character="sneak")
-    s = roll(do(s, "skip"), 1)
-    s = do(s, "respond 0 Dodge")
-    assert s.combat is not None and s.combat.roll == 1
+    s = roll(do(s, "skip"), 2)
+    assert s.combat is not None
+    assert [run_op(s, Op("shift_roll", n=k), "x").combat.roll for k in (-3, 9)] == [1, 6]  # type: ignore[union-attr]  # combat is set in battle
+
+
+def test_a_roll_shift_that_cannot_change_the_roll_is_not_offered() -> None:
+    """Dodge at a 1 (it would stay 1) would only cost Small Effort and an Ability Use: not a real choice."""
+    s = at_battle("kobold", 1, character="sneak")
+    assert "respond 0 Dodge" not in texts(roll(do(s, "skip"), 1))
+    assert "respond 0 Dodge" in texts(roll(do(s, "skip"), 2))
 
 
 def test_time_lost_in_combat_counts_against_the_next_level() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from tests.unbroken.helpers import at_battle, cond, do, roll, texts, with_res
+from tests.unbroken.helpers import at_battle, cond, do, texts, with_res
 from unbroken.rules import engine
 from unbroken.state import FOOD, SE, Roll, Trig
 
@@ -66,10 +66,11 @@ def test_passives_resolve_after_responses() -> None:
 def test_orders_that_cannot_matter_are_not_offered() -> None:
     s = at_battle("basilisk", 4, character="hunter", conditions=cond("paranoid"), advance=False)
     s = engine.advance(with_res(s, metal=0))
-    # Two mandatory Responses (Paralyzed from the Basilisk, +2 Health from Paranoid) resolved without a choice.
+    # Two mandatory Responses (Paralyzed from the Basilisk, +2 Health from Paranoid) resolved without a choice;
+    # play went on to the Paralyzed roll at the start of the player's turn.
     assert s.combat is not None and s.combat.health == 14
     assert any(c.id == "paralyzed" for c in s.conditions)
-    _ = roll
+    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "op"
 
 
 def test_level_start_trigger_survivor() -> None:

@@ -138,10 +138,22 @@ def available(state: State, frame: Trig) -> list[tuple[int, Cand]]:
             continue
         if c.src.startswith("character:") and state.uses <= 0:
             continue
-        if not can_pay(state, a.cost):
+        if not can_pay(state, a.cost) or _idle_shift(state, a):
             continue
         out.append((i, c))
     return out
+
+
+def _idle_shift(state: State, ability: Ability) -> bool:
+    """Whether ``ability`` only shifts the Combat Roll and the shift cannot move it ("the roll result cannot exceed
+    6 or fall below 1"): such a Response changes nothing but its cost, so it is not offered."""
+    c = state.combat
+    if c is None or not ability.effects or any(e.op != "shift_roll" for e in ability.effects):
+        return False
+    roll = c.roll
+    for e in ability.effects:
+        roll = max(1, min(6, roll + e.n))
+    return roll == c.roll
 
 
 def commute(state: State, cands: list[tuple[int, Cand]]) -> bool:
