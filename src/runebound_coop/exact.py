@@ -55,8 +55,19 @@ class Odds:
 
 
 def fight_state(hero: str, enemy: str, **options: Any) -> RuneboundState:
-    """The first chance node of a solo fight of ``hero`` against ``enemy`` (other options as for ``new_game``)."""
+    """The first chance node of a solo fight of ``hero`` against ``enemy`` (other options as for ``new_game``).
+
+    Raises:
+        ValueError: when ``heroes`` or ``enemies`` is passed too: the calculator handles one hero against one enemy.
+    """
     from runebound_coop.game import GAME
+
+    extra = sorted({"heroes", "enemies"} & options.keys())
+    if extra:
+        raise ValueError(
+            f"odds: one hero against one enemy only; got {', '.join(extra)}={options[extra[0]]!r} as well as "
+            f"hero={hero!r}, enemy={enemy!r} (co-op encounters are not supported)"
+        )
 
     return GAME.new_game(heroes=(hero,), enemies=(enemy,), **options)
 

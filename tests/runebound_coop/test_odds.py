@@ -70,6 +70,8 @@ def test_odds_rejects_encounters_and_enemy_players() -> None:
         solve(rb.new_game(heroes=("Corbin", "Lissa"), enemies=("Ogre",)))
     with pytest.raises(ValueError, match="enemy must decide"):
         odds("Corbin", "Ogre", enemy_choices="player")
+    with pytest.raises(ValueError, match="one hero against one enemy only; got heroes="):
+        odds("Corbin", "Ogre", heroes=("Corbin", "Lissa"))
 
 
 def _monte_carlo(policy: Policy, n: int, seed: int) -> tuple[float, list[int]]:
