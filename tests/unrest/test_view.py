@@ -371,3 +371,46 @@ def test_leak_any_deal_of_the_unseen_cards_gives_the_same_empire_view_and_tensor
         assert unrest.observe(other, EMPIRE) == unrest.observe(state, EMPIRE)
         assert np.array_equal(unrest.observation_tensor(other, EMPIRE), unrest.observation_tensor(state, EMPIRE))
         assert unrest.render(other, EMPIRE) == unrest.render(state, EMPIRE)
+
+
+def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
+    # Final Encounter. Unseen: M, 3I, 4I, 5D, 6U. Places: Peace's two hidden round-6 cards, the 5D just placed
+    # hidden in Peace beside a revealed 2I, a hidden round-7 card in Plenty beside a revealed 4D, and a hidden
+    # destroyed card. Peace is being proven and the Rebellion has a choice. By hand: Peace must meet Espionage
+    # with two Intelligence proofs (else its proof would have been played for it), so Peace holds 3I, 4I and
+    # 5D; the 5D is not its first card (it would be revealed first, with no choice yet) and the round-6 pair is
+    # not {4I, 5D} (Espionage would have liberated Peace then); the destroyed card is not the M. Three deals
+    # remain, equally likely.
+    shown = {f"{v}{s}" for v in range(2, 7) for s in "IUDS"} - {"3I", "4I", "5D", "6U", "2I", "4D"}
+    state = table(
+        hand="",
+        deck="",
+        stacks={PEACE: stack("(3I) (4I)", rnd=6), PLENTY: stack("4D (M)", rnd=7)},
+        planned=plan("(5D) 2I"),
+        destroyed=[
+            *(Destroyed(parse_card(n), True, 1) for n in sorted(shown)),
+            *(Destroyed(MISDIRECTION, True, r) for r in (2, 3, 4)),
+            Destroyed(parse_card("6U"), False, 5),
+        ],
+        rnd=8,
+        step="place",
+        final=True,
+        tokens=(False, False, True, True),
+        missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
+    )
+    unrest.GAME.validate_state(state)
+    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    assert state.step == "liberate" and unrest.observe(state, EMPIRE).proving == PEACE
+    from unrest.cards import card_name
+
+    rng = np.random.default_rng(7)
+    n = 900
+    deals: Counter[tuple[str, ...]] = Counter()
+    for _ in range(n):
+        det = unrest.determinize(state, EMPIRE, rng)
+        peace = tuple(card_name(c.card) for c in det.stacks[PEACE][:3])
+        deals[(*peace, card_name(det.stacks[PLENTY][1].card), card_name(det.destroyed[-1].card))] += 1
+    expected = {("3I", "5D", "4I", "M", "6U"), ("3I", "4I", "5D", "M", "6U"), ("4I", "3I", "5D", "M", "6U")}
+    assert set(deals) == expected
+    for deal in expected:
+        assert abs(deals[deal] / n - 1 / 3) < 0.06, (deal, deals[deal] / n)
