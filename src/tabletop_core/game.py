@@ -156,7 +156,9 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
             return self.options_type(**options)
         except (TypeError, ValueError) as exc:
             fields = [f.name for f in attrs.fields(self.options_type)]  # type: ignore[arg-type]  # options are attrs classes
-            raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {exc} (options: {fields})") from exc
+            # attrs validators raise with (message, attribute, ...) args: keep the message, drop the reprs.
+            reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+            raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {reason} (options: {fields})") from exc
 
     def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any) -> StateT:
         """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node."""

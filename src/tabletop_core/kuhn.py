@@ -185,7 +185,9 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
             raise ValueError(f"history {state.history} is not a Kuhn betting line")
 
     def describe_step(self, state: KuhnState) -> str:
-        return f"kuhn betting round after {self._history(state.history)}"
+        if len(state.hands) < 2:
+            return f"the deal (card {len(state.hands) + 1} of 2)"
+        return f"the betting after {self._history(state.history)}"
 
     def render(self, state: KuhnState, player: int | None = None) -> str:
         hist = self._history(state.history)

@@ -47,7 +47,7 @@ def test_illegal_action_raises_and_leaves_the_state_usable() -> None:
     with pytest.raises(IllegalActionError) as info:
         GAME.step(state, Deal(0))
     message = str(info.value)
-    assert "Deal(card=0)" in message and "player 0" in message and "kuhn betting round" in message
+    assert "Deal(card=0)" in message and "player 0" in message and "the betting after -" in message
     assert "legal: pass, bet" in message
     assert GAME.step(state, Move(1)).history == (1,)
 
@@ -126,3 +126,20 @@ def test_determinize_keeps_own_card_and_history_and_varies_the_other() -> None:
     for i in range(10):
         det = GAME.determinize(state, 0, np.random.default_rng(i))
         assert GAME.observe(det, 0) == GAME.observe(state, 0)
+
+
+def test_bad_option_value_message_is_readable() -> None:
+    from tests.core.test_records import RichOptions
+
+    class Rich(type(GAME)):  # type: ignore[misc]  # a Kuhn variant with validated options, for this test only
+        options_type = RichOptions
+
+    with pytest.raises(OptionError) as info:
+        Rich().make_options(mode="brutal")
+    message = str(info.value)
+    assert "'mode' must be" in message and "brutal" in message and "Attribute(" not in message
+
+
+def test_describe_step_names_the_deal_and_the_betting() -> None:
+    assert GAME.describe_step(GAME.new_game()) == "the deal (card 1 of 2)"
+    assert GAME.describe_step(GAME.new_game(seed=1)) == "the betting after -"
