@@ -74,3 +74,35 @@ def test_no_payment_choice_when_it_cannot_differ() -> None:
     s = with_res(at_prep(1), se=3, me=1, le=0)
     assert do(s, "focus").amount(ME) == 1 and GAME.current_player(do(s, "focus")) == 0
     assert texts(do(with_res(at_prep(1), se=4, me=1, le=1), "focus"))[0] != "pick 0 medium effort first"
+
+
+def test_player_chooses_which_higher_effort_covers_a_loss() -> None:
+    """A WOUND of 3 Small Effort with 1 Small, 2 Medium and 2 Large Effort: the 2 missing may come from Medium or
+    from Large Effort, as the player chooses ("you can spend Effort of a higher category in place of ... a lower")."""
+    s = with_res(at_battle("hyena", 1, character="hunter"), se=1, me=2, le=2)
+    s = roll(do(s, "skip"), 6)  # the Hyena's 6: lose 3 Small Effort
+    assert texts(s) == ["pick 0 lose 1 Small Effort, 2 Medium Effort", "pick 1 lose 1 Small Effort, 2 Large Effort"]
+    medium = do(s, "pick 0 lose 1 Small Effort, 2 Medium Effort")
+    assert (medium.amount(SE), medium.amount(ME), medium.amount(LE)) == (0, 0, 2)
+    large = do(s, "pick 1 lose 1 Small Effort, 2 Large Effort")
+    assert (large.amount(SE), large.amount(ME), large.amount(LE)) == (0, 2, 0)
+
+
+def test_hunger_losses_offer_the_same_choice_and_then_end_the_level() -> None:
+    from unbroken.state import FLOW
+
+    s = with_res(at_prep(2, character="hunter"), food=0, se=0, me=1, le=1)
+    s = attrs.evolve(s, pos=FLOW.at("combat", "hunger", 2), monster="cave_bear")
+    # Nothing to eat: 1 + 2 = 3 Small Effort for the two missing Food; only 2 higher Effort: starvation.
+    assert do(s, "eat 0").outcome == -1
+    s = with_res(s, se=2)
+    s = do(s, "eat 0")  # 3 Small Effort: 2 Small and 1 from Medium or from Large Effort
+    assert texts(s) == ["pick 0 lose 2 Small Effort, 1 Medium Effort", "pick 1 lose 2 Small Effort, 1 Large Effort"]
+    s = do(s, "pick 1 lose 2 Small Effort, 1 Large Effort")
+    assert (s.amount(SE), s.amount(ME), s.amount(LE)) == (0, 1, 0) and s.level == 3 and s.outcome == 0
+
+
+def test_no_loss_choice_when_it_cannot_differ() -> None:
+    s = with_res(at_battle("hyena", 1, character="hunter"), se=1, me=0, le=3)
+    s = roll(do(s, "skip"), 6)
+    assert (s.amount(SE), s.amount(LE)) == (0, 1) and "skip" in texts(s)

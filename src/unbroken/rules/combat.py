@@ -8,8 +8,8 @@ from __future__ import annotations
 from tabletop_core.flow import Pending
 from unbroken.actions import DOWNGRADE, FOCUS, INSPIRATION, PASS, PLAN, SKIP, Act, Action, Attack, Craft, Eat, Use
 from unbroken.content.schema import TRIGGERS, Monster, Op
-from unbroken.rules.effects import die, new_combat, run_ops, weapon_down
-from unbroken.rules.resources import can_pay, gain, lose_effort, pay
+from unbroken.rules.effects import new_combat, run_ops, weapon_down
+from unbroken.rules.resources import can_pay, gain, pay
 from unbroken.rules.travel import GENERAL, action_abilities, craft, craft_ok, general_action, general_ok, use, use_ok
 from unbroken.rules.triggers import statics
 from unbroken.state import FOOD, LEVEL_TIME, RESOURCES, SE, TIME, Cont, Draw, Exec, Roll, State, evolve
@@ -244,10 +244,8 @@ def eat(state: State, k: int) -> State:
     missing = food_requirement(state) - k
     cost = missing * (missing + 1) // 2
     if cost:
-        out = lose_effort(state, SE, cost)
-        if out is None:
-            return die(state)
-        state = out
+        # The loss runs as an effect: the player chooses which higher Effort covers a shortfall; none: starvation.
+        return state.push(Cont("end_of_combat"), Exec((Op("lose", res="se", n=cost),), "hunger:"))
     return end_of_combat(state)
 
 

@@ -14,13 +14,14 @@ from typing import Any
 import attrs
 
 from unbroken.content.schema import TRIGGERS, Op
-from unbroken.rules.resources import can_pay, gain, lose_effort, pay, spend_time
+from unbroken.rules.resources import can_pay, gain, lose_effort, loss_plans, pay, spend_time
 from unbroken.rules.triggers import statics
 from unbroken.state import RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State, evolve
 
 __all__ = ["EFFORT", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
 
 EFFORT = frozenset({"se", "me", "le"})
+EFFORT_NAMES = ("Small Effort", "Medium Effort", "Large Effort")
 
 
 def die(state: State) -> State:
@@ -46,18 +47,35 @@ def _lose(state: State, op: Op, src: str) -> State:
     """Lose a resource; if it cannot be applied, the bracketed alternative (Effort with none: death)."""
     r, n = RES[op.res], _amount(state, op)
     if op.res == "time":
-        return _time(state, n)
+        return _time(state, n, src)
     if op.res in EFFORT:
-        out = lose_effort(state, r, n)
-        if out is not None:
+        plans = loss_plans(state, r, n)
+        if not plans:
+            return run_ops(state, op.alt, src) if op.alt else die(state)
+        if len(plans) == 1:
+            out = lose_effort(state, r, n)
+            assert out is not None  # a plan exists
             return out
-        return run_ops(state, op.alt, src) if op.alt else die(state)
+        # "you can spend Effort of a higher category in place of Effort of a lower category": the player chooses
+        # which category covers the shortfall when the choice makes a difference.
+        branches = tuple(
+            tuple(Op("lose", res=cat, n=k) for cat, k in zip(("se", "me", "le"), plan, strict=True) if k)
+            for plan in plans
+        )
+        labels = tuple(
+            "lose " + ", ".join(f"{k} {name}" for name, k in zip(EFFORT_NAMES, plan, strict=True) if k)
+            for plan in plans
+        )
+        return state.push(Choose("effort", branches, labels, src))
     if state.amount(r) >= n:
         return state.with_res(r, state.res[r].lose(n))
     return run_ops(state, op.alt, src)
 
 
-def _time(state: State, n: int) -> State:
+def _time(state: State, n: int, src: str = "") -> State:
+    if n > 0 and state.pos.phase == "combat" and state.level == 4:
+        # "When you need to lose or spend Time during a Level 4 Combat Phase — lose an equal amount of Small Effort"
+        return _lose(state, Op("lose", res="se", n=n), src)
     out = spend_time(state, n, combat=state.pos.phase == "combat")
     return die(state) if out is None else out
 
@@ -151,7 +169,7 @@ def run_op(state: State, op: Op, src: str) -> State:
             state = _combat(state, stolen=tuple(stolen))
         return state
     if name == "time":
-        return _time(state, op.n)
+        return _time(state, op.n, src)
     if name in ("wound", "break_armor", "power", "cap_wounds", "defend", "monster_gain", "heal", "skip_turn"):
         return _monster_op(state, op) if c is not None else state
     if name in ("shift_roll", "reroll"):

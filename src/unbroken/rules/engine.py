@@ -171,6 +171,8 @@ def _cont_step(state: State, top: Cont) -> tuple[State, bool]:
         return state, True
     if k == "to_hunger":
         return state.pop().at("combat", "hunger"), False
+    if k == "end_of_combat":
+        return combat.end_of_combat(state.pop()), False
     c = state.combat
     assert c is not None
     if k == "player_turn_start":

@@ -13,7 +13,7 @@ import attrs
 from unbroken.content.schema import Op
 from unbroken.state import LE, ME, RES, SE, TIME, State, evolve
 
-__all__ = ["ambiguous", "can_pay", "effort_total", "gain", "lose_effort", "needs", "pay", "spend_time"]
+__all__ = ["ambiguous", "can_pay", "effort_total", "gain", "lose_effort", "loss_plans", "needs", "pay", "spend_time"]
 
 _EFFORT = (SE, ME, LE)
 
@@ -121,6 +121,25 @@ def lose_effort(state: State, r: int, n: int) -> State | None:
         return None
     res = tuple(t if t.value == have[i] else attrs.evolve(t, value=have[i]) for i, t in enumerate(state.res))
     return evolve(state, res=res)
+
+
+def loss_plans(state: State, r: int, n: int) -> list[tuple[int, int, int]]:
+    """The distinct ways to lose ``n`` Effort of category ``r``, as (Small, Medium, Large) amounts taken.
+
+    Two when a shortfall of Small Effort could be covered by Medium Effort first or by Large Effort first with
+    different results (the player chooses, as when paying); one when there is no choice; none when it cannot be
+    paid (the player dies).
+    """
+    need = [0] * 9
+    need[r] = n
+    plans: list[tuple[int, int, int]] = []
+    for large_first in (False, True):
+        have = _plan(state, need, large_first)
+        if have is not None:
+            taken = (state.amount(SE) - have[SE], state.amount(ME) - have[ME], state.amount(LE) - have[LE])
+            if taken not in plans:
+                plans.append(taken)
+    return plans
 
 
 def spend_time(state: State, n: int, *, combat: bool) -> State | None:
