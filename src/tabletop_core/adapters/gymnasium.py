@@ -39,22 +39,12 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "tabletop_core.adapters.gymnasium needs Gymnasium: pip install 'tabletop-rules[gymnasium]'"
     ) from exc
 
+from tabletop_core.adapters._common import check_illegal_mode, decode_action, shown
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.spec import TERMINAL
 
 __all__ = ["TabletopEnv", "register_env"]
-
-_ILLEGAL_MODES = ("raise", "noop")
-
-
-def _shown(action: Any) -> str:
-    """An action as an error message shows it: a NumPy integer as the plain id it stands for.
-
-    >>> _shown(np.int64(5)), _shown("five")
-    ('5', "'five'")
-    """
-    return str(int(action)) if isinstance(action, int | np.integer) else repr(action)
 
 
 class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -84,8 +74,7 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        if illegal_action not in _ILLEGAL_MODES:
-            raise OptionError(f"illegal_action must be one of {_ILLEGAL_MODES}, not {illegal_action!r}")
+        check_illegal_mode(illegal_action)
         self.game = game
         self.game_options = dict(options or {})
         self._initial = game.initial_state(game.make_options(**self.game_options))
@@ -120,7 +109,7 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         if tt_action is None:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
-                    f"{self.game.spec.short_name}: cannot play id {_shown(action)} at "
+                    f"{self.game.spec.short_name}: cannot play id {shown(action)} at "
                     f"{self.game.describe_step(state)}; "
                     f"legal ids: {list(self.game.legal_action_ids(state))}"
                 )
@@ -170,17 +159,7 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         return {"action_mask": self._mask()}
 
     def _decode(self, state: Any, action: Any) -> Any:
-        try:
-            action_id = int(action)
-        except (TypeError, ValueError):
-            return None
-        if not 0 <= action_id < self.game.spec.num_distinct_actions:
-            return None
-        try:
-            tt_action = self.game.action_from_id(state, action_id)
-        except (IllegalActionError, ValueError):
-            return None
-        return tt_action if self.game.is_legal(state, tt_action) else None
+        return decode_action(self.game, state, action)
 
 
 def register_env(game: Any, env_id: str | None = None, **kwargs: Any) -> str:
