@@ -31,7 +31,7 @@ def with_res(state: State, **amounts: int) -> State:
 
 def at_prep(level: int = 1, **kw: Any) -> State:
     """A Preparation Step of ``level`` with nothing pending."""
-    options = {k: kw.pop(k) for k in ("difficulty", "character") if k in kw}
+    options = {k: kw.pop(k) for k in ("difficulty", "character", "pack") if k in kw}
     s = fresh(**options)
     s = attrs.evolve(s, pos=FLOW.at("travel", "preparation", level), pending=Pending(), uses=level, **kw)
     return s
@@ -39,7 +39,7 @@ def at_prep(level: int = 1, **kw: Any) -> State:
 
 def at_battle(monster: str, level: int, *, advance: bool = True, **kw: Any) -> State:
     """The start of the Battle Step against ``monster`` (trackers set), then run to the first event."""
-    options = {k: kw.pop(k) for k in ("difficulty", "character") if k in kw}
+    options = {k: kw.pop(k) for k in ("difficulty", "character", "pack") if k in kw}
     s = fresh(**options)
     s = attrs.evolve(s, pos=FLOW.at("combat", "battle", level), pending=Pending(), monster=monster, uses=level, **kw)
     s = attrs.evolve(s, combat=new_combat(s))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 
 from tests.unbroken.helpers import at_battle, cond, do, texts, with_res
@@ -116,3 +118,22 @@ def test_a_loss_and_a_gain_of_effort_are_ordered_by_the_player() -> None:
     exhausted_first = do(s, "respond 1 exhausted", "respond 0 daring")
     assert exhausted_first.amount(FOOD) == 0  # no Effort to pay: the bracketed alternative, 1 Food
     assert exhausted_first.amount(SE) == 1 + 2
+
+
+def test_optional_responses_whose_order_cannot_matter_are_offered_one_at_a_time(tmp_path: Path) -> None:
+    """Two optional gains at the start of the battle: use or pass each, in card order; no order is offered."""
+    pack = tmp_path / "pack.toml"
+    pack.write_text(
+        'extends = "default"\n[[skill]]\nid = "steady_breath"\nname = "Steady Breath"\nsource = "standin"\n'
+        '[[skill.abilities]]\nkind = "response"\ntrigger = "battle_start"\n'
+        'effects = [{ op = "gain", res = "food", n = 1 }]\n',
+        encoding="utf-8",
+    )
+    s = at_battle("kobold", 2, character="hunter", pack=str(pack), skills=("daring", "steady_breath"))
+    assert texts(s) == ["pass", "respond 0 daring"]
+    declined = do(s, "pass")  # declines Daring only: Steady Breath is asked next
+    assert texts(declined) == ["pass", "respond 0 steady breath"]
+    both = do(s, "respond 0 daring", "respond 0 steady breath")
+    assert both.amount(SE) == 13 + 2 and both.amount(FOOD) == 1
+    neither = do(declined, "pass")
+    assert neither.amount(SE) == 13 and neither.amount(FOOD) == 0 and "attack punch" in texts(neither)

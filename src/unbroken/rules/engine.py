@@ -40,6 +40,7 @@ from unbroken.state import (
     METAL,
     TREASURE,
     WOOD,
+    Cand,
     Choose,
     Cont,
     Draw,
@@ -135,6 +136,12 @@ def _trig_step(state: State, frame: Trig) -> tuple[State, bool]:
     if len(avail) == 1 or commute(state, avail):
         return _resolve(state, frame, avail[0][0]), False
     return state, True
+
+
+def _one_at_a_time(state: State, frame: Trig, avail: list[tuple[int, Cand]]) -> bool:
+    """Several optional Responses whose order cannot matter: each is offered in card order, use it or pass it
+    (which ones are used is the player's choice; the order among them is not a choice)."""
+    return frame.stage == 0 and len(avail) > 1 and all(c.optional for _, c in avail) and commute(state, avail)
 
 
 def _resolve(state: State, frame: Trig, i: int) -> State:
@@ -256,6 +263,8 @@ def decisions(state: State) -> list[Action]:
         return [Pick(i) for i in range(len(top.options))]
     if isinstance(top, Trig):
         avail = available(state, top)
+        if _one_at_a_time(state, top, avail):
+            return [Respond(avail[0][0]), Act(PASS)]
         out: list[Action] = [Respond(i) for i, _ in avail]
         if top.stage == 0 and all(c.optional for _, c in avail):
             out.append(Act(PASS))
@@ -368,8 +377,13 @@ def _decide(state: State, action: Action) -> State:
     elif isinstance(top, Trig):
         if isinstance(action, Respond):
             state = _resolve(state, top, action.i)
-        else:  # pass: decline the remaining optional Responses
-            state = state.replace_top(attrs.evolve(top, cands=tuple(c for c in top.cands if not c.optional)))
+        else:
+            avail = available(state, top)
+            if _one_at_a_time(state, top, avail):  # pass: decline the first one offered
+                i = avail[0][0]
+                state = state.replace_top(attrs.evolve(top, cands=top.cands[:i] + top.cands[i + 1 :]))
+            else:  # pass: decline the remaining optional Responses
+                state = state.replace_top(attrs.evolve(top, cands=tuple(c for c in top.cands if not c.optional)))
     else:
         assert isinstance(top, Cont)
         state = _apply_cont(state, top, action)
