@@ -110,28 +110,39 @@ def observation(view: View) -> np.ndarray:
 
 
 def render(state: State) -> str:
-    """A text picture of the Display."""
+    """A text picture of the Display: cards by name, the monster's trackers, what ended the game."""
     pack = state.pack
     res = " ".join(f"{name}={state.amount(i)}" for i, name in enumerate(RESOURCES))
+    skills = {s.id: s.name for s in pack.skills}
+    monsters = {m.id: m for m in pack.monsters}
     lines = [
         f"Level {state.level} {state.pos.phase}/{state.pos.step} ({state.options.difficulty}, "
         f"{pack.character(state.options.character).name}, {state.uses} ability uses)",
         f"resources: {res}",
-        f"weapon: {pack.weapon(state.weapon).name}; skills: {', '.join(state.skills) or '-'}",
-        f"conditions: {', '.join(f'{c.id}({c.tokens})' for c in state.conditions) or '-'}; "
-        f"next Level: {', '.join(c.id for c in state.next_conditions) or '-'}",
+        f"weapon: {pack.weapon(state.weapon).name}; skills: {', '.join(skills[k] for k in state.skills) or '-'}",
+        f"conditions: {', '.join(_cond(state, c.id, c.tokens) for c in state.conditions) or '-'}; "
+        f"next Level: {', '.join(pack.condition(c.id).name for c in state.next_conditions) or '-'}",
     ]
     c = state.combat
     if c is not None:
         lines.append(
-            f"monster: {c.monster} armor {c.armor}/{c.max_armor} health {c.health}/{c.max_health}"
+            f"monster: {monsters[c.monster].name} armor {c.armor}/{c.max_armor} health {c.health}/{c.max_health}"
             f"{' DEFEND' if c.defend else ''}{f' roll {c.roll}' if c.roll else ''}"
         )
     elif state.monster:
-        lines.append(f"scouted monster: {state.monster}")
+        lines.append(f"scouted monster: {monsters[state.monster].name}")
     if state.revealed:
         lines.append("revealed: " + ", ".join(pack.encounters[i].name for i in state.revealed))
     if state.outcome:
         won = state.outcome > 0
-        lines.append(f"WON with {score(state)} points ({title(score(state))})" if won else "LOST")
+        if won:
+            lines.append(f"WON with {score(state)} points ({title(score(state))})")
+        else:
+            why = "starved" if state.pos.step == "hunger" else "could not pay the Effort required"
+            lines.append(f"LOST ({why})")
     return "\n".join(lines)
+
+
+def _cond(state: State, cid: str, tokens: int) -> str:
+    name = state.pack.condition(cid).name
+    return f"{name} ({tokens} tokens)" if tokens else name

@@ -133,3 +133,14 @@ def test_rolls_read_as_what_they_mean_and_parse_back() -> None:
         "roll 5: +1 Medium Effort",
         "roll 6: +1 Treasure",
     ]
+
+
+def test_render_names_cards_and_says_why_the_game_was_lost() -> None:
+    from tests.unbroken.helpers import at_battle, cond, roll, with_res
+
+    s = at_battle("dark_elf", 2, character="hunter", skills=("daring",), conditions=cond("poisoned", tokens=2))
+    text = unbroken.render(s)
+    assert "monster: Dark Elf armor" in text and "skills: Daring" in text and "Poisoned (2 tokens)" in text
+    s = with_res(at_battle("hyena", 1, character="hunter"), se=0)
+    s = roll(unbroken.step(s, unbroken.parse_action(s, "skip")), 6)  # WOUND with no Effort
+    assert unbroken.is_terminal(s) and "LOST (could not pay the Effort required)" in unbroken.render(s)
