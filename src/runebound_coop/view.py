@@ -122,8 +122,17 @@ def _pool_text(state: RuneboundState, fight: Fight, side: int) -> str:
     return " ".join(parts)
 
 
+#: The legend printed under a fight: every symbol letter and the pool notation.
+KEY = (
+    "  key: "
+    + ", ".join(f"{sym.letter} {sym.value}" for sym in Sym)
+    + "; 2P = value 2, * initiative mark, x2 doubled, (..) spent, (.. removed) removed, ? being cast"
+)
+
+
 def render(state: RuneboundState, player: int | None = None) -> str:
-    """A text picture: the party, the encounter and the fight's pools (spent tokens in parentheses)."""
+    """A text picture: the party, the encounter and the fight's pools (spent tokens in parentheses), with a key to
+    the symbol letters."""
     setup = setup_of(state.options)
     lines = []
     party = ", ".join(
@@ -143,6 +152,7 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         lines.append(f"  {enemy.name}: {_pool_text(state, fight, ENEMY)}")
         passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if (fight.passed >> s) & 1]
         lines.append(f"  to act: {'hero' if fight.turn == HERO else 'enemy'}; passed: {', '.join(passed) or '-'}")
+        lines.append(KEY)
         top = state.pending.top
         if isinstance(top, CancelFrame):
             lines.append(f"  pending: {hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")

@@ -25,3 +25,12 @@ def test_a_recast_during_the_actions_is_marked() -> None:
     assert rb.current_player(state) == CHANCE
     target = int(recast.split()[-1])
     assert texts(state)[0].startswith(f"Sorcerer token {target} lands ") and texts(state)[0].endswith(" (recast)")
+
+
+def test_render_shows_a_key_to_the_symbol_letters() -> None:
+    state = forced("aaa aaaaaa", heroes=("Elian",), enemies=("Sorcerer",))
+    text = rb.render(state)
+    assert "  Elian: 0:C 1:C 2:S*" in text and "  Sorcerer: 0:U 1:D 2:T 3:K 4:K 5:B*" in text
+    key = next(line for line in text.splitlines() if line.startswith("  key: "))
+    for word in ("C charge", "K skull", "U surge", "T tactics", "S shield", "* initiative", "(..) spent"):
+        assert word in key
