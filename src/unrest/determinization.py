@@ -11,8 +11,8 @@ cards, hidden stack cards (liberated stacks too) and hidden destroyed cards. The
 - at the end of every finished round each District left in play met no Mission (the liberation check is not
   optional), so each such stack, as it stood then, meets none;
 - during a liberation proof the Districts left of the one being proven meet no Mission, the proven one meets
-  one, the cards revealed so far begin a minimal proof and the Rebellion has a real choice next (a single
-  option is played for it);
+  one and the cards revealed so far begin a minimal proof that is not yet complete (every reveal is a
+  decision, so the Empire learns nothing from whether the Rebellion had a choice);
 - the Rebellion's planning so far can be completed (its plan step has a legal action).
 
 The first two are dealt exactly; the others by rejection (the true state always passes, so the loop ends).
@@ -26,7 +26,7 @@ import numpy as np
 from tabletop_core.errors import TabletopError
 from unrest.cards import DECK, KINDS, MISDIRECTION
 from unrest.missions import Tally
-from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, next_reveals
+from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
 from unrest.rules.round import plan_actions
 from unrest.state import EMPIRE, Destroyed, Planned, Proof, StackCard, UnrestState
 from unrest.view import all_misdirection_round
@@ -100,7 +100,7 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
         k = len(frame.chosen)
         open_ = tuple(p for p in proofs if p[:k] == frame.chosen)
         new = Proof(d, frame.chosen, open_)
-        if not open_ or frame.chosen in open_ or len(next_reveals(new)) < 2:
+        if not open_ or frame.chosen in open_:
             return None
         state = attrs.evolve(state, pending=state.pending.replace_top(new))
     if state.pos.step == "plan" and state.winner < 0 and not plan_actions(state):

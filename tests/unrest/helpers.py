@@ -105,3 +105,13 @@ def strings(state: UnrestState) -> list[str]:
 def rng(seed: int = 0) -> np.random.Generator:
     """A seeded generator."""
     return np.random.default_rng(seed)
+
+
+def prove(state: UnrestState) -> UnrestState:
+    """Play the Rebellion's reveals while liberation proofs are pending, asserting each time that only one card
+    may come next (a proof with no choice; tests of a real choice name their reveals)."""
+    while not unrest.is_terminal(state) and state.step == "liberate":
+        legal = unrest.legal_actions(state)
+        assert len(legal) == 1, strings(state)
+        state = unrest.step(state, legal[0])
+    return state

@@ -15,6 +15,7 @@ from tests.unrest.helpers import (
     act,
     cards,
     plan,
+    prove,
     stack,
     strings,
     table,
@@ -58,6 +59,11 @@ def at_place(
 def test_liberation_district_and_stack_leave_play_keeping_facings() -> None:
     state = at_place("6U 6S", "(5D) 2I", stacks={PEACE: stack("(3I) (M)")})
     state = act(state, "place 5D in Peace", "place 2I in Peace")
+    # The Rebellion reveals the proof card by card, even when (as here) only one proof exists.
+    assert state.step == "liberate" and strings(state) == ["reveal 3I (card 1)"]
+    state = act(state, "reveal 3I (card 1)")
+    assert strings(state) == ["reveal 5D (card 3)"]
+    state = act(state, "reveal 5D (card 3)")
     assert state.freed[PEACE] == 2 and PEACE not in state.row
     assert state.row == (PLENTY, CAPITOL, POLICE, TRUTH)
     s = state.stacks[PEACE]
@@ -73,7 +79,7 @@ def test_liberation_district_and_stack_leave_play_keeping_facings() -> None:
 
 def test_liberation_neighbours_become_adjacent() -> None:
     state = at_place("6U 6S", "(5D) 2I", stacks={PEACE: stack("(3I)")})
-    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    state = prove(act(state, "place 5D in Peace", "place 2I in Peace"))
     while state.step == "draw":
         state = unrest.step(state, unrest.legal_actions(state)[0])
     assert "target Plenty and Capitol" in strings(state)
@@ -83,7 +89,7 @@ def test_liberation_neighbours_become_adjacent() -> None:
 
 def test_liberation_one_mission_several_districts_in_one_round() -> None:
     state = at_place("6U 6S", "(5D) 4I", stacks={PEACE: stack("(4I)"), CAPITOL: stack("(4D)")})
-    state = act(state, "place 5D in Peace", "place 4I in Capitol")
+    state = prove(act(state, "place 5D in Peace", "place 4I in Capitol"))
     assert state.liberated == (PEACE, CAPITOL)
     assert state.row == (PLENTY, POLICE, TRUTH)
 
@@ -96,6 +102,8 @@ def test_liberation_several_minimal_proofs_are_a_decision() -> None:
     # Proofs: {3I, 5D} and {4I, 5D}; the Rebellion picks which Intelligence card to show.
     assert strings(state) == ["reveal 3I (card 1)", "reveal 4I (card 2)"]
     state = act(state, "reveal 4I (card 2)")
+    assert strings(state) == ["reveal 5D (card 3)"]
+    state = act(state, "reveal 5D (card 3)")
     assert state.freed[PEACE] == 2
     revealed = [(c.card, c.revealed) for c in state.stacks[PEACE]]
     assert revealed == [(cards("3I")[0], False), (cards("4I")[0], True), (cards("5D")[0], True), (cards("2I")[0], True)]
@@ -105,7 +113,7 @@ def test_game_end_three_liberated_districts_win_at_once() -> None:
     stacks = {PEACE: stack("(4I)"), CAPITOL: stack("(4D)")}
     state = at_place("6U 6S", "(5D) 4I", stacks=stacks, freed={TRUTH: 1}, row=(PLENTY, PEACE, CAPITOL, POLICE))
     # Liberating Peace and Capitol would make 3 with Truth: the game ends at once (Capitol is not reached).
-    state = act(state, "place 5D in Peace", "place 4I in Capitol")
+    state = prove(act(state, "place 5D in Peace", "place 4I in Capitol"))
     assert unrest.is_terminal(state)
     assert unrest.returns(state) == (1.0, -1.0)
 
@@ -147,7 +155,7 @@ def test_game_end_rebellion_may_still_liberate_in_the_final_encounter() -> None:
         row=(PLENTY, PEACE, CAPITOL, POLICE),
         tokens=(False, False, True, True),
     )
-    state = act(state, "place 5D in Peace", "place 4I in Plenty")
+    state = prove(act(state, "place 5D in Peace", "place 4I in Plenty"))
     assert state.winner == REBELLION
 
 
@@ -165,7 +173,7 @@ def test_game_end_after_exactly_eight_rounds_without_three_liberations() -> None
 
 def test_capitol_variant_liberating_the_capitol_wins_at_once() -> None:
     state = at_place("6U 6S", "(5D) 4I", stacks={CAPITOL: stack("(4I)")}, variant="capitol")
-    state = act(state, "place 5D in Capitol", "place 4I in Peace")
+    state = prove(act(state, "place 5D in Capitol", "place 4I in Peace"))
     assert state.winner == REBELLION and state.liberated == (CAPITOL,)
 
 
@@ -174,11 +182,11 @@ def test_capitol_variant_revolution_needs_25_in_the_capitol() -> None:
     base = {CAPITOL: stack("(6I) (6U) (6D)"), PEACE: stack("(5I) (5U) (5D) (2U)")}
     missions = (REVOLUTION, 3, 8, 1)  # Revolution, Coup, Civil Disobedience, Political Surge: none else met
     state = at_place("6S 5S", "(3I) 4I", stacks=base, variant="capitol", missions=missions)
-    state = act(state, "place 3I in Capitol", "place 4I in Peace")
+    state = prove(act(state, "place 3I in Capitol", "place 4I in Peace"))
     assert state.liberated == (PEACE,)
     assert state.winner == -1
     state2 = at_place("6S 5S", "(3I) 4I", stacks=base, variant="standard", missions=missions)
-    state2 = act(state2, "place 3I in Capitol", "place 4I in Peace")
+    state2 = prove(act(state2, "place 3I in Capitol", "place 4I in Peace"))
     assert state2.liberated == (PEACE, CAPITOL)
 
 

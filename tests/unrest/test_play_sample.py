@@ -87,13 +87,20 @@ def test_play_sample() -> None:
     assert unrest.current_player(state) == REBELLION
     assert {s.split()[-1] for s in strings(state)} == {"Police", "Truth"}
     state = act(state, "place 5D in Truth", "place 2I in Truth")
+    # Espionage holds (Intelligence 3+2, Disruption 5; the 2I is already face up): the Rebellion turns up the
+    # 3I and the 5D, the only minimal proof, one card at a time.
+    assert unrest.observe(state, EMPIRE).proving == TRUTH
+    assert seen(state, TRUTH) == [(HIDDEN, False), (HIDDEN, False), (cards("2I")[0], True)]
+    assert strings(state) == ["reveal 3I (card 1)"]
+    state = act(state, "reveal 3I (card 1)")
+    assert strings(state) == ["reveal 5D (card 2)"]
+    state = act(state, "reveal 5D (card 2)")
 
     # 4. "They then remove the liberated District and all cards beneath it to the side of the play area. All
     #    cards maintain their position (hidden / revealed) and are kept with the liberated District."
     assert state.liberated == (TRUTH,) and state.freed[TRUTH] == 3
     assert state.row == (PLENTY, PEACE, CAPITOL, POLICE)
-    # The proof was the only minimal one (Intelligence 3+2, Disruption 5; the 2I was already face up), so it
-    # needed no decision: the 3I and the 5D were turned up to prove Espionage, and the Empire now sees them.
+    # The 3I and the 5D were turned up to prove Espionage, and the Empire now sees them.
     assert seen(state, TRUTH) == [(cards("3I")[0], True), (cards("5D")[0], True), (cards("2I")[0], True)]
     assert [c.proved for c in state.stacks[TRUTH]] == [True, True, False]
     # Only Truth left play: the other stacks stay, the Rebellion has not won yet.

@@ -290,7 +290,7 @@ def test_leak_random_play_views_never_show_hidden_kinds() -> None:
             assert (seen.card == HIDDEN) == (not card.revealed)
 
 
-def test_determinize_at_a_proof_decision_keeps_a_real_choice() -> None:
+def test_determinize_at_a_proof_decision_keeps_the_proof_open() -> None:
     state = table(
         hand="6U 6S",
         planned=plan("(5D) 2I"),
@@ -305,12 +305,15 @@ def test_determinize_at_a_proof_decision_keeps_a_real_choice() -> None:
     assert state.step == "liberate" and unrest.current_player(state) == REBELLION
     view = unrest.observe(state, EMPIRE)
     assert view.proving == PEACE and view.may_reveal == ()
+    choices = set()
     for s in range(100):
         det = unrest.determinize(state, EMPIRE, np.random.default_rng(s))
         assert unrest.observe(det, EMPIRE) == view
-        assert len(unrest.legal_actions(det)) >= 2
-        # The District being proven meets a Mission in every determinization.
+        # The District being proven meets a Mission, and its proof has a next card, in every determinization.
         assert met_missions(det, PEACE)
+        choices.add(len(unrest.legal_actions(det)))
+    # Whether the Rebellion has a choice is hidden from the Empire: both kinds of deal are drawn.
+    assert choices >= {1, 2}
 
 
 def test_render_shows_the_empire_only_its_view() -> None:
@@ -376,11 +379,9 @@ def test_leak_any_deal_of_the_unseen_cards_gives_the_same_empire_view_and_tensor
 def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
     # Final Encounter. Unseen: M, 3I, 4I, 5D, 6U. Places: Peace's two hidden round-6 cards, the 5D just placed
     # hidden in Peace beside a revealed 2I, a hidden round-7 card in Plenty beside a revealed 4D, and a hidden
-    # destroyed card. Peace is being proven and the Rebellion has a choice. By hand: Peace must meet Espionage
-    # with two Intelligence proofs (else its proof would have been played for it), so Peace holds 3I, 4I and
-    # 5D; the 5D is not its first card (it would be revealed first, with no choice yet) and the round-6 pair is
-    # not {4I, 5D} (Espionage would have liberated Peace then); the destroyed card is not the M. Three deals
-    # remain, equally likely.
+    # destroyed card. Peace is being proven, nothing turned up yet. The rules, written out by hand below, leave
+    # the deals where Peace meets Espionage (the 5D and an Intelligence card in it), its round-6 pair did not
+    # (not {4I, 5D}), Plenty never did (not the 4I) and the destroyed card is not the M: all equally likely.
     shown = {f"{v}{s}" for v in range(2, 7) for s in "IUDS"} - {"3I", "4I", "5D", "6U", "2I", "4D"}
     state = table(
         hand="",
@@ -404,13 +405,45 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
     from unrest.cards import card_name
 
     rng = np.random.default_rng(7)
-    n = 900
+    n = 2000
     deals: Counter[tuple[str, ...]] = Counter()
     for _ in range(n):
         det = unrest.determinize(state, EMPIRE, rng)
         peace = tuple(card_name(c.card) for c in det.stacks[PEACE][:3])
         deals[(*peace, card_name(det.stacks[PLENTY][1].card), card_name(det.destroyed[-1].card))] += 1
-    expected = {("3I", "5D", "4I", "M", "6U"), ("3I", "4I", "5D", "M", "6U"), ("4I", "3I", "5D", "M", "6U")}
+    expected: set[tuple[str, ...]] = set()
+    for p0, p1, p2, plenty, gone in permutations(("M", "3I", "4I", "5D", "6U")):
+        in_peace = {p0, p1, p2}
+        if gone == "M" or plenty == "4I" or {p0, p1} == {"4I", "5D"}:
+            continue
+        if "5D" in in_peace and in_peace & {"3I", "4I"}:
+            expected.add((p0, p1, p2, plenty, gone))
+    assert len(expected) == 28
     assert set(deals) == expected
     for deal in expected:
-        assert abs(deals[deal] / n - 1 / 3) < 0.06, (deal, deals[deal] / n)
+        assert abs(deals[deal] / n - 1 / len(expected)) < 0.02, (deal, deals[deal] / n)
+
+
+def test_leak_whether_the_rebellion_had_a_choice_of_proof_is_not_seen() -> None:
+    # Peace: 3I and a hidden card, then 5D hidden and 2I face up: Espionage. With a 4I as the hidden card the
+    # Rebellion may prove with 3I or 4I; with an M only 3I proves it. At the table the Empire sees the same
+    # thing either way (the Rebellion turns up 3I and 5D), so the game must not stop for a decision in one
+    # case and play the proof by itself in the other: the Empire's views along the same play stay equal.
+    def at_place(hidden: str) -> UnrestState:
+        return table(
+            hand="6U 6S",
+            planned=plan("(5D) 2I"),
+            stacks={PEACE: stack(f"(3I) ({hidden})")},
+            rnd=2,
+            step="place",
+            aoi=(PEACE, CAPITOL),
+            tokens=(False, False, True, True),
+            missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
+        )
+
+    a, b = at_place("4I"), at_place("M")
+    for move in ("place 5D in Peace", "place 2I in Peace", "reveal 3I (card 1)", "reveal 5D (card 3)"):
+        a, b = act(a, move), act(b, move)
+        assert unrest.observe(a, EMPIRE) == unrest.observe(b, EMPIRE), move
+        assert unrest.current_player(a) == unrest.current_player(b), move
+    assert a.liberated == b.liberated == (PEACE,) and a.step == b.step == "draw"

@@ -4,10 +4,12 @@
 At the end of every round the Rebellion checks each District, left to right. A District whose stack meets one
 of the Missions on the table is liberated: "The Rebellion immediately reveals enough cards to prove to the
 Empire that the Mission card's conditions have been met (they do not have to reveal more cards than
-necessary)". The proof is an inclusion-minimal set of hidden cards; when several exist the Rebellion chooses,
-revealing one card at a time in stack order (a :class:`~unrest.state.Proof` frame on the pending stack). Then
-the District and its stack leave the row with their facings, and its neighbours become adjacent. Three
-liberated Districts (or the Capitol, in the Capitol variant) end the game at once.
+necessary)". The proof is an inclusion-minimal set of hidden cards, which the Rebellion reveals one card at a
+time in stack order (a :class:`~unrest.state.Proof` frame on the pending stack), choosing among the minimal
+proofs when several exist. Each reveal is a decision even when only one card can come next, so the Empire
+cannot tell from the turn order whether the Rebellion had a choice. Then the District and its stack leave the
+row with their facings, and its neighbours become adjacent. Three liberated Districts (or the Capitol, in the
+Capitol variant) end the game at once.
 """
 
 from __future__ import annotations
@@ -128,17 +130,14 @@ def _resolve(state: UnrestState) -> UnrestState:
 
 
 def _advance(state: UnrestState, frame: Proof) -> UnrestState:
-    """Reveal forced cards of a proof; liberate when complete, else leave the frame for the Rebellion."""
-    while True:
-        if frame.chosen in frame.proofs:
-            state = attrs.evolve(state, pending=state.pending.pop()) if state.pending else state
-            return _liberate(state, frame.district)
-        options = next_reveals(frame)
-        if len(options) > 1:
-            pending = state.pending.replace_top(frame) if state.pending else state.pending.push(frame)
-            return attrs.evolve(state, pending=pending)
-        frame = _extend(frame, options[0])
-        state = _reveal(state, frame.district, (options[0],))
+    """Liberate when the proof is complete, else leave the frame for the Rebellion's next reveal."""
+    if frame.chosen in frame.proofs:
+        state = attrs.evolve(state, pending=state.pending.pop()) if state.pending else state
+        return _liberate(state, frame.district)
+    # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
+    # another proof existed, so the game must not show it by stopping only when one did.
+    pending = state.pending.replace_top(frame) if state.pending else state.pending.push(frame)
+    return attrs.evolve(state, pending=pending)
 
 
 def _extend(frame: Proof, index: int) -> Proof:
