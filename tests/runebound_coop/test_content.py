@@ -39,10 +39,28 @@ def test_warrior_token_set_matches_reference() -> None:
     assert len(warrior.for_act(1)) == 5 and len(warrior.for_act(2)) == 6
 
 
+# The reference's "Base heroes (public)" table: health and the three tokens.
+BASE_HEROES = {
+    "Corbin": (10, ["2P/U", "P*/S", "A/P"]),
+    "Laurel of Bloodwood": (8, ["2P/U", "S/P*", "U*/A"]),
+    "Lissa": (9, ["2P/S", "M*/A", "A*/U*"]),
+    "Lord Hawthorne": (9, ["2P/S", "P*/A", "P*/B"]),
+    "Elder Mok": (9, ["2M/D", "A*/S", "U*/P"]),
+    "Master Thorn": (8, ["2U/M", "D/M*", "A*/M"]),
+}
+
+
 def test_base_heroes_match_reference() -> None:
-    corbin = builtin_content().heroes["Corbin"]
-    assert corbin.health == 10
-    assert [f"{t.a}/{t.b}" for t in corbin.tokens] == ["2P/U", "P*/S", "A/P"]
+    heroes = builtin_content().heroes
+    for name, (health, tokens) in BASE_HEROES.items():
+        assert (heroes[name].health, [f"{t.a}/{t.b}" for t in heroes[name].tokens]) == (health, tokens), name
+        assert heroes[name].source == "public"
+
+
+def test_every_enemy_has_health_and_a_surge_or_agility_ability() -> None:
+    for name, enemy in builtin_content().enemies.items():
+        assert enemy.health > 0, name
+        assert enemy.surge_abilities or enemy.agility_ability is not None, name
 
 
 def test_expansion_token_sets_carry_tactics_and_no_hero_damage() -> None:
