@@ -143,9 +143,20 @@ class HeuristicAgent:
             return uses[0]
         if Act(FOCUS) in legal and s.amount(SE) >= 10:
             return Act(FOCUS)
-        if Act(FIGHT) not in legal or s.amount(TIME) >= 2:
+        if Act(FIGHT) in legal and s.amount(TIME) <= 3 and self._can_trick(s):
+            return Act(FIGHT)  # an Ambush would take the Trickery Step away
+        if Act(FIGHT) not in legal or s.amount(TIME) >= 3:
             return Act(EXPLORE)
         return Act(FIGHT)
+
+    @staticmethod
+    def _can_trick(s: State) -> bool:
+        """Whether the (scouted, or any possible) monster of this Level can be tricked with what is held now."""
+        if s.monster:
+            trick = monster(s).trickery
+            return trick is not None and can_pay(s, trick)
+        ms = [m for m in s.pack.monsters if m.level == s.level]
+        return sum(m.trickery is not None and can_pay(s, m.trickery) for m in ms) >= 3
 
     def _trickery(self, s: State, legal: list[Action]) -> Action:
         if Act(TRICK) not in legal:

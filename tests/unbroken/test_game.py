@@ -144,3 +144,14 @@ def test_render_names_cards_and_says_why_the_game_was_lost() -> None:
     s = with_res(at_battle("hyena", 1, character="hunter"), se=0)
     s = roll(unbroken.step(s, unbroken.parse_action(s, "skip")), 6)  # WOUND with no Effort
     assert unbroken.is_terminal(s) and "LOST (could not pay the Effort required)" in unbroken.render(s)
+
+
+def test_bot_goes_to_the_trickery_step_before_an_ambush_can_take_it_away() -> None:
+    from tests.unbroken.helpers import at_prep, with_res
+    from unbroken.actions import EXPLORE, FIGHT, Act
+
+    s = with_res(at_prep(3, character="hunter", monster="gargoyle"), cunning=4, time=3, se=6)  # Trickery: 4 Cunning
+    s = attrs.evolve(s, uses=0)  # no Forage left to take first
+    legal = list(unbroken.legal_actions(s))
+    assert HeuristicAgent().choose(s, legal) == Act(FIGHT)
+    assert HeuristicAgent().choose(with_res(s, cunning=3), legal) == Act(EXPLORE)  # cannot trick: keep exploring
