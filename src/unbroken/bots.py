@@ -211,6 +211,9 @@ class HeuristicAgent:
             for a in legal:
                 if isinstance(a, Attack):
                     atk = weapon.attacks[a.i]
+                    if c.defend:  # the monster ignores this attack: spend as little as possible on it
+                        options.append((0.05 - 0.01 * -value(atk.cost, s), a))
+                        continue
                     options.append((self._hit(c.health, atk.kind, atk.power, -value(atk.cost, s)), a))
                 elif isinstance(a, Use):
                     _, _, ability = action_abilities(s)[a.i]

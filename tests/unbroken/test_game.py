@@ -155,3 +155,19 @@ def test_bot_goes_to_the_trickery_step_before_an_ambush_can_take_it_away() -> No
     legal = list(unbroken.legal_actions(s))
     assert HeuristicAgent().choose(s, legal) == Act(FIGHT)
     assert HeuristicAgent().choose(with_res(s, cunning=3), legal) == Act(EXPLORE)  # cannot trick: keep exploring
+
+
+def test_bot_spends_little_on_an_attack_the_monster_will_ignore() -> None:
+    """Against DEFEND ("ignore your next attack") the bot clears it with its cheapest attack."""
+    from tests.unbroken.helpers import at_battle, texts, with_res
+
+    s = at_battle("troll", 4, character="hunter", weapons=("bare_hands", "knife", "sword"))
+    assert s.combat is not None
+    s = with_res(attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0), uses=0), se=10, me=1, le=1)
+    assert {"attack slash", "attack lunge", "attack cleave"} <= set(texts(s))
+    legal = list(unbroken.legal_actions(s))
+    bot = HeuristicAgent()
+    assert unbroken.action_to_str(s, bot.choose(s, legal)) != "attack slash"  # a bigger hit when it lands
+    assert s.combat is not None
+    defended = attrs.evolve(s, combat=attrs.evolve(s.combat, defend=True))
+    assert unbroken.action_to_str(defended, bot.choose(defended, legal)) == "attack slash"  # 2 Small Effort
