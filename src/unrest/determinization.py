@@ -34,7 +34,8 @@ from unrest.view import all_misdirection_round
 __all__ = ["MAX_TRIES", "consistent", "determinize_empire", "unseen_cards"]
 
 #: Rejection attempts before giving up with an error (the true state is never returned: that would leak it).
-#: Measured: 1.34 tries on average, 122 at worst, over 7,428 determinizations of random games.
+#: Measured: 1.34 tries on average, 122 at worst, over 7,428 determinizations of random games; 1.54 and 76
+#: over 3,727 along 60 games between the heuristic bots (every node, both variants).
 MAX_TRIES = 20_000
 
 
