@@ -364,6 +364,8 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         planned = any(p is not None for p in state.plan)
         if len(state.plan) > rnd.PLAN_SIZE or (planned and state.pos.step not in ("plan", "defend", "place")):
             raise ValueError("at most three planned cards, only between planning and placement")
+        if state.pos.step == "place" and state.winner < 0 and not planned:
+            raise ValueError("the placement step needs a planned card left to place")
         top = state.pending.top
         if (top is not None) != (state.pos.step == "liberate" and state.winner < 0):
             raise ValueError("a pending proof exists exactly at an undecided liberation step")

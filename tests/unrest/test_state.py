@@ -58,3 +58,12 @@ def test_state_load_rejects_rounds_beyond_the_game() -> None:
     future = table(hand="5D 2I 3S 6U 2U", rnd=2, stacks={1: stack("(3I)", rnd=5)})
     with pytest.raises(ValueError, match="round"):
         unrest.GAME.validate_state(future)
+
+
+def test_state_load_rejects_a_placement_step_with_nothing_planned() -> None:
+    # The Rebellion places only while a planned card remains; such a state used to crash is_legal.
+    empty = table(hand="5D 2I 3S 6U 2U", step="place", aoi=(0, 1))
+    with pytest.raises(ValueError, match="placement step"):
+        unrest.GAME.validate_state(empty)
+    with pytest.raises(StateFormatError):
+        from_json(unrest.GAME, to_json(empty))
