@@ -79,6 +79,16 @@ def value(ops: tuple[Op, ...], state: State) -> float:
             total -= 1.0
         elif o.op == "choose":
             total += max(value(b, state) for b in o.options)
+        elif o.op == "reduce":
+            total += VALUE[o.to] * o.m - VALUE[o.res] * o.n
+        elif o.op == "time":
+            total -= VALUE["time"] * o.n
+        elif o.op in ("heal", "monster_gain"):
+            total -= 1.5 * o.n  # more Wounds to inflict
+        elif o.op == "defend":
+            total -= 1.5
+        elif o.op == "weapon_down":
+            total -= 4.0 if o.perm else 2.0
     return total
 
 
@@ -138,7 +148,7 @@ class HeuristicAgent:
         crafts = [a for a in legal if isinstance(a, Craft)]
         if crafts and s.amount(TIME) >= 3:
             return crafts[-1]
-        uses = [a for a in legal if isinstance(a, Use)]
+        uses = [a for a in legal if isinstance(a, Use) and self._worth_using(s, a)]
         if uses and s.amount(TIME) >= 3:
             return uses[0]
         if Act(FOCUS) in legal and s.amount(SE) >= 10:
@@ -157,6 +167,12 @@ class HeuristicAgent:
             return trick is not None and can_pay(s, trick)
         ms = [m for m in s.pack.monsters if m.level == s.level]
         return sum(m.trickery is not None and can_pay(s, m.trickery) for m in ms) >= 3
+
+    @staticmethod
+    def _worth_using(s: State, a: Use) -> bool:
+        """A travel action is worth an Ability Use or its cost only if it gains something (not a mere reveal)."""
+        _, _, ability = action_abilities(s)[a.i]
+        return value(ability.effects + ability.cost, s) > 1.0
 
     def _trickery(self, s: State, legal: list[Action]) -> Action:
         if Act(TRICK) not in legal:
@@ -201,7 +217,8 @@ class HeuristicAgent:
         if shift:
             other = table[max(0, min(5, c.roll - 1 + shift))]
             return harm - (-value(other.effects, s)) >= 1.5
-        return harm >= 3
+        mean = sum(-value(r.effects, s) for r in table) / len(table)
+        return harm >= mean + 1  # a re-roll is worth it only when this roll is clearly worse than a fresh one
 
     def _fight(self, s: State, legal: list[Action]) -> Action:
         c = s.combat

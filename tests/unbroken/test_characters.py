@@ -44,3 +44,14 @@ def test_power_through_once_per_attack_again_next_turn() -> None:
     s = roll(s, 1)
     s = do(s, "attack punch")
     assert "respond 0 Power Through" in texts(s)  # a new attack: it may be used again
+
+
+def test_an_ability_that_could_do_nothing_is_not_offered() -> None:
+    """Remedy with no Condition, or Study once the monster is known, would only spend an Ability Use."""
+    from tests.unbroken.helpers import cond
+
+    s = with_res(at_prep(2, character="sage"), time=9)
+    assert "use Remedy" not in texts(s) and "use Study" in texts(s)
+    assert "use Remedy" in texts(with_res(at_prep(2, character="sage", conditions=cond("poisoned")), time=9))
+    scouted = with_res(at_prep(2, character="sage", monster="dark_elf"), time=9)
+    assert "use Study" not in texts(scouted)

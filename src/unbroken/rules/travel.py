@@ -83,7 +83,22 @@ def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
         return False
     if src.startswith("character:") and state.uses <= 0:
         return False
-    return can_pay(state, ability.cost)
+    return can_pay(state, ability.cost) and not idle(state, ability.effects)
+
+
+def idle(state: State, effects: tuple[Op, ...]) -> bool:
+    """Whether every effect would do nothing now (a cure with no active Condition, a scout once the monster is
+    known, an upgrade with none left): such an action only spends its cost, so it is not offered."""
+    for e in effects:
+        if e.op == "cure" and not (e.id and all(c.id != e.id for c in state.conditions)) and state.conditions:
+            return False
+        if e.op == "scout" and not state.monster:
+            return False
+        if e.op == "weapon_up" and state.pack.weapon(state.weapon).upgrades:
+            return False
+        if e.op not in ("cure", "scout", "weapon_up"):
+            return False
+    return bool(effects)
 
 
 def use(state: State, i: int) -> State:
