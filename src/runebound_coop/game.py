@@ -291,10 +291,23 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
             if not (0 <= fight.hero < len(setup.heroes) and 0 <= fight.enemy < len(setup.enemies)):
                 raise ValueError("fight: bad hero or enemy index")
             for side in (HERO, ENEMY):
-                n = len(faces_of(setup, fight, side))
+                faces = faces_of(setup, fight, side)
+                n = len(faces)
                 pool = fight.pool(side)
+                who = "hero" if side == HERO else "enemy"
                 if max(pool.sides, pool.spent, pool.removed) >> n:
-                    raise ValueError("pool: bits beyond the tokens")
+                    raise ValueError(f"{who} pool: bits beyond the {n} tokens")
+                if pool.spent & pool.removed:
+                    raise ValueError(f"{who} pool: a token both spent and removed")
+                targets = [link & 15 for link in pool.links]
+                if len(set(targets)) != len(targets):
+                    raise ValueError(f"{who} pool: a token doubled twice")
+                for link in pool.links:
+                    d, t = link >> 4, link & 15
+                    if not (d < n and t < n and d != t) or faces[d][pool.side(d)].symbol != Sym.DOUBLE:
+                        raise ValueError(f"{who} pool: link {link} does not join a double to another token")
+                    if not (pool.spent >> d) & 1 or (pool.removed >> t) & 1:
+                        raise ValueError(f"{who} pool: link {link}: the double must be spent, its target not removed")
             for ref in fight.casting:
                 side, i = (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
                 if not 0 <= i < len(faces_of(setup, fight, side)):

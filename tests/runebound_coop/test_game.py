@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 import runebound_coop as rb
+from tabletop_core import from_json, to_json
+from tabletop_core.errors import StateFormatError
 from tabletop_core.spec import CHANCE
 
 from .helpers import forced, texts
@@ -34,3 +38,26 @@ def test_render_shows_a_key_to_the_symbol_letters() -> None:
     key = next(line for line in text.splitlines() if line.startswith("  key: "))
     for word in ("C charge", "K skull", "U surge", "T tactics", "S shield", "* initiative", "(..) spent"):
         assert word in key
+
+
+def _example_json() -> str:
+    """The combat example after action 2: Elian's charges removed, the Sorcerer's double stacked on its surge."""
+    state = forced("aaa aaaaaa", heroes=("Elian",), enemies=("Sorcerer",))
+    return to_json(rb.step(state, rb.parse_action(state, "exert 0 Twin Blades charge")))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('"links":[16]', '"links":[1]', "does not join a double"),  # the surge token (not a double) on token 1
+        ('"links":[16]', '"links":[16,32]', "doubled twice"),
+        ('"spent":2,', '"spent":0,', "the double must be spent"),
+        ('"spent":0,"removed":3', '"spent":1,"removed":3', "both spent and removed"),
+        ('"removed":3', '"removed":8', "bits beyond the 3 tokens"),
+    ],
+)
+def test_loading_a_broken_pool_raises(old: str, new: str, message: str) -> None:
+    text = _example_json()
+    assert from_json(rb.GAME, text) is not None and old in text
+    with pytest.raises(StateFormatError, match=message):
+        from_json(rb.GAME, text.replace(old, new, 1))
