@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -318,10 +320,11 @@ def _roll_text(state: State, face: int) -> str:
 
 
 @functools.lru_cache(maxsize=32)
-def _names(pack: str, digest: str, deck: str) -> dict[str, int]:
+def _names(pack: str, digest: str, deck: str) -> Mapping[str, int]:
+    """Card name -> pack index for reading draws (a read-only view: the memo is shared)."""
     p = get_pack(pack, digest)
     names = [c.name for c in p.encounters] if deck == "enc" else [c.name for c in p.skills]
-    return {" ".join(n.lower().split()): i for i, n in reversed(list(enumerate(names)))}
+    return MappingProxyType({" ".join(n.lower().split()): i for i, n in reversed(list(enumerate(names)))})
 
 
 GAME = Unbroken()
