@@ -389,6 +389,11 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
                 for i, p in enumerate(view.plan)
             )
             lines.append(f"Plan: {plan}")
+        if view.proving >= 0:
+            stack = view.stacks[view.proving]
+            shown = " ".join(card_name(stack[i].card) for i in view.chosen)
+            so_far = f"revealed {shown} so far" if shown else "nothing revealed yet"
+            lines.append(f"Proving {_NAME[view.proving]}: {so_far}")
         up = [POWERS[t] for t, face_up in enumerate(view.tokens) if face_up]
         lines.append(f"Empire tokens face up: {', '.join(up) or 'none'}")
         if view.player == REBELLION:

@@ -194,3 +194,12 @@ def test_game_length_within_spec() -> None:
     for seed in range(10):
         _, record = play(unrest.GAME, [RandomAgent(), RandomAgent()], seed=seed)
         assert len(record.actions) <= unrest.GAME.spec.max_game_length
+
+
+def test_render_names_the_district_being_proven() -> None:
+    state = at_place("6U 6S", "(5D) 2I", stacks={PEACE: stack("(3I) (4I)")})
+    state = act(state, "place 5D in Peace", "place 2I in Peace")
+    for player in (REBELLION, EMPIRE, None):
+        assert "Proving Ministry of Peace: nothing revealed yet" in unrest.render(state, player)
+    state = act(state, "reveal 4I (card 2)")
+    assert "Proving Ministry of Peace: revealed 4I so far" in unrest.render(state, EMPIRE)
