@@ -202,6 +202,16 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     def observation_tensor(self, state: RuneboundState, player: int) -> np.ndarray:
         return observation_tensor(self.observe(state, player))
 
+    def describe_transition(self, before: RuneboundState, action: Action, after: RuneboundState) -> tuple[str, ...]:
+        """Damage dealt or healed and combatants defeated in one step (the enemy's board acts inside steps)."""
+        setup = setup_of(after.options)
+        heroes = [(h.name, h.health) for h in setup.heroes]
+        enemies = [(e.name, e.health) for e in setup.enemies]
+        return (
+            *_damage_lines(heroes, before.hero_damage, after.hero_damage),
+            *_damage_lines(enemies, before.enemy_damage, after.enemy_damage),
+        )
+
     def render(self, state: RuneboundState, player: int | None = None) -> str:
         return render(state, player)
 
@@ -336,3 +346,14 @@ def _land_text(setup: Setup, fight: Fight | None, side: int, *, recast: bool) ->
 
 
 GAME = RuneboundCoop()
+
+
+def _damage_lines(combatants: list[tuple[str, int]], old: tuple[int, ...], new: tuple[int, ...]) -> list[str]:
+    lines: list[str] = []
+    for (name, health), was, now in zip(combatants, old, new, strict=True):
+        if now != was:
+            verb = "takes" if now > was else "heals"
+            lines.append(f"{name} {verb} {abs(now - was)} damage ({now}/{health})")
+            if now >= health > was:
+                lines.append(f"{name} is defeated")
+    return lines

@@ -88,9 +88,12 @@ def run_game(
                 human.state_ref[0] = state
             action = choose_action(seats[player], game, state, player, rng)
             who = f"player {player}"
-        if verbose:
-            out.write(f"  {who:>8}: {game.action_to_str(state, action)}\n")
+        before = state
         state = game.step(state, action)
+        if verbose:
+            out.write(f"  {who:>8}: {game.action_to_str(before, action)}\n")
+            for line in game.describe_transition(before, action, state):
+                out.write(f"  {'':>8}  -> {line}\n")
         ids.append(game.action_id(action))
     returns = tuple(game.returns(state)) if game.is_terminal(state) else None
     out.write(game.render(state) + "\n")

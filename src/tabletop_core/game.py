@@ -122,6 +122,14 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
 
         return [RandomAgent() for _ in range(self.num_players(state))]
 
+    def describe_transition(self, before: StateT, action: ActionT, after: StateT) -> tuple[str, ...]:
+        """What happened when ``action`` took ``before`` to ``after``, beyond the action itself, as short lines.
+
+        For games whose rules act on their own inside a step (an automatic enemy, a triggered effect), so that
+        the CLI and logs can show it. The default reports nothing.
+        """
+        return ()
+
     def describe_step(self, state: StateT) -> str:
         """Where the game stands (phase, step, round), for error messages and renders."""
         return f"player {self.current_player(state)} to act"

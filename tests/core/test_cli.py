@@ -46,3 +46,17 @@ def test_human_seat_reads_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("?\nraise\nbet\nbet\nbet\n"))
     text = run("play", "kuhn", "--seed", "1", "--human", "0")
     assert "pass, bet" in text and "cannot read 'raise'" in text and "returns:" in text
+
+
+def test_run_game_prints_what_happened_inside_a_step() -> None:
+    from tabletop_core.cli import run_game
+    from tabletop_core.kuhn import Deal, Kuhn, KuhnState, Move
+
+    class Narrated(Kuhn):
+        def describe_transition(self, before: KuhnState, action: Move | Deal, after: KuhnState) -> tuple[str, ...]:
+            return (f"history is now {len(after.history)} long",) if isinstance(action, Move) else ()
+
+    out = io.StringIO()
+    run_game(Narrated(), None, 1, {}, out)
+    assert "-> history is now 1 long" in out.getvalue()
+    assert "-> history is now" not in out.getvalue().split("player 0:")[0]  # nothing narrated for the deal
