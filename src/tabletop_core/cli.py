@@ -62,12 +62,19 @@ def run_game(
     human: HumanAgent | None = None,
     human_seat: int | None = None,
 ) -> tuple[Any, Record]:
-    """Play one game and print it: each decision and chance outcome, then the final table and returns."""
+    """Play one game and print it: each decision and chance outcome, then the final table and returns.
+
+    With a human seated, the log shows only what that seat may know: the table as the human sees it, the human's
+    own moves, and "acts" for chance and the other players (whose move strings may name hidden cards); the human's
+    own view is rendered before each of its decisions.
+    """
     opts = game.make_options(**options)
     state = game.initial_state(opts)
     seats: list[Any] = list(agents) if agents is not None else game.default_agents(state)
+    viewer: int | None = None
     if human is not None and human_seat is not None:
         seats[human_seat] = human
+        viewer = human_seat
     rng = np.random.default_rng(seed)
     ids: list[int] = []
     name = game.spec.long_name
@@ -82,7 +89,7 @@ def run_game(
             who = "chance"
         else:
             if first_decision and verbose:
-                out.write(game.render(state) + "\n")
+                out.write(game.render(state, viewer) + "\n")
                 first_decision = False
             if human is not None:
                 human.state_ref[0] = state
@@ -90,7 +97,9 @@ def run_game(
             who = f"player {player}"
         before = state
         state = game.step(state, action)
-        if verbose:
+        if verbose and viewer is not None and player != viewer:
+            out.write(f"  {who:>8}: acts\n")
+        elif verbose:
             out.write(f"  {who:>8}: {game.action_to_str(before, action)}\n")
             for line in game.describe_transition(before, action, state):
                 out.write(f"  {'':>8}  -> {line}\n")

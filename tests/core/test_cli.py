@@ -60,3 +60,16 @@ def test_run_game_prints_what_happened_inside_a_step() -> None:
     run_game(Narrated(), None, 1, {}, out)
     assert "-> history is now 1 long" in out.getvalue()
     assert "-> history is now" not in out.getvalue().split("player 0:")[0]  # nothing narrated for the deal
+
+
+def test_a_human_seat_sees_no_hidden_card_in_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playing Kuhn as player 1, the log must not show the deal or player 0's card before the end."""
+    from tabletop_core.kuhn import GAME
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("bet\nbet\nbet\n"))
+    text = run("play", "kuhn", "--seed", "1", "--human", "1")
+    before_end = text.split("hands:")[0]  # the final table (whole truth) starts with "hands:"
+    assert "deal" not in before_end and "chance: acts" in before_end
+    state = GAME.new_game(seed=1)
+    assert f"holds {'JQK'[state.hands[1]]}" in before_end  # the human's own card is shown
+    assert f"holds {'JQK'[state.hands[0]]}" not in before_end  # player 0's card is not
