@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 
 from tests.unbroken.helpers import GAME, at_battle, at_prep, cond, do, roll, texts, with_res
@@ -206,3 +208,20 @@ def test_level_four_removes_the_time_token() -> None:
     assert s.pos.step == "battle" and s.amount(TIME) == 0  # the Troll cannot be tricked: straight to battle
     s = _trickery("kobold", 1, time=3, cunning=0)
     assert s.amount(TIME) == 9  # Level 2 starts with 9 Time
+
+
+def test_a_killing_effect_still_resolves_its_remaining_effects(tmp_path: Path) -> None:
+    """A card effect that defeats the monster part-way ("wound 3, then gain 2 Metal") is applied whole before the
+    Rewards Step; the defeat itself is immediate (no monster turn follows)."""
+    pack = tmp_path / "pack.toml"
+    pack.write_text(
+        'extends = "default"\n[[skill]]\nid = "spoils"\nname = "Spoils"\nsource = "standin"\n'
+        '[[skill.abilities]]\nkind = "action"\nphase = "combat"\n'
+        'effects = [{ op = "wound", n = 3 }, { op = "gain", res = "metal", n = 2 }]\n',
+        encoding="utf-8",
+    )
+    s = at_battle("kobold", 1, character="hunter", pack=str(pack), skills=("spoils",))
+    assert s.combat is not None
+    s = with_res(attrs.evolve(s, combat=attrs.evolve(s.combat, health=2)), metal=0, wood=0)
+    s = do(s, "use spoils")
+    assert s.pos.step == "rewards" and s.amount(METAL) == 2 and s.amount(WOOD) == 1  # its 2 Metal, the Kobold's Wood

@@ -219,10 +219,11 @@ def advance(state: State) -> State:
         if state.outcome:
             return evolve(state, pending=type(state.pending)()) if state.pending else state
         c = state.combat
-        if c is not None and c.started and c.health <= 0 and state.pos.step == "battle":
+        top = state.pending.top
+        if c is not None and c.started and c.health <= 0 and state.pos.step == "battle" and not isinstance(top, Exec):
+            # Defeated: the effect list that dealt the blow finishes first (its remaining ops are part of it).
             state = combat.victory(state)
             continue
-        top = state.pending.top
         if top is None:
             state, wait = _flow_step(state)
         elif isinstance(top, Exec):
