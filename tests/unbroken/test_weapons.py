@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.unbroken.helpers import at_battle, at_prep, do, roll, texts, with_res
 from unbroken.content.schema import Op
 from unbroken.rules.effects import run_op
-from unbroken.state import METAL, SE, TIME, WOOD
+from unbroken.state import LE, ME, METAL, SE, TIME, WOOD
 
 
 def test_craft_in_travel_pays_resources_and_time() -> None:
@@ -63,3 +63,11 @@ def test_one_weapon_at_a_time_and_tiers() -> None:
     assert s.weapon == "sword" and s.pack.weapon("sword").tier == "advanced"
     assert [w.tier for w in s.pack.weapons if w.id in ("bare_hands", "club", "knife")] == ["basic"] * 3
     assert "attack punch" not in texts(at_battle("kobold", 1, weapons=s.weapons))  # only the Sword's attacks
+
+
+def test_craft_time_paid_in_effort_on_level_four_lets_the_player_choose_the_category() -> None:
+    s = with_res(at_battle("troll", 4, character="hunter"), wood=2, se=0, me=1, le=1, time=0)
+    s = do(s, "craft club")  # its 1 Time costs 1 Small Effort: Medium or Large Effort must cover it
+    assert texts(s) == ["pick 0 medium effort first", "pick 1 large effort first"]
+    s = do(s, "pick 1 large effort first")
+    assert s.weapon == "club" and (s.amount(SE), s.amount(ME), s.amount(LE)) == (0, 1, 0)

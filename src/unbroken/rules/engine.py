@@ -335,7 +335,10 @@ def _cost(state: State, action: Action) -> tuple[tuple[Op, ...], list[int] | Non
     if isinstance(action, Use):
         return travel.action_abilities(state)[action.i][2].cost, None
     if isinstance(action, Craft):
-        return state.pack.weapon(state.weapon).upgrades[action.i].cost, None
+        in_battle = state.pos.phase == "combat"
+        return state.pack.weapon(state.weapon).upgrades[action.i].cost, travel.craft_extra(
+            state, action.i, combat=in_battle
+        )
     if isinstance(action, Attack):
         return state.pack.weapon(state.weapon).attacks[action.i].cost, combat.surcharge(state)
     if isinstance(action, Respond) and isinstance(top, Trig):

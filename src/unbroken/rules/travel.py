@@ -119,22 +119,31 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
     ups = state.pack.weapon(state.weapon).upgrades
     if i >= len(ups):
         return False
-    u = ups[i]
+    return can_pay(state, ups[i].cost, craft_extra(state, i, combat=combat))
+
+
+def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
+    """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
+    nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
     extra = [0] * 9
+    u = state.pack.weapon(state.weapon).upgrades[i]
     if combat and state.level == 4:
         extra[SE] = u.time
     elif not combat:
         extra[TIME] = u.time
-    return can_pay(state, u.cost, extra)
+    return extra
 
 
 def craft(state: State, i: int, *, combat: bool) -> State:
-    """Craft: pay the cost and the Time, lay the new weapon over the old one."""
+    """Craft: pay the cost and the Time (a Level 4 battle's Small Effort with the cost, as one payment), lay the
+    new weapon over the old one."""
     u = state.pack.weapon(state.weapon).upgrades[i]
-    state = pay(state, u.cost)
-    out = spend_time(state, u.time, combat=combat)
-    assert out is not None  # affordability was checked by craft_ok
-    return evolve(out, weapons=(*out.weapons, u.to))
+    state = pay(state, u.cost, craft_extra(state, i, combat=combat))
+    if combat and state.level < 4:
+        out = spend_time(state, u.time, combat=True)
+        assert out is not None  # Levels 1-3: Time against the next Level, never fatal
+        state = out
+    return evolve(state, weapons=(*state.weapons, u.to))
 
 
 def general_action(state: State, verb: int) -> State:
