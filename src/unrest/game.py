@@ -370,6 +370,17 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         if (top is not None) != (state.pos.step == "liberate" and state.winner < 0):
             raise ValueError("a pending proof exists exactly at an undecided liberation step")
 
+    def describe_transition(self, before: UnrestState, action: Action, after: UnrestState) -> tuple[str, ...]:
+        """Liberations and the end of the game, which the rules bring about inside a step."""
+        lines = [
+            f"{_NAME[d]} is liberated (round {after.freed[d]})"
+            for d in range(5)
+            if after.freed[d] and not before.freed[d]
+        ]
+        if after.winner >= 0 and before.winner < 0:
+            lines.append(f"the {'Rebellion' if after.winner == REBELLION else 'Empire'} wins")
+        return tuple(lines)
+
     def render(self, state: UnrestState, player: int | None = None) -> str:
         """The table as text: the row with stacks, the plan, the tokens, the hand, as ``player`` sees it (the whole
         truth, deck included, when ``player`` is ``None``)."""
