@@ -32,3 +32,9 @@ def test_doc_example_runs(page: str, index: int, code: str, tmp_path: Path) -> N
     script.write_text(code, encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, f"{page} example {index} failed:\n{done.stderr}"
+
+
+def test_the_readme_names_every_example() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [p.name for p in sorted((ROOT / "examples").glob("*.py")) if f"`{p.name}`" not in readme]
+    assert not missing
