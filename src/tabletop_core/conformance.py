@@ -56,6 +56,7 @@ class _Checker:
         self.game, self.seed, self.rng, self.invariant = game, seed, rng, invariant
         self.name = game.spec.short_name
         self.step_index = 0
+        self.decisions_seen: dict[int, dict[Any, int]] = {}
 
     def fail(self, check: str, detail: str) -> ConformanceError:
         return ConformanceError(self.name, self.seed, self.step_index, check, detail)
@@ -126,9 +127,38 @@ class _Checker:
             self.expect(hash(view) == hash(game.observe(state, p)), "observe is a hashable value", f"player {p}")
             det = game.determinize(state, p, self.rng)
             self.expect(game.observe(det, p) == view, "determinize keeps the view", f"player {p}")
+            if spec.provides_information_state:
+                self.check_information_state(state, det, p, player)
         if deep:
             self.check_deep(state, legal, player)
         return legal
+
+    def check_information_state(self, state: Any, det: Any, p: int, to_act: int) -> None:
+        """Shape, value, no leak through determinization, and perfect recall at ``p``'s own decisions."""
+        game, spec = self.game, self.game.spec
+        tensor = game.information_state_tensor(state, p)
+        shape = spec.information_state_tensor_shape
+        self.expect(
+            tensor.dtype == np.float32 and tensor.shape == shape,
+            "information state tensor shape and dtype",
+            f"{tensor.dtype} {tensor.shape}, spec {shape}",
+        )
+        info = game.information_state(state, p)
+        self.expect(hash(info) == hash(game.information_state(state, p)), "information state is a value", f"{p}")
+        self.expect(
+            game.information_state(det, p) == info and np.array_equal(game.information_state_tensor(det, p), tensor),
+            "determinize keeps the information state",
+            f"player {p}",
+        )
+        if p == to_act:
+            # Perfect recall: a player's decisions along one game are made in different information states (each
+            # remembers the earlier ones), so an information state seen at an earlier decision is a lapse.
+            earlier = self.decisions_seen.setdefault(p, {}).setdefault(info, self.step_index)
+            self.expect(
+                earlier == self.step_index,
+                "information state is perfect recall",
+                f"player {p} decides at steps {earlier} and {self.step_index} in the same information state",
+            )
 
     def check_deep(self, state: Any, legal: tuple[Any, ...], player: int) -> None:
         game = self.game

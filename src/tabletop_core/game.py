@@ -107,6 +107,36 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return state
 
+    def information_state(self, state: StateT, player: int) -> Any:
+        """A frozen value holding everything ``player`` has seen and done up to ``state`` (perfect recall).
+
+        Offered when ``spec.provides_information_state`` is set. The default serves games whose observation
+        already is perfect recall: it is ``observe(state, player)``. Games whose observation forgets (most do)
+        override this and :meth:`information_state_tensor`, and keep in the state what the players saw.
+
+        Raises:
+            NotImplementedError: when the game declares no information state.
+        """
+        if not self.spec.provides_information_state:
+            raise NotImplementedError(
+                f"{self.spec.short_name}: no information state (its spec does not set provides_information_state)"
+            )
+        return self.observe(state, player)
+
+    def information_state_tensor(self, state: StateT, player: int) -> np.ndarray:
+        """A float32 array of shape ``spec.information_state_tensor_shape``, built only from
+        ``information_state(state, player)``. The default is :meth:`observation_tensor` (see
+        :meth:`information_state`).
+
+        Raises:
+            NotImplementedError: when the game declares no information state.
+        """
+        if not self.spec.provides_information_state:
+            raise NotImplementedError(
+                f"{self.spec.short_name}: no information state (its spec does not set provides_information_state)"
+            )
+        return self.observation_tensor(state, player)
+
     def num_players(self, state: StateT) -> int:
         """The number of players in this game (defaults to ``spec.max_num_players``)."""
         return self.spec.max_num_players

@@ -44,6 +44,12 @@ class GameSpec:
     ``num_distinct_actions`` bounds the decision action ids; ``max_chance_outcomes`` bounds the chance outcome
     ids (the two id spaces are separate, as in OpenSpiel). ``observation_shape`` is the fixed shape of
     ``observation_tensor``. ``max_game_length`` counts decisions and chance outcomes together.
+
+    ``provides_information_state`` says the game offers a perfect-recall information state
+    (``Game.information_state`` and ``Game.information_state_tensor``): everything a player has seen and done so
+    far, so that two histories a player can tell apart never give that player the same information state. Its
+    tensor has the fixed shape ``information_state_shape``; left ``None``, it is ``observation_shape`` (a game
+    whose observation already is perfect recall, such as Kuhn poker's, needs nothing more).
     """
 
     short_name: str
@@ -61,11 +67,19 @@ class GameSpec:
     observation_shape: tuple[int, ...]
     utility_sum: float | None = None
     provides_information_state: bool = False
+    information_state_shape: tuple[int, ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.min_num_players <= self.max_num_players:
             raise ValueError(f"{self.short_name}: bad player counts {self.min_num_players}..{self.max_num_players}")
         if self.min_utility > self.max_utility:
             raise ValueError(f"{self.short_name}: min_utility > max_utility")
+        if self.information_state_shape is not None and not self.provides_information_state:
+            raise ValueError(f"{self.short_name}: information_state_shape without provides_information_state")
         if self.num_distinct_actions < 1 or self.max_game_length < 1:
             raise ValueError(f"{self.short_name}: action space and game length must be positive")
+
+    @property
+    def information_state_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of ``Game.information_state_tensor``: ``information_state_shape``, else the observation's."""
+        return self.observation_shape if self.information_state_shape is None else self.information_state_shape

@@ -29,7 +29,9 @@ from unrest.cards import KINDS
 
 __all__ = [
     "NUM_ACTIONS",
+    "NUM_MOVE_CODES",
     "NUM_OUTCOMES",
+    "PLAN_HIDDEN",
     "Action",
     "Blockade",
     "DealMission",
@@ -196,6 +198,20 @@ def decision_id(action: Decision) -> int:
     if isinstance(action, Reveal):
         return _V0 + action.index
     raise TypeError(f"unrest: not a decision: {action!r}")
+
+
+#: The public code of a hidden plan in the move log (see :func:`public_code`).
+PLAN_HIDDEN = NUM_ACTIONS
+#: Public codes: the decision ids and :data:`PLAN_HIDDEN`.
+NUM_MOVE_CODES = NUM_ACTIONS + 1
+
+
+def public_code(action: Decision) -> int:
+    """A decision as both players see it: its id, except that a hidden plan, whose card only the Rebellion sees,
+    is :data:`PLAN_HIDDEN` (the Rebellion still knows the card: it lies where the log's later moves took it)."""
+    if isinstance(action, Plan) and action.hidden:
+        return PLAN_HIDDEN
+    return decision_id(action)
 
 
 def outcome_id(action: Outcome) -> int:

@@ -16,6 +16,13 @@ cards, hidden stack cards (liberated stacks too) and hidden destroyed cards. The
 - the Rebellion's planning so far can be completed (its plan step has a legal action).
 
 The first two are dealt exactly; the others by rejection (the true state always passes, so the loop ends).
+
+The Empire's information state also holds every decision so far (``moves``, public: kept as it is), and the
+sampled world needs the Rebellion's draws too (``draws``, which the Empire never saw): they are drawn
+uniformly among the orders of the world's drawn cards that history allows, a card planned in round ``r``
+having been drawn in the opening hand or at the end of a round before ``r`` (:func:`sample_draws`). Every deal
+allows the same number of such orders (it depends only on where cards lie and when they were planned, which
+the Empire sees), so drawing the deal first and then the order is uniform over the whole history as well.
 """
 
 from __future__ import annotations
@@ -26,12 +33,22 @@ import numpy as np
 from tabletop_core.errors import TabletopError
 from unrest.cards import DECK, KINDS, MISDIRECTION
 from unrest.missions import Tally
-from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
+from unrest.rules.liberation import DRAW_SIZE, met_missions, minimal_proofs, missions_for
 from unrest.rules.round import plan_actions
+from unrest.rules.setup import HAND_SIZE
 from unrest.state import EMPIRE, Destroyed, Planned, Proof, StackCard, UnrestState
 from unrest.view import all_misdirection_round
 
-__all__ = ["MAX_TRIES", "consistent", "determinize_empire", "unseen_cards"]
+__all__ = [
+    "MAX_TRIES",
+    "batch_of",
+    "consistent",
+    "determinize_empire",
+    "draw_deadlines",
+    "draws_fit",
+    "sample_draws",
+    "unseen_cards",
+]
 
 #: Rejection attempts before giving up with an error (the true state is never returned: that would leak it).
 #: Measured: 1.34 tries on average, 122 at worst, over 7,428 determinizations of random games; 1.54 and 76
@@ -151,11 +168,96 @@ def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestSt
         )
         ok = consistent(deal, state)
         if ok is not None:
-            return ok
+            return attrs.evolve(ok, draws=sample_draws(ok, rng))
     raise TabletopError(
         f"unrest: determinize found no consistent deal in {MAX_TRIES} tries at round {r}; "
         "refusing to return the true state, which would leak the hidden cards"
     )
+
+
+def batch_of(index: int) -> int:
+    """The draw batch of the ``index``-th card drawn: 0 for the opening hand, ``r`` for the end of round ``r``."""
+    return 0 if index < HAND_SIZE else 1 + (index - HAND_SIZE) // DRAW_SIZE
+
+
+def draw_deadlines(state: UnrestState) -> list[tuple[int, int]]:
+    """``(kind, deadline)`` of every card the Rebellion has drawn: it came from a draw batch no later than
+    ``deadline`` (a card planned in round ``r`` was in hand by then: ``r - 1``; a card in hand: any batch)."""
+    last = batch_of(len(state.draws) - 1) if state.draws else 0
+    out = [(c.card, c.round - 1) for stack in state.stacks for c in stack]
+    out.extend((p.card, state.pos.round - 1) for p in state.plan if p is not None)
+    out.extend((x.card, x.round - 1) for x in state.destroyed)
+    out.extend((k, last) for k in state.hand)
+    return out
+
+
+def draws_fit(state: UnrestState) -> str | None:
+    """Why ``state.draws`` cannot be the Rebellion's draws of ``state`` (``None`` if they can): they must be the
+    cards gone from the deck, and each card drawn by its deadline (:func:`draw_deadlines`)."""
+    drawn = [DECK[k] - state.deck[k] for k in range(KINDS)]
+    counts = [0] * KINDS
+    for k in state.draws:
+        if type(k) is not int or not 0 <= k < KINDS:
+            return f"draws hold {k!r}, not a card kind"
+        counts[k] += 1
+    if counts != drawn:
+        return f"draws {list(state.draws)} are not the cards gone from the deck"
+    if not state.draws:
+        return None
+    last = batch_of(len(state.draws) - 1)
+    # Per kind, a prefix (Hall) condition: the cards due by batch b fit in that kind's draws of batches <= b.
+    due = [[0] * (last + 1) for _ in range(KINDS)]
+    for k, deadline in draw_deadlines(state):
+        if deadline < 0:
+            return f"a card of round {deadline + 1} was never drawn"
+        due[k][min(deadline, last)] += 1
+    have = [[0] * (last + 1) for _ in range(KINDS)]
+    for i, k in enumerate(state.draws):
+        have[k][batch_of(i)] += 1
+    for k in range(KINDS):
+        need = got = 0
+        for b in range(last + 1):
+            need, got = need + due[k][b], got + have[k][b]
+            if need > got:
+                return f"draws cannot give card kind {k} to the {need} cards planned by round {b + 1}"
+    return None
+
+
+def sample_draws(state: UnrestState, rng: np.random.Generator) -> tuple[int, ...]:
+    """An order of ``state``'s drawn cards, uniform among those history allows (each card drawn by its
+    deadline; as many cards per batch as ``state.draws`` holds).
+
+    Batches are filled from the last to the first, each from the cards not yet placed whose deadline allows it,
+    uniformly: the number of choices at each batch does not depend on the earlier choices (the cards a later
+    batch may take, a sooner one may take too), so the result is uniform over every allowed order.
+
+    Raises:
+        ValueError: when no order fits (an impossible hand-made state).
+    """
+    n = len(state.draws)
+    if n == 0:
+        return ()
+    cards = draw_deadlines(state)
+    if len(cards) != n:
+        raise ValueError(f"unrest: {len(cards)} drawn cards for {n} draws")
+    last = batch_of(n - 1)
+    sizes = [0] * (last + 1)
+    for i in range(n):
+        sizes[batch_of(i)] += 1
+    free = list(range(n))
+    batches: list[list[int]] = [[] for _ in range(last + 1)]
+    for b in range(last, -1, -1):
+        allowed = [j for j in free if cards[j][1] >= b]
+        if len(allowed) < sizes[b]:
+            raise ValueError(f"unrest: no order of the drawn cards fits draw batch {b}")
+        picked = rng.choice(len(allowed), size=sizes[b], replace=False).tolist()
+        chosen = {allowed[i] for i in picked}
+        batches[b] = [cards[j][0] for j in sorted(chosen)]
+        free = [j for j in free if j not in chosen]
+    out: list[int] = []
+    for batch in batches:
+        out.extend(batch[int(i)] for i in rng.permutation(len(batch)))
+    return tuple(out)
 
 
 def _build(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import numpy as np
 
 from tabletop_core.errors import IllegalActionError
@@ -23,6 +24,7 @@ from unrest.actions import (
     DECISIONS,
     DRAWS,
     NUM_ACTIONS,
+    NUM_MOVE_CODES,
     NUM_OUTCOMES,
     SET_DISTRICTS,
     Action,
@@ -40,14 +42,27 @@ from unrest.actions import (
     Target,
     decision_id,
     outcome_id,
+    public_code,
 )
 from unrest.cards import DECK, KINDS, MISDIRECTION, card_name, parse_card
 from unrest.content import CONTENT
-from unrest.determinization import determinize_empire
+from unrest.determinization import determinize_empire, draws_fit
 from unrest.rules import liberation, setup
 from unrest.rules import round as rnd
 from unrest.state import EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState
-from unrest.view import HIDDEN, OBSERVATION_SHAPE, UnrestView, check_player, observation_tensor, observe
+from unrest.view import (
+    HIDDEN,
+    INFORMATION_STATE_SHAPE,
+    MAX_MOVES,
+    OBSERVATION_SHAPE,
+    UnrestInformation,
+    UnrestView,
+    check_player,
+    information_state,
+    information_state_tensor,
+    observation_tensor,
+    observe,
+)
 
 __all__ = ["GAME", "Unrest"]
 
@@ -81,6 +96,8 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         max_game_length=13 + 8 * 12 + 24,
         observation_shape=OBSERVATION_SHAPE,
         utility_sum=0.0,
+        provides_information_state=True,
+        information_state_shape=INFORMATION_STATE_SHAPE,
     )
     state_type = UnrestState
     action_type = Action
@@ -151,22 +168,25 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
             return False
 
     def _apply(self, state: UnrestState, action: Action) -> UnrestState:
-        if isinstance(action, Plan):
-            return rnd.apply_plan(state, action)
-        if isinstance(action, Place):
-            return rnd.apply_place(state, action)
         if isinstance(action, Draw):
             if state.pos.step == "draw":
                 state = setup.draw(state, action.card)
                 return liberation.next_round(state) if state.to_draw == 0 else state
             return setup.apply_setup(state, action)
-        if isinstance(action, (Surveil, Destroy, Reroute, Blockade)):
-            return rnd.apply_power(state, action)
-        if isinstance(action, Target):
-            return rnd.apply_target(state, action)
-        if isinstance(action, Reveal):
-            return liberation.apply_reveal(state, action)
-        return setup.apply_setup(state, action)
+        if isinstance(action, (SetDistrict, DealMission)):
+            return setup.apply_setup(state, action)
+        if isinstance(action, Plan):
+            after = rnd.apply_plan(state, action)
+        elif isinstance(action, Place):
+            after = rnd.apply_place(state, action)
+        elif isinstance(action, (Surveil, Destroy, Reroute, Blockade)):
+            after = rnd.apply_power(state, action)
+        elif isinstance(action, Target):
+            after = rnd.apply_target(state, action)
+        else:
+            after = liberation.apply_reveal(state, action)
+        # Both players remember every decision (a hidden plan without its card): the information state.
+        return attrs.evolve(after, moves=(*state.moves, public_code(action)))
 
     def returns(self, state: UnrestState) -> tuple[float, ...]:
         """+1 to the winner and -1 to the loser once the game is over; 0 each before."""
@@ -182,7 +202,8 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         return observe(state, player)
 
     def determinize(self, state: UnrestState, player: int, rng: np.random.Generator) -> UnrestState:
-        """A full state drawn uniformly among those consistent with ``player``'s view.
+        """A full state drawn uniformly among those consistent with ``player``'s information state (its view and
+        the decisions so far; see :mod:`unrest.determinization`).
 
         The Rebellion sees all but the deck, which its view determines, so its determinization is ``state``.
 
@@ -197,6 +218,14 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
     def observation_tensor(self, state: UnrestState, player: int) -> np.ndarray:
         """The view of ``player`` as a float32 vector (see :func:`unrest.view.observation_tensor`)."""
         return observation_tensor(observe(state, player))
+
+    def information_state(self, state: UnrestState, player: int) -> UnrestInformation:
+        """What ``player`` has seen and done so far, perfect recall (see :class:`unrest.view.UnrestInformation`)."""
+        return information_state(state, player)
+
+    def information_state_tensor(self, state: UnrestState, player: int) -> np.ndarray:
+        """``player``'s information state as a float32 vector (see :func:`unrest.view.information_state_tensor`)."""
+        return information_state_tensor(information_state(state, player))
 
     # ----- action codecs
     # -----------------------------------------------------------------------------------------
@@ -369,6 +398,11 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         top = state.pending.top
         if (top is not None) != (state.pos.step == "liberate" and state.winner < 0):
             raise ValueError("a pending proof exists exactly at an undecided liberation step")
+        if len(state.moves) > MAX_MOVES or any(type(m) is not int or not 0 <= m < NUM_MOVE_CODES for m in state.moves):
+            raise ValueError(f"moves must be at most {MAX_MOVES} public codes in 0..{NUM_MOVE_CODES - 1}")
+        why = draws_fit(state)
+        if why is not None:
+            raise ValueError(why)
 
     def describe_transition(self, before: UnrestState, action: Action, after: UnrestState) -> tuple[str, ...]:
         """Liberations and the end of the game, which the rules bring about inside a step."""

@@ -152,6 +152,10 @@ class UnrestState:
             round after that draw, and only it, is the Final Encounter).
         pending: pending liberation proofs.
         winner: the winning player once the game is over, else -1.
+        moves: every decision so far as both players saw it, in order (:func:`unrest.actions.public_code`: the
+            decision id, a hidden plan's card masked); what the players remember of the game beyond the table.
+        draws: every card kind the Rebellion has drawn, in order (5 for the opening hand, then up to 3 at each
+            round's end); only the Rebellion saw them.
     """
 
     TAG: ClassVar[str] = "unrest.state"
@@ -173,6 +177,8 @@ class UnrestState:
     final: bool = False
     pending: Pending[Proof] = attrs.field(factory=Pending)
     winner: int = -1
+    moves: tuple[int, ...] = ()
+    draws: tuple[int, ...] = ()
 
     @property
     def round(self) -> int:

@@ -14,10 +14,25 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
-from unrest.cards import KINDS, MISDIRECTION
+from unrest.actions import NUM_MOVE_CODES
+from unrest.cards import DECK, KINDS, MISDIRECTION
 from unrest.state import EMPIRE, FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
 
-__all__ = ["HIDDEN", "OBSERVATION_SHAPE", "SeenCard", "UnrestView", "check_player", "observation_tensor", "observe"]
+__all__ = [
+    "HIDDEN",
+    "INFORMATION_STATE_SHAPE",
+    "MAX_DRAWS",
+    "MAX_MOVES",
+    "OBSERVATION_SHAPE",
+    "SeenCard",
+    "UnrestInformation",
+    "UnrestView",
+    "check_player",
+    "information_state",
+    "information_state_tensor",
+    "observation_tensor",
+    "observe",
+]
 
 #: The kind shown for a card the viewer cannot see.
 HIDDEN = -1
@@ -242,4 +257,70 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
             out[i + KINDS] += 1.0
         else:
             out[i + x.card] += 1.0
+    return out
+
+
+# ----- the information state ------------------------------------------------------------------------------------
+
+#: At most 8 rounds of 1 target, 3 plans, 2 Empire actions and 3 placements, and 24 proof reveals in all.
+MAX_MOVES = 8 * 9 + 24
+#: Every card of the deck.
+MAX_DRAWS = sum(DECK)
+INFORMATION_STATE_SHAPE = (OBSERVATION_SHAPE[0] + MAX_MOVES * NUM_MOVE_CODES + MAX_DRAWS * KINDS,)
+
+
+@attrs.frozen
+class UnrestInformation:
+    """Everything a player has seen and done: its view now, every decision as both players saw it, and (to the
+    Rebellion only) every card it drew, in order.
+
+    This is perfect recall. The view keeps whatever was ever shown face up, where every card lies and the round
+    it was placed in; ``moves`` adds what the table forgets (each round's Area of Interest and Blockade, which
+    slot went where, the order of proof reveals); a hidden plan shows no card in ``moves``, but the Rebellion
+    still knows it (the card lies where the later moves took it, and the Rebellion sees it there); ``draws``
+    gives the Rebellion the order of its draws. Setup chance is public and fixed by the view (the row and the
+    Missions, in the order they were laid).
+
+    Attributes:
+        view: :func:`observe` of the state.
+        moves: ``UnrestState.moves``.
+        draws: ``UnrestState.draws`` for the Rebellion; empty for the Empire.
+    """
+
+    view: UnrestView
+    moves: tuple[int, ...]
+    draws: tuple[int, ...]
+
+
+def information_state(state: UnrestState, player: int) -> UnrestInformation:
+    """``player``'s information state of ``state`` (perfect recall; see :class:`UnrestInformation`).
+
+    Raises:
+        ValueError: if ``player`` is not 0 or 1.
+    """
+    view = observe(state, player)
+    return UnrestInformation(view, state.moves, state.draws if player == REBELLION else ())
+
+
+def information_state_tensor(info: UnrestInformation) -> np.ndarray:
+    """Encode an information state as a float32 vector of shape :data:`INFORMATION_STATE_SHAPE`.
+
+    Layout: the view's :func:`observation_tensor`; then, for each of the :data:`MAX_MOVES` decisions a game can
+    hold, a one-hot of its public code (:data:`~unrest.actions.NUM_MOVE_CODES` wide; all zero once the game has
+    had fewer decisions); then, for each of the :data:`MAX_DRAWS` draws, a one-hot of the card kind drawn (all
+    zero for the Empire, and past the draws made so far).
+
+    Raises:
+        ValueError: if the information state holds more moves or draws than a game can (a malformed state).
+    """
+    if len(info.moves) > MAX_MOVES or len(info.draws) > MAX_DRAWS:
+        raise ValueError(f"unrest: {len(info.moves)} moves and {len(info.draws)} draws exceed a game's bounds")
+    out = np.zeros(INFORMATION_STATE_SHAPE, dtype=np.float32)
+    n = OBSERVATION_SHAPE[0]
+    out[:n] = observation_tensor(info.view)
+    if info.moves:
+        out[n + np.arange(len(info.moves)) * NUM_MOVE_CODES + np.asarray(info.moves)] = 1.0
+    n += MAX_MOVES * NUM_MOVE_CODES
+    if info.draws:
+        out[n + np.arange(len(info.draws)) * KINDS + np.asarray(info.draws)] = 1.0
     return out

@@ -492,6 +492,8 @@ def test_game_type_and_info_match_the_spec(case: Case) -> None:
     assert game.max_game_length() == spec.max_game_length
     assert game.observation_tensor_shape() == list(spec.observation_shape)
     assert gt.provides_information_state_tensor == spec.provides_information_state
+    if spec.provides_information_state:
+        assert game.information_state_tensor_shape() == list(spec.information_state_tensor_shape)
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
@@ -506,11 +508,20 @@ def test_strings_and_tensors_are_the_views_and_resampled_worlds_keep_them(case: 
             assert np.array_equal(
                 np.asarray(state.observation_tensor(p), np.float32), tt_game.observation_tensor(tt, p)
             )
-            assert state.information_state_string(p).startswith(state.observation_string(p))
+            if tt_game.spec.provides_information_state:
+                info = unstructure(tt_game.information_state(tt, p))
+                assert json.loads(state.information_state_string(p)) == info
+                assert np.array_equal(
+                    np.asarray(state.information_state_tensor(p), np.float32), tt_game.information_state_tensor(tt, p)
+                )
+            else:
+                assert state.information_state_string(p).startswith(state.observation_string(p))
             world = resample(state, p)
             assert world.observation_string(p) == state.observation_string(p)
             assert world.observation_tensor(p) == state.observation_tensor(p)
             assert world.information_state_string(p) == state.information_state_string(p)
+            if tt_game.spec.provides_information_state:
+                assert world.information_state_tensor(p) == state.information_state_tensor(p)
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
@@ -666,7 +677,8 @@ def test_a_game_without_a_perfect_recall_view_says_which_information_state_it_of
 
 @pytest.mark.parametrize("name", ["unrest", "unbroken", "runebound_coop"])
 def test_openspiels_rl_environment_plays_every_library_game(name: str) -> None:
-    """OpenSpiel's RL loop (what its DQN, NFSP and policy-gradient agents run in) on the observation tensors."""
+    """OpenSpiel's RL loop (what its DQN, NFSP and policy-gradient agents run in): on the information state tensor
+    where the game offers one (Unrest), else on the observation tensor (rl_environment's own choice)."""
     from open_spiel.python import rl_environment
 
     tt = INSTALLED[name]
@@ -679,7 +691,10 @@ def test_openspiels_rl_environment_plays_every_library_game(name: str) -> None:
     while not step.last():
         player = step.observations["current_player"]
         legal = step.observations["legal_actions"][player]
-        assert len(step.observations["info_state"][player]) == int(np.prod(tt.spec.observation_shape))
+        shape = (
+            tt.spec.information_state_tensor_shape if tt.spec.provides_information_state else tt.spec.observation_shape
+        )
+        assert len(step.observations["info_state"][player]) == int(np.prod(shape))
         step = env.step([int(rng.choice(legal))])
         totals += np.asarray(step.rewards)
     assert totals.tolist() == list(tt.returns(openspiel.tabletop_state(env.get_state)))

@@ -112,9 +112,34 @@ class BrokenInvariant(Kuhn):
             raise ValueError("a bet after a pass")
 
 
+class ForgetfulInformation(Kuhn):
+    """Its information state forgets the bets (only the player and its card): player 0 decides twice in it."""
+
+    def information_state(self, state: KuhnState, player: int) -> KuhnView:
+        return attrs.evolve(super().information_state(state, player), history=())
+
+
+class LeakingInformation(Kuhn):
+    """Its information state holds the opponent's card (the observation does not)."""
+
+    def information_state(self, state: KuhnState, player: int) -> tuple[KuhnView, int | None]:
+        other = state.hands[1 - player] if len(state.hands) == 2 else None
+        return (super().information_state(state, player), other)
+
+
+class WrongInformationTensorShape(Kuhn):
+    """Returns an information state tensor one element short (its observation tensor is right)."""
+
+    def information_state_tensor(self, state: KuhnState, player: int) -> np.ndarray:
+        return super().information_state_tensor(state, player)[:-1]
+
+
 @pytest.mark.parametrize(
     ("game", "check"),
     [
+        (ForgetfulInformation(), "information state is perfect recall"),
+        (LeakingInformation(), "determinize keeps the information state"),
+        (WrongInformationTensorShape(), "information state tensor shape and dtype"),
         (MutatingStep(), "step never mutates"),
         (LeakingObserve(), "determinize keeps the view"),
         (UnsortedActions(), "legal actions sorted by id"),

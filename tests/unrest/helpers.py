@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import attrs
 import numpy as np
 
 import unrest
 from tabletop_core.flow import Position
 from unrest.cards import DECK, KINDS, parse_card
+from unrest.determinization import batch_of, draw_deadlines
 from unrest.state import FLOW, Destroyed, Planned, StackCard, UnrestOptions, UnrestState
 
 PLENTY, PEACE, CAPITOL, POLICE, TRUTH = range(5)
@@ -87,7 +89,22 @@ def table(
         destroyed=destroyed_t,
         final=final,
     )
-    return state
+    return with_draws(state)
+
+
+def destroyed_early(kinds: Iterable[int]) -> list[Destroyed]:
+    """Revealed destroyed cards, each in the earliest round the draws allow (the ``i``-th in the round after the
+    draw batch of the ``i``-th card drawn), for positions that need many cards out of the way."""
+    return [Destroyed(k, True, batch_of(i) + 1) for i, k in enumerate(kinds)]
+
+
+def with_draws(state: UnrestState) -> UnrestState:
+    """``state`` with the Rebellion's draws filled in, earliest deadline first (every card drawn by the round
+    before it was planned): a draw log history allows whenever one exists."""
+    n = sum(DECK) - sum(state.deck)
+    sized = attrs.evolve(state, draws=(0,) * n)
+    due = sorted(draw_deadlines(sized), key=lambda card: (card[1], card[0]))
+    return attrs.evolve(state, draws=tuple(k for k, _ in due))
 
 
 def act(state: UnrestState, *texts: str) -> UnrestState:

@@ -25,6 +25,7 @@ from tests.unrest.helpers import (
     TRUTH,
     act,
     cards,
+    destroyed_early,
     plan,
     stack,
     table,
@@ -187,7 +188,7 @@ def test_determinize_all_hidden_final_plan_is_all_misdirection() -> None:
         step="plan",
         final=True,
         tokens=(True,) * 4,
-        destroyed=[Destroyed(k, True, 1) for k in range(21)],
+        destroyed=destroyed_early(range(21)),
         missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
         row=(PLENTY, PEACE, CAPITOL, POLICE, TRUTH),
     )
@@ -220,9 +221,7 @@ def posterior_position() -> UnrestState:
         ),
     }
     rest = [*sorted(shown - {"2S", "4I", "3I", "3S"}), "M", "M"]
-    destroyed = [Destroyed(parse_card(n), True, 1) for n in rest] + [
-        Destroyed(parse_card(hidden["destroyed"]), False, 5)
-    ]
+    destroyed = [*destroyed_early(parse_card(n) for n in rest), Destroyed(parse_card(hidden["destroyed"]), False, 5)]
     return table(
         hand="",
         deck="",
@@ -389,9 +388,8 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
         stacks={PEACE: stack("(3I) (4I)", rnd=6), PLENTY: stack("4D (M)", rnd=7)},
         planned=plan("(5D) 2I"),
         destroyed=[
-            *(Destroyed(parse_card(n), True, 1) for n in sorted(shown)),
-            *(Destroyed(MISDIRECTION, True, r) for r in (2, 3, 4)),
-            Destroyed(parse_card("6U"), False, 5),
+            *destroyed_early([*(parse_card(n) for n in sorted(shown)), MISDIRECTION, MISDIRECTION, MISDIRECTION]),
+            Destroyed(parse_card("6U"), False, 6),
         ],
         rnd=8,
         step="place",

@@ -32,11 +32,13 @@ How the protocol maps onto OpenSpiel:
   as their value, anything else (tuples, optionals, nested classes) as JSON text written with ``;`` between items
   and ``, ( ) =`` escaped inside strings, so it survives OpenSpiel's game strings: ``python_solo(bust_faces=[1;2])``.
 - **Observations** come from ``game.observe``: the observation string is the canonical JSON of the view, the
-  observation tensor is ``game.observation_tensor``. The information state is perfect recall built from the same
-  views: its string is the current view plus a digest of everything the player has seen and done (the sequence
-  of distinct views and its own actions). When the game declares ``spec.provides_information_state`` (its
-  observation already is perfect recall), the information state tensor is the observation tensor; otherwise no
-  information state tensor is offered (a perfect-recall tensor has no fixed size in general).
+  observation tensor is ``game.observation_tensor``. The information state is perfect recall. When the game
+  declares ``spec.provides_information_state`` (Kuhn poker, Unrest), its string is the canonical JSON of
+  ``game.information_state`` and its tensor ``game.information_state_tensor`` (shape
+  ``spec.information_state_tensor_shape``). Otherwise (the perfect-information games, whose observation is the
+  state) the adapter builds the string from the views: the current view plus a digest of everything the player
+  has seen and done (the sequence of distinct views and its own actions), and offers no information state tensor
+  (OpenSpiel's own perfect-information games, tic-tac-toe among them, offer none either).
 - **Serialization** goes through :func:`tabletop_core.to_json` / :func:`tabletop_core.from_json`. OpenSpiel 2.0's
   ``PyState::Serialize`` (C++, not overridable from Python) writes the history, the move number and a base64
   pickle of the Python object's ``__dict__``; this adapter keeps a single entry there whose pickled form is the
@@ -214,15 +216,19 @@ def _chain(digest: str, item: str) -> str:
 class _Context:
     """What every state of one loaded game shares: the tabletop game, its options and the view encoders."""
 
-    def __init__(self, game: Any, options: Any, num_players: int, perfect_recall_views: bool) -> None:
+    def __init__(self, game: Any, options: Any, num_players: int, information_states: bool) -> None:
         self.game = game
         self.options = options
         self.num_players = num_players
-        self.perfect_recall_views = perfect_recall_views
+        self.information_states = information_states
 
     def view_string(self, state: Any, player: int) -> str:
         view = self.game.observe(state, player)
         return json.dumps(unstructure(view), sort_keys=True, separators=(",", ":"))
+
+    def information_string(self, state: Any, player: int) -> str:
+        info = self.game.information_state(state, player)
+        return json.dumps(unstructure(info), sort_keys=True, separators=(",", ":"))
 
 
 class _Node:
@@ -504,29 +510,36 @@ class _Observer:
         self._ctx = ctx
         self._perfect_recall = perfect_recall
         shape = tuple(ctx.game.spec.observation_shape)
-        if perfect_recall and not ctx.perfect_recall_views:
+        if perfect_recall and ctx.information_states:
+            shape = tuple(ctx.game.spec.information_state_tensor_shape)
+        if perfect_recall and not ctx.information_states:
             self.tensor: np.ndarray | None = None
             self.dict: dict[str, np.ndarray] = {}
         else:
             self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-            self.dict = {"observation": self.tensor.reshape(shape)}
+            self.dict = {"information_state" if perfect_recall else "observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: OpenSpielState, player: int) -> None:
         """Write ``player``'s observation tensor of ``state`` into ``self.tensor``."""
         if self.tensor is None:
             raise ValueError(
-                f"{self._ctx.game.spec.short_name}: no information state tensor (its spec does not declare its "
-                "observation perfect recall, provides_information_state=False); use information_state_string "
-                "(perfect recall) or observation_tensor"
+                f"{self._ctx.game.spec.short_name}: no information state tensor (its spec does not set "
+                "provides_information_state); use information_state_string (perfect recall) or observation_tensor"
             )
-        values = self._ctx.game.observation_tensor(state._node.state, player)
+        game, tt_state = self._ctx.game, state._node.state
+        if self._perfect_recall:
+            values = game.information_state_tensor(tt_state, player)
+        else:
+            values = game.observation_tensor(tt_state, player)
         self.tensor[:] = np.asarray(values, dtype=np.float32).ravel()
 
     def string_from(self, state: OpenSpielState, player: int) -> str:
         """``player``'s observation (or information state) of ``state`` as text."""
         node = state._node
+        if self._perfect_recall and self._ctx.information_states:
+            return self._ctx.information_string(node.state, player)
         view = node.view(player)
-        if not self._perfect_recall or self._ctx.perfect_recall_views:
+        if not self._perfect_recall:
             return view
         return f"{view}\nrecall {node.recall(player)}"
 

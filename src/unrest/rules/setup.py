@@ -67,7 +67,7 @@ def draw(state: UnrestState, card: int) -> UnrestState:
     deck = list(state.deck)
     deck[card] -= 1
     hand = tuple(sorted((*state.hand, card)))
-    return attrs.evolve(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1)
+    return attrs.evolve(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1, draws=(*state.draws, card))
 
 
 def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
