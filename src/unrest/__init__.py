@@ -12,13 +12,14 @@ True
 
 from unrest.game import GAME, Unrest
 from unrest.state import EMPIRE, REBELLION, UnrestOptions, UnrestState
-from unrest.view import UnrestView
+from unrest.view import UnrestInformation, UnrestView
 
 __all__ = [
     "EMPIRE",
     "GAME",
     "REBELLION",
     "Unrest",
+    "UnrestInformation",
     "UnrestOptions",
     "UnrestState",
     "UnrestView",
@@ -28,6 +29,8 @@ __all__ = [
     "chance_outcomes",
     "current_player",
     "determinize",
+    "information_state",
+    "information_state_tensor",
     "is_legal",
     "is_terminal",
     "legal_action_mask",
@@ -58,3 +61,5 @@ parse_action = GAME.parse_action
 legal_action_mask = GAME.legal_action_mask
 observation_tensor = GAME.observation_tensor
 render = GAME.render
+information_state = GAME.information_state
+information_state_tensor = GAME.information_state_tensor

@@ -31,7 +31,7 @@ import attrs
 import numpy as np
 
 from tabletop_core.errors import TabletopError
-from unrest.cards import DECK, KINDS, MISDIRECTION
+from unrest.cards import DECK, KINDS, MISDIRECTION, card_name
 from unrest.missions import Tally
 from unrest.rules.liberation import DRAW_SIZE, met_missions, minimal_proofs, missions_for
 from unrest.rules.round import plan_actions
@@ -195,31 +195,24 @@ def draws_fit(state: UnrestState) -> str | None:
     """Why ``state.draws`` cannot be the Rebellion's draws of ``state`` (``None`` if they can): they must be the
     cards gone from the deck, and each card drawn by its deadline (:func:`draw_deadlines`)."""
     drawn = [DECK[k] - state.deck[k] for k in range(KINDS)]
-    counts = [0] * KINDS
-    for k in state.draws:
+    batches: list[list[int]] = [[] for _ in range(KINDS)]
+    for i, k in enumerate(state.draws):
         if type(k) is not int or not 0 <= k < KINDS:
             return f"draws hold {k!r}, not a card kind"
-        counts[k] += 1
-    if counts != drawn:
+        batches[k].append(batch_of(i))
+    if [len(b) for b in batches] != drawn:
         return f"draws {list(state.draws)} are not the cards gone from the deck"
-    if not state.draws:
-        return None
-    last = batch_of(len(state.draws) - 1)
-    # Per kind, a prefix (Hall) condition: the cards due by batch b fit in that kind's draws of batches <= b.
-    due = [[0] * (last + 1) for _ in range(KINDS)]
+    deadlines: list[list[int]] = [[] for _ in range(KINDS)]
     for k, deadline in draw_deadlines(state):
-        if deadline < 0:
-            return f"a card of round {deadline + 1} was never drawn"
-        due[k][min(deadline, last)] += 1
-    have = [[0] * (last + 1) for _ in range(KINDS)]
-    for i, k in enumerate(state.draws):
-        have[k][batch_of(i)] += 1
+        deadlines[k].append(deadline)
+    # Per kind, match the soonest deadline to the soonest draw (a greedy match is a perfect one if any is).
     for k in range(KINDS):
-        need = got = 0
-        for b in range(last + 1):
-            need, got = need + due[k][b], got + have[k][b]
-            if need > got:
-                return f"draws cannot give card kind {k} to the {need} cards planned by round {b + 1}"
+        for batch, deadline in zip(batches[k], sorted(deadlines[k]), strict=True):
+            if batch > deadline:
+                return (
+                    f"no order of the draws has every {card_name(k)} in hand before it was planned "
+                    f"(one was due by draw batch {deadline}: the opening hand is batch 0, round r's draw batch r)"
+                )
     return None
 
 
@@ -227,9 +220,9 @@ def sample_draws(state: UnrestState, rng: np.random.Generator) -> tuple[int, ...
     """An order of ``state``'s drawn cards, uniform among those history allows (each card drawn by its
     deadline; as many cards per batch as ``state.draws`` holds).
 
-    Batches are filled from the last to the first, each from the cards not yet placed whose deadline allows it,
-    uniformly: the number of choices at each batch does not depend on the earlier choices (the cards a later
-    batch may take, a sooner one may take too), so the result is uniform over every allowed order.
+    Batches are filled from the last to the first, each with an ordered sample of the cards not yet placed whose
+    deadline allows that batch: the number of choices at each batch does not depend on the earlier choices (the
+    cards a later batch may take, a sooner one may take too), so the result is uniform over every allowed order.
 
     Raises:
         ValueError: when no order fits (an impossible hand-made state).
@@ -241,22 +234,27 @@ def sample_draws(state: UnrestState, rng: np.random.Generator) -> tuple[int, ...
     if len(cards) != n:
         raise ValueError(f"unrest: {len(cards)} drawn cards for {n} draws")
     last = batch_of(n - 1)
-    sizes = [0] * (last + 1)
-    for i in range(n):
-        sizes[batch_of(i)] += 1
-    free = list(range(n))
-    batches: list[list[int]] = [[] for _ in range(last + 1)]
+    due: list[list[int]] = [[] for _ in range(last + 1)]
+    for k, deadline in cards:
+        due[min(deadline, last)].append(k)
+    starts = [batch_of(i) for i in range(n)]
+    u = rng.random(n).tolist()
+    out = [0] * n
+    pool: list[int] = []
+    end = n
     for b in range(last, -1, -1):
-        allowed = [j for j in free if cards[j][1] >= b]
-        if len(allowed) < sizes[b]:
+        pool.extend(due[b])
+        size = end - starts.index(b)
+        if len(pool) < size:
             raise ValueError(f"unrest: no order of the drawn cards fits draw batch {b}")
-        picked = rng.choice(len(allowed), size=sizes[b], replace=False).tolist()
-        chosen = {allowed[i] for i in picked}
-        batches[b] = [cards[j][0] for j in sorted(chosen)]
-        free = [j for j in free if j not in chosen]
-    out: list[int] = []
-    for batch in batches:
-        out.extend(batch[int(i)] for i in rng.permutation(len(batch)))
+        # An ordered sample of `size` cards from the pool (a partial Fisher-Yates shuffle) is the batch, in order.
+        start = end - size
+        for t in range(size):
+            j = t + int(u[start + t] * (len(pool) - t))
+            pool[t], pool[j] = pool[j], pool[t]
+            out[start + t] = pool[t]
+        del pool[:size]
+        end = start
     return tuple(out)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import numpy as np
 
 from tabletop_core.errors import IllegalActionError
@@ -186,7 +185,7 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         else:
             after = liberation.apply_reveal(state, action)
         # Both players remember every decision (a hidden plan without its card): the information state.
-        return attrs.evolve(after, moves=(*state.moves, public_code(action)))
+        return after.logged(public_code(action))
 
     def returns(self, state: UnrestState) -> tuple[float, ...]:
         """+1 to the winner and -1 to the loser once the game is over; 0 each before."""

@@ -180,6 +180,32 @@ class UnrestState:
     moves: tuple[int, ...] = ()
     draws: tuple[int, ...] = ()
 
+    def logged(self, code: int) -> UnrestState:
+        """This state with ``code`` appended to ``moves``: one copy per decision, so written out rather than
+        ``attrs.evolve``d (its fields have no validators to run)."""
+        return UnrestState(
+            self.options,
+            self.pos,
+            self.row,
+            self.missions,
+            self.deck,
+            self.hand,
+            self.stacks,
+            self.freed,
+            self.tokens,
+            self.aoi,
+            self.plan,
+            self.blockade,
+            self.used,
+            self.destroyed,
+            self.to_draw,
+            self.final,
+            self.pending,
+            self.winner,
+            (*self.moves, code),
+            self.draws,
+        )
+
     @property
     def round(self) -> int:
         """The current round (0 during setup)."""

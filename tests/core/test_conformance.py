@@ -116,7 +116,8 @@ class ForgetfulInformation(Kuhn):
     """Its information state forgets the bets (only the player and its card): player 0 decides twice in it."""
 
     def information_state(self, state: KuhnState, player: int) -> KuhnView:
-        return attrs.evolve(super().information_state(state, player), history=())
+        view: KuhnView = super().information_state(state, player)
+        return attrs.evolve(view, history=())
 
 
 class LeakingInformation(Kuhn):

@@ -373,6 +373,10 @@ def test_leak_any_deal_of_the_unseen_cards_gives_the_same_empire_view_and_tensor
         assert unrest.observe(other, EMPIRE) == unrest.observe(state, EMPIRE)
         assert np.array_equal(unrest.observation_tensor(other, EMPIRE), unrest.observation_tensor(state, EMPIRE))
         assert unrest.render(other, EMPIRE) == unrest.render(state, EMPIRE)
+        assert unrest.information_state(other, EMPIRE) == unrest.information_state(state, EMPIRE)
+        assert np.array_equal(
+            unrest.information_state_tensor(other, EMPIRE), unrest.information_state_tensor(state, EMPIRE)
+        )
 
 
 def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:

@@ -1,0 +1,226 @@
+"""The information state: perfect recall for both players, nothing hidden leaks, and the Empire's
+determinizations carry a draw order that history allows, drawn uniformly."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+import attrs
+import numpy as np
+import pytest
+
+import unrest
+from tabletop_core.agents import RandomAgent
+from tabletop_core.errors import StateFormatError
+from tabletop_core.serialize import from_json, to_json
+from tests.unrest.helpers import PEACE, act, cards, stack, table
+from unrest.actions import NUM_MOVE_CODES, PLAN_HIDDEN, Plan, public_code
+from unrest.cards import KINDS, card_name
+from unrest.determinization import batch_of, sample_draws
+from unrest.state import EMPIRE, REBELLION, UnrestState
+from unrest.view import INFORMATION_STATE_SHAPE, MAX_DRAWS, MAX_MOVES, OBSERVATION_SHAPE, UnrestInformation
+
+
+def random_game(seed: int) -> list[UnrestState]:
+    """Every state of a random game."""
+    rng = np.random.default_rng(seed)
+    state = unrest.new_game(seed=seed)
+    out = [state]
+    while not unrest.is_terminal(state):
+        state = unrest.step(state, RandomAgent().act(None, unrest.legal_actions(state), rng), rng=rng)
+        out.append(state)
+    return out
+
+
+def decode(tensor: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Read the moves and draws back out of an information state tensor (written independently of the code)."""
+    n = OBSERVATION_SHAPE[0]
+    moves_block = tensor[n : n + MAX_MOVES * NUM_MOVE_CODES].reshape(MAX_MOVES, NUM_MOVE_CODES)
+    draws_block = tensor[n + MAX_MOVES * NUM_MOVE_CODES :].reshape(MAX_DRAWS, KINDS)
+    assert set(np.unique(moves_block).tolist()) <= {0.0, 1.0} and (moves_block.sum(axis=1) <= 1).all()
+    assert set(np.unique(draws_block).tolist()) <= {0.0, 1.0} and (draws_block.sum(axis=1) <= 1).all()
+    moves = tuple(int(row.argmax()) for row in moves_block if row.any())
+    draws = tuple(int(row.argmax()) for row in draws_block if row.any())
+    return moves, draws
+
+
+# ----- perfect recall ----------------------------------------------------------------------------------------
+
+
+def round_one(target: str) -> UnrestState:
+    """Round 1 with the Area of Interest on ``target``, three cards into Peace, then the same draws."""
+    state = table(hand="2I 4U 6D 3S 5S")
+    return act(
+        state,
+        target,
+        "plan 2I hidden",
+        "plan 4U hidden",
+        "plan 6D revealed",
+        "blockade Truth",
+        "surveil card 1",
+        "place 2I in Peace",
+        "place 4U in Peace",
+        "place 6D in Peace",
+        "draw 2U",
+        "draw 3U",
+        "draw 4I",
+    )
+
+
+def test_the_information_state_remembers_the_area_of_interest_the_table_forgets() -> None:
+    # The Area of Interest on Plenty and Peace, or on Peace and Capitol: the same cards end in Peace, and by round
+    # 2 the table (and so both views) is the same. The information states are not: each player saw the target.
+    a, b = round_one("target Plenty"), round_one("target Peace")
+    assert a.round == b.round == 2 and a.step == b.step == "target"
+    assert attrs.evolve(a, moves=b.moves) == b
+    for player in (REBELLION, EMPIRE):
+        assert unrest.observe(a, player) == unrest.observe(b, player)
+        assert unrest.information_state(a, player) != unrest.information_state(b, player)
+        tensors = [unrest.information_state_tensor(s, player) for s in (a, b)]
+        assert not np.array_equal(tensors[0], tensors[1])
+
+
+def test_the_rebellion_remembers_its_draw_order_and_the_empire_never_saw_it() -> None:
+    start = unrest.new_game()
+    setup = ["district Plenty", "district Peace", "district Capitol", "district Police", "district Truth"]
+    hand = ["draw 2I", "draw 4U", "draw 6D", "draw 3S", "draw 5S"]
+    missions = ["mission Coup", "mission Coordinated Plot", "mission Sleeper Cell"]
+    a = act(start, *setup, *hand, *missions)
+    b = act(start, *setup, *reversed(hand), *missions)
+    assert a.hand == b.hand and a.draws != b.draws and attrs.evolve(a, draws=b.draws) == b
+    assert unrest.information_state(a, EMPIRE) == unrest.information_state(b, EMPIRE)
+    assert np.array_equal(unrest.information_state_tensor(a, EMPIRE), unrest.information_state_tensor(b, EMPIRE))
+    assert unrest.information_state(a, REBELLION) != unrest.information_state(b, REBELLION)
+    assert unrest.information_state(a, REBELLION).draws == cards("2I 4U 6D 3S 5S")
+
+
+def test_a_hidden_plan_is_logged_without_its_card() -> None:
+    base = act(table(hand="2I 4U 6D 3S 5S"), "target Peace")
+    a = act(base, "plan 2I hidden")
+    b = act(base, "plan 4U hidden")
+    assert a.moves[-1] == b.moves[-1] == PLAN_HIDDEN
+    assert unrest.information_state(a, EMPIRE) == unrest.information_state(b, EMPIRE)
+    revealed = act(base, "plan 2I revealed")
+    assert revealed.moves[-1] == public_code(Plan(cards("2I")[0], False)) != PLAN_HIDDEN
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_information_states_extend_the_earlier_ones_and_decode_from_the_tensor(seed: int) -> None:
+    states = random_game(seed)
+    before: dict[int, UnrestInformation] = {}
+    for state in states:
+        for player in (REBELLION, EMPIRE):
+            info = unrest.information_state(state, player)
+            tensor = unrest.information_state_tensor(state, player)
+            assert tensor.shape == INFORMATION_STATE_SHAPE and tensor.dtype == np.float32
+            assert np.array_equal(tensor[: OBSERVATION_SHAPE[0]], unrest.observation_tensor(state, player))
+            assert decode(tensor) == (info.moves, info.draws)
+            assert info.draws == (state.draws if player == REBELLION else ())
+            old = before.get(player)
+            if old is not None:
+                assert info.moves[: len(old.moves)] == old.moves
+                assert info.draws[: len(old.draws)] == old.draws
+            before[player] = info
+    last = states[-1]
+    decisions = sum(1 for s in states[:-1] if unrest.current_player(s) >= 0)
+    assert len(last.moves) == decisions and len(last.draws) == 24 - last.deck_size
+
+
+def test_every_decision_of_a_game_fits_the_tensor() -> None:
+    # MAX_MOVES is a true bound: the longest of many random games stays within it.
+    longest = max(len(random_game(seed)[-1].moves) for seed in range(40))
+    assert longest <= MAX_MOVES
+
+
+# ----- the draw order of a determinization --------------------------------------------------------------------
+
+
+def drawn_position() -> UnrestState:
+    """Round 2, planning: three cards placed in round 1 (so drawn in the opening hand) and five in hand."""
+    return table(
+        hand="2I 3U 4D 5S 6I",
+        stacks={PEACE: stack("(2U) 4S (5I)", rnd=1)},
+        rnd=2,
+        step="plan",
+    )
+
+
+def test_sample_draws_is_uniform_over_the_orders_history_allows() -> None:
+    state = drawn_position()
+    unrest.GAME.validate_state(state)
+    hand = [card_name(k) for k in state.hand]
+    rng = np.random.default_rng(11)
+    n = 6000
+    pairs: Counter[frozenset[str]] = Counter()
+    first: Counter[str] = Counter()
+    for _ in range(n):
+        draws = sample_draws(state, rng)
+        names = [card_name(k) for k in draws]
+        opening, end_of_round_1 = names[:5], names[5:]
+        # The round-1 cards were in the opening hand; two of the five in hand joined them, any two equally likely.
+        assert {"2U", "4S", "5I"} <= set(opening) and len(end_of_round_1) == 3
+        pairs[frozenset(set(opening) - {"2U", "4S", "5I"})] += 1
+        first[names[0]] += 1
+        unrest.GAME.validate_state(attrs.evolve(state, draws=draws))
+    assert set(pairs) == {frozenset(p) for p in combinations(hand, 2)}
+    for count in pairs.values():
+        assert abs(count / n - 1 / 10) < 0.02
+    # Within a batch every order is equally likely: each opening card is first with chance 1/5 x P(in opening).
+    for name in ("2U", "4S", "5I"):
+        assert abs(first[name] / n - 1 / 5) < 0.02
+    for name in hand:
+        assert abs(first[name] / n - (2 / 5) / 5) < 0.015
+
+
+def test_the_empires_worlds_carry_a_resampled_draw_order() -> None:
+    states = [s for s in random_game(4) if s.round >= 3 and unrest.current_player(s) == EMPIRE]
+    state = states[0]
+    rng = np.random.default_rng(5)
+    orders = set()
+    for _ in range(200):
+        world = unrest.determinize(state, EMPIRE, rng)
+        unrest.GAME.validate_state(world)
+        assert unrest.information_state(world, EMPIRE) == unrest.information_state(state, EMPIRE)
+        assert [batch_of(i) for i in range(len(world.draws))] == [batch_of(i) for i in range(len(state.draws))]
+        orders.add(world.draws)
+    assert len(orders) > 150  # drawn afresh each time, not copied from the truth
+
+
+# ----- malformed logs are refused -----------------------------------------------------------------------------
+
+
+def _tampered(what: str) -> UnrestState:
+    state = drawn_position()
+    if what == "draws not the cards gone from the deck":
+        return attrs.evolve(state, draws=state.draws[:-1])
+    if what == "a card drawn after it was planned":
+        # The round-1 cards moved to the end of round 1's draw: too late to have been planned in round 1.
+        return attrs.evolve(state, draws=(*state.draws[3:], *state.draws[:3]))
+    if what == "a move code out of range":
+        return attrs.evolve(state, moves=(NUM_MOVE_CODES,))
+    return attrs.evolve(state, moves=(0,) * (MAX_MOVES + 1))
+
+
+@pytest.mark.parametrize(
+    "what",
+    [
+        "draws not the cards gone from the deck",
+        "a card drawn after it was planned",
+        "a move code out of range",
+        "more moves than a game holds",
+    ],
+)
+def test_a_saved_game_with_an_impossible_log_is_refused(what: str) -> None:
+    assert from_json(unrest.GAME, to_json(drawn_position())) == drawn_position()
+    bad = _tampered(what)
+    with pytest.raises(StateFormatError, match="inconsistent state"):
+        from_json(unrest.GAME, to_json(bad))
+
+
+def test_the_hand_written_copy_keeps_every_field() -> None:
+    state = next(s for s in random_game(6) if s.round >= 3 and s.step == "place")
+    assert state.logged(7) == attrs.evolve(state, moves=(*state.moves, 7))
+    # logged() lists the fields by position: a new field must be added there too.
+    assert [f.name for f in attrs.fields(UnrestState)][-2:] == ["moves", "draws"]
+    assert len(attrs.fields(UnrestState)) == 20
