@@ -48,7 +48,7 @@ from unrest.content import CONTENT
 from unrest.determinization import determinize_empire, draws_fit
 from unrest.rules import liberation, setup
 from unrest.rules import round as rnd
-from unrest.state import EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState
+from unrest.state import CAPITOL, EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState
 from unrest.view import (
     HIDDEN,
     INFORMATION_STATE_SHAPE,
@@ -378,6 +378,16 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         in_play = [d for d in range(5) if not state.freed[d]]
         if state.pos.round > 0 and sorted(state.row) != in_play:
             raise ValueError(f"row {state.row} must hold exactly the unliberated Districts {in_play}")
+        if state.pos.round == 0 and state.pos.step == "districts":
+            if state.laid != state.row:
+                raise ValueError(f"laid {state.laid} must be the row {state.row} while the row is being laid")
+        else:
+            if sorted(state.laid) != list(range(5)):
+                raise ValueError(f"laid {state.laid} must hold the five Districts as they were laid")
+            if state.row != tuple(d for d in state.laid if not state.freed[d]):
+                raise ValueError(f"row {state.row} must be the row as laid {state.laid} without liberated Districts")
+            if state.options.variant == "capitol" and state.laid[2] != CAPITOL:
+                raise ValueError("the Capitol variant lays the Capitol in the centre")
         if len(set(state.missions)) != len(state.missions) or state.missions[:1] != (0,):
             raise ValueError("missions must be distinct, Revolution first")
         if any(not 0 <= m < len(CONTENT.missions) for m in state.missions):

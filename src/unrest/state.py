@@ -156,6 +156,8 @@ class UnrestState:
             decision id, a hidden plan's card masked); what the players remember of the game beyond the table.
         draws: every card kind the Rebellion has drawn, in order (5 for the opening hand, then up to 3 at each
             round's end); only the Rebellion saw them.
+        laid: the District row as it was laid at setup, left to right (``row`` loses liberated Districts; both
+            players saw where they lay).
     """
 
     TAG: ClassVar[str] = "unrest.state"
@@ -179,6 +181,7 @@ class UnrestState:
     winner: int = -1
     moves: tuple[int, ...] = ()
     draws: tuple[int, ...] = ()
+    laid: tuple[int, ...] = ()
 
     def logged(self, code: int) -> UnrestState:
         """This state with ``code`` appended to ``moves``: one copy per decision, so written out rather than
@@ -204,6 +207,7 @@ class UnrestState:
             self.winner,
             (*self.moves, code),
             self.draws,
+            self.laid,
         )
 
     @property

@@ -266,7 +266,8 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
 MAX_MOVES = 8 * 9 + 24
 #: Every card of the deck.
 MAX_DRAWS = sum(DECK)
-INFORMATION_STATE_SHAPE = (OBSERVATION_SHAPE[0] + MAX_MOVES * NUM_MOVE_CODES + MAX_DRAWS * KINDS,)
+_LAID = _N_DISTRICTS * _N_DISTRICTS
+INFORMATION_STATE_SHAPE = (OBSERVATION_SHAPE[0] + _LAID + MAX_MOVES * NUM_MOVE_CODES + MAX_DRAWS * KINDS,)
 
 
 @attrs.frozen
@@ -278,16 +279,19 @@ class UnrestInformation:
     it was placed in; ``moves`` adds what the table forgets (each round's Area of Interest and Blockade, which
     slot went where, the order of proof reveals); a hidden plan shows no card in ``moves``, but the Rebellion
     still knows it (the card lies where the later moves took it, and the Rebellion sees it there); ``draws``
-    gives the Rebellion the order of its draws. Setup chance is public and fixed by the view (the row and the
-    Missions, in the order they were laid).
+    gives the Rebellion the order of its draws. The rest of setup chance is public: the Missions stay in the
+    view in the order they were dealt, and ``laid`` keeps the row as it was laid (``row`` forgets where a
+    liberated District lay).
 
     Attributes:
         view: :func:`observe` of the state.
+        laid: ``UnrestState.laid``.
         moves: ``UnrestState.moves``.
         draws: ``UnrestState.draws`` for the Rebellion; empty for the Empire.
     """
 
     view: UnrestView
+    laid: tuple[int, ...]
     moves: tuple[int, ...]
     draws: tuple[int, ...]
 
@@ -299,13 +303,14 @@ def information_state(state: UnrestState, player: int) -> UnrestInformation:
         ValueError: if ``player`` is not 0 or 1.
     """
     view = observe(state, player)
-    return UnrestInformation(view, state.moves, state.draws if player == REBELLION else ())
+    return UnrestInformation(view, state.laid, state.moves, state.draws if player == REBELLION else ())
 
 
 def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     """Encode an information state as a float32 vector of shape :data:`INFORMATION_STATE_SHAPE`.
 
-    Layout: the view's :func:`observation_tensor`; then, for each of the :data:`MAX_MOVES` decisions a game can
+    Layout: the view's :func:`observation_tensor`; the row as laid (for each of the 5 positions, a one-hot of its
+    District; all zero before setup lays it); then, for each of the :data:`MAX_MOVES` decisions a game can
     hold, a one-hot of its public code (:data:`~unrest.actions.NUM_MOVE_CODES` wide; all zero once the game has
     had fewer decisions); then, for each of the :data:`MAX_DRAWS` draws, a one-hot of the card kind drawn (all
     zero for the Empire, and past the draws made so far).
@@ -318,6 +323,9 @@ def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     out = np.zeros(INFORMATION_STATE_SHAPE, dtype=np.float32)
     n = OBSERVATION_SHAPE[0]
     out[:n] = observation_tensor(info.view)
+    for position, district in enumerate(info.laid):
+        out[n + position * _N_DISTRICTS + district] = 1.0
+    n += _LAID
     if info.moves:
         out[n + np.arange(len(info.moves)) * NUM_MOVE_CODES + np.asarray(info.moves)] = 1.0
     n += MAX_MOVES * NUM_MOVE_CODES

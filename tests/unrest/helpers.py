@@ -88,8 +88,23 @@ def table(
         plan=planned,
         destroyed=destroyed_t,
         final=final,
+        laid=_laid(row, freed_t, variant),
     )
     return with_draws(state)
+
+
+def _laid(row: tuple[int, ...], freed: tuple[int, ...], variant: str) -> tuple[int, ...]:
+    """A row as laid at setup that leaves ``row`` once the liberated Districts are gone (the Capitol in the
+    centre in the Capitol variant): liberated Districts go to the right end, or to the left end while the Capitol
+    needs them to reach the centre."""
+    laid = list(row)
+    for d in range(5):
+        if freed[d] and d not in laid:
+            if variant == "capitol" and CAPITOL in laid and laid.index(CAPITOL) < 2:
+                laid.insert(0, d)
+            else:
+                laid.append(d)
+    return tuple(laid)
 
 
 def destroyed_early(kinds: Iterable[int]) -> list[Destroyed]:

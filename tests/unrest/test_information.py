@@ -14,7 +14,22 @@ import unrest
 from tabletop_core.agents import RandomAgent
 from tabletop_core.errors import StateFormatError
 from tabletop_core.serialize import from_json, to_json
-from tests.unrest.helpers import PEACE, act, cards, stack, table
+from tests.unrest.helpers import (
+    CAPITOL,
+    COUP,
+    ESPIONAGE,
+    PEACE,
+    PLENTY,
+    POLICE,
+    REVOLUTION,
+    SLEEPER,
+    TRUTH,
+    act,
+    cards,
+    plan,
+    stack,
+    table,
+)
 from unrest.actions import NUM_MOVE_CODES, PLAN_HIDDEN, Plan, public_code
 from unrest.cards import KINDS, card_name
 from unrest.determinization import batch_of, sample_draws
@@ -33,16 +48,21 @@ def random_game(seed: int) -> list[UnrestState]:
     return out
 
 
-def decode(tensor: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Read the moves and draws back out of an information state tensor (written independently of the code)."""
+def decode(tensor: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Read the row as laid, the moves and the draws back out of an information state tensor (written
+    independently of the code)."""
     n = OBSERVATION_SHAPE[0]
+    laid_block = tensor[n : n + 25].reshape(5, 5)
+    assert set(np.unique(laid_block).tolist()) <= {0.0, 1.0} and (laid_block.sum(axis=1) <= 1).all()
+    laid = tuple(int(row.argmax()) for row in laid_block if row.any())
+    n += 25
     moves_block = tensor[n : n + MAX_MOVES * NUM_MOVE_CODES].reshape(MAX_MOVES, NUM_MOVE_CODES)
     draws_block = tensor[n + MAX_MOVES * NUM_MOVE_CODES :].reshape(MAX_DRAWS, KINDS)
     assert set(np.unique(moves_block).tolist()) <= {0.0, 1.0} and (moves_block.sum(axis=1) <= 1).all()
     assert set(np.unique(draws_block).tolist()) <= {0.0, 1.0} and (draws_block.sum(axis=1) <= 1).all()
     moves = tuple(int(row.argmax()) for row in moves_block if row.any())
     draws = tuple(int(row.argmax()) for row in draws_block if row.any())
-    return moves, draws
+    return laid, moves, draws
 
 
 # ----- perfect recall ----------------------------------------------------------------------------------------
@@ -74,6 +94,37 @@ def test_the_information_state_remembers_the_area_of_interest_the_table_forgets(
     a, b = round_one("target Plenty"), round_one("target Peace")
     assert a.round == b.round == 2 and a.step == b.step == "target"
     assert attrs.evolve(a, moves=b.moves) == b
+    for player in (REBELLION, EMPIRE):
+        assert unrest.observe(a, player) == unrest.observe(b, player)
+        assert unrest.information_state(a, player) != unrest.information_state(b, player)
+        tensors = [unrest.information_state_tensor(s, player) for s in (a, b)]
+        assert not np.array_equal(tensors[0], tensors[1])
+
+
+def liberated_peace(row: tuple[int, ...], aoi: tuple[int, ...]) -> UnrestState:
+    """Round 2: two cards into Peace complete Espionage; Peace is liberated and the draws follow."""
+    state = table(
+        hand="6U 6S",
+        planned=plan("(5D) 2I"),
+        stacks={PEACE: stack("(3I) (M)")},
+        missions=(REVOLUTION, ESPIONAGE, COUP, SLEEPER),
+        rnd=2,
+        step="place",
+        aoi=aoi,
+        row=row,
+        tokens=(False, False, True, True),
+    )
+    moves = ("place 5D in Peace", "place 2I in Peace", "reveal 3I (card 1)", "reveal 5D (card 3)")
+    return act(state, *moves, "draw 2U", "draw 3U", "draw 4U")
+
+
+def test_the_information_state_remembers_where_a_liberated_district_lay() -> None:
+    # Peace laid left or right of the Capitol: once Peace is liberated the row, the stacks and the logged moves are
+    # the same, but both players saw the row as it was laid.
+    a = liberated_peace((PLENTY, PEACE, CAPITOL, POLICE, TRUTH), (PEACE, CAPITOL))
+    b = liberated_peace((PLENTY, CAPITOL, PEACE, POLICE, TRUTH), (CAPITOL, PEACE))
+    assert a.freed[PEACE] == b.freed[PEACE] == 2 and a.row == b.row == (PLENTY, CAPITOL, POLICE, TRUTH)
+    assert a.moves == b.moves and a.round == b.round == 3
     for player in (REBELLION, EMPIRE):
         assert unrest.observe(a, player) == unrest.observe(b, player)
         assert unrest.information_state(a, player) != unrest.information_state(b, player)
@@ -115,7 +166,7 @@ def test_information_states_extend_the_earlier_ones_and_decode_from_the_tensor(s
             tensor = unrest.information_state_tensor(state, player)
             assert tensor.shape == INFORMATION_STATE_SHAPE and tensor.dtype == np.float32
             assert np.array_equal(tensor[: OBSERVATION_SHAPE[0]], unrest.observation_tensor(state, player))
-            assert decode(tensor) == (info.moves, info.draws)
+            assert decode(tensor) == (info.laid, info.moves, info.draws)
             assert info.draws == (state.draws if player == REBELLION else ())
             old = before.get(player)
             if old is not None:
@@ -197,6 +248,8 @@ def _tampered(what: str) -> UnrestState:
     if what == "a card drawn after it was planned":
         # The round-1 cards moved to the end of round 1's draw: too late to have been planned in round 1.
         return attrs.evolve(state, draws=(*state.draws[3:], *state.draws[:3]))
+    if what == "a row that is not the row as laid":
+        return attrs.evolve(state, laid=(*state.laid[1:], state.laid[0]))
     if what == "a move code out of range":
         return attrs.evolve(state, moves=(NUM_MOVE_CODES,))
     return attrs.evolve(state, moves=(0,) * (MAX_MOVES + 1))
@@ -209,6 +262,7 @@ def _tampered(what: str) -> UnrestState:
         "a card drawn after it was planned",
         "a move code out of range",
         "more moves than a game holds",
+        "a row that is not the row as laid",
     ],
 )
 def test_a_saved_game_with_an_impossible_log_is_refused(what: str) -> None:
@@ -222,5 +276,5 @@ def test_the_hand_written_copy_keeps_every_field() -> None:
     state = next(s for s in random_game(6) if s.round >= 3 and s.step == "place")
     assert state.logged(7) == attrs.evolve(state, moves=(*state.moves, 7))
     # logged() lists the fields by position: a new field must be added there too.
-    assert [f.name for f in attrs.fields(UnrestState)][-2:] == ["moves", "draws"]
-    assert len(attrs.fields(UnrestState)) == 20
+    assert [f.name for f in attrs.fields(UnrestState)][-3:] == ["moves", "draws", "laid"]
+    assert len(attrs.fields(UnrestState)) == 21

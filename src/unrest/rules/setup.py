@@ -77,7 +77,7 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         if state.options.variant == "capitol" and len(row) == 2:
             row = (*row, CAPITOL)
         pos = FLOW.next(state.pos) if len(row) == N_DISTRICTS else state.pos
-        return attrs.evolve(state, row=row, pos=pos)
+        return attrs.evolve(state, row=row, laid=row, pos=pos)
     if isinstance(outcome, Draw):
         state = draw(state, outcome.card)
         return attrs.evolve(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
