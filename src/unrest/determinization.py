@@ -9,7 +9,9 @@ cards, hidden stack cards (liberated stacks too) and hidden destroyed cards. The
 - a complete plan with no revealed numbered card among this round's cards was planned with no numbered card
   in hand, so every hidden card of this round is a Misdirection (only possible in the Final Encounter);
 - at the end of every finished round each District left in play met no Mission (the liberation check is not
-  optional), so each such stack, as it stood then, meets none;
+  optional), so each such stack, as it stood then, meets none; when the Rebellion has won by a liberation, so
+  did every District left in play to the left of the last one liberated (the check of that round got past
+  them);
 - during a liberation proof the Districts left of the one being proven meet no Mission, the proven one meets
   one and the cards revealed so far begin a minimal proof that is not yet complete (every reveal is a
   decision, so the Empire learns nothing from whether the Rebellion had a choice);
@@ -36,7 +38,7 @@ from unrest.missions import Tally
 from unrest.rules.liberation import DRAW_SIZE, met_missions, minimal_proofs, missions_for
 from unrest.rules.round import plan_actions
 from unrest.rules.setup import HAND_SIZE
-from unrest.state import EMPIRE, Destroyed, Planned, Proof, StackCard, UnrestState
+from unrest.state import EMPIRE, REBELLION, Destroyed, Planned, Proof, StackCard, UnrestState
 from unrest.view import all_misdirection_round
 
 __all__ = [
@@ -104,6 +106,15 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
                 continue
             tally = Tally(snap)
             if any(m.holds(tally) for m in missions_for(state, d)):
+                return None
+    if state.winner == REBELLION:
+        # The game ended at once when the last District was liberated: the check of this round had passed over
+        # every District left of it (the round's liberations go left to right), and those still in play met none.
+        last = max((state.laid.index(d) for d in range(5) if state.freed[d] == cur), default=-1)
+        for d in state.row:
+            if state.laid.index(d) > last:
+                break
+            if met_missions(state, d):
                 return None
     frame = state.pending.top
     if frame is not None:

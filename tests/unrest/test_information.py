@@ -33,6 +33,7 @@ from tests.unrest.helpers import (
 from unrest.actions import NUM_MOVE_CODES, PLAN_HIDDEN, Plan, public_code
 from unrest.cards import KINDS, card_name
 from unrest.determinization import batch_of, sample_draws
+from unrest.rules.liberation import met_missions
 from unrest.state import EMPIRE, REBELLION, UnrestState
 from unrest.view import INFORMATION_STATE_SHAPE, MAX_DRAWS, MAX_MOVES, OBSERVATION_SHAPE, UnrestInformation
 
@@ -236,6 +237,31 @@ def test_the_empires_worlds_carry_a_resampled_draw_order() -> None:
         assert [batch_of(i) for i in range(len(world.draws))] == [batch_of(i) for i in range(len(state.draws))]
         orders.add(world.draws)
     assert len(orders) > 150  # drawn afresh each time, not copied from the truth
+
+
+def test_when_the_rebellion_wins_the_districts_left_of_the_last_liberation_met_no_mission() -> None:
+    # Round 3: the M hidden in Peace and the 2S and 4D into the Capitol; the Capitol meets Espionage and is the third
+    # District liberated, so the game ends. The check ran left to right: Peace (3I 4U 5S and the hidden card) met no
+    # Mission, else it would have been liberated first. The Empire's worlds must not put a 2 or a 6 there (Sleeper
+    # Cell).
+    state = table(
+        hand="6U 6S",
+        planned=plan("(M) (2S) 4D"),
+        stacks={PEACE: stack("3I 4U 5S"), CAPITOL: stack("4I", rnd=2)},
+        missions=(REVOLUTION, ESPIONAGE, COUP, SLEEPER),
+        rnd=3,
+        step="place",
+        aoi=(PEACE, CAPITOL),
+        row=(PLENTY, PEACE, CAPITOL),
+        freed={POLICE: 1, TRUTH: 2},
+    )
+    state = act(state, "place M in Peace", "place 2S in Capitol", "place 4D in Capitol")
+    assert unrest.is_terminal(state) and state.winner == REBELLION and state.freed[CAPITOL] == 3
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        world = unrest.determinize(state, EMPIRE, rng)
+        assert not met_missions(world, PEACE), unrest.render(world)
+        assert unrest.information_state(world, EMPIRE) == unrest.information_state(state, EMPIRE)
 
 
 # ----- malformed logs are refused -----------------------------------------------------------------------------
