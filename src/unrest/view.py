@@ -23,6 +23,7 @@ __all__ = [
     "INFORMATION_STATE_SHAPE",
     "MAX_DRAWS",
     "MAX_MOVES",
+    "MAX_PILE",
     "OBSERVATION_SHAPE",
     "SeenCard",
     "UnrestInformation",
@@ -267,7 +268,16 @@ MAX_MOVES = 8 * 9 + 24
 #: Every card of the deck.
 MAX_DRAWS = sum(DECK)
 _LAID = _N_DISTRICTS * _N_DISTRICTS
-INFORMATION_STATE_SHAPE = (OBSERVATION_SHAPE[0] + _LAID + MAX_MOVES * NUM_MOVE_CODES + MAX_DRAWS * KINDS,)
+#: Cards a stack, or the destroyed pile, can hold: every card of the deck.
+MAX_PILE = sum(DECK)
+_ROUNDS = _MAX_ROUND - 1
+_DEALT = 3
+_PER_CARD = KINDS + 2 + _ROUNDS
+_PER_DESTROYED = KINDS + 1 + _ROUNDS
+_DETAIL = (
+    _DEALT * _N_MISSIONS + _N_DISTRICTS * _ROUNDS + _N_DISTRICTS * MAX_PILE * _PER_CARD + MAX_PILE * _PER_DESTROYED + 2
+)
+INFORMATION_STATE_SHAPE = (OBSERVATION_SHAPE[0] + _LAID + MAX_MOVES * NUM_MOVE_CODES + MAX_DRAWS * KINDS + _DETAIL,)
 
 
 @attrs.frozen
@@ -313,13 +323,22 @@ def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     District; all zero before setup lays it); then, for each of the :data:`MAX_MOVES` decisions a game can
     hold, a one-hot of its public code (:data:`~unrest.actions.NUM_MOVE_CODES` wide; all zero once the game has
     had fewer decisions); then, for each of the :data:`MAX_DRAWS` draws, a one-hot of the card kind drawn (all
-    zero for the Empire, and past the draws made so far).
+    zero for the Empire, and past the draws made so far); then what the observation tensor sums up but the
+    information state keeps (:func:`_view_detail`): the Missions in the order they were dealt, the round each
+    District was liberated in, every stack card by position and the destroyed cards in order, and the winner.
 
     Raises:
-        ValueError: if the information state holds more moves or draws than a game can (a malformed state).
+        ValueError: if the information state holds more moves, draws or cards than a game can (a malformed
+            state).
     """
     if len(info.moves) > MAX_MOVES or len(info.draws) > MAX_DRAWS:
         raise ValueError(f"unrest: {len(info.moves)} moves and {len(info.draws)} draws exceed a game's bounds")
+    view = info.view
+    if len(view.destroyed) > MAX_PILE or any(len(s) > MAX_PILE for s in view.stacks):
+        raise ValueError(f"unrest: a stack or the destroyed cards exceed the {MAX_PILE} cards of the deck")
+    placed = [c.round for s in view.stacks for c in s] + [x.round for x in view.destroyed]
+    if any(not 1 <= r <= _ROUNDS for r in placed) or any(not 0 <= r <= _ROUNDS for r in view.freed):
+        raise ValueError(f"unrest: a card or liberation dated outside rounds 1..{_ROUNDS}")
     out = np.zeros(INFORMATION_STATE_SHAPE, dtype=np.float32)
     n = OBSERVATION_SHAPE[0]
     out[:n] = observation_tensor(info.view)
@@ -331,4 +350,40 @@ def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     n += MAX_MOVES * NUM_MOVE_CODES
     if info.draws:
         out[n + np.arange(len(info.draws)) * KINDS + np.asarray(info.draws)] = 1.0
+    n += MAX_DRAWS * KINDS
+    _view_detail(view, out[n:])
     return out
+
+
+def _view_detail(view: UnrestView, out: np.ndarray) -> None:
+    """Write what :func:`observation_tensor` sums up into ``out`` (``_DETAIL`` floats), so that the information
+    state tensor tells apart every two information states.
+
+    Layout: for each of the 3 dealt Missions, a one-hot of the Mission (9); for each District, a one-hot of the
+    round it was liberated in (8; all zero in play); for each District, for each of its :data:`MAX_PILE` stack
+    positions: a one-hot of the card kind seen (21), hidden, proved, a one-hot of the round it was placed in (8;
+    all zero past the stack's top); for each of :data:`MAX_PILE` destroyed cards in the order destroyed: the kind
+    seen (21), hidden, the round (8); the winner (2).
+    """
+    for slot, m in enumerate(view.missions[1:]):
+        out[slot * _N_MISSIONS + m] = 1.0
+    i = _DEALT * _N_MISSIONS
+    for d, r in enumerate(view.freed):
+        if r:
+            out[i + d * _ROUNDS + r - 1] = 1.0
+    i += _N_DISTRICTS * _ROUNDS
+    for d, stack in enumerate(view.stacks):
+        base = i + d * MAX_PILE * _PER_CARD
+        for j, c in enumerate(stack):
+            at = base + j * _PER_CARD
+            out[at + (KINDS if c.card == HIDDEN else c.card)] = 1.0
+            out[at + KINDS + 1] = float(c.proved)
+            out[at + KINDS + 2 + c.round - 1] = 1.0
+    i += _N_DISTRICTS * MAX_PILE * _PER_CARD
+    for j, x in enumerate(view.destroyed):
+        at = i + j * _PER_DESTROYED
+        out[at + (KINDS if x.card == HIDDEN else x.card)] = 1.0
+        out[at + KINDS + 1 + x.round - 1] = 1.0
+    i += MAX_PILE * _PER_DESTROYED
+    if view.winner >= 0:
+        out[i + view.winner] = 1.0

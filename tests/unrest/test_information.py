@@ -35,7 +35,15 @@ from unrest.cards import KINDS, card_name
 from unrest.determinization import batch_of, sample_draws
 from unrest.rules.liberation import met_missions
 from unrest.state import EMPIRE, REBELLION, UnrestState
-from unrest.view import INFORMATION_STATE_SHAPE, MAX_DRAWS, MAX_MOVES, OBSERVATION_SHAPE, UnrestInformation
+from unrest.view import (
+    HIDDEN,
+    INFORMATION_STATE_SHAPE,
+    MAX_DRAWS,
+    MAX_MOVES,
+    OBSERVATION_SHAPE,
+    UnrestInformation,
+    UnrestView,
+)
 
 
 def random_game(seed: int) -> list[UnrestState]:
@@ -58,12 +66,53 @@ def decode(tensor: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...], tuple[
     laid = tuple(int(row.argmax()) for row in laid_block if row.any())
     n += 25
     moves_block = tensor[n : n + MAX_MOVES * NUM_MOVE_CODES].reshape(MAX_MOVES, NUM_MOVE_CODES)
-    draws_block = tensor[n + MAX_MOVES * NUM_MOVE_CODES :].reshape(MAX_DRAWS, KINDS)
+    n += MAX_MOVES * NUM_MOVE_CODES
+    draws_block = tensor[n : n + MAX_DRAWS * KINDS].reshape(MAX_DRAWS, KINDS)
     assert set(np.unique(moves_block).tolist()) <= {0.0, 1.0} and (moves_block.sum(axis=1) <= 1).all()
     assert set(np.unique(draws_block).tolist()) <= {0.0, 1.0} and (draws_block.sum(axis=1) <= 1).all()
     moves = tuple(int(row.argmax()) for row in moves_block if row.any())
     draws = tuple(int(row.argmax()) for row in draws_block if row.any())
     return laid, moves, draws
+
+
+Seen = tuple[int, bool, int]
+
+
+def decode_detail(
+    tensor: np.ndarray,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[Seen, ...], ...], tuple[tuple[int, int], ...], int]:
+    """Read the dealt Missions (Revolution first), the liberation rounds, the stacks as (kind or HIDDEN, proved,
+    round) by position, the destroyed cards as (kind or HIDDEN, round) and the winner back out of the tensor's last
+    block (written independently of the code)."""
+    block = tensor[INFORMATION_STATE_SHAPE[0] - (27 + 40 + 5 * 24 * 31 + 24 * 30 + 2) :]
+    assert set(np.unique(block).tolist()) <= {0.0, 1.0}
+    dealt = block[:27].reshape(3, 9)
+    missions = (0, *(int(row.argmax()) for row in dealt if row.any()))
+    freed = tuple(int(row.argmax()) + 1 if row.any() else 0 for row in block[27:67].reshape(5, 8))
+    stacks = []
+    for rows in block[67 : 67 + 5 * 24 * 31].reshape(5, 24, 31):
+        stacks.append(
+            tuple(
+                (int(r[:22].argmax()) if r[21] == 0 else HIDDEN, bool(r[22]), int(r[23:].argmax()) + 1)
+                for r in rows
+                if r.any()
+            )
+        )
+    n = 67 + 5 * 24 * 31
+    destroyed = tuple(
+        (int(r[:22].argmax()) if r[21] == 0 else HIDDEN, int(r[22:].argmax()) + 1)
+        for r in block[n : n + 24 * 30].reshape(24, 30)
+        if r.any()
+    )
+    won = block[-2:]
+    return missions, freed, tuple(stacks), destroyed, int(won.argmax()) if won.any() else -1
+
+
+def detail_of(view: UnrestView) -> tuple[object, ...]:
+    """What :func:`decode_detail` should read for ``view``."""
+    stacks = tuple(tuple((c.card, c.proved, c.round) for c in stack) for stack in view.stacks)
+    destroyed = tuple((x.card, x.round) for x in view.destroyed)
+    return view.missions, view.freed, stacks, destroyed, view.winner
 
 
 # ----- perfect recall ----------------------------------------------------------------------------------------
@@ -133,6 +182,54 @@ def test_the_information_state_remembers_where_a_liberated_district_lay() -> Non
         assert not np.array_equal(tensors[0], tensors[1])
 
 
+def swapped_proof(first: str, second: str) -> UnrestState:
+    """Round 1: two hidden cards into Peace, ``first`` below ``second``; they complete Espionage and the proof turns
+    them up in stack order."""
+    state = table(hand="4I 4D 2U 3S 5S", missions=(REVOLUTION, ESPIONAGE, COUP, SLEEPER))
+    return act(
+        state,
+        "target Peace",
+        f"plan {first} hidden",
+        f"plan {second} hidden",
+        "plan 2U revealed",
+        "blockade Truth",
+        "reroute card 3 to Police",
+        f"place {first} in Peace",
+        f"place {second} in Peace",
+        f"reveal {first} (card 1)",
+        f"reveal {second} (card 2)",
+        "draw 2I",
+        "draw 3I",
+        "draw 5I",
+    )
+
+
+def test_the_tensor_tells_apart_the_order_of_cards_in_a_stack() -> None:
+    # The Rebellion planned 4I then 4D, or 4D then 4I (its own choices differ), and the Empire saw the proof turn up
+    # 4I first or 4D first. The moves are the same and Peace holds the same two cards, in another order: the tensor
+    # must keep the order, as the information state does (and a Reveal names a stack position).
+    a, b = swapped_proof("4I", "4D"), swapped_proof("4D", "4I")
+    assert a.moves == b.moves and a.freed[PEACE] == b.freed[PEACE] == 1 and a.round == 2
+    for player in (REBELLION, EMPIRE):
+        assert unrest.information_state(a, player) != unrest.information_state(b, player)
+        tensors = [unrest.information_state_tensor(s, player) for s in (a, b)]
+        assert not np.array_equal(tensors[0], tensors[1])
+
+
+def test_the_tensor_keeps_the_order_the_missions_were_dealt_in() -> None:
+    start = act(
+        unrest.new_game(),
+        *("district Plenty", "district Peace", "district Capitol", "district Police", "district Truth"),
+        *("draw 2I", "draw 4U", "draw 6D", "draw 3S", "draw 5S"),
+    )
+    a = act(start, "mission Coup", "mission Coordinated Plot", "mission Sleeper Cell")
+    b = act(start, "mission Sleeper Cell", "mission Coordinated Plot", "mission Coup")
+    for player in (REBELLION, EMPIRE):
+        assert unrest.information_state(a, player) != unrest.information_state(b, player)
+        tensors = [unrest.information_state_tensor(s, player) for s in (a, b)]
+        assert not np.array_equal(tensors[0], tensors[1])
+
+
 def test_the_rebellion_remembers_its_draw_order_and_the_empire_never_saw_it() -> None:
     start = unrest.new_game()
     setup = ["district Plenty", "district Peace", "district Capitol", "district Police", "district Truth"]
@@ -168,6 +265,7 @@ def test_information_states_extend_the_earlier_ones_and_decode_from_the_tensor(s
             assert tensor.shape == INFORMATION_STATE_SHAPE and tensor.dtype == np.float32
             assert np.array_equal(tensor[: OBSERVATION_SHAPE[0]], unrest.observation_tensor(state, player))
             assert decode(tensor) == (info.laid, info.moves, info.draws)
+            assert decode_detail(tensor) == detail_of(info.view)
             assert info.draws == (state.draws if player == REBELLION else ())
             old = before.get(player)
             if old is not None:
