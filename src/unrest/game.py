@@ -381,6 +381,12 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         if state.pos.round == 0 and state.pos.step == "districts":
             if state.laid != state.row:
                 raise ValueError(f"laid {state.laid} must be the row {state.row} while the row is being laid")
+            row = state.row
+            if len(row) >= 5 or len(set(row)) != len(row) or any(type(d) is not int or not 0 <= d < 5 for d in row):
+                raise ValueError(f"row {row} being laid must hold fewer than 5 distinct Districts")
+            capitol_at = [i for i, d in enumerate(row) if d == CAPITOL]
+            if state.options.variant == "capitol" and (len(row) == 2 or capitol_at != ([2] if len(row) > 2 else [])):
+                raise ValueError(f"row {row}: the Capitol variant lays the Capitol third, right after the second")
         else:
             if sorted(state.laid) != list(range(5)):
                 raise ValueError(f"laid {state.laid} must hold the five Districts as they were laid")
@@ -409,6 +415,8 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
             raise ValueError("a pending proof exists exactly at an undecided liberation step")
         if len(state.moves) > MAX_MOVES or any(type(m) is not int or not 0 <= m < NUM_MOVE_CODES for m in state.moves):
             raise ValueError(f"moves must be at most {MAX_MOVES} public codes in 0..{NUM_MOVE_CODES - 1}")
+        if state.pos.round == 0 and state.moves:
+            raise ValueError("no decision is taken during setup, so no move is logged")
         why = draws_fit(state)
         if why is not None:
             raise ValueError(why)

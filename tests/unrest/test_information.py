@@ -396,6 +396,43 @@ def test_a_saved_game_with_an_impossible_log_is_refused(what: str) -> None:
         from_json(unrest.GAME, to_json(bad))
 
 
+def laying(variant: str, row: tuple[int, ...]) -> UnrestState:
+    """The setup while the row is being laid, ``row`` laid so far."""
+    return attrs.evolve(unrest.GAME.initial_state(unrest.UnrestOptions(variant)), row=row, laid=row)
+
+
+@pytest.mark.parametrize(
+    ("variant", "row"),
+    [
+        ("standard", (PEACE, PEACE)),
+        ("standard", (PLENTY, 7)),
+        ("capitol", (CAPITOL,)),
+        ("capitol", (PLENTY, PEACE)),
+        ("capitol", (PLENTY, CAPITOL, PEACE)),
+        ("capitol", (PLENTY, PEACE, POLICE)),
+    ],
+)
+def test_a_row_no_setup_lays_is_refused_while_it_is_laid(variant: str, row: tuple[int, ...]) -> None:
+    # Each District is laid once; the Capitol variant lays the Capitol third, right after the second District.
+    with pytest.raises(StateFormatError, match="inconsistent state"):
+        from_json(unrest.GAME, to_json(laying(variant, row)))
+
+
+def test_every_row_setup_lays_loads() -> None:
+    for variant in ("standard", "capitol"):
+        state = unrest.GAME.initial_state(unrest.UnrestOptions(variant))
+        while state.step == "districts":
+            assert from_json(unrest.GAME, to_json(state)) == state
+            state = unrest.step(state, unrest.legal_actions(state)[-1])
+
+
+def test_a_decision_logged_during_setup_is_refused() -> None:
+    start = unrest.new_game()
+    assert from_json(unrest.GAME, to_json(start)) == start
+    with pytest.raises(StateFormatError, match="inconsistent state"):
+        from_json(unrest.GAME, to_json(attrs.evolve(start, moves=(0,))))
+
+
 def test_the_hand_written_copy_keeps_every_field() -> None:
     state = next(s for s in random_game(6) if s.round >= 3 and s.step == "place")
     assert state.logged(7) == attrs.evolve(state, moves=(*state.moves, 7))
