@@ -117,10 +117,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         Raises:
             NotImplementedError: when the game declares no information state.
         """
-        if not self.spec.provides_information_state:
-            raise NotImplementedError(
-                f"{self.spec.short_name}: no information state (its spec does not set provides_information_state)"
-            )
+        self._require_information_state()
         return self.observe(state, player)
 
     def information_state_tensor(self, state: StateT, player: int) -> np.ndarray:
@@ -131,11 +128,16 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         Raises:
             NotImplementedError: when the game declares no information state.
         """
+        self._require_information_state()
+        return self.observation_tensor(state, player)
+
+    def _require_information_state(self) -> None:
+        # NotImplementedError, Python's word for an optional capability a class does not offer (as OpenSpiel's
+        # own games raise for an information state they lack).
         if not self.spec.provides_information_state:
             raise NotImplementedError(
                 f"{self.spec.short_name}: no information state (its spec does not set provides_information_state)"
             )
-        return self.observation_tensor(state, player)
 
     def num_players(self, state: StateT) -> int:
         """The number of players in this game (defaults to ``spec.max_num_players``)."""

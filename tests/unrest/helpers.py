@@ -8,6 +8,7 @@ import attrs
 import numpy as np
 
 import unrest
+from tabletop_core.agents import RandomAgent
 from tabletop_core.flow import Position
 from unrest.cards import DECK, KINDS, parse_card
 from unrest.determinization import batch_of, draw_deadlines
@@ -132,6 +133,25 @@ def act(state: UnrestState, *texts: str) -> UnrestState:
 def strings(state: UnrestState) -> list[str]:
     """The legal actions of ``state`` as strings."""
     return [unrest.action_to_str(state, a) for a in unrest.legal_actions(state)]
+
+
+def game_states(
+    seed: int, *, variant: str = "standard", bots: bool = False, random_empire: bool = False
+) -> list[UnrestState]:
+    """Every state of a seeded game between random agents (or the heuristic bots; or the Rebellion bot against a
+    random Empire, which the Rebellion mostly wins)."""
+    rng = np.random.default_rng(seed)
+    state = unrest.new_game(seed=seed, variant=variant)
+    agents = unrest.GAME.default_agents(state) if bots else [RandomAgent(), RandomAgent()]
+    if random_empire:
+        agents = [unrest.GAME.default_agents(state)[0], RandomAgent()]
+    out = [state]
+    while not unrest.is_terminal(state):
+        player = unrest.current_player(state)
+        action = agents[player].act(unrest.observe(state, player), unrest.legal_actions(state), rng)
+        state = unrest.step(state, action, rng=rng)
+        out.append(state)
+    return out
 
 
 def rng(seed: int = 0) -> np.random.Generator:

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import unrest
-from tabletop_core.agents import RandomAgent
 from tabletop_core.errors import StateFormatError
 from tabletop_core.serialize import from_json, to_json
 from tests.unrest.helpers import (
@@ -26,6 +25,7 @@ from tests.unrest.helpers import (
     TRUTH,
     act,
     cards,
+    game_states,
     plan,
     stack,
     table,
@@ -44,17 +44,6 @@ from unrest.view import (
     UnrestInformation,
     UnrestView,
 )
-
-
-def random_game(seed: int) -> list[UnrestState]:
-    """Every state of a random game."""
-    rng = np.random.default_rng(seed)
-    state = unrest.new_game(seed=seed)
-    out = [state]
-    while not unrest.is_terminal(state):
-        state = unrest.step(state, RandomAgent().act(None, unrest.legal_actions(state), rng), rng=rng)
-        out.append(state)
-    return out
 
 
 def decode(tensor: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -256,7 +245,7 @@ def test_a_hidden_plan_is_logged_without_its_card() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_information_states_extend_the_earlier_ones_and_decode_from_the_tensor(seed: int) -> None:
-    states = random_game(seed)
+    states = game_states(seed)
     before: dict[int, UnrestInformation] = {}
     for state in states:
         for player in (REBELLION, EMPIRE):
@@ -279,7 +268,7 @@ def test_information_states_extend_the_earlier_ones_and_decode_from_the_tensor(s
 
 def test_every_decision_of_a_game_fits_the_tensor() -> None:
     # MAX_MOVES is a true bound: the longest of many random games stays within it.
-    longest = max(len(random_game(seed)[-1].moves) for seed in range(40))
+    longest = max(len(game_states(seed)[-1].moves) for seed in range(40))
     assert longest <= MAX_MOVES
 
 
@@ -324,7 +313,7 @@ def test_sample_draws_is_uniform_over_the_orders_history_allows() -> None:
 
 
 def test_the_empires_worlds_carry_a_resampled_draw_order() -> None:
-    states = [s for s in random_game(4) if s.round >= 3 and unrest.current_player(s) == EMPIRE]
+    states = [s for s in game_states(4) if s.round >= 3 and unrest.current_player(s) == EMPIRE]
     state = states[0]
     rng = np.random.default_rng(5)
     orders = set()
@@ -434,7 +423,7 @@ def test_a_decision_logged_during_setup_is_refused() -> None:
 
 
 def test_the_hand_written_copy_keeps_every_field() -> None:
-    state = next(s for s in random_game(6) if s.round >= 3 and s.step == "place")
+    state = next(s for s in game_states(6) if s.round >= 3 and s.step == "place")
     assert state.logged(7) == attrs.evolve(state, moves=(*state.moves, 7))
     # logged() lists the fields by position: a new field must be added there too.
     assert [f.name for f in attrs.fields(UnrestState)][-3:] == ["moves", "draws", "laid"]

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import unrest
-from tabletop_core.agents import RandomAgent
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.spec import CHANCE, TERMINAL
+from tests.unrest.helpers import game_states
 from unrest.actions import DECISIONS, DRAWS, PLAN_HIDDEN, DealMission, Plan, SetDistrict
 from unrest.state import EMPIRE, UnrestState
 
@@ -87,25 +87,8 @@ def replay_logs(world: UnrestState) -> UnrestState | None:
     return go(GAME.initial_state(options), 0, 0)
 
 
-def states_of(seed: int, variant: str, bots: bool, *, random_empire: bool = False) -> list[UnrestState]:
-    """Every state of a seeded game between the heuristic bots (or random agents; or the Rebellion bot against
-    a random Empire, which the Rebellion mostly wins)."""
-    rng = np.random.default_rng(seed)
-    state = unrest.new_game(seed=seed, variant=variant)
-    agents = GAME.default_agents(state) if bots else [RandomAgent(), RandomAgent()]
-    if random_empire:
-        agents = [GAME.default_agents(state)[0], RandomAgent()]
-    out = [state]
-    while not unrest.is_terminal(state):
-        player = unrest.current_player(state)
-        action = agents[player].act(unrest.observe(state, player), unrest.legal_actions(state), rng)
-        state = unrest.step(state, action, rng=rng)
-        out.append(state)
-    return out
-
-
 def test_the_oracle_replays_the_truth_and_refuses_a_changed_log() -> None:
-    final = states_of(3, "standard", bots=False)[-1]
+    final = game_states(3)[-1]
     assert replay_logs(final) == final
     assert replay_logs(attrs.evolve(final, draws=final.draws[::-1])) is None
     assert replay_logs(attrs.evolve(final, moves=final.moves[:-1])) is None
@@ -117,7 +100,7 @@ def test_every_world_the_empire_samples_is_reachable_by_the_rules(variant: str, 
     rng = np.random.default_rng(17)
     checked = 0
     for seed in range(12):
-        states = states_of(seed, variant, bots)
+        states = game_states(seed, variant=variant, bots=bots)
         for state in [*states[::4], states[-1]]:
             world = unrest.determinize(state, EMPIRE, rng)
             assert replay_logs(world) == world, (seed, unrest.GAME.describe_step(state))
@@ -130,7 +113,7 @@ def test_the_worlds_after_a_rebellion_win_are_reachable_by_the_rules() -> None:
     rng = np.random.default_rng(23)
     wins = 0
     for seed in range(60):
-        final = states_of(seed, "standard", bots=True, random_empire=True)[-1]
+        final = game_states(seed, random_empire=True)[-1]
         if final.winner != unrest.REBELLION:
             continue
         wins += 1

@@ -509,15 +509,14 @@ class _Observer:
     def __init__(self, ctx: _Context, *, perfect_recall: bool) -> None:
         self._ctx = ctx
         self._perfect_recall = perfect_recall
-        shape = tuple(ctx.game.spec.observation_shape)
-        if perfect_recall and ctx.information_states:
-            shape = tuple(ctx.game.spec.information_state_tensor_shape)
+        spec = ctx.game.spec
+        self.tensor: np.ndarray | None = None
+        self.dict: dict[str, np.ndarray] = {}
         if perfect_recall and not ctx.information_states:
-            self.tensor: np.ndarray | None = None
-            self.dict: dict[str, np.ndarray] = {}
-        else:
-            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-            self.dict = {"information_state" if perfect_recall else "observation": self.tensor.reshape(shape)}
+            return  # a perfect-recall string only (see the module docstring)
+        shape = tuple(spec.information_state_tensor_shape if perfect_recall else spec.observation_shape)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"information_state" if perfect_recall else "observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: OpenSpielState, player: int) -> None:
         """Write ``player``'s observation tensor of ``state`` into ``self.tensor``."""
