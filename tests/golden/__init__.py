@@ -1,0 +1,1 @@
+"""Golden records: seeded games recorded before the renovation, replayed after every change."""
