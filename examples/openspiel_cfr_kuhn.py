@@ -5,7 +5,7 @@ from __future__ import annotations
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
 from tabletop_core.adapters import openspiel
-from tabletop_core.kuhn import GAME
+from tabletop_core.testing.kuhn import GAME
 
 
 def main(iterations: int = 300) -> tuple[float, float]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tabletop_core import RandomAgent, play
-from tabletop_core.bots import MCTSAgent
-from tabletop_core.kuhn import GAME
+from tabletop_core.agents import MCTSAgent
+from tabletop_core.testing.kuhn import GAME
 
 
 def main(games: int = 100) -> float:

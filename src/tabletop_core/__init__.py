@@ -1,7 +1,7 @@
 """tabletop_core: the game protocol, explicit chance, components, serialization, records and agents.
 
 >>> from tabletop_core import play, replay, RandomAgent
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> state, record = play(GAME, [RandomAgent(), RandomAgent()], seed=7)
 >>> replay(record, GAME) == state
 True

@@ -5,7 +5,7 @@ bot author can check a bot's value, or a rules author a distribution, without sa
 depth first and every state is memoized by value (states are immutable and hashable), which suits games whose
 trees fit in memory (Kuhn poker, single fights, endgames).
 
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> [round(v, 12) for v in expected_returns(GAME, GAME.new_game())]
 [0.125, -0.125]
 """

@@ -3,7 +3,7 @@
 ``check_game(game, games=100, seed=0)`` raises :class:`ConformanceError` on the first violation, naming the seed,
 the step and the check; users run it on their own games too.
 
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> check_game(GAME, games=5, seed=0).states > 0
 True
 """

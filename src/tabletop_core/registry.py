@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -18,7 +19,17 @@ def available_games() -> tuple[str, ...]:
 
 
 def load_game(name: str) -> Any:
-    """The ``Game`` object registered under ``name``."""
+    """The ``Game`` object registered under ``name``, or, for ``"package.module:ATTR"``, that module's attribute.
+
+    The second form serves games that are not installed as plug-ins (a game under development, the framework's
+    test game ``tabletop_core.testing.kuhn:GAME``).
+    """
+    module, sep, attr = name.partition(":")
+    if sep:
+        try:
+            return getattr(import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise TabletopError(f"cannot load game {name!r}: {exc}") from exc
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == name:
             return ep.load()

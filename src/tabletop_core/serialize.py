@@ -279,7 +279,7 @@ def _format_leaf(exc: BaseException, _type: Any) -> str:
 def to_json(value: Any) -> str:
     """Serialize a state or an action (any tagged attrs value) to a JSON document.
 
-    >>> from tabletop_core.kuhn import GAME
+    >>> from tabletop_core.testing.kuhn import GAME
     >>> state = GAME.new_game(seed=3)
     >>> from_json(GAME, to_json(state)) == state
     True

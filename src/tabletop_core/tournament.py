@@ -64,7 +64,7 @@ def tournament(
     With as many agents as players, each permutation of seats is played; a 1-player game plays each agent alone.
 
     >>> from tabletop_core import RandomAgent, FirstAgent
-    >>> from tabletop_core.kuhn import GAME
+    >>> from tabletop_core.testing.kuhn import GAME
     >>> table = tournament(GAME, {"random": RandomAgent, "first": FirstAgent}, games=10)
     >>> table["random"].games
     20

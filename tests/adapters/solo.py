@@ -17,7 +17,7 @@ import attrs
 import numpy as np
 
 from tabletop_core import CHANCE, TERMINAL, ChanceMode, Game, GameSpec, IllegalActionError, Information, Utility
-from tabletop_core.kuhn import Kuhn
+from tabletop_core.testing.kuhn import Kuhn
 
 __all__ = [
     "GAME",

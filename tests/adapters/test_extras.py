@@ -20,7 +20,7 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_importing_the_core_and_the_adapters_package_loads_no_framework() -> None:
     done = _run(
-        "import sys, tabletop_core, tabletop_core.adapters, tabletop_core.kuhn\n"
+        "import sys, tabletop_core, tabletop_core.adapters, tabletop_core.testing.kuhn\n"
         "loaded = {'pyspiel', 'open_spiel', 'pettingzoo', 'gymnasium'} & set(sys.modules)\n"
         "print(sorted(loaded))"
     )

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 from tabletop_core import IllegalActionError, OptionError
 from tabletop_core.adapters.gymnasium import TabletopEnv, register_env
-from tabletop_core.kuhn import GAME as KUHN
+from tabletop_core.testing.kuhn import GAME as KUHN
 from tests.adapters.games import Case, cases
 from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import Scoring

@@ -18,8 +18,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from tabletop_core import CHANCE, IllegalActionError, OptionError, StateFormatError, from_json
 from tabletop_core.adapters import openspiel
-from tabletop_core.kuhn import GAME as KUHN
 from tabletop_core.serialize import unstructure
+from tabletop_core.testing.kuhn import GAME as KUHN
 from tests.adapters.games import INSTALLED, RUNEBOUND_FIGHTS, Case, cases, installed
 from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import KUHN_RECALL, NIM, Scoring
@@ -577,14 +577,19 @@ def test_json_only_documents_are_checked_and_load_in_a_fresh_process() -> None:
     ):
         with pytest.raises(StateFormatError):
             openspiel.loads(bad)
-    kuhn_doc = openspiel.dumps(_play_to(openspiel.load(KUHN), [1, 2, 0]))
+    # An installed game (found by its entry point) loads by name in a fresh process that registered nothing.
+    unrest_state = openspiel.load(INSTALLED["unrest"]).new_initial_state()
+    while len(unrest_state.history()) < 12:
+        unrest_state.apply_action(unrest_state.legal_actions()[0])
     script = (
         "import sys\nfrom tabletop_core.adapters import openspiel\n"
         "state = openspiel.loads(sys.stdin.read())\nprint(state.history(), state.current_player())"
     )
-    done = subprocess.run([sys.executable, "-c", script], input=kuhn_doc, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=openspiel.dumps(unrest_state), capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[1, 2, 0] 1"
+    assert done.stdout.strip() == f"{unrest_state.history()} {unrest_state.current_player()}"
 
 
 def test_a_deterministic_game_has_no_chance_outcomes_and_mcts_finds_the_winning_move() -> None:

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, seed_test
 
 from tabletop_core import IllegalActionError, OptionError
 from tabletop_core.adapters.pettingzoo import TabletopAECEnv, env
-from tabletop_core.kuhn import GAME as KUHN
+from tabletop_core.testing.kuhn import GAME as KUHN
 from tests.adapters.games import INSTALLED, Case, cases
 from tests.adapters.solo import GAME as SOLO
 

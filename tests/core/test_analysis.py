@@ -12,7 +12,7 @@ import pytest
 
 from tabletop_core import RandomAgent, TabletopError, play
 from tabletop_core.analysis import expected_returns
-from tabletop_core.kuhn import GAME, KuhnState, Move
+from tabletop_core.testing.kuhn import GAME, KuhnState, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden.json").read_text(encoding="utf-8"))

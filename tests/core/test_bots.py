@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 from tabletop_core import FirstAgent, RandomAgent, TabletopError, play
-from tabletop_core.agents import Agent, SearchAgent
-from tabletop_core.bots import MCTSAgent
-from tabletop_core.kuhn import GAME, Kuhn, KuhnState
+from tabletop_core.agents import Agent, MCTSAgent, SearchAgent
+from tabletop_core.testing.kuhn import GAME, Kuhn, KuhnState
 from tests.core.flowgame import GAME as FLOW_GAME
 
 

@@ -16,41 +16,45 @@ def run(*argv: str) -> str:
     return out.getvalue()
 
 
+KUHN = "tabletop_core.testing.kuhn:GAME"  # the framework's test game is not an installed title
+
+
 def test_list_names_the_installed_games() -> None:
-    assert "kuhn" in run("list")
+    listed = run("list")
+    assert all(title in listed for title in ("unbroken", "runebound_coop", "unrest")) and "kuhn" not in listed
 
 
 def test_demo_plays_and_prints_a_game() -> None:
-    text = run("demo", "kuhn", "--seed", "3")
+    text = run("demo", KUHN, "--seed", "3")
     assert "=== Kuhn poker (seed 3) ===" in text and "chance: deal" in text and "returns:" in text
 
 
 def test_play_writes_a_record_that_replay_reads(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    played = run("play", "kuhn", "--seed", "4", "--record", str(path))
+    played = run("play", "unrest", "--seed", "4", "--random", "--record", str(path))
     replayed = run("replay", str(path))
     assert played.splitlines()[-2].split("  ")[0] in replayed
 
 
 def test_check_runs_the_conformance_suite() -> None:
-    assert "conformance passed" in run("check", "kuhn", "--games", "5")
+    assert "conformance passed" in run("check", KUHN, "--games", "5")
 
 
 def test_library_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "no_such_game"], io.StringIO()) == 2
     assert "no game named 'no_such_game'" in capsys.readouterr().err
-    assert main(["play", "kuhn", "--option", "ante=2"], io.StringIO()) == 2
+    assert main(["play", KUHN, "--option", "ante=2"], io.StringIO()) == 2
 
 
 def test_human_seat_reads_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("?\nraise\nbet\nbet\nbet\n"))
-    text = run("play", "kuhn", "--seed", "1", "--human", "0")
+    text = run("play", KUHN, "--seed", "1", "--human", "0")
     assert "pass, bet" in text and "cannot read 'raise'" in text and "returns:" in text
 
 
 def test_run_game_prints_what_happened_inside_a_step() -> None:
     from tabletop_core.cli import run_game
-    from tabletop_core.kuhn import Deal, Kuhn, KuhnState, Move
+    from tabletop_core.testing.kuhn import Deal, Kuhn, KuhnState, Move
 
     class Narrated(Kuhn):
         def describe_transition(self, before: KuhnState, action: Move | Deal, after: KuhnState) -> tuple[str, ...]:
@@ -64,10 +68,10 @@ def test_run_game_prints_what_happened_inside_a_step() -> None:
 
 def test_a_human_seat_sees_no_hidden_card_in_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
     """Playing Kuhn as player 1, the log must not show the deal or player 0's card before the end."""
-    from tabletop_core.kuhn import GAME
+    from tabletop_core.testing.kuhn import GAME
 
     monkeypatch.setattr("sys.stdin", io.StringIO("bet\nbet\nbet\n"))
-    text = run("play", "kuhn", "--seed", "1", "--human", "1")
+    text = run("play", KUHN, "--seed", "1", "--human", "1")
     before_end = text.split("hands:")[0]  # the final table (whole truth) starts with "hands:"
     assert "deal" not in before_end and "chance: acts" in before_end
     state = GAME.new_game(seed=1)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_core.conformance import ConformanceError, check_game
-from tabletop_core.kuhn import Deal, Kuhn, KuhnOptions, KuhnState, KuhnView, Move
+from tabletop_core.testing.kuhn import Deal, Kuhn, KuhnOptions, KuhnState, KuhnView, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
 

@@ -30,7 +30,7 @@ def test_example_runs(script: Path) -> None:
 def test_benchmark_runs_and_reports_rates() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
-        assert bench_main(["--seconds", "0.05", "kuhn"]) == 0
+        assert bench_main(["--seconds", "0.05", "tabletop_core.testing.kuhn:GAME"]) == 0
     header, row = out.getvalue().splitlines()
     assert header.split()[:2] == ["game", "step/s"] and row.startswith("kuhn")
     assert all(float(cell.replace(",", "")) > 0 for cell in row.split()[1:])

@@ -16,7 +16,7 @@ from tabletop_core import (
     settle,
 )
 from tabletop_core.chance import sample_outcome
-from tabletop_core.kuhn import GAME, Deal, Move
+from tabletop_core.testing.kuhn import GAME, Deal, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
 

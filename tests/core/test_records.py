@@ -13,8 +13,8 @@ import pytest
 
 from tabletop_core import FirstAgent, RandomAgent, Record, StateFormatError, play, replay, to_json
 from tabletop_core.errors import OptionError
-from tabletop_core.kuhn import GAME
 from tabletop_core.records import options_from_json, options_json
+from tabletop_core.testing.kuhn import GAME
 
 
 def test_play_returns_final_state_and_a_complete_record() -> None:
@@ -32,14 +32,16 @@ def test_replay_reproduces_every_state() -> None:
 
 
 def test_replay_finds_the_game_by_name() -> None:
-    state, record = play(GAME, [RandomAgent(), RandomAgent()], seed=2)
+    import unrest
+
+    state, record = play(unrest.GAME, [RandomAgent(), RandomAgent()], seed=2)
     assert replay(record.to_json()) == state
 
 
 def test_same_seed_same_game_in_another_process() -> None:
     _, record = play(GAME, [RandomAgent(), RandomAgent()], seed=1234)
     code = (
-        "from tabletop_core import play, RandomAgent, to_json; from tabletop_core.kuhn import GAME;"
+        "from tabletop_core import play, RandomAgent, to_json; from tabletop_core.testing.kuhn import GAME;"
         "s, r = play(GAME, [RandomAgent(), RandomAgent()], seed=1234); print(r.to_json()); print(to_json(s))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split("\n")

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from tabletop_core import RandomAgent, StateFormatError, from_json, play, to_json
 from tabletop_core.components import Pile
-from tabletop_core.kuhn import GAME, Deal, KuhnState, Move
 from tabletop_core.serialize import structure, unstructure
+from tabletop_core.testing.kuhn import GAME, Deal, KuhnState, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
 

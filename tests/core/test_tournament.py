@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tabletop_core import FirstAgent, OptionError, RandomAgent
-from tabletop_core.bots import MCTSAgent
-from tabletop_core.kuhn import GAME
+from tabletop_core.agents import MCTSAgent
+from tabletop_core.testing.kuhn import GAME
 from tabletop_core.tournament import Standing, tournament
 from tests.core.flowgame import GAME as FLOW_GAME
 

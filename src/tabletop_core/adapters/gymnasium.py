@@ -16,7 +16,7 @@
 - :func:`register_env` registers a game with Gymnasium, so ``gymnasium.make("tabletop/unbroken-v0")`` works.
 
 >>> from tabletop_core.adapters.gymnasium import TabletopEnv
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> TabletopEnv(GAME)
 Traceback (most recent call last):
 ...

@@ -2,7 +2,7 @@
 
 >>> import pyspiel
 >>> from tabletop_core.adapters import openspiel
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> openspiel.register(GAME)
 'python_kuhn'
 >>> game = pyspiel.load_game("python_kuhn")
@@ -109,7 +109,7 @@ _PLAIN = (bool, int, float, str)
 def short_name_for(game: Any) -> str:
     """The pyspiel short name of a game: ``python_`` and the game's own short name.
 
-    >>> from tabletop_core.kuhn import GAME
+    >>> from tabletop_core.testing.kuhn import GAME
     >>> short_name_for(GAME)
     'python_kuhn'
     """
@@ -601,7 +601,7 @@ def register(game: Any, *, defaults: Mapping[str, Any] | None = None) -> str:
 def load(game: Any, **options: Any) -> OpenSpielGame:
     """Register ``game`` if needed and load it with ``options`` (given as option values, not parameter text).
 
-    >>> from tabletop_core.kuhn import GAME
+    >>> from tabletop_core.testing.kuhn import GAME
     >>> load(GAME).num_players()
     2
     """
@@ -678,7 +678,7 @@ def dumps(state: OpenSpielState) -> str:
     and loads as ``state_from_tabletop`` of the stored state, with an empty history. Use it where OpenSpiel's
     ``serialize_game_and_state`` (a base64 pickle envelope, see the module docstring) is not wanted.
 
-    >>> from tabletop_core.kuhn import GAME
+    >>> from tabletop_core.testing.kuhn import GAME
     >>> state = load(GAME).new_initial_state()
     >>> for action in (2, 0, 1):
     ...     state.apply_action(action)

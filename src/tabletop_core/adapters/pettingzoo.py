@@ -1,6 +1,6 @@
 """PettingZoo adapter: any ``tabletop_core.Game`` as an AEC environment (extra ``pettingzoo``).
 
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> env = TabletopAECEnv(GAME)
 >>> env.reset(seed=1)
 >>> env.agent_selection, env.possible_agents

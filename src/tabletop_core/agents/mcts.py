@@ -6,7 +6,7 @@ hidden-information game every iteration starts from a new ``determinize`` of the
 single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012): actions are scored with
 availability counts, because an action legal in one determinization may not be in another.
 
->>> from tabletop_core.kuhn import GAME
+>>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
 >>> _, record = play(GAME, [MCTSAgent(iterations=50), RandomAgent()], seed=1)
 >>> record.returns is not None

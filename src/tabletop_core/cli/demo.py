@@ -1,0 +1,29 @@
+"""``tabletop demo``: bots play a seeded game of every installed title, printed."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any, TextIO
+
+from tabletop_core.cli.common import run_game
+from tabletop_core.registry import available_games, load_game
+
+
+def add_parser(sub: Any) -> None:
+    """Register the command."""
+    demo = sub.add_parser("demo", help="bots play a seeded game of every title, printed")
+    demo.add_argument("--seed", type=int, default=2026, help="the seed of every game (default 2026)")
+    demo.add_argument("--quiet", action="store_true", help="print only the final tables")
+    demo.add_argument("games", nargs="*", help="titles to play (default: every installed game)")
+    demo.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Play and print one game of each title."""
+    for name in args.games or available_games():
+        game = load_game(name)
+        start = time.perf_counter()
+        run_game(game, None, args.seed, {}, out, verbose=not args.quiet)
+        out.write(f"({name}: {time.perf_counter() - start:.2f} s)\n\n")
+    return 0

@@ -1,0 +1,27 @@
+"""``tabletop list``: the installed games."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+from tabletop_core.registry import available_games, load_game
+
+
+def add_parser(sub: Any) -> None:
+    """Register the command."""
+    sub.add_parser("list", help="list the installed games").set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Print each installed game with its players and information."""
+    for name in available_games():
+        try:
+            game = load_game(name)
+        except Exception as exc:  # a broken plug-in must not hide the others
+            out.write(f"{name:16} (cannot load: {type(exc).__name__}: {exc})\n")
+            continue
+        spec = game.spec
+        players = f"{spec.min_num_players}-{spec.max_num_players}"
+        out.write(f"{name:16} {spec.long_name} ({players} players, {spec.information.value})\n")
+    return 0
