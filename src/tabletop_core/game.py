@@ -215,6 +215,13 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return ()
 
+    def headline(self, state: StateT) -> str:
+        """A short title of where the game stands ("Level 2", "round 3"); logs show the table when it changes.
+
+        The default is "" (no chapters: logs show the table at the start and the end only).
+        """
+        return ""
+
     def end_reason(self, state: StateT) -> str:
         """Why a finished game ended and who won, in words ("" before the end).
 
