@@ -1,5 +1,6 @@
-"""The documentation cannot rot: every code block in the docs and the README runs, and the how-to-play pages
-state each content entry's source exactly as the content files record it.
+"""The documentation cannot rot: every code block on the site and in the README runs, the site builds with
+``--strict``, every public module has an API page, and the how-to-play pages state each content entry's source
+exactly as the content files record it.
 
 Fenced blocks say what they hold (see docs/contributing.md): ``python`` blocks are run, each as a script in its own
 process; ``toml`` blocks are parsed; ``sh`` (shell commands) and ``text`` (output) blocks are not run. A fence with
@@ -8,6 +9,7 @@ no language, or another one, fails the tests, so nothing on the site escapes unm
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -86,6 +88,42 @@ def test_the_readme_names_every_example() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     missing = [p.name for p in sorted((ROOT / "examples").glob("*.py")) if f"`{p.name}`" not in readme]
     assert not missing
+
+
+def test_the_site_builds_strict(tmp_path: Path) -> None:
+    """A broken link, anchor, nav entry or API reference fails the build, and so this test."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "site" / "api" / "unrest" / "index.html").exists()
+
+
+def _public_modules() -> list[str]:
+    """The core's public modules (no segment starts with ``_``; the CLI is a command, not an API)."""
+    found = []
+    for path in sorted((ROOT / "src" / "tabletop_core").rglob("*.py")):
+        parts = list(path.relative_to(ROOT / "src").with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if any(p.startswith("_") for p in parts) or parts[:2] == ["tabletop_core", "cli"]:
+            continue
+        found.append(".".join(parts))
+    return found
+
+
+def test_every_public_module_has_an_api_page() -> None:
+    documented = set(re.findall(r"^::: ([\w.]+)", "\n".join(p.read_text() for p in (DOCS / "api").glob("*.md")), re.M))
+    wanted = [*_public_modules(), *(f"{g}{m}" for g in ("unbroken", "runebound_coop", "unrest") for m in ("", ".bots"))]
+    assert len(wanted) > 20
+    missing = [m for m in wanted if m not in documented]
+    assert not missing, f"public modules with no '::: module' on an API page in docs/api/: {missing}"
 
 
 CONTENT: dict[str, tuple[str, dict[str, tuple[str, str, str | None]]]] = {
