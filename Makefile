@@ -28,9 +28,9 @@ demo: $(VENV)/.installed-core
 
 ## test: ruff, mypy --strict, the documentation site (--strict), pytest (installs the test extras)
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests examples benchmarks
-	$(BIN)/ruff format --check src tests examples benchmarks
-	$(BIN)/mypy --strict src tests
+	$(BIN)/ruff check src tests examples benchmarks docs/_ext
+	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
+	$(BIN)/mypy --strict src tests docs/_ext
 	$(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
 

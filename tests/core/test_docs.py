@@ -185,3 +185,30 @@ def test_how_to_play_states_the_source_of_every_content_entry(game: str) -> None
         ]
         actual = [_cell({n for n, s in entries if s == source}, len(entries)) for source in SOURCES]
         assert stated == actual, f"{game} {kind}: the page says {stated}, {folder}/{file} says {actual}"
+
+
+def test_the_api_pages_show_doctests_as_code_and_sphinx_roles_as_names() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("griffe_docstrings", DOCS / "_ext" / "griffe_docstrings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = (
+        "See :class:`~tabletop_core.game.Game` and :meth:`Game.step`.\n\n>>> 1 + 1\n2\n\n"
+        "After.\n\n```text\n:class:`X`\n```"
+    )
+    assert module.rewrite(text).splitlines() == [
+        "See `Game` and `Game.step`.",
+        "",
+        "```pycon",
+        ">>> 1 + 1",
+        "2",
+        "```",
+        "",
+        "After.",
+        "",
+        "```text",
+        ":class:`X`",
+        "```",
+    ]
