@@ -16,7 +16,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from tabletop_core import CHANCE, IllegalActionError, OptionError, StateFormatError, from_json
+from tabletop_core import CHANCE, Game, IllegalActionError, OptionError, StateFormatError, from_json
 from tabletop_core.adapters import openspiel
 from tabletop_core.serialize import unstructure
 from tabletop_core.testing.kuhn import GAME as KUHN
@@ -25,6 +25,11 @@ from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import KUHN_RECALL, NIM, Scoring
 
 GT = pyspiel.GameType
+NONE, SINGLE, ALL = (
+    pyspiel.PrivateInfoType.NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS,
+)
 
 
 def _play_to(game: Any, ids: list[int]) -> Any:
@@ -193,8 +198,7 @@ def test_observation_string_and_tensor_come_from_observe() -> None:
     state = _play_to(game, [2, 0, 1])
     tt = openspiel.tabletop_state(state)
     for p in (0, 1):
-        view = KUHN.observe(tt, p)
-        assert json.loads(state.observation_string(p)) == unstructure(view)
+        assert state.observation_string(p) == KUHN.observation_string(tt, p) == KUHN.render(tt, p)
         assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), KUHN.observation_tensor(tt, p))
 
 
@@ -228,14 +232,28 @@ def test_information_state_tensor_is_the_observation_when_the_game_declares_perf
     assert game.information_state_tensor_shape() == list(KUHN_RECALL.spec.observation_shape)
     state = _play_to(game, [1, 2, 0])
     assert state.information_state_tensor(1) == state.observation_tensor(1)
-    assert state.information_state_string(1) == state.observation_string(1)
+    # The seat's view in words, then a digest of the game's own information state (which here is the view).
+    info = json.dumps(unstructure(KUHN_RECALL.information_state(openspiel.tabletop_state(state), 1)), sort_keys=True,
+                      separators=(",", ":"))  # fmt: skip
+    assert state.information_state_string(1) == f"{state.observation_string(1)}\nrecall {openspiel._chain('', info)}"
 
 
-def test_only_the_players_own_observation_types_are_offered() -> None:
-    game = openspiel.load(KUHN)
-    with pytest.raises(ValueError, match="only the player's own observation"):
-        game.make_py_observer(pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
-                                                         private_info=pyspiel.PrivateInfoType.NONE))  # fmt: skip
+class _Secretive(type(KUHN)):  # type: ignore[misc]  # Kuhn's rules, not saying what is public
+    spec = attrs.evolve(KUHN.spec, short_name="kuhn_secretive")
+
+    def public_observation(self, state: Any) -> Any:
+        return Game.public_observation(self, state)  # the core default: hidden information, no answer
+
+
+def test_a_game_that_does_not_say_what_is_public_offers_only_the_players_own_observers() -> None:
+    game = openspiel.load(_Secretive())
+    assert not game.get_type().provides_factored_observation_string
+    public_only = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=NONE)
+    with pytest.raises(ValueError, match=r"^kuhn_secretive: no observer with public_info=True, private_info=none"):
+        game.make_py_observer(public_only)
+    own = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    state = _play_to(game, [2, 0])
+    assert own.string_from(state, 0) == state.information_state_string(0)
 
 
 # ----- serialization through our JSON --------------------------------------------------------------------------
@@ -504,18 +522,18 @@ def test_strings_and_tensors_are_the_views_and_resampled_worlds_keep_them(case: 
     for state in _walk(game, seed=2)[::3]:
         tt = openspiel.tabletop_state(state)
         for p in range(game.num_players()):
-            assert json.loads(state.observation_string(p)) == unstructure(tt_game.observe(tt, p))
+            assert state.observation_string(p) == tt_game.observation_string(tt, p)
             assert np.array_equal(
                 np.asarray(state.observation_tensor(p), np.float32), tt_game.observation_tensor(tt, p)
             )
+            words, recall = state.information_state_string(p).split("\nrecall ")
+            assert words == state.observation_string(p) and len(recall) == 32
             if tt_game.spec.provides_information_state:
-                info = unstructure(tt_game.information_state(tt, p))
-                assert json.loads(state.information_state_string(p)) == info
+                info = json.dumps(unstructure(tt_game.information_state(tt, p)), sort_keys=True, separators=(",", ":"))
+                assert recall == openspiel._chain("", info)
                 assert np.array_equal(
                     np.asarray(state.information_state_tensor(p), np.float32), tt_game.information_state_tensor(tt, p)
                 )
-            else:
-                assert state.information_state_string(p).startswith(state.observation_string(p))
             world = resample(state, p)
             assert world.observation_string(p) == state.observation_string(p)
             assert world.observation_tensor(p) == state.observation_tensor(p)
