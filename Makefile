@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium
 
-.PHONY: demo test lint typecheck pytest bench soak clean
+.PHONY: demo test lint typecheck pytest bench soak clean playthroughs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check src tests examples benchmarks
 	$(BIN)/mypy --strict src tests
 	$(BIN)/python -m pytest -n 2
+
+## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
+playthroughs: $(VENV)/.installed-test
+	$(BIN)/python -m tests.adapters.playthroughs.record
 
 ## bench: speed benchmarks (not part of make test)
 bench: $(VENV)/.installed-test
