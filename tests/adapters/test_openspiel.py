@@ -744,7 +744,7 @@ def test_importing_the_adapter_registers_every_installed_game_in_a_fresh_process
 
 
 def test_an_installed_game_that_fails_to_load_is_skipped_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = openspiel.load_game
+    from tabletop_core.registry import load_game as real
 
     def load(name: str) -> Any:
         if name == "broken_plugin":
