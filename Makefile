@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium,docs
 
-.PHONY: demo test docs lint typecheck pytest bench soak clean
+.PHONY: demo test docs lint typecheck pytest bench soak clean playthroughs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ test: $(VENV)/.installed-test
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
 	$(BIN)/mkdocs build --strict --site-dir site
+
+## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
+playthroughs: $(VENV)/.installed-test
+	$(BIN)/python -m tests.adapters.playthroughs.record
 
 ## bench: speed benchmarks (not part of make test)
 bench: $(VENV)/.installed-test
