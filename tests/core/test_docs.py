@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ def _examples() -> list[tuple[str, int, str]]:
     found = []
     for page in PAGES:
         for i, code in enumerate(BLOCK.findall(page.read_text(encoding="utf-8"))):
-            found.append((page.relative_to(ROOT).as_posix(), i, code))
+            # Blocks inside list items are indented with the item: run them dedented.
+            found.append((page.relative_to(ROOT).as_posix(), i, textwrap.dedent(code)))
     return found
 
 
