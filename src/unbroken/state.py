@@ -7,23 +7,26 @@ States are immutable values; rules return ``attrs.evolve``d copies. The turn str
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 import attrs
 
 from tabletop_core.components import Pile, Track
-from tabletop_core.errors import ContentError
 from tabletop_core.flow import Flow, Pending, Phase, Position
-from unbroken.content.loader import Pack, changed_message, get_pack, pack_digest
+from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES, Op
 
 __all__ = [
     "CAPS",
     "DIFFICULTIES",
+    "EFFORT",
     "FLOW",
+    "LAST_LEVEL",
     "LEVEL_TIME",
+    "MAX_USES",
+    "NON_EFFORT",
+    "N_RESOURCES",
     "RESOURCES",
-    "SCORE",
     "Cand",
     "Choose",
     "Combat",
@@ -33,20 +36,38 @@ __all__ = [
     "Exec",
     "Frame",
     "Options",
+    "Resource",
     "Roll",
     "State",
     "Trig",
     "evolve",
+    "no_resources",
 ]
 
-SE, ME, LE, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(9)
-RES = {name: i for i, name in enumerate(RESOURCES)}
+#: A resource: its slot in :data:`RESOURCES` (tracker order), the index of its track in ``State.res``.
+Resource: TypeAlias = int
+SE, ME, LE, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(len(RESOURCES))
+N_RESOURCES = len(RESOURCES)
+#: The three Effort categories, lowest first ("you can spend Effort of a higher category in place of a lower").
+EFFORT: tuple[Resource, ...] = (SE, ME, LE)
+#: Every resource that is not Effort (each paid only by itself).
+NON_EFFORT: tuple[Resource, ...] = tuple(r for r in range(N_RESOURCES) if r not in EFFORT)
+RES: dict[str, Resource] = {name: i for i, name in enumerate(RESOURCES)}
 #: Track caps (stand-ins: the rulebook's bars are not printed in the text); gains past a cap are lost.
 CAPS = (20, 8, 5, 8, 8, 8, 8, 8, 10)
 #: Time at the start of each Level (Level 1: 7 is public; the others are stand-ins).
 LEVEL_TIME = (7, 9, 10, 10)
-#: Points per remaining resource at the end of a won game (Small Effort and Time score nothing).
-SCORE = (0, 3, 5, 2, 3, 2, 3, 10, 0)
+#: The last Level (its monster is the final one).
+LAST_LEVEL = len(LEVEL_TIME)
+#: The most Ability Uses a Level gives ("equal to the current Level").
+MAX_USES = LAST_LEVEL
+
+
+def no_resources() -> list[Resource]:
+    """A zero amount per resource slot (to add costs and surcharges into)."""
+    return [0] * N_RESOURCES
+
+
 DIFFICULTIES = ("easy", "normal", "hard")
 #: The turn structure: a setup phase, then per Level (the round) the Travel and Combat Phases.
 FLOW = Flow(
@@ -72,8 +93,9 @@ class Options:
         character: the id of the character sheet in play.
         easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
         pack: ``default`` or the path of a TOML content pack (see :func:`unbroken.load_pack`).
-        pack_sha256: the SHA-256 of the pack file, filled in when the options are built (leave it empty); a
-            saved game whose pack file has changed since refuses to load rather than play other rules.
+        pack_sha256: the SHA-256 of the pack file, filled in by ``GAME.make_options`` (see
+            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game whose pack file has changed since
+            refuses to load rather than play other rules.
     """
 
     TAG: ClassVar[str] = "unbroken.options"
@@ -82,15 +104,6 @@ class Options:
     easy_se15: bool = attrs.field(default=False, validator=[attrs.validators.instance_of(bool), _check_options])
     pack: str = attrs.field(default="default", validator=attrs.validators.instance_of(str))
     pack_sha256: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
-
-    def __attrs_post_init__(self) -> None:
-        digest = pack_digest(self.pack)
-        if self.pack_sha256 and self.pack_sha256 != digest:
-            raise ContentError(self.pack, "<file>", "<file>", changed_message(self.pack_sha256))
-        object.__setattr__(self, "pack_sha256", digest)  # frozen: set once, while the value is being built
-        ids = [c.id for c in get_pack(self.pack, digest).characters]
-        if self.character not in ids:
-            raise ValueError(f"unknown character {self.character!r} (known: {ids})")
 
 
 @attrs.frozen
@@ -118,7 +131,7 @@ class Combat:
     power: int = 0
     skip: bool = False
     rerolls: int = 0
-    stolen: tuple[int, ...] = (0,) * 9
+    stolen: tuple[int, ...] = (0,) * N_RESOURCES
 
 
 @attrs.frozen
@@ -196,7 +209,7 @@ Frame = Exec | Choose | Trig | Roll | Draw | Cont
 
 def new_tracks(se: int) -> tuple[Track, ...]:
     """Fresh resource tracks with ``se`` Small Effort and Level 1's Time."""
-    values = [0] * 9
+    values = no_resources()
     values[SE], values[TIME] = se, LEVEL_TIME[0]
     return tuple(Track(name, min(v, cap), high=cap) for name, v, cap in zip(RESOURCES, values, CAPS, strict=True))
 
@@ -231,7 +244,7 @@ class State:
     @property
     def level(self) -> int:
         """The current Level (1-4)."""
-        return max(1, min(4, self.pos.round))
+        return max(1, min(LAST_LEVEL, self.pos.round))
 
     @property
     def pack(self) -> Pack:
@@ -243,11 +256,11 @@ class State:
         """The equipped weapon's id."""
         return self.weapons[-1]
 
-    def amount(self, r: int) -> int:
+    def amount(self, r: Resource) -> int:
         """The current value of resource ``r``."""
         return self.res[r].value
 
-    def with_res(self, r: int, track: Track) -> State:
+    def with_res(self, r: Resource, track: Track) -> State:
         """This state with resource ``r``'s track replaced."""
         res = list(self.res)
         res[r] = track

@@ -6,9 +6,10 @@ import attrs
 import numpy as np
 
 from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
-from unbroken.state import CAPS, FLOW, RESOURCES, SCORE, Choose, Cont, Draw, Exec, Roll, State, Trig
+from unbroken.rules.scoring import score, title
+from unbroken.state import CAPS, FLOW, N_RESOURCES, RESOURCES, Choose, Cont, Draw, Exec, Roll, State, Trig
 
-__all__ = ["OBS_SHAPE", "View", "observation", "observe", "render", "score", "title"]
+__all__ = ["OBS_SHAPE", "View", "observation", "observe", "render"]
 
 _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
 _FRAMES = (Exec, Choose, Trig, Roll, Draw, Cont)
@@ -18,7 +19,7 @@ _MONSTERS = 24
 # resources, level, step, frame kind, monster stats, monster id, weapon, skills, conditions now/next, revealed,
 # offered, misc (uses, committed, defend, roll, skip, tricked, outcome, reveal bonus)
 _SIZES = (
-    9,
+    N_RESOURCES,
     4,
     len(_STEPS),
     len(_FRAMES),
@@ -48,34 +49,13 @@ def observe(state: State, player: int) -> View:
     return View(player, state)
 
 
-def score(state: State) -> int:
-    """Points for the remaining resources: Medium Effort 3, Large 5, Cunning 2, Metal 3, Wood 2, Food 3, Treasure 10."""
-    return sum(state.amount(r) * p for r, p in enumerate(SCORE))
-
-
-#: "Points 0 1-10 11-20 21-30 31-40 41+ / Title Prey Cast-off Survivor Avenger Revenant Nemesis"
-TITLES = ((0, "Prey"), (10, "Cast-off"), (20, "Survivor"), (30, "Avenger"), (40, "Revenant"))
-
-
-def title(points: int) -> str:
-    """The title of a winning score.
-
-    >>> title(0), title(10), title(11), title(41)
-    ('Prey', 'Cast-off', 'Survivor', 'Nemesis')
-    """
-    for top, name in TITLES:
-        if points <= top:
-            return name
-    return "Nemesis"
-
-
 def observation(view: View) -> np.ndarray:
     """The float32 tensor of a view (shape :data:`OBS_SHAPE`)."""
     s = view.state
     pack = s.pack
     out = np.zeros(OBS_SHAPE, dtype=np.float32)
     offs = np.cumsum((0, *_SIZES))
-    for r in range(9):
+    for r in range(N_RESOURCES):
         out[offs[0] + r] = s.amount(r) / CAPS[r]
     out[offs[1] + s.level - 1] = 1
     out[offs[2] + _STEPS.index((s.pos.phase, s.pos.step))] = 1

@@ -14,7 +14,7 @@ import unbroken
 from tabletop_core import from_json, play, to_json
 from tabletop_core.errors import IllegalActionError, StateFormatError
 from unbroken.bots import HeuristicAgent
-from unbroken.view import score, title
+from unbroken.rules.scoring import score, title
 
 LINE = Path(__file__).parent / "data" / "winning_line.txt"
 

@@ -6,13 +6,44 @@ Rulebook clauses are quoted on each function; the coverage table is ``docs/rules
 from __future__ import annotations
 
 from tabletop_core.flow import Pending
-from unbroken.actions import DOWNGRADE, FOCUS, INSPIRATION, PASS, PLAN, SKIP, Act, Action, Attack, Craft, Eat, Use
+from unbroken.actions import (
+    DOWNGRADE,
+    FIGHT,
+    FOCUS,
+    INSPIRATION,
+    PASS,
+    PLAN,
+    SKIP,
+    TRICK,
+    Act,
+    Action,
+    Attack,
+    Craft,
+    Eat,
+    Use,
+)
 from unbroken.content.schema import TRIGGERS, Monster, Op
 from unbroken.rules.effects import new_combat, run_ops, weapon_down
 from unbroken.rules.resources import can_pay, gain, pay
 from unbroken.rules.travel import GENERAL, action_abilities, craft, craft_ok, general_action, general_ok, use, use_ok
 from unbroken.rules.triggers import statics
-from unbroken.state import FOOD, LEVEL_TIME, RESOURCES, SE, TIME, Cont, Draw, Exec, Roll, State, evolve
+from unbroken.state import (
+    FOOD,
+    LAST_LEVEL,
+    LEVEL_TIME,
+    MAX_USES,
+    RES,
+    RESOURCES,
+    SE,
+    TIME,
+    Cont,
+    Draw,
+    Exec,
+    Roll,
+    State,
+    evolve,
+    no_resources,
+)
 
 __all__ = [
     "attack_ok",
@@ -24,6 +55,8 @@ __all__ = [
 ]
 
 MAX_REROLLS = 10
+#: "reveal the top 2 cards from the Skill Deck, keeping 1".
+SKILL_DRAW = 2
 
 
 def monster(state: State) -> Monster:
@@ -34,7 +67,7 @@ def monster(state: State) -> Monster:
 
 def set_tracker(state: State) -> State:
     """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
-    time = LEVEL_TIME[state.level] if state.level < 4 else 0
+    time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
     state = state.with_res(TIME, state.res[TIME].set(time))
     return evolve(state, combat=new_combat(state))
 
@@ -62,15 +95,11 @@ def trickery_step(state: State) -> tuple[State, bool]:
 
 def trickery_actions(state: State) -> list[Action]:
     """Fight, or trick the monster (only when it has a Trickery Cost you can pay)."""
-    from unbroken.actions import FIGHT, TRICK
-
     return [Act(FIGHT), Act(TRICK)]
 
 
 def apply_trickery(state: State, action: Action) -> State:
     """Trick ("proceed to the Hunger Step. You do not receive any Rewards") or continue to the Battle Step."""
-    from unbroken.actions import TRICK
-
     assert isinstance(action, Act)
     if action.verb == TRICK:
         trick = monster(state).trickery
@@ -89,9 +118,9 @@ def start_battle(state: State) -> State:
 
 def surcharge(state: State) -> list[int]:
     """Extra resources a weapon attack costs ("Some monsters force you to spend additional resources")."""
-    extra = [0] * 9
+    extra = no_resources()
     for o in statics(state, "surcharge"):
-        extra[RESOURCES.index(o.res)] += o.n
+        extra[RES[o.res]] += o.n
     return extra
 
 
@@ -222,8 +251,8 @@ def victory(state: State) -> State:
     back = tuple(Op("gain", res=RESOURCES[r], n=n) for r, n in enumerate(c.stolen) if n)
     state = evolve(state, pending=Pending(), combat=evolve(c, health=0)).at("combat", "rewards")
     state = state.push(Cont("to_hunger"))
-    if state.level <= 3:
-        state = state.push(Cont("skill_keep"), Draw("skill", 2))
+    if state.level < LAST_LEVEL:
+        state = state.push(Cont("skill_keep"), Draw("skill", SKILL_DRAW))
     return run_ops(state, m.rewards + back, f"monster:{m.id}")
 
 
@@ -267,11 +296,11 @@ def end_of_combat(state: State) -> State:
         monster="",
         combat=None,
         tricked=False,
-        uses=min(4, state.level + 1),
+        uses=min(MAX_USES, state.level + 1),
         reveal_bonus=0,
         committed=False,
     )
-    if state.level == 4:
+    if state.level == LAST_LEVEL:
         return evolve(state, outcome=1)
     state = state.at("travel", "preparation", state.level + 1)
     return state.push(Cont("fire", TRIGGERS.index("level_start")))

@@ -16,7 +16,7 @@ import attrs
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules.resources import can_pay, gain, lose_effort, loss_plans, pay, spend_time
 from unbroken.rules.triggers import statics
-from unbroken.state import RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State, evolve
+from unbroken.state import LAST_LEVEL, RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State, evolve
 
 __all__ = ["EFFORT", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
 
@@ -73,7 +73,7 @@ def _lose(state: State, op: Op, src: str) -> State:
 
 
 def _time(state: State, n: int, src: str = "") -> State:
-    if n > 0 and state.pos.phase == "combat" and state.level == 4:
+    if n > 0 and state.pos.phase == "combat" and state.level == LAST_LEVEL:
         # "When you need to lose or spend Time during a Level 4 Combat Phase — lose an equal amount of Small Effort"
         return _lose(state, Op("lose", res="se", n=n), src)
     out = spend_time(state, n, combat=state.pos.phase == "combat")

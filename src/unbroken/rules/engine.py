@@ -33,13 +33,9 @@ from unbroken.rules import combat, travel
 from unbroken.rules.effects import run_op, run_ops
 from unbroken.rules.resources import ambiguous, gain, pay
 from unbroken.rules.triggers import abilities_of, available, commute, fire
+from unbroken.setup import EASY_RESOURCE
 from unbroken.state import (
-    CUNNING,
-    FOOD,
-    ME,
-    METAL,
-    TREASURE,
-    WOOD,
+    TIME,
     Cand,
     Choose,
     Cont,
@@ -53,9 +49,6 @@ from unbroken.state import (
 
 __all__ = ["advance", "apply", "chance_outcomes", "decisions", "is_chance"]
 
-#: Easy: "roll ... to determine an extra starting resource: Metal (1), Wood (2), Food (3), Cunning (4), Medium
-#: Effort (5), or Treasure (6)".
-EASY_RESOURCE = (METAL, WOOD, FOOD, CUNNING, ME, TREASURE)
 _LOOP_LIMIT = 100_000
 _DIE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((Die(f), 1 / 6) for f in range(1, 7))
 _CARDS = tuple(DrawCard(i) for i in range(MAX_CHANCE))
@@ -97,7 +90,7 @@ def _flow_step(state: State) -> tuple[State, bool]:
         state = state.at("travel", "preparation", 1)
         return state.push(Cont("fire", TRIGGERS.index("level_start"))), False
     if pos.phase == "travel":
-        if state.amount(8) <= 0:
+        if state.amount(TIME) <= 0:
             # "If this causes your Time Tracker to reach or go below 0 ... the monster Ambushes you".
             return state.at("combat", "ambush"), False
         if pos.step == "preparation":

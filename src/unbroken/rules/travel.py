@@ -25,7 +25,7 @@ from unbroken.content.schema import TRIGGERS, Ability, Op
 from unbroken.rules.effects import run_ops, weapon_down
 from unbroken.rules.resources import can_pay, gain, pay, spend_time
 from unbroken.rules.triggers import statics
-from unbroken.state import SE, TIME, Cont, Draw, Roll, State, evolve
+from unbroken.state import LAST_LEVEL, RES, SE, TIME, Cont, Draw, Roll, State, evolve, no_resources
 
 __all__ = [
     "GENERAL",
@@ -125,9 +125,9 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
     """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
     nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
-    extra = [0] * 9
+    extra = no_resources()
     u = state.pack.weapon(state.weapon).upgrades[i]
-    if combat and state.level == 4:
+    if combat and state.level == LAST_LEVEL:
         extra[SE] = u.time
     elif not combat:
         extra[TIME] = u.time
@@ -139,7 +139,7 @@ def craft(state: State, i: int, *, combat: bool) -> State:
     new weapon over the old one."""
     u = state.pack.weapon(state.weapon).upgrades[i]
     state = pay(state, u.cost, craft_extra(state, i, combat=combat))
-    if combat and state.level < 4:
+    if combat and state.level < LAST_LEVEL:
         out = spend_time(state, u.time, combat=True)
         assert out is not None  # Levels 1-3: Time against the next Level, never fatal
         state = out
@@ -149,7 +149,7 @@ def craft(state: State, i: int, *, combat: bool) -> State:
 def general_action(state: State, verb: int) -> State:
     """Focus, Inspiration or Plan."""
     cost, gains = GENERAL[verb]
-    return gain(pay(state, cost), ["se", "me", "le", "cunning"].index(gains), 1)
+    return gain(pay(state, cost), RES[gains], 1)
 
 
 def general_ok(state: State, verb: int) -> bool:
