@@ -20,7 +20,7 @@ import numpy as np
 from tabletop_core.errors import ContentError, IllegalActionError, OptionError
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
-from unbroken import invariants, notation, setup
+from unbroken import glossary, invariants, notation, setup
 from unbroken.actions import MAX_CHANCE, NUM_ACTIONS, Action, Die, DrawCard, action_id, decision_from_id
 from unbroken.bots import HeuristicAgent
 from unbroken.rules import engine
@@ -160,6 +160,26 @@ class Unbroken(Game[State, Action, Options]):
     def validate_state(self, state: State) -> None:
         """Refuse a (deserialized) state that breaks an invariant (see :mod:`unbroken.invariants`)."""
         invariants.validate_state(state)
+
+    def legend(self, state: State, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The symbols the render prints (see :mod:`unbroken.glossary`)."""
+        return glossary.legend(state, player)
+
+    def step_rules(self, state: State) -> str:
+        """The rule of the current step (see :mod:`unbroken.glossary`)."""
+        return glossary.step_rules(state)
+
+    def card_texts(self, state: State, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The text of every card in view (see :mod:`unbroken.glossary`)."""
+        return glossary.card_texts(state, player)
+
+    def end_reason(self, state: State) -> str:
+        """Why the game ended (see :mod:`unbroken.glossary`)."""
+        return glossary.end_reason(state)
+
+    def headline(self, state: State) -> str:
+        """Where the game stands, for logs (see :mod:`unbroken.glossary`)."""
+        return glossary.headline(state)
 
     def default_agents(self, state: State) -> list[Any]:
         """The heuristic bot."""
