@@ -18,15 +18,16 @@ from typing import Any
 import numpy as np
 
 from tabletop_core.errors import ContentError, IllegalActionError, OptionError
-from tabletop_core.game import Game
-from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from tabletop_core.flow import Driven
+from tabletop_core.spec import ChanceMode, GameSpec, Information, Utility
 from unbroken import glossary, invariants, notation, setup
 from unbroken.actions import MAX_CHANCE, NUM_ACTIONS, Action, Die, DrawCard, action_id, decision_from_id
 from unbroken.bots import HeuristicAgent
-from unbroken.rules import engine
+from unbroken.rules.chance import CardDraw, DieRoll
+from unbroken.rules.flow import DRIVER
 from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
 from unbroken.rules.scoring import score
-from unbroken.state import Options, Roll, State
+from unbroken.state import Options, State
 from unbroken.view import OBS_SHAPE, View, observation, observe, render
 
 __all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
@@ -37,7 +38,7 @@ LOSS = -1.0
 MAX_SCORE = float(_MAX_POINTS)
 
 
-class Unbroken(Game[State, Action, Options]):
+class Unbroken(Driven[State, Action, Options]):
     """The rules of Unbroken (solo): returns are the score on a win, -1 on a loss."""
 
     spec = GameSpec(
@@ -58,6 +59,7 @@ class Unbroken(Game[State, Action, Options]):
     state_type = State
     action_type = Action
     options_type = Options
+    driver = DRIVER
 
     def make_options(self, **options: Any) -> Options:
         """Build the options and bind them to their pack (its file's SHA-256 filled in, the character checked)."""
@@ -69,41 +71,7 @@ class Unbroken(Game[State, Action, Options]):
 
     def initial_state(self, options: Options) -> State:
         """Setup (see :mod:`unbroken.setup`), then the rules run to the first decision or chance node."""
-        return engine.advance(setup.starting_display(options))
-
-    def current_player(self, state: State) -> int:
-        """TERMINAL when the game is over, CHANCE at a roll or draw, else the player (0)."""
-        if state.outcome:
-            return TERMINAL
-        return CHANCE if engine.is_chance(state) else 0
-
-    def legal_actions(self, state: State) -> tuple[Action, ...]:
-        """Every legal action sorted by id (the chance outcomes at a chance node)."""
-        if state.outcome:
-            return ()
-        if engine.is_chance(state):
-            return tuple(a for a, _ in engine.chance_outcomes(state))
-        return tuple(sorted(engine.decisions(state), key=action_id))
-
-    def chance_outcomes(self, state: State) -> tuple[tuple[Action, float], ...]:
-        """The outcomes of a roll (1/6 each) or a draw (count/size over the remaining cards)."""
-        if state.outcome or not engine.is_chance(state):
-            return ()
-        return engine.chance_outcomes(state)
-
-    def _apply(self, state: State, action: Action) -> State:
-        return engine.apply(state, action)
-
-    def is_legal(self, state: State, action: Action) -> bool:
-        """Whether ``action`` is legal, without building the outcome list at chance nodes."""
-        try:
-            if state.outcome:
-                return False
-            if engine.is_chance(state):
-                return engine.chance_legal(state, action)
-            return action in engine.decisions(state)
-        except (TypeError, ValueError):
-            return False
+        return DRIVER.run(setup.starting_display(options))
 
     def parse_action(self, state: State, text: str) -> Action:
         """Read an action as :meth:`action_to_str` writes it (see :mod:`unbroken.notation`)."""
@@ -133,9 +101,10 @@ class Unbroken(Game[State, Action, Options]):
     def action_from_id(self, state: State, action_id: int) -> Action:
         """Decode ``action_id`` as a chance outcome at chance nodes, else as a decision."""
         try:
-            if engine.is_chance(state):
-                if isinstance(state.pending.top, Roll):
-                    return Die(action_id + 1)
+            frame = DRIVER.frame(state)
+            if isinstance(frame, DieRoll):
+                return Die(action_id + 1)
+            if isinstance(frame, CardDraw):
                 return DrawCard(action_id)
             return decision_from_id(action_id)
         except (TypeError, ValueError) as exc:
@@ -154,7 +123,7 @@ class Unbroken(Game[State, Action, Options]):
     def describe_step(self, state: State) -> str:
         """The Level, phase/step and the pending frame, for messages."""
         top = state.pending.top
-        frame = "" if top is None else f", pending {type(top).__name__.lower()} {getattr(top, 'kind', '')}".rstrip()
+        frame = "" if top is None else f", pending {top!r}"
         return f"Level {state.level} {state.pos.phase}/{state.pos.step}{frame}"
 
     def validate_state(self, state: State) -> None:

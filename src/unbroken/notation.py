@@ -28,15 +28,18 @@ import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from unbroken.actions import VERBS, Act, Action, Attack, Craft, Die, DrawCard, Eat, Respond, Use, action_id
+from unbroken.actions import VERBS, Act, Action, Attack, Craft, Die, DrawCard, Eat, Respond, Use
 from unbroken.content.loader import get_pack
 from unbroken.content.schema import RESOURCES, Op
-from unbroken.rules import engine
-from unbroken.rules.combat import monster
-from unbroken.rules.travel import action_abilities
-from unbroken.rules.triggers import label
-from unbroken.setup import EASY_RESOURCE
-from unbroken.state import Choose, Cont, Draw, Roll, State, Trig
+from unbroken.rules.chance import CardDraw, DieRoll
+from unbroken.rules.combat import CombatRoll, MonsterReveal, monster
+from unbroken.rules.effects import EffectRoll
+from unbroken.rules.flow import DRIVER
+from unbroken.rules.payment import Decide
+from unbroken.rules.travel import DrawEncounters, action_abilities
+from unbroken.rules.triggers import Trig, label
+from unbroken.setup import EASY_RESOURCE, EasyRoll
+from unbroken.state import State
 
 __all__ = ["RES_NAMES", "action_to_str", "ops_text", "parse_action", "pick_label", "roll_text"]
 
@@ -49,7 +52,6 @@ RES_NAMES = dict(
     )
 )
 _ROLLS: dict[str, Action] = {f"roll {f}": Die(f) for f in range(1, 7)}
-_PAY_LABELS = ("medium effort first", "large effort first")
 
 
 def _norm(text: str) -> str:
@@ -63,7 +65,7 @@ def action_to_str(state: State, action: Action) -> str:
     if isinstance(action, Die):
         return roll_text(state, action.face)
     if isinstance(action, DrawCard):
-        deck = pack.encounters if isinstance(top, Draw) and top.deck == "enc" else pack.skills
+        deck = pack.encounters if isinstance(top, DrawEncounters) else pack.skills
         return f"draw {deck[action.index].name}" if action.index < len(deck) else f"draw #{action.index}"
     if isinstance(action, Act):
         return VERBS[action.verb]
@@ -91,17 +93,8 @@ def action_to_str(state: State, action: Action) -> str:
 
 def pick_label(state: State, i: int) -> str:
     """What ``Pick(i)`` chooses at the pending frame (empty when the frame names no option ``i``)."""
-    top = state.pending.top
-    pack = state.pack
-    if isinstance(top, Choose) and i < len(top.labels):
-        return top.labels[i]
-    if isinstance(top, Cont) and top.kind == "explore_pick" and i < len(state.revealed):
-        return pack.encounters[state.revealed[i]].name
-    if isinstance(top, Cont) and top.kind == "pay":
-        return _PAY_LABELS[i] if i < len(_PAY_LABELS) else ""
-    if isinstance(top, Cont) and top.kind == "skill_keep" and i < len(state.offered):
-        return pack.skills[state.offered[i]].name
-    return ""
+    frame = DRIVER.frame(state)
+    return frame.label(state, i) if isinstance(frame, Decide) else ""
 
 
 def parse_action(state: State, text: str) -> Action | None:
@@ -109,17 +102,18 @@ def parse_action(state: State, text: str) -> Action | None:
     wanted = _norm(text)
     if state.outcome:
         return None
-    if engine.is_chance(state):
-        top = state.pending.top
+    frame = DRIVER.frame(state)
+    if isinstance(frame, DieRoll | CardDraw):
         found: Action | None = None
         head = " ".join(wanted.replace(":", " ").split()[:2])
-        if isinstance(top, Roll) and head in _ROLLS:
+        if isinstance(frame, DieRoll) and head in _ROLLS:
             found = _ROLLS[head]
-        elif isinstance(top, Draw) and wanted.startswith("draw "):
-            index = _names(state.options.pack, state.options.pack_sha256, top.deck).get(wanted[5:])
+        elif isinstance(frame, CardDraw) and wanted.startswith("draw "):
+            deck = "enc" if isinstance(frame, DrawEncounters) else "skill"
+            index = _names(state.options.pack, state.options.pack_sha256, deck).get(wanted[5:])
             found = None if index is None else DrawCard(index)
-        return found if found is not None and engine.chance_legal(state, found) else None
-    for action in sorted(engine.decisions(state), key=action_id):
+        return found if found is not None and frame.is_legal(state, found) else None
+    for action in DRIVER.legal_actions(state):
         if _norm(action_to_str(state, action)) == wanted:
             return action
     return None
@@ -144,16 +138,16 @@ def roll_text(state: State, face: int) -> str:
     """``roll N: what it means``: the monster revealed, the Combat Action rolled, an effect's branch."""
     top = state.pending.top
     text = f"roll {face}"
-    if not isinstance(top, Roll) or not 1 <= face <= 6:
+    if not isinstance(top, DieRoll) or not 1 <= face <= 6:
         return text
-    if top.purpose == "monster":
+    if isinstance(top, MonsterReveal):
         return f"{text}: {state.pack.monster_for(state.level, face).name}"
-    if top.purpose == "easy":
+    if isinstance(top, EasyRoll):
         return f"{text}: +1 {RES_NAMES[RESOURCES[EASY_RESOURCE[face - 1]]]}"
-    if top.purpose in ("combat", "reroll") and state.combat is not None:
+    if isinstance(top, CombatRoll) and state.combat is not None:
         row = monster(state).table[face - 1]
         return f"{text}: {row.text or row.kind.upper()}"
-    if top.purpose == "op":
+    if isinstance(top, EffectRoll):
         kind, _, cid = top.src.partition(":")
         name = state.pack.condition(cid).name if kind == "condition" else cid.replace("_", " ")
         return f"{text}: {name}: {ops_text(top.then if face <= top.n else top.alt)}"

@@ -8,29 +8,30 @@ starting resource" and "begin the game with a Skill Card — draw 2 and keep 1".
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import attrs
 
 from tabletop_core.components import Pile
 from tabletop_core.errors import ContentError, OptionError
+from tabletop_core.flow import Automatic
 from unbroken.content.loader import changed_message, get_pack, pack_digest
-from unbroken.state import (
-    CUNNING,
-    FLOW,
-    FOOD,
-    ME,
-    METAL,
-    TREASURE,
-    WOOD,
-    Cont,
-    Draw,
-    Options,
-    Resource,
-    Roll,
-    State,
-    new_tracks,
-)
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.resources import gain
+from unbroken.rules.skills import gain_skill
+from unbroken.rules.triggers import Fire
+from unbroken.state import CUNNING, FLOW, FOOD, ME, METAL, TREASURE, WOOD, Options, Resource, State, new_tracks
 
-__all__ = ["EASY_RESOURCE", "EASY_SE15", "STARTING_SE", "STARTING_USES", "bind_pack", "starting_display"]
+__all__ = [
+    "EASY_RESOURCE",
+    "EASY_SE15",
+    "STARTING_SE",
+    "STARTING_USES",
+    "EasyRoll",
+    "SetupStep",
+    "bind_pack",
+    "starting_display",
+]
 
 #: Starting Small Effort by difficulty.
 STARTING_SE = {"easy": 13, "normal": 13, "hard": 10}
@@ -87,5 +88,27 @@ def starting_display(options: Options) -> State:
         skill_deck=Pile.of(range(len(pack.skills))),
     )
     if options.difficulty == "easy":
-        state = state.push(Cont("skill_keep"), Draw("skill", EASY_SKILL_DRAW), Roll("easy"))
+        state = gain_skill(state, EASY_SKILL_DRAW).push(EasyRoll())
     return state
+
+
+@attrs.frozen
+class EasyRoll(DieRoll):
+    """Chance frame: Easy's extra starting resource, by the die (:data:`EASY_RESOURCE`)."""
+
+    TAG: ClassVar[str] = "unbroken.easy_roll"
+
+    def face_up(self, state: State, face: int) -> State:
+        """Gain the resource of the face."""
+        return gain(state, EASY_RESOURCE[face - 1], 1)
+
+
+@attrs.frozen
+class SetupStep(Automatic[State]):
+    """Step frame of the Setup: once it is done, Level 1 begins (its ``level_start`` trigger first)."""
+
+    TAG: ClassVar[str] = "unbroken.setup_step"
+
+    def resolve(self, state: State) -> State:
+        """Begin the Travel Phase of Level 1."""
+        return state.at("travel", "preparation", 1).push(Fire("level_start"))

@@ -1,20 +1,27 @@
 """Unbroken's state: options, resources as bounded tracks, the flow position and the pending-frame stack.
 
-States are immutable values; rules return ``attrs.evolve``d copies. The turn structure is the core's
+States are immutable values; rules return copies made with the core's one fast copy,
+:func:`tabletop_core.fastcopy.replace`. The turn structure is the core's
 :class:`~tabletop_core.flow.Flow` (phases and steps as data, the round is the Level) plus a
-:class:`~tabletop_core.flow.Pending` stack of frames that own the next decision or chance event.
+:class:`~tabletop_core.flow.Pending` stack of typed frames (defined with the rules that own them, see
+:mod:`unbroken.rules.flow`) that own the next decision or chance event.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
 from tabletop_core.components import Pile, Track
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unbroken.content.loader import Pack, get_pack
-from unbroken.content.schema import RESOURCES, Op
+from unbroken.content.schema import RESOURCES
+
+if TYPE_CHECKING:
+    # The frames live with the rules that own them; their union is resolved by ``unbroken.rules.flow``.
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "CAPS",
@@ -27,20 +34,11 @@ __all__ = [
     "NON_EFFORT",
     "N_RESOURCES",
     "RESOURCES",
-    "Cand",
-    "Choose",
     "Combat",
     "Cond",
-    "Cont",
-    "Draw",
-    "Exec",
-    "Frame",
     "Options",
     "Resource",
-    "Roll",
     "State",
-    "Trig",
-    "evolve",
     "no_resources",
 ]
 
@@ -134,79 +132,6 @@ class Combat:
     stolen: tuple[int, ...] = (0,) * N_RESOURCES
 
 
-@attrs.frozen
-class Exec:
-    """Run ``ops`` in order (``src`` names the card, e.g. ``condition:paralyzed``)."""
-
-    TAG: ClassVar[str] = "unbroken.exec"
-    ops: tuple[Op, ...]
-    src: str = ""
-
-
-@attrs.frozen
-class Choose:
-    """A decision among branches of ops (``purpose`` names what is chosen)."""
-
-    TAG: ClassVar[str] = "unbroken.choose"
-    purpose: str
-    options: tuple[tuple[Op, ...], ...]
-    labels: tuple[str, ...]
-    src: str = ""
-
-
-@attrs.frozen
-class Cand:
-    """A Response or Passive that a trigger activated: its card (``kind:id``), ability index, optional or not."""
-
-    TAG: ClassVar[str] = "unbroken.cand"
-    src: str
-    index: int
-    optional: bool
-
-
-@attrs.frozen
-class Trig:
-    """The Responses (stage 0) then Passives (stage 1) activated by ``trigger``, not yet resolved."""
-
-    TAG: ClassVar[str] = "unbroken.trig"
-    trigger: str
-    cands: tuple[Cand, ...]
-    stage: int = 0
-
-
-@attrs.frozen
-class Roll:
-    """A chance node: a roll of the Slashes Die for ``purpose`` (``op`` rolls carry their branches)."""
-
-    TAG: ClassVar[str] = "unbroken.roll"
-    purpose: str
-    n: int = 0
-    then: tuple[Op, ...] = ()
-    alt: tuple[Op, ...] = ()
-    src: str = ""
-
-
-@attrs.frozen
-class Draw:
-    """A chance node: ``n`` more cards to draw from the ``enc`` or ``skill`` deck."""
-
-    TAG: ClassVar[str] = "unbroken.draw"
-    deck: str
-    n: int
-
-
-@attrs.frozen
-class Cont:
-    """A step of the rules waiting on the stack (a decision point or a continuation); ``n`` is its argument."""
-
-    TAG: ClassVar[str] = "unbroken.cont"
-    kind: str
-    n: int = 0
-
-
-Frame = Exec | Choose | Trig | Roll | Draw | Cont
-
-
 def new_tracks(se: int) -> tuple[Track, ...]:
     """Fresh resource tracks with ``se`` Small Effort and Level 1's Time."""
     values = no_resources()
@@ -264,46 +189,23 @@ class State:
         """This state with resource ``r``'s track replaced."""
         res = list(self.res)
         res[r] = track
-        return evolve(self, res=tuple(res))
+        return replace(self, res=tuple(res))
 
     def push(self, *frames: Frame) -> State:
         """This state with ``frames`` pushed in order (the last one ends on top)."""
         p = self.pending
         for f in frames:
             p = p.push(f)
-        return evolve(self, pending=p)
+        return replace(self, pending=p)
 
     def pop(self) -> State:
         """This state without its top frame."""
-        return evolve(self, pending=self.pending.pop())
+        return replace(self, pending=self.pending.pop())
 
     def replace_top(self, frame: Frame) -> State:
         """This state with its top frame replaced."""
-        return evolve(self, pending=self.pending.replace_top(frame))
+        return replace(self, pending=self.pending.replace_top(frame))
 
     def at(self, phase: str, step: str, level: int | None = None) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
-        return evolve(self, pos=FLOW.at(phase, step, level or self.pos.round))
-
-
-_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {
-    cls: (names, frozenset(names)) for cls in (State, Combat) for names in [tuple(a.name for a in attrs.fields(cls))]
-}
-T = TypeVar("T", State, Combat)
-
-
-def evolve(inst: T, **changes: Any) -> T:
-    """``attrs.evolve`` for :class:`State` and :class:`Combat` (which have no validators), without its overhead.
-
-    >>> c = Combat("kobold", 0, 0, 5, 5)
-    >>> evolve(c, health=3).health, c.health
-    (3, 5)
-    """
-    cls = type(inst)
-    names, known = _FIELDS[cls]
-    if not known.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
-    new = object.__new__(cls)
-    for name in names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(inst, name))
-    return new
+        return replace(self, pos=FLOW.at(phase, step, level or self.pos.round))

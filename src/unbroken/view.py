@@ -6,13 +6,14 @@ import attrs
 import numpy as np
 
 from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
+from unbroken.rules.flow import FRAMES
 from unbroken.rules.scoring import score, title
-from unbroken.state import CAPS, FLOW, N_RESOURCES, RESOURCES, Choose, Cont, Draw, Exec, Roll, State, Trig
+from unbroken.state import CAPS, FLOW, N_RESOURCES, RESOURCES, State
 
 __all__ = ["OBS_SHAPE", "View", "observation", "observe", "render"]
 
 _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
-_FRAMES = (Exec, Choose, Trig, Roll, Draw, Cont)
+_FRAMES = FRAMES
 _CONDS = 24
 _WEAPONS = 12
 _MONSTERS = 24

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -29,7 +30,7 @@ from unbroken.state import Combat, Options
         ({"weapons": ("knife",)}, "knife"),
     ],
 )
-def test_validate_state_messages_name_the_offending_value(changes: dict[str, object], named: str) -> None:
+def test_validate_state_messages_name_the_offending_value(changes: dict[str, Any], named: str) -> None:
     bad = attrs.evolve(fresh(), **changes)
     with pytest.raises(ValueError, match=named):
         validate_state(bad)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop_core.fastcopy import replace
 from unbroken.content.schema import Op
 from unbroken.state import (
     EFFORT,
@@ -23,7 +24,6 @@ from unbroken.state import (
     TIME,
     Resource,
     State,
-    evolve,
     no_resources,
 )
 
@@ -108,7 +108,7 @@ def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> St
     if have is None:
         raise ValueError(f"cannot pay {need}")
     res = tuple(t if t.value == have[r] else attrs.evolve(t, value=have[r]) for r, t in enumerate(state.res))
-    return evolve(state, res=res, large_first=False)
+    return replace(state, res=res, large_first=False)
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
@@ -131,7 +131,7 @@ def lose_effort(state: State, r: Resource, n: int) -> State | None:
     if have is None:
         return None
     res = tuple(t if t.value == have[i] else attrs.evolve(t, value=have[i]) for i, t in enumerate(state.res))
-    return evolve(state, res=res)
+    return replace(state, res=res)
 
 
 def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
