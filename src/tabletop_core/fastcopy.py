@@ -8,8 +8,8 @@ Semantics: the same as ``attrs.evolve(obj, **changes)`` for slotted classes whos
 arguments (a cached hash, ``cache_hash=True``, starts empty in the copy as it does after ``__init__``),
 except that **validators and converters do not run** on the new values (a changed field holds exactly the object
 given). Changes are named as ``attrs.evolve`` names them (a private ``_x`` field by its alias ``x``; the attribute
-name is accepted too). Classes with ``init=False`` fields or an ``__attrs_post_init__`` are refused (their derived
-values would go stale): use ``attrs.evolve`` for those.
+name is accepted too). Classes that derive values in ``__init__`` (``init=False`` fields, ``__attrs_post_init__``)
+and unslotted classes are handed to ``attrs.evolve`` itself: correct there, though not fast and with their checks.
 
 >>> @attrs.frozen
 ... class Point:
@@ -45,16 +45,14 @@ _HASH_CACHE = "_attrs_cached_hash"  # where attrs keeps the hash of a ``cache_ha
 
 
 @functools.cache
-def _plan(cls: type) -> tuple[tuple[str, ...], dict[str, str], bool]:
+def _plan(cls: type) -> tuple[tuple[str, ...], dict[str, str], bool] | None:
     """The attribute names in order, each accepted change name mapped to its attribute, and whether the class
-    caches its hash in a slot (the copy's cache must start empty)."""
+    caches its hash in a slot (the copy's cache must start empty); ``None`` for a class only ``__init__`` copies."""
     if not attrs.has(cls):
         raise TypeError(f"replace: {cls.__name__} is not an attrs class")
     fields = attrs.fields(cls)
-    if any(not f.init for f in fields) or hasattr(cls, "__attrs_post_init__"):
-        raise TypeError(f"replace: {cls.__name__} derives fields after __init__; use attrs.evolve")
-    if "__slots__" not in cls.__dict__:
-        raise TypeError(f"replace: {cls.__name__} is not slotted; use attrs.evolve")
+    if any(not f.init for f in fields) or hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
+        return None
     names = tuple(f.name for f in fields)
     known = {f.name: f.name for f in fields} | {f.alias: f.name for f in fields}
     cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
@@ -65,15 +63,17 @@ def replace(obj: T, **changes: Any) -> T:
     """A copy of the slotted attrs instance ``obj`` with ``changes`` applied; validators and converters do not run.
 
     Args:
-        obj: an instance of a slotted attrs class (frozen or not).
+        obj: an attrs instance (fast for slotted value classes; see the module docstring).
         **changes: new field values, by ``attrs.evolve``'s names.
 
     Raises:
-        TypeError: when a change names no field, or the class is not a plain slotted attrs value class (see the
-            module docstring).
+        TypeError: when a change names no field, or ``obj`` is not an attrs instance.
     """
     cls: type = type(obj)
-    names, known, cached = _plan(cls)
+    plan = _plan(cls)
+    if plan is None:
+        return attrs.evolve(obj, **changes)  # type: ignore[misc]  # attrs.has(cls) was checked by _plan
+    names, known, cached = plan
     if not known.keys() >= changes.keys():
         unknown = sorted(changes.keys() - known.keys())
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r} (fields: {', '.join(names)})")
