@@ -21,7 +21,15 @@ from tabletop_core.errors import ContentError, IllegalActionError, OptionError
 from tabletop_core.flow import Driven
 from tabletop_core.spec import ChanceMode, GameSpec, Information, Utility
 from unbroken import glossary, invariants, notation, setup
-from unbroken.actions import MAX_CHANCE, NUM_ACTIONS, Action, Die, DrawCard, action_id, decision_from_id
+from unbroken.actions import (
+    CARD_OUTCOMES,
+    DIE_OUTCOMES,
+    MAX_CHANCE,
+    NUM_ACTIONS,
+    Action,
+    action_id,
+    decision_from_id,
+)
 from unbroken.bots import HeuristicAgent
 from unbroken.rules.chance import CardDraw, DieRoll
 from unbroken.rules.flow import DRIVER
@@ -103,9 +111,9 @@ class Unbroken(Driven[State, Action, Options]):
         try:
             frame = DRIVER.frame(state)
             if isinstance(frame, DieRoll):
-                return Die(action_id + 1)
+                return DIE_OUTCOMES.from_id(action_id)
             if isinstance(frame, CardDraw):
-                return DrawCard(action_id)
+                return CARD_OUTCOMES.from_id(action_id)
             return decision_from_id(action_id)
         except (TypeError, ValueError) as exc:
             raise IllegalActionError(
