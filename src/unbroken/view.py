@@ -5,36 +5,44 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
+from tabletop_core.tensor import TensorLayout
+from unbroken.content.loader import MAX_CONDITIONS, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
 from unbroken.rules.flow import FRAMES
 from unbroken.rules.scoring import score, title
-from unbroken.state import CAPS, FLOW, N_RESOURCES, RESOURCES, State
+from unbroken.state import CAPS, FLOW, LAST_LEVEL, N_RESOURCES, RESOURCES, State
 
-__all__ = ["OBS_SHAPE", "View", "observation", "observe", "render"]
+__all__ = ["LAYOUT", "OBS_SHAPE", "View", "observation", "observe", "render"]
 
 _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
-_FRAMES = FRAMES
-_CONDS = 24
-_WEAPONS = 12
-_MONSTERS = 24
-# resources, level, step, frame kind, monster stats, monster id, weapon, skills, conditions now/next, revealed,
-# offered, misc (uses, committed, defend, roll, skip, tricked, outcome, reveal bonus)
-_SIZES = (
-    N_RESOURCES,
-    4,
-    len(_STEPS),
-    len(_FRAMES),
-    4,
-    _MONSTERS,
-    _WEAPONS,
-    MAX_SKILLS,
-    _CONDS,
-    _CONDS,
-    MAX_ENCOUNTERS,
-    MAX_SKILLS,
-    8,
+#: Scales that bring the monster's trackers near 0..1.
+_ARMOR_SCALE, _HEALTH_SCALE = 10, 20
+#: The observation tensor, piece by piece. Packs larger than a piece holds are refused when loaded
+#: (``content/loader.py``: ``MAX_WEAPONS``, ``MAX_CONDITIONS``, ...), so no card shares a slot with another.
+LAYOUT = TensorLayout(
+    (
+        ("resources", (N_RESOURCES,)),  # each track's value over its cap
+        ("level", (LAST_LEVEL,)),  # one-hot
+        ("step", (len(_STEPS),)),  # one-hot (phase, step)
+        ("frame", (len(FRAMES),)),  # one-hot kind of the pending frame on top
+        ("monster_trackers", (4,)),  # armor, max armor, health, max health (scaled)
+        ("monster", (MAX_MONSTERS,)),  # one-hot by pack index (in combat, or scouted)
+        ("weapon", (MAX_WEAPONS,)),  # one-hot by pack index
+        ("skills", (MAX_SKILLS,)),  # 1 per skill held
+        ("conditions", (MAX_CONDITIONS,)),  # 1 + its tokens, per active condition
+        ("next_conditions", (MAX_CONDITIONS,)),  # 1 + its tokens, per condition for the next Level
+        ("revealed", (MAX_ENCOUNTERS,)),  # copies revealed, per encounter
+        ("offered", (MAX_SKILLS,)),  # copies offered, per skill
+        ("uses", (1,)),
+        ("committed", (1,)),
+        ("defend", (1,)),
+        ("roll", (1,)),
+        ("skip", (1,)),
+        ("tricked", (1,)),
+        ("outcome", (1,)),
+        ("reveal_bonus", (1,)),
+    )
 )
-OBS_SHAPE = (sum(_SIZES),)
+OBS_SHAPE = LAYOUT.shape
 
 
 @attrs.frozen
@@ -51,42 +59,44 @@ def observe(state: State, player: int) -> View:
 
 
 def observation(view: View) -> np.ndarray:
-    """The float32 tensor of a view (shape :data:`OBS_SHAPE`)."""
+    """The float32 tensor of a view (see :data:`LAYOUT`)."""
     s = view.state
     pack = s.pack
-    out = np.zeros(OBS_SHAPE, dtype=np.float32)
-    offs = np.cumsum((0, *_SIZES))
+    out, v = LAYOUT.new()
     for r in range(N_RESOURCES):
-        out[offs[0] + r] = s.amount(r) / CAPS[r]
-    out[offs[1] + s.level - 1] = 1
-    out[offs[2] + _STEPS.index((s.pos.phase, s.pos.step))] = 1
+        v["resources"][r] = s.amount(r) / CAPS[r]
+    v["level"][s.level - 1] = 1
+    v["step"][_STEPS.index((s.pos.phase, s.pos.step))] = 1
     top = s.pending.top
     if top is not None:
-        out[offs[3] + _FRAMES.index(type(top))] = 1
+        v["frame"][FRAMES.index(type(top))] = 1
     c = s.combat
     mid = c.monster if c is not None else s.monster
     if c is not None:
-        out[offs[4] : offs[4] + 4] = (c.armor / 10, c.max_armor / 10, c.health / 20, c.max_health / 20)
+        trackers = (c.armor / _ARMOR_SCALE, c.max_armor / _ARMOR_SCALE, c.health / _HEALTH_SCALE)
+        v["monster_trackers"][:] = (*trackers, c.max_health / _HEALTH_SCALE)
     if mid:
-        m = next(i for i, x in enumerate(pack.monsters) if x.id == mid)
-        out[offs[5] + m % _MONSTERS] = 1
-    w = next(i for i, x in enumerate(pack.weapons) if x.id == s.weapon)
-    out[offs[6] + w % _WEAPONS] = 1
+        v["monster"][next(i for i, x in enumerate(pack.monsters) if x.id == mid)] = 1
+    v["weapon"][next(i for i, x in enumerate(pack.weapons) if x.id == s.weapon)] = 1
     skills = {x.id: i for i, x in enumerate(pack.skills)}
     conds = {x.id: i for i, x in enumerate(pack.conditions)}
     for sid in s.skills:
-        out[offs[7] + skills[sid]] = 1
+        v["skills"][skills[sid]] = 1
     for cd in s.conditions:
-        out[offs[8] + conds[cd.id] % _CONDS] = 1 + cd.tokens
+        v["conditions"][conds[cd.id]] = 1 + cd.tokens
     for cd in s.next_conditions:
-        out[offs[9] + conds[cd.id] % _CONDS] = 1 + cd.tokens
+        v["next_conditions"][conds[cd.id]] = 1 + cd.tokens
     for e in s.revealed:
-        out[offs[10] + e] += 1
+        v["revealed"][e] += 1
     for k in s.offered:
-        out[offs[11] + k] += 1
-    misc = (s.uses, s.committed, c.defend if c else 0, c.roll if c else 0, c.skip if c else 0, s.tricked, s.outcome)
-    out[offs[12] : offs[12] + 7] = misc
-    out[offs[12] + 7] = s.reveal_bonus
+        v["offered"][k] += 1
+    v["uses"][0] = s.uses
+    v["committed"][0] = s.committed
+    v["tricked"][0] = s.tricked
+    v["outcome"][0] = s.outcome
+    v["reveal_bonus"][0] = s.reveal_bonus
+    if c is not None:
+        v["defend"][0], v["roll"][0], v["skip"][0] = c.defend, c.roll, c.skip
     return out
 
 

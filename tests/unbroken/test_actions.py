@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tabletop_core.errors import IllegalActionError
@@ -26,15 +28,22 @@ from unbroken.actions import (
 )
 
 #: The id layout records were made with (the bases once typed by hand): it must never move.
-RECORDED = {Act: (0, len(VERBS)), Pick: (16, 16), Craft: (32, 4), Attack: (36, 8), Use: (44, 32), Respond: (76, 16)}
+RECORDED: tuple[tuple[Callable[[int], Action], int, int], ...] = (
+    (Act, 0, len(VERBS)),
+    (Pick, 16, 16),
+    (Craft, 32, 4),
+    (Attack, 36, 8),
+    (Use, 44, 32),
+    (Respond, 76, 16),
+)
 
 
 def test_every_recorded_decision_id_round_trips() -> None:
     assert NUM_ACTIONS == 100
     seen: set[int] = set()
-    for cls, (base, n) in RECORDED.items():
+    for cls, base, n in RECORDED:
         for i in range(n):
-            action: Action = cls(i)
+            action = cls(i)
             assert action_id(action) == base + i
             assert decision_from_id(base + i) == action
             seen.add(base + i)

@@ -43,13 +43,29 @@ from unbroken.content.schema import (
     Weapon,
 )
 
-__all__ = ["MAX_ENCOUNTERS", "MAX_SKILLS", "Pack", "default_pack", "get_pack", "load_pack", "pack_digest", "parse_pack"]
+__all__ = [
+    "MAX_CONDITIONS",
+    "MAX_ENCOUNTERS",
+    "MAX_MONSTERS",
+    "MAX_SKILLS",
+    "MAX_WEAPONS",
+    "Pack",
+    "default_pack",
+    "get_pack",
+    "load_pack",
+    "pack_digest",
+    "parse_pack",
+]
 
 SECTIONS = ("character", "weapon", "monster", "condition", "skill", "encounter")
 DATA_FILES = ("characters.toml", "weapons.toml", "monsters.toml", "conditions.toml", "skills.toml", "encounters.toml")
-#: Limits that keep the chance-outcome space fixed.
+#: Limits that keep the chance-outcome space and the observation tensor fixed (``unbroken.view.LAYOUT`` holds
+#: one slot per card up to these): a pack with more is refused, never folded onto shared slots.
 MAX_ENCOUNTERS = 160
 MAX_SKILLS = 80
+MAX_WEAPONS = 12
+MAX_CONDITIONS = 24
+MAX_MONSTERS = 24
 _FIELDS = frozenset(attrs.fields_dict(Op)) - {"op"}
 
 
@@ -480,10 +496,27 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
                 raise ContentError("<pack>", f"level {level}", "monster", f"no monster numbered {number}")
     if not pack.characters:
         raise ContentError("<pack>", "<pack>", "character", "the pack needs a character")
-    if len(pack.encounters) > MAX_ENCOUNTERS or not pack.encounters:
+    if not pack.encounters:
         raise ContentError("<pack>", "<pack>", "encounter", f"1..{MAX_ENCOUNTERS} encounters")
-    if len(pack.skills) > MAX_SKILLS or len(pack.skills) < 2:
+    if len(pack.skills) < 2:
         raise ContentError("<pack>", "<pack>", "skill", f"2..{MAX_SKILLS} skills")
+    caps: tuple[tuple[str, tuple[Any, ...], int], ...] = (
+        ("weapon", pack.weapons, MAX_WEAPONS),
+        ("condition", pack.conditions, MAX_CONDITIONS),
+        ("monster", pack.monsters, MAX_MONSTERS),
+        ("skill", pack.skills, MAX_SKILLS),
+        ("encounter", pack.encounters, MAX_ENCOUNTERS),
+    )
+    for section, cards, cap in caps:
+        if len(cards) > cap:
+            first = cards[cap]
+            raise err(
+                section,
+                first.id,
+                "id",
+                f"the pack has {len(cards)} {section} entries, more than the {cap} the game's tensors and chance "
+                f"outcomes hold (this is entry {cap + 1})",
+            )
 
 
 @functools.cache
