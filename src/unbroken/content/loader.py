@@ -15,12 +15,12 @@ import functools
 import hashlib
 import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from tabletop_core.content import package_file, read_text
 from tabletop_core.errors import ContentError
 from unbroken.content.schema import (
     ABILITY_KINDS,
@@ -522,8 +522,7 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
 @functools.cache
 def default_pack() -> Pack:
     """The pack shipped with the library (loaded once)."""
-    root = resources.files("unbroken.content") / "data"
-    texts = {f"unbroken/content/data/{f}": (root / f).read_text(encoding="utf-8") for f in DATA_FILES}
+    texts = {f"unbroken/content/data/{f}": read_text(package_file("unbroken.content", f"data/{f}")) for f in DATA_FILES}
     return parse_pack(texts, name="default")
 
 
@@ -534,27 +533,22 @@ def load_pack(path: str | Path) -> Pack:
         ContentError: naming the file, entry and field of the first mistake.
     """
     p = Path(path)
-    return _parse_bytes(str(p), _read(p))
+    return parse_pack({str(p): _read(p)}, name=str(p))
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise ContentError(str(path), "<file>", "<file>", f"cannot read: {exc}") from exc
+def _read(path: Path) -> str:
+    """The pack file's text, through the core reader (a regular UTF-8 file of bounded size)."""
+    return read_text(path)
+
+
+def _sha256(text: str) -> str:
+    """The SHA-256 of the file's bytes (UTF-8 text re-encodes to exactly the bytes read)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def pack_digest(name: str) -> str:
     """The SHA-256 of the pack file ``name`` as it is now (``""`` for the default pack)."""
-    return "" if name == "default" else hashlib.sha256(_read(Path(name))).hexdigest()
-
-
-def _parse_bytes(name: str, data: bytes) -> Pack:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ContentError(name, "<file>", "<file>", f"not UTF-8: {exc}") from exc
-    return parse_pack({name: text}, name=name)
+    return "" if name == "default" else _sha256(_read(Path(name)))
 
 
 @functools.lru_cache(maxsize=16)
@@ -570,10 +564,10 @@ def get_pack(name: str, digest: str = "") -> Pack:
     """
     if name == "default":
         return default_pack()
-    data = _read(Path(name))
-    if digest and hashlib.sha256(data).hexdigest() != digest:
+    text = _read(Path(name))
+    if digest and _sha256(text) != digest:
         raise ContentError(name, "<file>", "<file>", changed_message(digest))
-    return _parse_bytes(name, data)
+    return parse_pack({name: text}, name=name)
 
 
 def changed_message(digest: str) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop_core.content import SOURCES
+
 __all__ = [
     "ABILITY_KINDS",
     "COMBAT_KINDS",
@@ -36,8 +38,6 @@ __all__ = [
 
 #: Resource names in tracker order (the index is the resource's slot in the state).
 RESOURCES = ("se", "me", "le", "cunning", "food", "wood", "metal", "treasure", "time")
-#: Where an entry's facts come from.
-SOURCES = ("rulebook", "public", "standin")
 #: Events that fire Responses and triggered Passives.
 TRIGGERS = (
     "battle_start",
