@@ -19,7 +19,7 @@ import numpy as np
 
 from tabletop_core.errors import ContentError, IllegalActionError, OptionError
 from tabletop_core.flow import Driven
-from tabletop_core.spec import ChanceMode, GameSpec, Information, Utility
+from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 from unbroken import glossary, invariants, notation, setup
 from unbroken.actions import (
     CARD_OUTCOMES,
@@ -36,7 +36,7 @@ from unbroken.rules.flow import DRIVER
 from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
 from unbroken.rules.scoring import score
 from unbroken.state import Options, State
-from unbroken.view import OBS_SHAPE, View, observation, observe, render
+from unbroken.view import OBS_SHAPE, View, describe, observation, observe, render
 
 __all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
 
@@ -127,6 +127,14 @@ class Unbroken(Driven[State, Action, Options]):
     def render(self, state: State, player: int | None = None) -> str:
         """A text picture of the Display."""
         return render(state)
+
+    def describe(self, before: State, action: Action, after: State, player: int | None = None) -> tuple[str, ...]:
+        """What the transition did, in words (solo, perfect information: see :func:`unbroken.view.describe`)."""
+        return describe(before, action, after, player)
+
+    def seat_name(self, state: State, player: int) -> str:
+        """``you`` (the one player), or ``chance``."""
+        return "chance" if player == CHANCE else "you"
 
     def describe_step(self, state: State) -> str:
         """The Level, phase/step and the pending frame, for messages."""

@@ -6,12 +6,19 @@ import attrs
 import numpy as np
 
 from tabletop_core.tensor import TensorLayout
+from unbroken.actions import Action, Die, DrawCard, Pick
 from unbroken.content.loader import MAX_CONDITIONS, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
-from unbroken.rules.flow import FRAMES
+from unbroken.notation import RES_NAMES, action_to_str
+from unbroken.rules.combat import CombatRoll, MonsterAct, MonsterReveal, monster
+from unbroken.rules.effects import EffectRoll
+from unbroken.rules.flow import DRIVER, FRAMES
 from unbroken.rules.scoring import score, title
+from unbroken.rules.skills import SkillKeep
+from unbroken.rules.travel import DrawEncounters, ExploreMode, ExplorePick
+from unbroken.setup import EASY_RESOURCE, EasyRoll
 from unbroken.state import CAPS, FLOW, LAST_LEVEL, N_RESOURCES, RESOURCES, State
 
-__all__ = ["LAYOUT", "OBS_SHAPE", "View", "observation", "observe", "render"]
+__all__ = ["LAYOUT", "OBS_SHAPE", "View", "describe", "observation", "observe", "render"]
 
 _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
 #: Scales that bring the monster's trackers near 0..1.
@@ -137,3 +144,119 @@ def render(state: State) -> str:
 def _cond(state: State, cid: str, tokens: int) -> str:
     name = state.pack.condition(cid).name
     return f"{name} ({tokens} tokens)" if tokens else name
+
+
+# ----- per-seat descriptions: what happened, in words (solo, perfect information: everything is shown) ---------------
+
+
+def describe(before: State, action: Action, after: State, player: int | None = None) -> tuple[str, ...]:
+    """What the transition ``before --action--> after`` did, as short lines in words.
+
+    Unbroken is solo with perfect information, so every line is shown whoever asks (``player`` is ignored): the
+    move or chance event ("you reveal the encounter Rotten Bridge", "the monster rolls 6: ..."), then what it did
+    to the resources (before and after amounts), the monster's trackers, the weapon, skills and conditions, the
+    step reached, and the end of the game.
+    """
+    lines = [_event(before, action)]
+    if not isinstance(DRIVER.frame(before), CombatRoll) and _row_resolved(before, after):
+        c = before.combat
+        assert c is not None
+        row = monster(before).table[c.roll - 1]
+        lines.append(f"the {monster(before).name}'s Combat Action: {row.text or row.kind.upper()}")
+    lines += _changes(before, after)
+    return tuple(line for line in lines if line)
+
+
+def _event(s: State, action: Action) -> str:
+    frame = DRIVER.frame(s)
+    if isinstance(action, Die):
+        face = action.face
+        if isinstance(frame, MonsterReveal):
+            return f"you roll {face}: the monster of Level {s.level} is the {s.pack.monster_for(s.level, face).name}"
+        if isinstance(frame, CombatRoll):
+            row = monster(s).table[face - 1]
+            again = "re-rolls" if frame.reroll else "rolls"
+            return f"the {monster(s).name} {again} {face}: {row.text or row.kind.upper()}"
+        if isinstance(frame, EasyRoll):
+            return (
+                f"you roll {face} for the extra starting resource: +1 {RES_NAMES[RESOURCES[EASY_RESOURCE[face - 1]]]}"
+            )
+        if isinstance(frame, EffectRoll):
+            kind, _, cid = frame.src.partition(":")
+            name = s.pack.condition(cid).name if kind == "condition" else cid.replace("_", " ")
+            hit = face <= frame.n
+            return f"you roll {face} for {name} (at most {frame.n}: {'yes' if hit else 'no'})"
+        return f"you roll {face}"
+    if isinstance(action, DrawCard):
+        if isinstance(frame, DrawEncounters):
+            return f"you reveal the encounter {s.pack.encounters[action.index].name}"
+        return f"you reveal the skill {s.pack.skills[action.index].name}"
+    text = action_to_str(s, action)
+    if isinstance(frame, ExploreMode):
+        name = s.pack.encounters[frame.card].name
+        return f"you {'resolve' if text == 'resolve' else 'rest at'} the encounter {name}"
+    if isinstance(action, Pick) and isinstance(frame, ExplorePick | SkillKeep):
+        what = "encounter" if isinstance(frame, ExplorePick) else "skill"
+        return f"you keep the {what} {frame.label(s, action.i)}"
+    if isinstance(action, Pick):
+        return f"you choose: {text.split(' ', 2)[2] if text.count(' ') >= 2 else text}"
+    return f"you {text}"
+
+
+def _row_resolved(before: State, after: State) -> bool:
+    """Whether the monster's rolled Combat Action took effect in this transition (after its Responses)."""
+    waiting = sum(isinstance(f, MonsterAct) for f in before.pending.frames)
+    return (
+        waiting > 0
+        and before.combat is not None
+        and sum(isinstance(f, MonsterAct) for f in after.pending.frames) < waiting
+    )
+
+
+def _amounts(before: State, after: State) -> str:
+    parts = [
+        f"{RES_NAMES[name]} {before.amount(r)} -> {after.amount(r)}"
+        for r, name in enumerate(RESOURCES)
+        if before.amount(r) != after.amount(r)
+    ]
+    return "resources: " + ", ".join(parts) if parts else ""
+
+
+def _changes(before: State, after: State) -> list[str]:
+    pack = after.pack
+    out = [_amounts(before, after)]
+    if after.monster and after.monster != before.monster:
+        out.append(f"the monster is revealed: the {pack.monster_for_id(after.monster).name}")
+    b, a = before.combat, after.combat
+    if a is not None:
+        name = pack.monster_for_id(a.monster).name
+        if b is None or b.monster != a.monster:
+            out.append(f"the {name} is on the Monster Tracker: Armor {a.armor}, Health {a.health}")
+        else:
+            for label, x, y in (("Armor", b.armor, a.armor), ("Health", b.health, a.health)):
+                if x != y:
+                    out.append(f"the {name}'s {label} {x} -> {y}")
+            if a.defend and not b.defend:
+                out.append(f"the {name} will DEFEND against your next weapon attack")
+    elif b is not None and after.outcome == 0:
+        out.append(f"the {pack.monster_for_id(b.monster).name} is discarded")
+    if after.weapon != before.weapon:
+        out.append(f"your weapon is now {pack.weapon(after.weapon).name}")
+    for sid in after.skills[len(before.skills) :]:
+        out.append(f"you gain the skill {next(x.name for x in pack.skills if x.id == sid)}")
+    now = {c.id: c.tokens for c in after.conditions}
+    was = {c.id: c.tokens for c in before.conditions}
+    for cid in now.keys() - was.keys():
+        out.append(f"you gain the condition {pack.condition(cid).name}")
+    for cid in was.keys() - now.keys():
+        out.append(f"the condition {pack.condition(cid).name} ends")
+    for c in after.next_conditions[len(before.next_conditions) :]:
+        out.append(f"you will have {pack.condition(c.id).name} next Level")
+    if after.level != before.level:
+        out.append(f"Level {after.level} begins")
+    elif (after.pos.phase, after.pos.step) != (before.pos.phase, before.pos.step) and after.outcome == 0:
+        out.append(f"now: {after.pos.phase} phase, {after.pos.step} step")
+    if after.outcome and not before.outcome:
+        won = after.outcome > 0
+        out.append(f"you win with {score(after)} points ({title(score(after))})" if won else "you lose")
+    return out

@@ -96,6 +96,11 @@ class Pack:
         found: Condition = _index(self.conditions)[cid]
         return found
 
+    def monster_for_id(self, mid: str) -> Monster:
+        """The monster with id ``mid``."""
+        found: Monster = _index(self.monsters)[mid]
+        return found
+
     def monster_for(self, level: int, number: int) -> Monster:
         """The monster of ``level`` numbered ``number``."""
         for m in self.monsters:
