@@ -45,12 +45,26 @@ def _check_pack_file(state: State) -> None:
         raise ContentError(options.pack, "<file>", "<file>", changed_message(options.pack_sha256))
 
 
+def _check_weapon_stack(state: State) -> None:
+    """The weapon stack is a path of the upgrade tree ("lay the new Weapon Sheet on top of the old sheet"), and no
+    weapon has two sheets in play or set aside ("You can never ... have 2 Weapons at the same time")."""
+    pack = state.pack
+    for below, above in zip(state.weapons, state.weapons[1:], strict=False):
+        if all(u.to != above for u in pack.weapon(below).upgrades):
+            raise ValueError(f"weapon stack {state.weapons}: {above!r} is not an upgrade of {below!r}")
+    sheets = state.weapons + state.aside
+    for w in sheets:
+        if sheets.count(w) > 1:
+            raise ValueError(f"weapon {w!r} has {sheets.count(w)} sheets (stack {state.weapons}, aside {state.aside})")
+
+
 def _check_cards(state: State) -> None:
     pack = state.pack
     weapons = {w.id for w in pack.weapons}
     for w in state.weapons + state.aside:
         if w not in weapons:
             raise ValueError(f"unknown weapon {w!r}")
+    _check_weapon_stack(state)
     skills = {x.id for x in pack.skills}
     for sk in state.skills:
         if sk not in skills:

@@ -37,7 +37,9 @@ def test_rulebook_named_cards() -> None:
     assert {"daring", "wrecker"} <= {s.id for s in p.skills}
     basilisk = next(m for m in p.monsters if m.id == "basilisk")
     assert (basilisk.level, basilisk.armor, basilisk.health) == (4, 1, 12)
-    assert next(m for m in p.monsters if m.id == "dark_elf").level == 2
+    # "Combat with a Dark Elf on the previous Level left the Sneak with a Paranoid Condition" before the Level 4
+    # Basilisk: the Dark Elf is a Level 3 monster.
+    assert next(m for m in p.monsters if m.id == "dark_elf").level == 3
     assert next(m for m in p.monsters if m.id == "minotaur").level == 3
     sword = p.weapon("sword")
     assert [(a.kind, a.power) for a in sword.attacks][:2] == [("break", 1), ("wound", 5)]

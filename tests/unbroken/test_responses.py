@@ -39,21 +39,29 @@ def test_responses_activate_once_per_trigger() -> None:
     assert s.combat is not None and s.combat.health == 2 and s.uses == 0
 
 
-def test_player_orders_passives_when_the_order_matters() -> None:
-    s = at_battle("basilisk", 4, character="hunter", skills=("bloodlust",), advance=False)
-    s = flow.run(with_res(s, metal=1, le=1, se=12))
-    assert s.combat is not None
-    s = attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0))
-    s = do(s, "pick 1 spend 1 metal")  # avoid the paralysis roll
-    s = attrs.evolve(s, weapons=("bare_hands", "knife", "sword"))
-    s = do(s, "attack cleave")  # 5 Wounds; Passives: Bloodlust +1 and the Basilisk's cap of 4
+_BLUNTING_KOBOLD = (
+    'extends = "default"\n[[monster]]\nid = "kobold"\nname = "Blunt Kobold"\nlevel = 1\nnumber = 1\narmor = 0\n'
+    'health = 9\nsource = "standin"\n'
+    'abilities = [{ name = "Blunting Hide", kind = "passive", trigger = "attack", '
+    'effects = [{ op = "power", n = -3 }] }]\n'
+    "table = [" + ", ".join(['{ kind = "defend", effects = [{ op = "defend" }] }'] * 6) + "]\n"
+)
+
+
+def test_player_orders_passives_when_the_order_matters(tmp_path: Path) -> None:
+    # "If several Passive effects are in play, the player chooses the order in which these are applied."
+    pack = tmp_path / "blunt.toml"
+    pack.write_text(_BLUNTING_KOBOLD, encoding="utf-8")
+    s = at_battle("kobold", 1, skills=("bloodlust",), pack=str(pack), advance=False)
+    s = flow.run(with_res(s, se=12))
+    s = do(s, "attack punch")  # power 1; Passives: Bloodlust +1 and the hide's -3 (never below 0)
     top = s.pending.top
     assert isinstance(top, Trig) and top.stage == 1
-    assert texts(s) == ["respond 0 bloodlust", "respond 1 Stone Hide"]
-    cap_first = do(s, "respond 1 Stone Hide")
-    assert cap_first.combat is not None and cap_first.combat.health == 12 - 5  # min(5, 4) + 1
+    assert texts(s) == ["respond 0 bloodlust", "respond 1 Blunting Hide"]
+    hide_first = do(s, "respond 1 Blunting Hide")
+    assert hide_first.combat is not None and hide_first.combat.health == 9 - 1  # max(0, 1 - 3) + 1
     bonus_first = do(s, "respond 0 bloodlust")
-    assert bonus_first.combat is not None and bonus_first.combat.health == 12 - 4  # min(5 + 1, 4)
+    assert bonus_first.combat is not None and bonus_first.combat.health == 9  # max(0, 1 + 1 - 3)
 
 
 def test_passives_resolve_after_responses() -> None:

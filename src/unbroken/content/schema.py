@@ -94,7 +94,7 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "food_req": (frozenset({_N}), frozenset()),
 }
 #: Ops that may appear only in ``static`` abilities (they modify rules rather than happen).
-STATIC_OPS = frozenset({"ignore", "instead", "rest_bonus", "surcharge", "food_req", "reveal"})
+STATIC_OPS = frozenset({"ignore", "instead", "rest_bonus", "surcharge", "food_req", "reveal", "cap_wounds"})
 
 
 @attrs.frozen

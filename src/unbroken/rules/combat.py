@@ -154,7 +154,7 @@ class TrickeryStep(Decide):
         if state.combat is None:
             return set_tracker(state)
         trick = monster(state).trickery
-        if trick is not None and can_pay(state, trick):
+        if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
             return None
         return state.at("combat", "battle")
 
@@ -264,7 +264,13 @@ def attack_land(state: State, pierce: bool) -> State:
     state = state.pop()
     if c.armor > 0 and not pierce:
         return state
-    return replace(state, combat=replace(c, health=max(0, c.health - c.power), power=0))
+    return replace(state, combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
+
+
+def wound_cap(state: State, power: int) -> int:
+    """The Wounds an attack of final power ``power`` inflicts: a cap ("prevents it from suffering more than 4
+    Wounds") bounds the final power whatever order the Passives resolved in."""
+    return min([power, *(o.n for o in triggers.statics(state, "cap_wounds"))])
 
 
 @attrs.frozen
@@ -474,11 +480,15 @@ def victory(state: State) -> State:
     assert c is not None
     m = monster(state)
     back = tuple(Op("gain", res=RESOURCES[r], n=n) for r, n in enumerate(c.stolen) if n)
+    # "Check for any Response effects that would be triggered and then proceed to the Rewards Step": Responses
+    # already triggered still resolve (first); the turns, attacks and effects of the battle end.
+    triggered = [f for f in state.pending.frames if isinstance(f, triggers.Trig)]
     state = replace(state, pending=Pending(), combat=replace(c, health=0)).at("combat", "rewards")
     state = state.push(ToHunger())
     if state.level < LAST_LEVEL:
         state = gain_skill(state, SKILL_DRAW)
-    return effects.run_ops(state, m.rewards + back, f"monster:{m.id}")
+    state = effects.run_ops(state, m.rewards + back, f"monster:{m.id}")
+    return state.push(*triggered)
 
 
 @attrs.frozen
@@ -558,7 +568,7 @@ def end_of_combat(state: State) -> State:
         state,
         conditions=keep,
         next_conditions=(),
-        weapons=state.weapons + state.aside,
+        weapons=effects.restored_weapons(state),
         aside=(),
         monster="",
         combat=None,

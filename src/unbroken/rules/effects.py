@@ -171,14 +171,31 @@ def _cure(state: State, op: Op, src: str) -> State:
     return state.push(Choose("cure", tuple((Op("cure", id=c),) for c in ids), names, src))
 
 
+def lay_weapon(state: State, weapon: str) -> State:
+    """Lay ``weapon``'s sheet on top ("When you Craft a new Weapon, lay the new Weapon Sheet on top of the old
+    sheet"); a sheet set aside is that same sheet, taken back (there is never a second sheet of one weapon)."""
+    return replace(state, weapons=(*state.weapons, weapon), aside=tuple(w for w in state.aside if w != weapon))
+
+
+def restored_weapons(state: State) -> tuple[str, ...]:
+    """The weapon stack once temporary downgrades end: the sheets set aside return in the reverse order they left
+    (the last set aside lies just above the current weapon), each only on the weapon it upgrades; a sheet that no
+    longer fits (another upgrade was crafted meanwhile) goes back to the Weapon Deck."""
+    stack = list(state.weapons)
+    for w in reversed(state.aside):
+        if w not in stack and any(u.to == w for u in state.pack.weapon(stack[-1]).upgrades):
+            stack.append(w)
+    return tuple(stack)
+
+
 def _weapon_up(state: State, op: Op, src: str) -> State:
     if op.id:
-        return replace(state, weapons=(*state.weapons, op.id)) if op.id != state.weapon else state
+        return lay_weapon(state, op.id) if op.id != state.weapon else state
     ups = state.pack.weapon(state.weapon).upgrades
     if not ups:
         return state
     if len(ups) == 1:
-        return replace(state, weapons=(*state.weapons, ups[0].to))
+        return lay_weapon(state, ups[0].to)
     names = tuple(state.pack.weapon(u.to).name for u in ups)
     return state.push(Choose("weapon", tuple((Op("weapon_up", id=u.to),) for u in ups), names, src))
 
@@ -236,7 +253,7 @@ def run_op(state: State, op: Op, src: str) -> State:
         return state
     if name == "time":
         return _time(state, op.n, src)
-    if name in ("wound", "break_armor", "power", "cap_wounds", "defend", "monster_gain", "heal", "skip_turn"):
+    if name in ("wound", "break_armor", "power", "defend", "monster_gain", "heal", "skip_turn"):
         return _monster_op(state, op) if c is not None else state
     if name in ("shift_roll", "reroll"):
         if c is None:
@@ -270,7 +287,9 @@ def run_op(state: State, op: Op, src: str) -> State:
         return gain_skill(state, op.n)
     if name == "scout":
         return state.push(combat.MonsterReveal()) if not state.monster else state
-    return state  # static ops (ignore, instead, rest_bonus, surcharge, food_req) change rules, not the state
+    return (
+        state  # static ops (ignore, instead, rest_bonus, surcharge, food_req, cap_wounds) change rules, not the state
+    )
 
 
 def _monster_op(state: State, op: Op) -> State:
@@ -289,8 +308,6 @@ def _monster_op(state: State, op: Op) -> State:
         if op.id and state.pack.weapon(state.weapon).tier != op.id:
             return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
         return _combat(state, power=max(0, c.power + op.n))
-    if name == "cap_wounds":
-        return _combat(state, power=min(c.power, op.n))
     if name == "defend":
         return _combat(state, defend=True)
     if name == "skip_turn":

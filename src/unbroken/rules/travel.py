@@ -28,12 +28,13 @@ from unbroken.actions import (
     Craft,
     Pick,
     Use,
+    action_id,
 )
 from unbroken.content.schema import Ability, Op
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.payment import Cost, Decide
-from unbroken.rules.resources import can_pay, gain, pay, spend_time
+from unbroken.rules.payment import Cost, Decide, PayChoice
+from unbroken.rules.resources import ambiguous, can_pay, gain, pay, spend_time
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
 __all__ = [
@@ -108,8 +109,18 @@ def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
 
 def idle(state: State, effects: tuple[Op, ...]) -> bool:
     """Whether every effect would do nothing now (a cure with no active Condition, a scout once the monster is
-    known, an upgrade with none left): such an action only spends its cost, so it is not offered."""
+    known, an upgrade with none left, Wounds while the monster keeps Armor): such an action only spends its cost,
+    so it is not offered.
+
+    "Until the Armor resource bar reaches 0 — you may not inflict Wounds through Weapon Attacks and Actions,
+    unless specifically noted otherwise" (a piercing Wound is so noted).
+    """
     for e in effects:
+        if e.op == "wound":
+            c = state.combat
+            if c is not None and (c.armor <= 0 or e.pierce):
+                return False
+            continue
         if e.op == "cure" and not (e.id and all(c.id != e.id for c in state.conditions)) and state.conditions:
             return False
         if e.op == "scout" and not state.monster:
@@ -179,7 +190,7 @@ def craft(state: State, i: int, *, combat: bool) -> State:
         out = spend_time(state, u.time, combat=True)
         assert out is not None  # Levels 1-3: Time against the next Level, never fatal
         state = out
-    return replace(state, weapons=(*state.weapons, u.to))
+    return effects.lay_weapon(state, u.to)
 
 
 def general_action(state: State, verb: int) -> State:
@@ -208,7 +219,7 @@ def prep_actions(state: State) -> list[Action]:
         out.append(Act(FIGHT))
     out.append(Act(EXPLORE))
     out += [Act(v) for v in GENERAL if general_ok(state, v)]
-    if state.reveal_bonus + REVEAL < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
+    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
         out.append(Act(ORIENTEER))
     if not state.monster and can_pay(state, SCOUT_COST[state.level]):
         out.append(Act(SCOUT))
@@ -394,8 +405,8 @@ class ExplorePick(Decide):
         return None
 
     def options(self, state: State) -> list[Action]:
-        """One pick per revealed card."""
-        return [Pick(i) for i in range(len(state.revealed))]
+        """One pick per distinct revealed card (two copies of one encounter give the same result: one is offered)."""
+        return [Pick(i) for i, card in enumerate(state.revealed) if card not in state.revealed[:i]]
 
     def label(self, state: State, i: int) -> str:
         """The revealed card's name."""
@@ -429,15 +440,32 @@ class ExploreMode(Decide):
 
 
 @attrs.frozen
-class ExploreCommitted(Automatic[State]):
-    """Frame: the committed encounter ``card`` is resolved if it can be (see :func:`committed`)."""
+class ExploreCommitted(Decide):
+    """Frame: the committed encounter ``card`` is resolved if it can be (see :func:`committed`); when paying its
+    Spend field leaves a real choice of Effort, the player makes it ("you can spend Effort of a higher category in
+    place of Effort of a lower category"), as for any other cost."""
 
     TAG: ClassVar[str] = "unbroken.explore_committed"
     card: int
 
-    def resolve(self, state: State) -> State:
-        """Resolve it, or only advance Time."""
+    def auto(self, state: State) -> State | None:
+        """Resolve it (asking how to pay when that is a choice), or only advance Time."""
+        spend = state.pack.encounters[self.card].spend
+        if can_pay(state, spend) and ambiguous(state, spend):
+            return state.push(PayChoice(action_id(Act(RESOLVE))))
         return committed(state, self.card)
+
+    def options(self, state: State) -> list[Action]:
+        """Resolve (the only option: it is asked only through the payment choice)."""
+        return [Act(RESOLVE)]
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """The Spend field."""
+        return state.pack.encounters[self.card].spend, None
+
+    def decide(self, state: State, action: Action) -> State:
+        """Resolve it, paid as chosen."""
+        return resolve(state, self.card)
 
 
 @attrs.frozen
