@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium
+EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium
 
 .PHONY: demo test lint typecheck pytest bench soak clean
 
@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
