@@ -19,7 +19,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TIMEOUT = 60
 
 
-def spawn(*argv: str, cwd: Path) -> "pexpect.spawn[str]":
+def spawn(*argv: str, cwd: Path) -> pexpect.spawn[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TERM": "xterm-256color", "COLUMNS": "120"}
     env.pop("NO_COLOR", None)
     return pexpect.spawn(
