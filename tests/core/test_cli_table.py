@@ -34,6 +34,8 @@ def test_moves_by_number_text_or_prefix_and_either_order_of_a_pair() -> None:
     assert "numbered 1-4" in match_move("9", legal).error
     assert "did you mean: plan 5D hidden" in match_move("plam 5D hiden", legal).error
     assert "did you mean: undo" in match_move("udno", legal, commands=("undo", "save")).error
+    assert match_move("revealed", legal).index == 3 and match_move("5d hidden", legal).index == 2
+    assert "no move reads 'peace'" in match_move("peace", legal).error  # two moves have it: no guess
 
 
 def test_the_seat_reads_numbers_and_plays_to_the_end(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -63,7 +65,7 @@ def test_undo_goes_back_to_the_seats_previous_decision(monkeypatch: pytest.Monke
     lines = "undo\n1\nundo\nquit\n"
     code, text = play(monkeypatch, lines, "play", "unrest", "--seed", "5", "--seat", "0")
     assert code == 0 and "nothing to undo" in text
-    assert "undone: back to your decision before 'target Plenty and Capitol' (1 moves taken back)" in text
+    assert "undone: back to your decision before 'target Plenty and Capitol' (1 move taken back)" in text
     saved = json.loads((tmp_path / "tabletop-unrest-5.json").read_text())
     assert saved["record"]["record"]["actions"] == list(_setup_ids(5))  # back where the first decision was
 

@@ -155,7 +155,10 @@ class _Console(Console):
 def make_console(out: TextIO) -> Console:
     """A rich console on ``out``: colour on a terminal, plain text (and a wide page) when piped or captured."""
     terminal = out.isatty()
-    return _Console(file=out, highlight=False, emoji=False, width=None if terminal else 120, soft_wrap=not terminal)
+    # No markup: every text printed is the game's or the player's own, and "[AoI]" must print as it is.
+    # Piped: long lines stay whole (soft wrap) for grep and diff; panels and tables still fit the page.
+    width = None if terminal else 120
+    return _Console(file=out, markup=False, highlight=False, emoji=False, width=width, soft_wrap=not terminal)
 
 
 class Legend:
@@ -174,14 +177,15 @@ class Legend:
         key.add_column(style="bold cyan", no_wrap=True)
         key.add_column()
         for symbol, meaning in fresh:
-            key.add_row(symbol, meaning)
-        console.print(key)
+            key.add_row(Text(symbol), Text(meaning))
+        console.print(key, soft_wrap=False)
 
 
 def print_table(console: Console, game: Any, state: Any, player: int | None, title: str = "") -> None:
     """The game's table as ``player`` sees it (the whole truth for ``None``), in a panel."""
     heading = title or game.describe_step(state)
-    console.print(Panel(Text(game.render(state, player)), title=Text(heading, style="bold"), title_align="left"))
+    panel = Panel(Text(game.render(state, player)), title=Text(heading, style="bold"), title_align="left")
+    console.print(panel, soft_wrap=False)
 
 
 def print_lines(console: Console, lines: Sequence[str], number: int | None = None) -> None:
@@ -250,5 +254,6 @@ def run_game(
         legend.show(console, game.legend(state, None))
     reason = game.end_reason(state) if returns is not None else f"stopped after {len(ids)} actions"
     console.print(Text(reason, style="bold"))
-    console.print(f"returns: {returns}  ({len(ids)} actions)")
+    shown = ", ".join(f"{game.seat_name(state, p)} {r:g}" for p, r in enumerate(returns)) if returns else "none"
+    console.print(f"returns: {shown}  ({len(ids)} actions)")
     return state, Record(game.spec.short_name, options_json(opts), seed, tuple(ids), returns)

@@ -3,8 +3,10 @@
 >>> legal = ["target Plenty and Peace", "target Peace and Capitol", "plan 5D hidden"]
 >>> match_move("2", legal).index, match_move("TARGET capitol and peace", legal).index
 (1, 1)
->>> match_move("pl", legal).index, match_move("targt Plenty and Peace", legal).error
-(2, "no move reads 'targt Plenty and Peace'; did you mean: target Plenty and Peace?")
+>>> match_move("pl", legal).index, match_move("capitol", legal).index
+(2, 1)
+>>> match_move("targt Plenty and Peace", legal).error
+"no move reads 'targt Plenty and Peace'; did you mean: target Plenty and Peace?"
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ def match_move(text: str, legal: Sequence[str], *, commands: Sequence[str] = ())
 
     In this order: a number (1-based, as listed); the move's text (case and spacing ignored); the same words in
     another order for a move that joins two things with "and" (``target Peace and Plenty`` for ``target Plenty
-    and Peace``); a prefix that begins exactly one move. Otherwise the error names the close matches (moves and
+    and Peace``); a prefix that begins exactly one move; words that only one move has (``forge ruins`` for ``pick 1
+    Forge Ruins``). Otherwise the error names the close matches (moves and
     ``commands``), via :func:`difflib.get_close_matches`.
     """
     typed = normal(text)
@@ -58,6 +61,11 @@ def match_move(text: str, legal: Sequence[str], *, commands: Sequence[str] = ())
     starts = [i for i, m in enumerate(written) if m.startswith(typed)]
     if len(starts) == 1:
         return Match(starts[0])
+    if not starts:
+        typed_words = set(typed.split())
+        having = [i for i, m in enumerate(written) if typed_words <= set(m.split())]
+        if len(having) == 1:
+            return Match(having[0])
     if len(starts) > 1:
         shown = ", ".join(legal[i] for i in starts[:6]) + (", ..." if len(starts) > 6 else "")
         return Match(error=f"{text.strip()!r} begins {len(starts)} moves: {shown}; type more of it or its number")

@@ -84,5 +84,5 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         table.add_column(column, overflow="fold")
     for row in describe_options(game):
         table.add_row(*row)
-    make_console(out).print(table)
+    make_console(out).print(table, soft_wrap=False)
     return 0

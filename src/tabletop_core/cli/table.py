@@ -29,7 +29,7 @@ __all__ = ["COMMANDS", "HumanTable"]
 
 #: The table's commands and what each does (``help`` prints them).
 COMMANDS: dict[str, str] = {
-    "NUMBER or MOVE": "play a move: its number, its text, or the start of it (e.g. 3, 'target Peace and Plenty', 'ta')",
+    "NUMBER or MOVE": "play a move: its number, its text, its start, or words only it has (3, 'plan 5D h', 'forge')",
     "help, ?": "this list",
     "moves, Enter": "the legal moves again",
     "table": "the table again",
@@ -179,7 +179,8 @@ class HumanTable:
         self.shown = len(self.ids)
 
     def _show_table(self, state: Any, legal: Sequence[Any]) -> None:
-        print_table(self.console, self.game, state, self.human, f"{self.seat}: {self.game.describe_step(state)}")
+        where = self.game.headline(state) or self.game.describe_step(state)
+        print_table(self.console, self.game, state, self.human, f"{self.seat}: {where}")
         self.legend.show(self.console, self.game.legend(state, self.human))
         self._show_moves(state, legal)
 
@@ -187,7 +188,7 @@ class HumanTable:
         moves = [self.game.action_to_str(state, a) for a in legal]
         items = [Text.assemble((f"{i:>2} ", "bold cyan"), m) for i, m in enumerate(moves, 1)]
         self.console.print(Text("your moves (a number, the move, or its start; ? for help):", style="bold"))
-        self.console.print(Columns(items, column_first=True, padding=(0, 3)))
+        self.console.print(Columns(items, column_first=True, padding=(0, 3)), soft_wrap=False)
 
     # ----- reading the person's line -----------------------------------------------------------------------------
 
@@ -260,7 +261,10 @@ class HumanTable:
         del self.ids[back:]
         del self.states[back + 1 :]
         self.shown = min(self.shown, back)
-        self.console.print(Text(f"undone: back to your decision before '{move}' ({now - back} moves taken back)"))
+        taken = now - back
+        self.console.print(
+            Text(f"undone: back to your decision before '{move}' ({taken} move{'s' * (taken != 1)} taken back)")
+        )
         return True
 
     # ----- saving ------------------------------------------------------------------------------------------------
