@@ -43,7 +43,7 @@ def test_list_names_the_installed_games() -> None:
 def test_demo_plays_and_prints_a_game() -> None:
     text = run("demo", KUHN, "--seed", "3")
     assert "Kuhn poker (seed 3)" in text and "chance: deal" in text and "returns:" in text
-    assert "player 0 (seat 0): bot" in text and "the game is over" in text
+    assert "seat 0 (player 0): the bot" in text and "the game is over" in text
 
 
 def test_play_writes_a_record_that_replay_lists_move_by_move(tmp_path: Path) -> None:

@@ -202,8 +202,8 @@ def seat_lines(game: Any, state: Any, agents: Sequence[object]) -> list[str]:
     """Who sits where: each seat's role and the bot or person in it."""
     out = []
     for p, agent in enumerate(agents):
-        who = "you" if agent == HUMAN else f"bot {type(agent).__name__}"
-        out.append(f"{game.seat_name(state, p)} (seat {p}): {who}")
+        who = "you, at the keyboard" if agent == HUMAN else f"the bot {type(agent).__name__}"
+        out.append(f"seat {p} ({game.seat_name(state, p)}): {who}")
     return out
 
 
