@@ -46,6 +46,15 @@ def test_demo_plays_and_prints_a_game() -> None:
     assert "seat 0 (player 0): the bot" in text and "the game is over" in text
 
 
+def test_the_demo_shows_every_level_of_unbroken_and_why_it_ended() -> None:
+    text = run("demo", "unbroken")
+    titles = [line for line in text.splitlines() if line.startswith("╭─ Level")]
+    levels = [int(t.split()[2]) for t in titles]
+    assert levels == sorted(levels) and set(levels) == {1, 2, 3, 4}
+    assert "se " in text and "Small Effort" in text  # the key to the abbreviations
+    assert any(line.startswith(("You win", "You lose")) for line in text.splitlines())
+
+
 def test_play_writes_a_record_that_replay_lists_move_by_move(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     played = run("play", "unrest", "--seed", "4", "--random", "--record", str(path))

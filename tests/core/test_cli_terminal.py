@@ -81,6 +81,9 @@ def test_unrest_as_the_rebellion_typo_pair_undo_save_ctrl_c_resume(tmp_path: Pat
     child.sendline("pl")
     child.expect(prompt)
     assert "begins" in plain(child.before)  # a prefix of several moves asks for more
+    child.send("plan 3D r\t")  # Tab completes the only move that begins so
+    child.expect("plan 3D revealed")
+    child.sendcontrol("u")  # and Ctrl-U clears the line again
     child.sendline("1")
     child.expect(prompt)
     child.sendline("save mine.json")

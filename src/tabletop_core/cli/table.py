@@ -8,6 +8,7 @@ resumed from a saved file goes on exactly as it would have.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from rich.text import Text
 from tabletop_core.agents import choose_action
 from tabletop_core.chance import sample_outcome
 from tabletop_core.cli.common import HUMAN, Legend, make_agent, print_lines, print_table, step_rng
-from tabletop_core.cli.moves import match_move
+from tabletop_core.cli.moves import match_move, normal
 from tabletop_core.cli.session import Session
 from tabletop_core.errors import StateFormatError, TabletopError
 from tabletop_core.records import Record, options_from_json, options_json
@@ -30,7 +31,7 @@ __all__ = ["COMMANDS", "HumanTable"]
 #: The table's commands and what each does (``help`` prints them).
 COMMANDS: dict[str, str] = {
     "NUMBER or MOVE": "play a move: its number, its text, its start, or words only it has (3, 'plan 5D h', 'forge')",
-    "help, ?": "this list",
+    "help, ?": "this list (Tab completes a move; Up and Down recall earlier lines)",
     "moves, Enter": "the legal moves again",
     "table": "the table again",
     "rules": "the rule of the current step and the text of every card in view",
@@ -96,6 +97,24 @@ class HumanTable:
         self.agents = [None if s == HUMAN else make_agent(s, game, first, p) for p, s in enumerate(self.seats)]
         self.legend = Legend()
         self.seat = game.seat_name(first, self.human)
+        self.moves: list[str] = []
+        if read_line is input and sys.stdin.isatty():
+            self._line_editing()
+
+    def _line_editing(self) -> None:
+        """History and Tab completion of the moves and commands, where the platform has readline."""
+        try:
+            import readline
+        except ImportError:  # not on every platform; plain input still works
+            return
+        readline.set_completer_delims("")  # complete the whole line: moves have spaces in them
+        readline.set_completer(self._complete)
+        readline.parse_and_bind("tab: complete")
+
+    def _complete(self, text: str, index: int) -> str | None:
+        typed = normal(text)
+        found = [m for m in [*self.moves, *_WORDS] if normal(m).startswith(typed)]
+        return found[index] if index < len(found) else None
 
     # ----- the game ----------------------------------------------------------------------------------------------
 
@@ -196,6 +215,7 @@ class HumanTable:
         game = self.game
         self._show_table(state, legal)
         moves = [game.action_to_str(state, a) for a in legal]
+        self.moves = moves
         while True:
             try:
                 line = self.read_line(f"{self.seat}> ")
