@@ -1,10 +1,23 @@
 """Open-loop Monte Carlo tree search that serves perfect information, chance and hidden information alike.
 
-The tree is keyed by the sequence of decision ids from the root; chance outcomes are sampled afresh on every
-iteration (open loop), so the same tree averages over dice, draws and casts with their true probabilities. In a
-hidden-information game every iteration starts from a new ``determinize`` of the root, which makes the search a
-single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012): actions are scored with
-availability counts, because an action legal in one determinization may not be in another.
+The tree is keyed by the sequence of decision ids from the root; chance outcomes are never nodes of the tree but
+are sampled afresh from their exact distribution on every iteration (open-loop chance sampling). So a chance node
+with a thousand outcomes costs no more than one with two: the statistics of the decision that follows average
+over the outcomes with their true probabilities, and the tree never splits into branches that are each visited
+once. In a hidden-information game every iteration starts from a new ``determinize`` of the root, which makes the
+search a single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012): actions are
+scored with availability counts, because an action legal in one determinization may not be in another.
+
+Budgets: ``iterations`` (a count) and ``seconds`` (wall time per decision), whichever ends first. A count gives
+the same game for the same seed on any machine; a time budget does not, because the number of iterations it
+buys depends on the machine and its load.
+
+Rollouts: uniform random by default; ``rollout="heuristic"`` plays the game's own bots
+(``Game.default_agents``) to the end, and any :class:`RolloutPolicy` may be given.
+
+Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
+becomes the next decision's root (chance is not in the key, so the subtree still applies after the dice fall).
+With other players between its moves the agent is not told their moves, so it searches afresh.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
@@ -16,8 +29,9 @@ True
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,7 +39,52 @@ from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import TabletopError
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
-__all__ = ["MCTSAgent"]
+__all__ = ["AgentRollout", "MCTSAgent", "RandomRollout", "RolloutPolicy"]
+
+
+class RolloutPolicy(Protocol):
+    """Chooses the actions of a rollout, for every player."""
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        """One of ``legal``, the move of ``player`` in ``state``."""
+        ...
+
+
+class RandomRollout:
+    """Uniformly random rollout moves."""
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        """A uniformly random legal action."""
+        return legal[int(rng.integers(len(legal)))]
+
+    def __repr__(self) -> str:
+        return "RandomRollout()"
+
+
+class AgentRollout:
+    """Rollout moves chosen by agents, one per seat (for example the game's heuristic bots).
+
+    Each agent sees only ``game.observe(state, player)`` (or a determinization, for a search agent), as it would
+    at the table.
+
+    Args:
+        agents: one agent per seat; ``None`` means the game's own bots, taken from ``game.default_agents``
+            at the first rollout.
+    """
+
+    def __init__(self, agents: Sequence[Any] | None = None) -> None:
+        self.agents: list[Any] | None = list(agents) if agents is not None else None
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        """The seat's agent's move."""
+        from tabletop_core.agents.base import choose_action
+
+        if self.agents is None:
+            self.agents = list(game.default_agents(state))
+        return choose_action(self.agents[player], game, state, player, rng)
+
+    def __repr__(self) -> str:
+        return "AgentRollout(heuristic)" if self.agents is None else f"AgentRollout({self.agents!r})"
 
 
 class _Node:
@@ -37,61 +96,110 @@ class _Node:
         self.avail: dict[int, int] = {}
 
 
+Tree = dict[tuple[int, ...], _Node]
+
+
 class MCTSAgent:
-    """UCT search with random rollouts (a :class:`~tabletop_core.agents.SearchAgent`).
+    """UCT search with open-loop chance sampling (a :class:`~tabletop_core.agents.SearchAgent`).
 
     Args:
-        iterations: simulations per decision.
+        iterations: the most simulations per decision (default 200, or unlimited when ``seconds`` is given).
+        seconds: the most wall time per decision, in seconds (``None``: no time limit).
         exploration: the UCB constant, applied to returns scaled to [0, 1] by the spec's utility bounds.
         rollout_limit: the most actions a rollout takes before ``evaluate`` scores the state.
         evaluate: scores a non-terminal state for every player (default: ``game.returns``).
-        rollout_policy: picks a rollout action from ``(state, legal_actions, rng)`` (default: uniform).
+        rollout: ``"random"``, ``"heuristic"`` (the game's own bots, see :class:`AgentRollout`) or a
+            :class:`RolloutPolicy`.
+        rollout_policy: the older form of a custom rollout, ``(state, legal_actions, rng) -> action``.
+        reuse: keep the subtree of the chosen action for the next decision, where that is sound (see the module).
     """
+
+    #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
+    always_determinize = False
 
     def __init__(
         self,
-        iterations: int = 200,
+        iterations: int | None = None,
+        *,
+        seconds: float | None = None,
         exploration: float = 1.4,
         rollout_limit: int = 400,
         evaluate: Callable[[Any, Any], Sequence[float]] | None = None,
+        rollout: str | RolloutPolicy = "random",
         rollout_policy: Callable[[Any, Sequence[Any], np.random.Generator], Any] | None = None,
+        reuse: bool = True,
     ) -> None:
-        if iterations < 1:
-            raise TabletopError(f"MCTSAgent: iterations must be >= 1, not {iterations}")
-        self.iterations = iterations
+        if iterations is not None and iterations < 1:
+            raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise TabletopError(f"{type(self).__name__}: seconds must be > 0, not {seconds}")
+        self.iterations = iterations if iterations is not None else (200 if seconds is None else None)
+        self.seconds = seconds
         self.exploration = exploration
         self.rollout_limit = rollout_limit
         self.evaluate = evaluate
-        self.rollout_policy = rollout_policy
+        self.rollout_name = rollout if isinstance(rollout, str) else repr(rollout)
+        self.policy: RolloutPolicy = self._policy(rollout, rollout_policy)
+        self.reuse = reuse
+        self._kept: Tree | None = None
+        #: Iterations run for the last decision (for benchmarks and tests).
+        self.last_iterations = 0
+
+    @staticmethod
+    def _policy(
+        rollout: str | RolloutPolicy, legacy: Callable[[Any, Sequence[Any], np.random.Generator], Any] | None
+    ) -> RolloutPolicy:
+        if legacy is not None:
+            return lambda game, state, player, legal, rng: legacy(state, legal, rng)
+        if rollout == "random":
+            return RandomRollout()
+        if rollout == "heuristic":
+            return AgentRollout()
+        if isinstance(rollout, str):
+            raise TabletopError(f"MCTSAgent: rollout must be 'random', 'heuristic' or a policy, not {rollout!r}")
+        return rollout
 
     def __repr__(self) -> str:
-        return f"MCTSAgent(iterations={self.iterations}, exploration={self.exploration})"
+        return (
+            f"{type(self).__name__}(iterations={self.iterations}, seconds={self.seconds}, "
+            f"exploration={self.exploration}, rollout={self.rollout_name!r})"
+        )
 
     def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
         """Search from ``state`` (a determinization when information is hidden) and return the most visited action."""
         legal = game.legal_actions(state)
         if len(legal) == 1:
+            self._kept = None
             return legal[0]
-        hidden = game.spec.information == Information.IMPERFECT
+        hidden = self.always_determinize or game.spec.information == Information.IMPERFECT
         low, high = game.spec.min_utility, game.spec.max_utility
         scale = 1.0 / (high - low) if high > low else 1.0
-        tree: dict[tuple[int, ...], _Node] = {}
-        for _ in range(self.iterations):
+        ids = [game.action_id(a) for a in legal]
+        tree = self._reused(ids) if self.reuse and game.num_players(state) == 1 else None
+        tree = tree if tree is not None else {}
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (
+            deadline is None or done == 0 or time.perf_counter() < deadline
+        ):
             root = game.determinize(state, player, rng) if hidden else state
             self._iterate(game, root, tree, rng, (low, scale))
+            done += 1
+        self.last_iterations = done
         node = tree[()]
-        by_id = {game.action_id(a): a for a in legal}
+        by_id = dict(zip(ids, legal, strict=True))
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
+        self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
         return by_id[best]
 
-    def _iterate(
-        self,
-        game: Any,
-        state: Any,
-        tree: dict[tuple[int, ...], _Node],
-        rng: np.random.Generator,
-        norm: tuple[float, float],
-    ) -> None:
+    def _reused(self, ids: Sequence[int]) -> Tree | None:
+        """The kept subtree, if its root has seen every one of these legal actions (else it is from elsewhere)."""
+        kept, self._kept = self._kept, None
+        if not kept or () not in kept or not set(ids) <= set(kept[()].avail):
+            return None
+        return kept
+
+    def _iterate(self, game: Any, state: Any, tree: Tree, rng: np.random.Generator, norm: tuple[float, float]) -> None:
         low, scale = norm
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
@@ -136,11 +244,7 @@ class MCTSAgent:
             if actor == CHANCE:
                 action = sample_outcome(game.chance_outcomes(state), rng)
             else:
-                legal = game.legal_actions(state)
-                if self.rollout_policy is not None:
-                    action = self.rollout_policy(state, legal, rng)
-                else:
-                    action = legal[int(rng.integers(len(legal)))]
+                action = self.policy(game, state, actor, game.legal_actions(state), rng)
             state = game.apply_unchecked(state, action)
         if game.current_player(state) == TERMINAL:
             return tuple(game.returns(state))
