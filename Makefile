@@ -2,9 +2,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium
+EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium,sim,plot,ray
 
-.PHONY: demo test lint typecheck pytest bench soak clean
+.PHONY: demo test lint typecheck pytest bench bench-sim strength strength-full soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,22 @@ test: $(VENV)/.installed-test
 	$(BIN)/mypy --strict src tests
 	$(BIN)/python -m pytest -n 2
 
-## bench: speed benchmarks (not part of make test)
+## bench: speed benchmarks (not part of make test), simulation throughput included
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.simulation
+
+## bench-sim: games/s on 1 and 2 local workers and on Ray (run it when the machine is otherwise idle)
+bench-sim: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.simulation
+
+## strength: the search bots' strength table at a short budget (about 10 minutes of CPU; see docs/simulation.md)
+strength: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.strength --budget short --out strength-results
+
+## strength-full: the strength table at 1 s per move and 400 games per seat (many hours: run it on a cluster)
+strength-full: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.strength --budget full --out strength-results-full $(STRENGTH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -15,9 +15,20 @@ buys depends on the machine and its load.
 Rollouts: uniform random by default; ``rollout="heuristic"`` plays the game's own bots
 (``Game.default_agents``) to the end, and any :class:`RolloutPolicy` may be given.
 
+Chance: open-loop sampling (``chance="sample"``, the default) is cheap and needs no memory per outcome, but it
+averages the decisions that follow a chance node over all its outcomes, so it undervalues a gamble whose best
+follow-up depends on how the dice fell. ``chance="widen"`` puts chance outcomes in the tree (closed loop) with
+progressive widening (Couetoux et al. 2011, "double progressive widening"): a chance node visited ``n`` times
+holds at most ``ceil(widening * (n + 1) ** widening_power)`` sampled outcomes, and once full it samples among
+them in proportion to their true probabilities. Each kept outcome is visited often enough to learn its own
+follow-up, and the node grows toward the full distribution as the budget grows, so the search stays sound with
+thousands of outcomes (tests/core/test_mcts.py shows the open-loop search picking the wrong move where the
+widened one picks the right one).
+
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
-becomes the next decision's root (chance is not in the key, so the subtree still applies after the dice fall).
-With other players between its moves the agent is not told their moves, so it searches afresh.
+becomes the next decision's root. Open loop, that is the subtree itself (chance is not in the key); widened, it
+is the subtree under the chance outcomes that happened, found by the state they led to (perfect information
+only). With other players between its moves the agent is not told their moves, so it searches afresh.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
@@ -88,12 +99,13 @@ class AgentRollout:
 
 
 class _Node:
-    __slots__ = ("avail", "visits", "wins")
+    __slots__ = ("avail", "state", "visits", "wins")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
         self.avail: dict[int, int] = {}
+        self.state: Any = None  # widened search, perfect information: the state, for tree reuse
 
 
 Tree = dict[tuple[int, ...], _Node]
@@ -112,6 +124,9 @@ class MCTSAgent:
             :class:`RolloutPolicy`.
         rollout_policy: the older form of a custom rollout, ``(state, legal_actions, rng) -> action``.
         reuse: keep the subtree of the chosen action for the next decision, where that is sound (see the module).
+        chance: ``"sample"`` (open loop) or ``"widen"`` (outcomes in the tree, with progressive widening).
+        widening: the widening coefficient (``chance="widen"``).
+        widening_power: the widening exponent, in (0, 1) (``chance="widen"``).
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
@@ -128,7 +143,14 @@ class MCTSAgent:
         rollout: str | RolloutPolicy = "random",
         rollout_policy: Callable[[Any, Sequence[Any], np.random.Generator], Any] | None = None,
         reuse: bool = True,
+        chance: str = "sample",
+        widening: float = 1.0,
+        widening_power: float = 0.5,
     ) -> None:
+        if chance not in ("sample", "widen"):
+            raise TabletopError(f"{type(self).__name__}: chance must be 'sample' or 'widen', not {chance!r}")
+        if not (widening > 0 and 0 < widening_power < 1):
+            raise TabletopError(f"{type(self).__name__}: need widening > 0 and 0 < widening_power < 1")
         if iterations is not None and iterations < 1:
             raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -141,9 +163,13 @@ class MCTSAgent:
         self.rollout_name = rollout if isinstance(rollout, str) else repr(rollout)
         self.policy: RolloutPolicy = self._policy(rollout, rollout_policy)
         self.reuse = reuse
+        self.widen = chance == "widen"
+        self.widening = widening
+        self.widening_power = widening_power
         self._kept: Tree | None = None
-        #: Iterations run for the last decision (for benchmarks and tests).
+        #: Iterations run for the last decision, and root visits it inherited by tree reuse.
         self.last_iterations = 0
+        self.reused_visits = 0
 
     @staticmethod
     def _policy(
@@ -162,7 +188,12 @@ class MCTSAgent:
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(iterations={self.iterations}, seconds={self.seconds}, "
-            f"exploration={self.exploration}, rollout={self.rollout_name!r})"
+            f"exploration={self.exploration}, rollout={self.rollout_name!r}"
+            + (
+                f", chance='widen', widening={self.widening}, widening_power={self.widening_power})"
+                if self.widen
+                else ")"
+            )
         )
 
     def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
@@ -175,15 +206,16 @@ class MCTSAgent:
         low, high = game.spec.min_utility, game.spec.max_utility
         scale = 1.0 / (high - low) if high > low else 1.0
         ids = [game.action_id(a) for a in legal]
-        tree = self._reused(ids) if self.reuse and game.num_players(state) == 1 else None
+        tree = self._reused(state, ids, hidden) if self.reuse and game.num_players(state) == 1 else None
         tree = tree if tree is not None else {}
+        self.reused_visits = sum(tree[()].visits.values()) if () in tree else 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while (self.iterations is None or done < self.iterations) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
             root = game.determinize(state, player, rng) if hidden else state
-            self._iterate(game, root, tree, rng, (low, scale))
+            self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden)
             done += 1
         self.last_iterations = done
         node = tree[()]
@@ -192,14 +224,33 @@ class MCTSAgent:
         self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
         return by_id[best]
 
-    def _reused(self, ids: Sequence[int]) -> Tree | None:
-        """The kept subtree, if its root has seen every one of these legal actions (else it is from elsewhere)."""
+    def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
+        """The kept subtree that ``state`` roots, if any (see the module)."""
         kept, self._kept = self._kept, None
-        if not kept or () not in kept or not set(ids) <= set(kept[()].avail):
+        if not kept:
+            return None
+        if self.widen:
+            if hidden:
+                return None
+            # The outcomes that happened since: the chance-only path whose decision node holds this state.
+            found = [k for k, n in kept.items() if all(x < 0 for x in k) and n.state is not None and n.state == state]
+            if not found:
+                return None
+            kept = {key[len(found[0]) :]: n for key, n in kept.items() if key[: len(found[0])] == found[0]}
+        if () not in kept or not set(ids) <= set(kept[()].avail):
             return None
         return kept
 
-    def _iterate(self, game: Any, state: Any, tree: Tree, rng: np.random.Generator, norm: tuple[float, float]) -> None:
+    def _iterate(
+        self,
+        game: Any,
+        state: Any,
+        tree: Tree,
+        rng: np.random.Generator,
+        norm: tuple[float, float],
+        *,
+        keep_states: bool,
+    ) -> None:
         low, scale = norm
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
@@ -208,12 +259,19 @@ class MCTSAgent:
             if actor == TERMINAL:
                 break
             if actor == CHANCE:
-                state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
+                if self.widen:
+                    outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
+                    key = (*key, -1 - game.action_id(outcome))
+                else:
+                    outcome = sample_outcome(game.chance_outcomes(state), rng)
+                state = game.apply_unchecked(state, outcome)
                 continue
             legal = game.legal_actions(state)
             found = tree.get(key)
             fresh = found is None
             node = tree.setdefault(key, _Node()) if found is None else found
+            if fresh and keep_states:
+                node.state = state
             ids = [game.action_id(a) for a in legal]
             for i in ids:
                 node.avail[i] = node.avail.get(i, 0) + 1
@@ -231,6 +289,22 @@ class MCTSAgent:
         for node, action, actor in trail:
             node.visits[action] = node.visits.get(action, 0) + 1
             node.wins[action] = node.wins.get(action, 0.0) + (values[actor] - low) * scale
+
+    def _widened(self, game: Any, state: Any, node: _Node, rng: np.random.Generator) -> Any:
+        """A chance outcome under progressive widening: a fresh draw while the node may grow, else one of its
+        outcomes in proportion to their true probabilities."""
+        outcomes = game.chance_outcomes(state)
+        seen = node.visits
+        allowed = math.ceil(self.widening * (sum(seen.values()) + 1) ** self.widening_power)
+        kept = [(a, p) for a, p in outcomes if game.action_id(a) in seen]
+        mass = sum(p for _, p in kept)
+        if len(kept) < min(allowed, len(outcomes)) or mass <= 0:
+            outcome = sample_outcome(outcomes, rng)
+        else:
+            outcome = sample_outcome(tuple((a, p / mass) for a, p in kept), rng)
+        oid = game.action_id(outcome)
+        seen[oid] = seen.get(oid, 0) + 1
+        return outcome
 
     def _ucb(self, node: _Node, action: int) -> float:
         n = node.visits[action]

@@ -7,14 +7,14 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from tabletop_core.cli import check, demo, games, play, replay
+from tabletop_core.cli import check, demo, games, play, replay, report, simulate
 from tabletop_core.cli.common import HumanAgent, run_game
 from tabletop_core.errors import TabletopError
 
 __all__ = ["HumanAgent", "build_parser", "main", "run_game"]
 
 #: The command modules, in the order ``tabletop --help`` lists them.
-COMMANDS = (games, demo, play, replay, check)
+COMMANDS = (games, demo, play, replay, check, simulate, report)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -65,10 +65,12 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     return (mean, float(low), float(high))
 
 
-def _row(outcomes: Sequence[str], values: Sequence[float], max_utility: float, solo: bool) -> dict[str, Any]:
+def _row(outcomes: Sequence[str], values: Sequence[float], bounds: tuple[float, float], solo: bool) -> dict[str, Any]:
     n = len(outcomes)
     wins, ties = outcomes.count("win"), outcomes.count("tie")
     mean, low, high = mean_interval(values)
+    low, high = max(low, bounds[0]), min(high, bounds[1])  # a return never leaves the spec's bounds
+    max_utility = bounds[1]
     row = {
         "games": n,
         "wins": wins,
@@ -88,7 +90,7 @@ def _contests(lines: Sequence[Mapping[str, Any]], by_game: bool) -> list[list[tu
     """Rating contests: lists of (team's agents, score); see the module."""
     contests: list[list[tuple[tuple[str, ...], float]]] = []
     if by_game:
-        for ln in lines:
+        for ln in sorted(lines, key=lambda ln: (ln["deal"], ln["seating"])):  # pairings interleaved, as a league
             contests.append([((str(a),), float(r)) for a, r in zip(ln["agents"], ln["returns"], strict=True)])
     else:
         deals: dict[int, dict[tuple[str, ...], list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -146,6 +148,7 @@ def summarize(sim: Simulation, lines: Sequence[Mapping[str, Any]]) -> dict[str, 
     players = len(finished[0]["returns"]) if finished else game.num_players(game.initial_state(game.make_options()))
     versus = competitive(spec, players)
     solo = players == 1
+    bounds = (spec.min_utility, spec.max_utility)
     per_agent: dict[str, tuple[list[str], list[float]]] = defaultdict(lambda: ([], []))
     per_seat: dict[tuple[str, int], tuple[list[str], list[float]]] = defaultdict(lambda: ([], []))
     h2h: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])  # wins, ties, games
@@ -180,13 +183,13 @@ def summarize(sim: Simulation, lines: Sequence[Mapping[str, Any]]) -> dict[str, 
         "planned": len(sim.tasks()),
         "seed": sim.seed,
         "seatings": [list(s) for s in sim.seatings],
-        "agents": [{"agent": a, **_row(*per_agent[a], spec.max_utility, solo)} for a in agents_sorted],
+        "agents": [{"agent": a, **_row(*per_agent[a], bounds, solo)} for a in agents_sorted],
         "seats": [
             {
                 "agent": a,
                 "seat": s,
                 "seat_name": names[s] if s < len(names) else f"player {s}",
-                **_row(*per_seat[a, s], spec.max_utility, solo),
+                **_row(*per_seat[a, s], bounds, solo),
             }
             for a, s in sorted(per_seat)
         ],
