@@ -31,20 +31,14 @@ def console(out: TextIO) -> Any:
     return Console(file=out, width=None if tty else 140, force_terminal=tty or None, no_color=not tty)
 
 
-def _interval(low: float, high: float, pct: bool) -> str:
-    if pct:
-        return f"{100 * low:.1f}-{100 * high:.1f}%"
-    return f"{low:.3g} to {high:.3g}"
-
-
 def _row_cells(row: Mapping[str, Any], solo: bool) -> list[str]:
+    low, high = row["win_interval"]
+    rlow, rhigh = row["return_interval"]
     cells = [
         str(row["games"]),
         f"{row['wins']}-{row['ties']}-{row['losses']}",
-        f"{100 * row['win_rate']:.1f}%",
-        _interval(row["win_interval"][0], row["win_interval"][1], pct=True),
-        f"{row['mean_return']:.3f}",
-        _interval(row["return_interval"][0], row["return_interval"][1], pct=False),
+        f"{100 * row['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
+        f"{row['mean_return']:.3g} ({rlow:.3g} to {rhigh:.3g})",
     ]
     if solo:
         cells.append(f"{100 * row.get('score_share', math.nan):.1f}%")
@@ -57,35 +51,34 @@ def print_tables(summary: Mapping[str, Any], out: TextIO) -> None:
 
     con = console(out)
     solo = any("score_share" in r for r in summary["agents"])
-    heads = ["games", "W-T-L", "win rate", "95% interval", "mean return", "95% interval"]
+    heads = ["games", "W-T-L", "win rate (95%)", "mean return (95%)"]
     heads += ["score / max"] if solo else []
     con.print(
         f"[bold]{summary['game']}[/bold]: {summary['games']} of {summary['planned']} games, seed {summary['seed']}, "
-        f"utility {summary['utility']}"
+        f"utility {summary['utility']}; wins: {summary['win_rule']}"
     )
-    con.print(f"wins: {summary['win_rule']}")
     agents = Table(title="agents")
-    agents.add_column("agent")
+    agents.add_column("agent", overflow="fold")
     for h in heads:
         agents.add_column(h, justify="right")
     for row in summary["agents"]:
         agents.add_row(row["agent"], *_row_cells(row, solo))
     con.print(agents)
     seats = Table(title="agents by seat")
-    seats.add_column("agent")
+    seats.add_column("agent", overflow="fold")
     seats.add_column("seat")
     for h in heads:
         seats.add_column(h, justify="right")
     for row in summary["seats"]:
-        seats.add_row(row["agent"], f"{row['seat']} ({row['seat_name']})", *_row_cells(row, solo))
+        seats.add_row(row["agent"], row["seat_name"], *_row_cells(row, solo))
     con.print(seats)
     if summary["head_to_head"]:
         names = sorted({c["agent"] for c in summary["head_to_head"]})
         cells = {(c["agent"], c["opponent"]): c for c in summary["head_to_head"]}
         h2h = Table(title="head to head: the row agent's wins against the column agent (ties, games)")
-        h2h.add_column("")
+        h2h.add_column("", overflow="fold")
         for n in names:
-            h2h.add_column(n, justify="right")
+            h2h.add_column(n, justify="right", overflow="fold")
         for a in names:
             row = []
             for b in names:
@@ -95,8 +88,9 @@ def print_tables(summary: Mapping[str, Any], out: TextIO) -> None:
         con.print(h2h)
     if summary["ratings"]:
         ratings = Table(title="openskill ratings (ordinal = mu - 3 sigma)")
-        for h in ("agent", "ordinal", "mu", "sigma", "contests"):
-            ratings.add_column(h, justify="left" if h == "agent" else "right")
+        ratings.add_column("agent", overflow="fold")
+        for h in ("ordinal", "mu", "sigma", "contests"):
+            ratings.add_column(h, justify="right")
         for r in summary["ratings"]:
             n = len(summary["rating_history"].get(r["agent"], []))
             ratings.add_row(r["agent"], f"{r['ordinal']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}", str(n))

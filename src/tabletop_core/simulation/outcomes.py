@@ -21,7 +21,7 @@ from typing import Literal
 
 from tabletop_core.spec import GameSpec, Utility
 
-__all__ = ["WIN_RULE", "Outcome", "competitive", "seat_outcomes", "won"]
+__all__ = ["WIN_RULE", "Outcome", "competitive", "seat_outcomes", "win_rule", "won"]
 
 Outcome = Literal["win", "tie", "loss"]
 
@@ -32,6 +32,21 @@ WIN_RULE = (
     "zero/constant-sum: the highest return wins, shared highest returns tie; otherwise each seat wins when its "
     "return is >= 0 (games with negative losses) or above min_utility (games whose worst return is >= 0)"
 )
+
+
+def win_rule(spec: GameSpec, players: int) -> str:
+    """The rule that counts wins in this game, in words.
+
+    >>> from tabletop_core.testing.kuhn import GAME
+    >>> win_rule(GAME.spec, 2)
+    'the highest return wins; seats sharing the highest return tie'
+    """
+    if competitive(spec, players):
+        return "the highest return wins; seats sharing the highest return tie"
+    who = "a seat" if players == 1 else "each seat (a co-op party together)"
+    if spec.min_utility < 0:
+        return f"{who} wins with a return >= 0 (a loss is negative)"
+    return f"{who} wins with a return above {spec.min_utility:g}"
 
 
 def competitive(spec: GameSpec, players: int) -> bool:

@@ -110,6 +110,11 @@ def _play_batch_args(args: tuple[str, Sequence[Sequence[int]], bool]) -> list[di
     return _play_batch(*args)
 
 
+#: How worker processes start: forked where the platform allows (fast, and a user's script needs no
+#: ``if __name__ == "__main__"`` guard), spawned elsewhere (there the script that calls ``run`` needs the guard).
+_START = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
 def _quiet_worker() -> None:
     # Ctrl-C in a terminal reaches the whole process group: leave it to the parent, which stops the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -124,7 +129,7 @@ def _local(plan: str, batches: list[list[tuple[int, int]]], records: bool, worke
         for batch in batches:
             yield _play_batch(plan, batch, records)
         return
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_quiet_worker)
+    pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
     try:
         yield from pool.imap_unordered(_play_batch_args, [(plan, b, records) for b in batches])
         pool.close()

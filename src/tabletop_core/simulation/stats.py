@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tabletop_core.registry import load_game
-from tabletop_core.simulation.outcomes import WIN_RULE, competitive
+from tabletop_core.simulation.outcomes import competitive, win_rule
 from tabletop_core.simulation.plan import Simulation
 
 __all__ = ["mean_interval", "ratings", "summarize", "wilson_interval"]
@@ -177,7 +177,7 @@ def summarize(sim: Simulation, lines: Sequence[Mapping[str, Any]]) -> dict[str, 
     return {
         "game": sim.game,
         "utility": spec.utility.value,
-        "win_rule": WIN_RULE,
+        "win_rule": win_rule(spec, players),
         "games": len(lines),
         "unfinished": len(lines) - len(finished),
         "planned": len(sim.tasks()),
