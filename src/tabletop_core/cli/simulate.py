@@ -137,8 +137,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             results = simulate(sim, args.out, **kwargs)
         elif tty:
             with _rich_progress(out) as bar:
-                task = bar.add_task(args.game, total=total)
-                results = simulate(sim, args.out, progress=lambda d, t: bar.update(task, completed=d), **kwargs)
+                task = bar.add_task(args.game.split(":")[0].rsplit(".", 1)[-1], total=total)
+                started: list[int] = []
+
+                def show(done: int, _total: int) -> None:
+                    if not started:  # resumed games are not this run's speed
+                        started.append(done)
+                        bar.reset(task, total=total, completed=done)
+                    else:
+                        bar.update(task, completed=done)
+
+                results = simulate(sim, args.out, progress=show, **kwargs)
         else:
             results = simulate(sim, args.out, progress=_Plain(out), **kwargs)
     except KeyboardInterrupt:

@@ -258,7 +258,7 @@ def run(
         address: the Ray cluster to join (``ray`` only; default: start a local instance).
         records: keep each game's replayable record (``out/records/``).
         progress: called as ``progress(done, total)`` after each batch of games (and once at the start).
-        batch_size: games per task (default: enough tasks to keep every worker busy, at most 64 games each).
+        batch_size: games per task (default: 1 locally; on Ray eight tasks per worker, at most 64 games each).
 
     Raises:
         KeyboardInterrupt: after Ctrl-C, once every finished game is written and the workers are stopped.
@@ -277,7 +277,9 @@ def run(
     lines = list(kept)
     if progress:
         progress(len(lines), total)
-    size = batch_size or max(1, min(64, math.ceil(len(todo) / (workers * 8)) if todo else 1))
+    # A local worker takes one game at a time (the pool's overhead is far below a game's), so progress and Ctrl-C
+    # lose nothing; a Ray task takes a batch, to keep the per-task overhead small.
+    size = batch_size or (max(1, min(64, math.ceil(len(todo) / (workers * 8)))) if backend == "ray" else 1)
     plan = sim.to_json()
     batches = _batches(todo, size)
     stream: Iterable[list[dict[str, Any]]]
