@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tabletop_core.simulation import Simulation, run
+from tabletop_core import load_game
+from tabletop_core.simulation import Simulation, run, seat_outcomes
 from tabletop_core.simulation.stats import wilson_interval
 
 FIGHTS = (
@@ -57,8 +58,8 @@ BUDGETS: dict[str, dict[str, Any]] = {
 }
 
 
-def _rate(lines: Sequence[dict[str, Any]], seat: int) -> tuple[int, int, str]:
-    wins = sum(ln["outcomes"] is not None and ln["outcomes"][seat] == "win" for ln in lines)
+def _rate(game: Any, lines: Sequence[dict[str, Any]], seat: int) -> tuple[int, int, str]:
+    wins = sum(ln["returns"] is not None and seat_outcomes(game.spec, ln["returns"])[seat] == "win" for ln in lines)
     low, high = wilson_interval(wins, len(lines))
     return wins, len(lines), f"{100 * wins / len(lines):.1f}% ({100 * low:.0f}-{100 * high:.0f}%)"
 
@@ -92,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pool = [] if len(seats) == 2 else [agent]
             sim = Simulation.build("unrest", seats, pool, games=games, seed=args.seed)
             res = run(sim, out / f"unrest-seat{seat}-{len(pool)}", **kw)
-            rows.append(f"| {label} | {len(res.lines)} | {_rate(res.lines, seat)[2]} |")
+            rows.append(f"| {label} | {len(res.lines)} | {_rate(load_game('unrest'), res.lines, seat)[2]} |")
         rows.append("")
 
     if "unbroken" in parts:
@@ -109,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for s in range(2):
                 lines = [ln for ln in res.lines if ln["seating"] == s]
                 mean = sum(ln["returns"][0] for ln in lines) / len(lines)
-                cells += [_rate(lines, 0)[2], f"{mean:.1f}"]
+                cells += [_rate(load_game("unbroken"), lines, 0)[2], f"{mean:.1f}"]
             rows.append(f"| {character} | {games} | {' | '.join(cells)} |")
         rows.append("")
 
@@ -117,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from runebound_coop import odds
 
         agent, games = budget["runebound_agent"], budget["runebound_games"]
+        rb_game = load_game("runebound_coop")
         rows += [
             f"| Runebound fight (max_rounds={MAX_ROUNDS}) | games | `{agent}` wins | exact optimum | "
             "difference | heuristic wins |",
@@ -131,11 +133,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             res = run(sim, out / f"runebound-{hero}-{enemy}".replace(" ", "_"), **kw)
             mcts = [ln for ln in res.lines if ln["seating"] == 0]
             heur = [ln for ln in res.lines if ln["seating"] == 1]
-            wins, n, text = _rate(mcts, 0)
+            wins, n, text = _rate(rb_game, mcts, 0)
             diff = 100 * (wins / n - best)
-            rows.append(
-                f"| {hero} vs {enemy} | {n} | {text} | {100 * best:.1f}% | {diff:+.1f} pp | {_rate(heur, 0)[2]} |"
-            )
+            heuristic = _rate(rb_game, heur, 0)[2]
+            rows.append(f"| {hero} vs {enemy} | {n} | {text} | {100 * best:.1f}% | {diff:+.1f} pp | {heuristic} |")
         rows.append("")
 
     rows.append(f"Wall time {time.perf_counter() - start:.0f} s with {args.workers} workers ({args.backend}).")

@@ -111,14 +111,17 @@ def test_a_co_op_party_wins_and_loses_together() -> None:
 
     assert seat_outcomes(runebound_coop.GAME.spec, (1.0, 1.0, 1.0)) == ("win",) * 3
     assert seat_outcomes(runebound_coop.GAME.spec, (-1.0, -1.0)) == ("loss", "loss")
+    assert seat_outcomes(runebound_coop.GAME.spec, (0.0,)) == ("tie",)  # withdrawn, the fight undecided
 
 
 def test_a_solo_win_is_a_won_game() -> None:
     import unbroken
 
     assert seat_outcomes(unbroken.GAME.spec, (unbroken.LOSS,)) == ("loss",)
-    assert seat_outcomes(unbroken.GAME.spec, (0.0,)) == ("win",)  # a win with no points is still a win
     assert seat_outcomes(unbroken.GAME.spec, (92.0,)) == ("win",)
+    from tests.core.flowgame import GAME as FLOW_GAME  # a score game whose worst return is 0: any score wins
+
+    assert seat_outcomes(FLOW_GAME.spec, (3.0,)) == ("win",) and seat_outcomes(FLOW_GAME.spec, (0.0,)) == ("loss",)
 
 
 def test_co_op_results_count_the_partys_wins() -> None:

@@ -12,13 +12,12 @@ A first tournament:
 See ``docs/simulation.md`` for the command line (``tabletop simulate``, ``tabletop report``), Ray and the plots.
 """
 
-from tabletop_core.simulation.outcomes import WIN_RULE, seat_outcomes, won
+from tabletop_core.simulation.outcomes import seat_outcomes, win_rule, won
 from tabletop_core.simulation.plan import Simulation, game_seed
 from tabletop_core.simulation.runner import BACKENDS, Results, load_results, play_game, run, write_summary
 
 __all__ = [
     "BACKENDS",
-    "WIN_RULE",
     "Results",
     "Simulation",
     "game_seed",
@@ -26,6 +25,7 @@ __all__ = [
     "play_game",
     "run",
     "seat_outcomes",
+    "win_rule",
     "won",
     "write_summary",
 ]

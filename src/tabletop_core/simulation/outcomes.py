@@ -3,11 +3,13 @@
 * **Zero-sum and constant-sum** games with two or more players: the highest return wins; seats that share the
   highest return tie (every seat ties when all returns are equal); the others lose.
 * **Every other game** (one player, co-op with identical returns, general-sum): each seat is judged on its own
-  return. In a co-op game the heroes share a return, so the party wins or loses together. A return counts as a
-  won game when it is at least 0 in a game whose losses are negative (the spec's ``min_utility`` is below 0:
-  Unbroken scores a loss -1 and a win its points, Runebound a loss -1 and a win +1), and when it is above the
-  spec's ``min_utility`` otherwise (a score game whose worst outcome is 0: any score wins). The score of a won game
-  relative to the best possible (``return / spec.max_utility``) is reported beside the win rate for one-player games.
+  return. In a co-op game the heroes share a return, so the party wins or loses together. A return above 0 is a
+  won game. In a game whose returns run from negative to positive (``spec.min_utility < 0 < spec.max_utility``)
+  a return of exactly 0 is a tie (neither won nor lost: Runebound's fight left undecided when the hero
+  withdraws) and a negative one a loss (Unbroken scores a loss -1 and a win its points; Runebound -1 and +1). In
+  a game whose worst return is 0 or more, a return above ``spec.min_utility`` wins (a score game: any score).
+  For one-player games the summary adds the mean score relative to the best possible (``spec.max_utility``).
+  One edge this rule misjudges: an Unbroken win that scores no points at all counts as a tie.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> seat_outcomes(GAME.spec, (1.0, -1.0)), seat_outcomes(GAME.spec, (0.0, 0.0))
@@ -21,17 +23,11 @@ from typing import Literal
 
 from tabletop_core.spec import GameSpec, Utility
 
-__all__ = ["WIN_RULE", "Outcome", "competitive", "seat_outcomes", "win_rule", "won"]
+__all__ = ["Outcome", "competitive", "judged", "seat_outcomes", "win_rule", "won"]
 
 Outcome = Literal["win", "tie", "loss"]
 
 _EPS = 1e-9
-
-#: The rule above in one line, stored in every summary.
-WIN_RULE = (
-    "zero/constant-sum: the highest return wins, shared highest returns tie; otherwise each seat wins when its "
-    "return is >= 0 (games with negative losses) or above min_utility (games whose worst return is >= 0)"
-)
 
 
 def win_rule(spec: GameSpec, players: int) -> str:
@@ -44,8 +40,8 @@ def win_rule(spec: GameSpec, players: int) -> str:
     if competitive(spec, players):
         return "the highest return wins; seats sharing the highest return tie"
     who = "a seat" if players == 1 else "each seat (a co-op party together)"
-    if spec.min_utility < 0:
-        return f"{who} wins with a return >= 0 (a loss is negative)"
+    if spec.min_utility < 0 < spec.max_utility:
+        return f"{who} wins with a return above 0, ties with 0, loses below"
     return f"{who} wins with a return above {spec.min_utility:g}"
 
 
@@ -54,15 +50,22 @@ def competitive(spec: GameSpec, players: int) -> bool:
     return players > 1 and spec.utility in (Utility.ZERO_SUM, Utility.CONSTANT_SUM)
 
 
+def judged(spec: GameSpec, value: float) -> Outcome:
+    """A seat's outcome in a game judged seat by seat (see the module)."""
+    if spec.min_utility < 0 < spec.max_utility:
+        return "win" if value > _EPS else "tie" if value >= -_EPS else "loss"
+    return "win" if value > spec.min_utility + _EPS else "loss"
+
+
 def won(spec: GameSpec, value: float) -> bool:
     """Whether a seat's return counts as a won game in a game judged seat by seat (see the module)."""
-    return value >= -_EPS if spec.min_utility < 0 else value > spec.min_utility + _EPS
+    return judged(spec, value) == "win"
 
 
 def seat_outcomes(spec: GameSpec, returns: Sequence[float]) -> tuple[Outcome, ...]:
     """Each seat's outcome of a finished game with these returns."""
     if not competitive(spec, len(returns)):
-        return tuple("win" if won(spec, r) else "loss" for r in returns)
+        return tuple(judged(spec, r) for r in returns)
     best = max(returns)
     top = [abs(r - best) <= _EPS for r in returns]
     if sum(top) == 1:

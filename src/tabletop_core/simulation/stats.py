@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tabletop_core.registry import load_game
-from tabletop_core.simulation.outcomes import competitive, win_rule
+from tabletop_core.simulation.outcomes import competitive, seat_outcomes, win_rule
 from tabletop_core.simulation.plan import Simulation
 
 __all__ = ["mean_interval", "ratings", "summarize", "wilson_interval"]
@@ -153,7 +153,8 @@ def summarize(sim: Simulation, lines: Sequence[Mapping[str, Any]]) -> dict[str, 
     per_seat: dict[tuple[str, int], tuple[list[str], list[float]]] = defaultdict(lambda: ([], []))
     h2h: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])  # wins, ties, games
     for ln in finished:
-        agents, outcomes, returns = ln["agents"], ln["outcomes"], ln["returns"]
+        agents, returns = ln["agents"], ln["returns"]
+        outcomes = seat_outcomes(spec, returns)  # from the returns, by the current rule
         first: dict[str, int] = {}
         for seat, agent in enumerate(agents):
             first.setdefault(agent, seat)
