@@ -28,7 +28,9 @@ widened one picks the right one).
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
 becomes the next decision's root. Open loop, that is the subtree itself (chance is not in the key); widened, it
 is the subtree under the chance outcomes that happened, found by the state they led to (perfect information
-only). With other players between its moves the agent is not told their moves, so it searches afresh.
+only). With other players between its moves the agent is not told their moves, so it searches afresh. An agent plays one
+game at a time (the runners build fresh agents for every game); call :meth:`MCTSAgent.reset` before reusing an
+instance for another game.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
@@ -117,7 +119,10 @@ class MCTSAgent:
     Args:
         iterations: the most simulations per decision (default 200, or unlimited when ``seconds`` is given).
         seconds: the most wall time per decision, in seconds (``None``: no time limit).
-        exploration: the UCB constant, applied to returns scaled to [0, 1] by the spec's utility bounds.
+        exploration: the UCB constant, applied to returns scaled to [0, 1] (see ``normalize``).
+        normalize: ``"spec"`` scales returns by the spec's utility bounds; ``"observed"`` by the lowest and highest
+            return this search's rollouts have met (for a game whose utility bounds are far wider than its usual
+            results, such as Unbroken's scores, so the exploration constant keeps its meaning).
         rollout_limit: the most actions a rollout takes before ``evaluate`` scores the state.
         evaluate: scores a non-terminal state for every player (default: ``game.returns``).
         rollout: ``"random"``, ``"heuristic"`` (the game's own bots, see :class:`AgentRollout`) or a
@@ -146,7 +151,10 @@ class MCTSAgent:
         chance: str = "sample",
         widening: float = 1.0,
         widening_power: float = 0.5,
+        normalize: str = "spec",
     ) -> None:
+        if normalize not in ("observed", "spec"):
+            raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
         if chance not in ("sample", "widen"):
             raise TabletopError(f"{type(self).__name__}: chance must be 'sample' or 'widen', not {chance!r}")
         if not (widening > 0 and 0 < widening_power < 1):
@@ -166,6 +174,9 @@ class MCTSAgent:
         self.widen = chance == "widen"
         self.widening = widening
         self.widening_power = widening_power
+        self.normalize = normalize
+        self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
+        self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
         #: Iterations run for the last decision, and root visits it inherited by tree reuse.
         self.last_iterations = 0
@@ -196,6 +207,10 @@ class MCTSAgent:
             )
         )
 
+    def reset(self) -> None:
+        """Forget the kept subtree (before playing another game with this instance)."""
+        self._kept = None
+
     def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
         """Search from ``state`` (a determinization when information is hidden) and return the most visited action."""
         legal = game.legal_actions(state)
@@ -205,6 +220,7 @@ class MCTSAgent:
         hidden = self.always_determinize or game.spec.information == Information.IMPERFECT
         low, high = game.spec.min_utility, game.spec.max_utility
         scale = 1.0 / (high - low) if high > low else 1.0
+        self._seen = [math.inf, -math.inf]
         ids = [game.action_id(a) for a in legal]
         tree = self._reused(state, ids, hidden) if self.reuse and game.num_players(state) == 1 else None
         tree = tree if tree is not None else {}
@@ -286,9 +302,15 @@ class MCTSAgent:
             if fresh or untried:
                 break
         values = self._rollout(game, state, rng)
+        self._seen[0] = min(self._seen[0], *values)
+        self._seen[1] = max(self._seen[1], *values)
+        if self.normalize == "observed":
+            lo, hi = self._seen
+            low, scale = (lo, 1.0 / (hi - lo)) if hi > lo else (lo, 0.0)
+        self._norm = (low, scale)
         for node, action, actor in trail:
             node.visits[action] = node.visits.get(action, 0) + 1
-            node.wins[action] = node.wins.get(action, 0.0) + (values[actor] - low) * scale
+            node.wins[action] = node.wins.get(action, 0.0) + values[actor]
 
     def _widened(self, game: Any, state: Any, node: _Node, rng: np.random.Generator) -> Any:
         """A chance outcome under progressive widening: a fresh draw while the node may grow, else one of its
@@ -308,7 +330,9 @@ class MCTSAgent:
 
     def _ucb(self, node: _Node, action: int) -> float:
         n = node.visits[action]
-        return node.wins[action] / n + self.exploration * math.sqrt(math.log(node.avail[action]) / n)
+        low, scale = self._norm
+        mean = (node.wins[action] / n - low) * scale
+        return mean + self.exploration * math.sqrt(math.log(node.avail[action]) / n)
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
         for _ in range(self.rollout_limit):
