@@ -5,17 +5,18 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
-from runebound_coop.rules.setup import setup_of
-from runebound_coop.state import ENEMY, ENEMY_REF, HERO, CancelFrame, Fight, RuneboundState
+from runebound_coop.limits import MAX_ENEMIES, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
+from runebound_coop.state import ENEMY, FLOW, HERO, CancelFrame, Fight, RuneboundState, Side, token_ref
 
-__all__ = ["OBSERVATION_SHAPE", "RuneboundView", "observation_tensor", "render"]
+__all__ = ["OBSERVATION_SHAPE", "RuneboundView", "describe_step", "describe_transition", "observation_tensor", "render"]
 
 _SYMS = tuple(Sym)
 _TOKEN = len(_SYMS) + 7
-_HEROES, _ENEMIES, _TOKENS = 4, 8, 8
-_STEPS = ("engage", "cast", "actions", "round_end", "result")
-_FLAGS = 1 + 2 + 2 + 1 + 20 + 2 + len(_STEPS) + 5
+_HEROES, _ENEMIES, _TOKENS = MAX_HEROES, MAX_ENEMIES, MAX_TOKENS
+_STEPS = tuple(step for phase in FLOW.phases for step in phase.steps)
+_FLAGS = 1 + 2 + 2 + 1 + 20 + 2 + len(_STEPS) + MAX_PLAYERS
 #: The fixed shape of the observation tensor.
 OBSERVATION_SHAPE = (_HEROES * 6 + _ENEMIES * 4 + 2 * _TOKENS * _TOKEN + _FLAGS,)
 
@@ -76,19 +77,18 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
     k += 2
     out[k + _STEPS.index(state.pos.step)] = 1.0
     k += len(_STEPS)
-    if view.player < 5:
+    if view.player < MAX_PLAYERS:
         out[k + view.player] = 1.0
     return out
 
 
-def _tokens(out: np.ndarray, k: int, state: RuneboundState, fight: Fight, side: int) -> None:
+def _tokens(out: np.ndarray, k: int, state: RuneboundState, fight: Fight, side: Side) -> None:
     setup = setup_of(state.options)
     faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
     pool = fight.pool(side)
-    offset = 0 if side == HERO else ENEMY_REF
     for i, pair in enumerate(faces[:_TOKENS]):
         base = k + i * _TOKEN
-        casting = (offset + i) in fight.casting
+        casting = token_ref(side, i) in fight.casting
         face = pair[pool.side(i)]
         if not casting:
             out[base + _SYMS.index(face.symbol)] = 1.0
@@ -101,14 +101,13 @@ def _tokens(out: np.ndarray, k: int, state: RuneboundState, fight: Fight, side: 
         out[base + len(_SYMS) + 6] = casting
 
 
-def _pool_text(state: RuneboundState, fight: Fight, side: int) -> str:
+def _pool_text(state: RuneboundState, fight: Fight, side: Side) -> str:
     setup = setup_of(state.options)
     faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
     pool = fight.pool(side)
-    offset = 0 if side == HERO else ENEMY_REF
     parts = []
     for i, pair in enumerate(faces):
-        if offset + i in fight.casting:
+        if token_ref(side, i) in fight.casting:
             parts.append(f"{i}:?")
             continue
         text = str(pair[pool.side(i)])
@@ -150,7 +149,7 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         lines.append(f"fight: {hero.name} vs {enemy.name}, round {state.pos.round}, step {state.pos.step}")
         lines.append(f"  {hero.name}: {_pool_text(state, fight, HERO)}")
         lines.append(f"  {enemy.name}: {_pool_text(state, fight, ENEMY)}")
-        passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if (fight.passed >> s) & 1]
+        passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if fight.has_passed(s)]
         lines.append(f"  to act: {'hero' if fight.turn == HERO else 'enemy'}; passed: {', '.join(passed) or '-'}")
         lines.append(KEY)
         top = state.pending.top
@@ -163,3 +162,38 @@ def render(state: RuneboundState, player: int | None = None) -> str:
     if player is not None:
         lines.append(f"(seen by player {player})")
     return "\n".join(lines)
+
+
+def describe_step(setup: Setup, state: RuneboundState) -> str:
+    """Where the encounter stands (the fight, the round and the step or the pending question)."""
+    if state.pos.phase == "over":
+        return "encounter over"
+    fight = state.fight
+    if fight is None:
+        return "the party chooses who engages the next enemy"
+    where = f"{setup.heroes[fight.hero].name} vs {setup.enemies[fight.enemy].name}, round {state.pos.round}"
+    top = state.pending.top
+    if top is not None:
+        return f"{where}, {'cancel?' if isinstance(top, CancelFrame) else 'enemy choice'}"
+    return f"{where}, {state.pos.step}"
+
+
+def describe_transition(setup: Setup, before: RuneboundState, after: RuneboundState) -> tuple[str, ...]:
+    """Damage dealt or healed and combatants defeated in one step (the enemy's board acts inside steps)."""
+    heroes = [(h.name, h.health) for h in setup.heroes]
+    enemies = [(e.name, e.health) for e in setup.enemies]
+    return (
+        *_damage_lines(heroes, before.hero_damage, after.hero_damage),
+        *_damage_lines(enemies, before.enemy_damage, after.enemy_damage),
+    )
+
+
+def _damage_lines(combatants: list[tuple[str, int]], old: tuple[int, ...], new: tuple[int, ...]) -> list[str]:
+    lines: list[str] = []
+    for (name, health), was, now in zip(combatants, old, new, strict=True):
+        if now != was:
+            verb = "takes" if now > was else "heals"
+            lines.append(f"{name} {verb} {abs(now - was)} damage ({now}/{health})")
+            if now >= health > was:
+                lines.append(f"{name} is defeated")
+    return lines

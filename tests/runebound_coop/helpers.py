@@ -6,7 +6,7 @@ from typing import Any
 
 import runebound_coop as rb
 from runebound_coop.actions import Action, Land
-from runebound_coop.rules.setup import Setup, setup_of
+from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.state import RuneboundState
 from tabletop_core.spec import CHANCE
 

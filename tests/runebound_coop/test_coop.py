@@ -50,7 +50,7 @@ def test_party_wins_when_every_enemy_is_defeated() -> None:
     options = {"heroes": ("Corbin", "Elian", "Lissa", "Tatianna"), "enemies": ("Undead Horde", "Cliff Harpy")}
     wins = 0
     for seed in range(5):
-        state, _ = play(rb.GAME, [HeuristicHero()] * 4, seed=seed, options=options)
+        state, _ = play(rb.GAME, [HeuristicHero(rb.GAME)] * 4, seed=seed, options=options)
         returns = rb.returns(state)
         assert len(set(returns)) == 1  # one shared utility
         wins += returns[0] == 1.0

@@ -12,14 +12,15 @@ that was recast or flipped is found in the space of its new symbol ("Moving Toke
 
 from __future__ import annotations
 
+from runebound_coop.content.roster import EnemySetup, Setup
 from runebound_coop.content.schema import Ability, Space, Sym
-from runebound_coop.rules.choices import candidates, decide
-from runebound_coop.rules.setup import EnemySetup, Setup
+from runebound_coop.rules.choices import apply_choice, candidates, decide
 from runebound_coop.rules.tokens import (
     best_subset,
     deal,
     face_of,
     faces_of,
+    faces_showing,
     fight_of,
     heal,
     live,
@@ -30,18 +31,28 @@ from runebound_coop.rules.tokens import (
     value_of,
     with_fight,
 )
-from runebound_coop.state import ENEMY, HERO, CancelFrame, RuneboundState
+from runebound_coop.state import (
+    ENEMY,
+    HERO,
+    CancelFrame,
+    ChoiceFrame,
+    RuneboundState,
+    enemy_ability_bit,
+    make_link,
+    token_ref,
+)
 
 __all__ = [
     "ability_effects",
+    "choose",
     "enemy_act",
     "has_effect",
     "prevent_flip",
     "resolve_sources",
+    "respond",
     "title_ability",
 ]
 
-_USED = 8  # enemy ability a is bit _USED + a of Fight.used
 _PAYERS = (Sym.AGILITY, Sym.TACTICS)
 
 
@@ -58,7 +69,7 @@ def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
         new = _resolve_space(state, setup, enemy, space)
         if new is not None:
             return new
-    return with_fight(state, fight.but(passed=fight.passed | (1 << ENEMY)))
+    return with_fight(state, fight.with_passed(ENEMY))
 
 
 def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space) -> RuneboundState | None:
@@ -85,7 +96,7 @@ def _agility(
 ) -> RuneboundState | None:
     """Agility: the enemy card's agility ability replaces the board's agility space ("Agility Abilities")."""
     if enemy.agility >= 0:
-        if (fight_of(state).used >> (_USED + enemy.agility)) & 1:
+        if fight_of(state).has_used(enemy_ability_bit(enemy.agility)):
             return None
         return _agility_ability(state, setup, enemy, sources[0])
     kind = "recast_foe" if mode == "recast_foe" else "flip_own"
@@ -101,7 +112,7 @@ def _agility_ability(state: RuneboundState, setup: Setup, enemy: EnemySetup, sou
     if not has_effect(trial, setup, ability, source):
         return None
     fight = fight_of(state)
-    state = with_fight(state, fight.but(used=fight.used | (1 << (_USED + enemy.agility))))
+    state = with_fight(state, fight.with_used(enemy_ability_bit(enemy.agility)))
     return ability_effects(state, setup, ability, source)
 
 
@@ -133,7 +144,7 @@ def _doubles(
         pool = fight.enemy_pool
         target = -1
         for sym in priority:
-            if sym == Sym.SURGE and all((fight.used >> (_USED + a)) & 1 for a in enemy.surge_order):
+            if sym == Sym.SURGE and all(fight.has_used(enemy_ability_bit(a)) for a in enemy.surge_order):
                 continue  # no surge ability left to trigger this round: doubling a surge would have no effect
             cands = [
                 i
@@ -145,7 +156,7 @@ def _doubles(
                 break
         if target < 0:
             continue
-        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + target))
+        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, target)))
         state = with_fight(state, fight.with_pool(ENEMY, pool))
         placed = True
     return state if placed else None
@@ -177,7 +188,7 @@ def _surge(
     fight = fight_of(state)
     for a in enemy.surge_order:
         ability = enemy.abilities[a]
-        if ability.cost > budget or (fight.used >> (_USED + a)) & 1:
+        if ability.cost > budget or fight.has_used(enemy_ability_bit(a)):
             continue
         if not has_effect(state, setup, ability):
             continue
@@ -187,7 +198,7 @@ def _surge(
         else:
             paid = spend(state, ENEMY, [tactics])
         f = fight_of(paid)
-        paid = with_fight(paid, f.but(used=f.used | (1 << (_USED + a))))
+        paid = with_fight(paid, f.with_used(enemy_ability_bit(a)))
         if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
             return paid.but(pending=paid.pending.push(CancelFrame(a)))
         return ability_effects(paid, setup, ability, -1)
@@ -247,7 +258,7 @@ def _tactics(
             continue
         # agility
         if enemy.agility >= 0:
-            if not (fight.used >> (_USED + enemy.agility)) & 1:
+            if not fight.has_used(enemy_ability_bit(enemy.agility)):
                 new = _agility_ability(state, setup, enemy, tactics)
                 if new is not None:
                     return new
@@ -261,18 +272,8 @@ def _tactics(
 
 def _best_printed(state: RuneboundState, setup: Setup, sym: Sym, exclude: int) -> int:
     """The highest printed value of ``sym`` showing on a live token other than enemy token ``exclude``."""
-    fight = fight_of(state)
-    best = 0
-    for side in (HERO, ENEMY):
-        faces = faces_of(setup, fight, side)
-        pool = fight.pool(side)
-        for i in live(setup, fight, side):
-            if side == ENEMY and i == exclude:
-                continue
-            face = faces[i][pool.side(i)]
-            if face.symbol == sym and face.value > best:
-                best = face.value
-    return best
+    shown = faces_showing(setup, fight_of(state), exclude=token_ref(ENEMY, exclude))
+    return max((face.value for _, _, face in shown if face.symbol == sym), default=0)
 
 
 def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:
@@ -300,3 +301,29 @@ def title_ability(state: RuneboundState, setup: Setup) -> RuneboundState:
     if title.effect == "deal":
         return deal(state, setup, HERO, title.amount)
     return heal(state, ENEMY, title.amount)
+
+
+def respond(state: RuneboundState, setup: Setup, cancel: bool) -> RuneboundState:
+    """The hero answers a :class:`CancelFrame`: spend 1 tactics to cancel the ability, or let it resolve.
+
+    "Blast: Deal 3 skull. Your foe may spend 1 tactics to cancel this ability."
+    """
+    frame = state.pending.top
+    assert isinstance(frame, CancelFrame)  # Respond is legal only under a cancel frame
+    state = state.but(pending=state.pending.pop())
+    fight = fight_of(state)
+    if cancel:
+        return spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
+    return ability_effects(state, setup, setup.enemies[fight.enemy].abilities[frame.ability], -1)
+
+
+def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
+    """The enemy player answers a :class:`ChoiceFrame` with candidate ``option``; the space's further sources
+    then resolve."""
+    frame = state.pending.top
+    assert isinstance(frame, ChoiceFrame)  # Choose is legal only under a choice frame
+    state = state.but(pending=state.pending.pop())
+    state = apply_choice(state, setup, frame.kind, frame.source, frame.candidates[option])
+    if frame.rest:
+        state = resolve_sources(state, setup, frame.kind, frame.rest, frame.symbol)
+    return state
