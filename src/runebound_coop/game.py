@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from runebound_coop import bots, invariants, notation, setup, view
+from runebound_coop import bots, glossary, invariants, notation, setup, view
 from runebound_coop.actions import NUM_ACTIONS, Action, Land, action_id, decode_decision
 from runebound_coop.content.roster import setup_of
 from runebound_coop.rules import flow
@@ -129,6 +129,26 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     def validate_state(self, state: RuneboundState) -> None:
         """Damage within health, hands within the option, a known flow position, pools and casts within the tokens."""
         invariants.validate_state(setup_of(state.options), state)
+
+    def legend(self, state: RuneboundState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The symbols the render prints (see :mod:`runebound_coop.glossary`)."""
+        return glossary.legend(state, player)
+
+    def step_rules(self, state: RuneboundState) -> str:
+        """The rule of the current step (see :mod:`runebound_coop.glossary`)."""
+        return glossary.step_rules(state)
+
+    def card_texts(self, state: RuneboundState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The text of every card in view (see :mod:`runebound_coop.glossary`)."""
+        return glossary.card_texts(state, player)
+
+    def end_reason(self, state: RuneboundState) -> str:
+        """Why the game ended (see :mod:`runebound_coop.glossary`)."""
+        return glossary.end_reason(state)
+
+    def headline(self, state: RuneboundState) -> str:
+        """Where the game stands, for logs (see :mod:`runebound_coop.glossary`)."""
+        return glossary.headline(state)
 
     def default_agents(self, state: RuneboundState) -> list[Any]:
         """A heuristic hero per hero (see :mod:`runebound_coop.bots`)."""
