@@ -53,6 +53,13 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     action_type = Action
     options_type = RuneboundOptions
 
+    def spec_for(self, options: RuneboundOptions) -> GameSpec:
+        """The spec of a game made with ``options``: an all-hero party shares one return (OpenSpiel's
+        ``IDENTICAL``); only with ``enemy_choices="player"`` does the enemy player get the negation (general-sum)."""
+        if options.enemy_choices == "player":
+            return self.spec
+        return attrs.evolve(self.spec, utility=Utility.IDENTICAL)
+
     def make_options(self, **options: Any) -> RuneboundOptions:
         """Build the options and resolve their names against the content pack; a bad one raises ``OptionError``."""
         made = super().make_options(**options)
@@ -100,6 +107,20 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     def describe_transition(self, before: RuneboundState, action: Action, after: RuneboundState) -> tuple[str, ...]:
         """Damage dealt or healed and combatants defeated in one step (the enemy's board acts inside steps)."""
         return view.describe_transition(setup_of(after.options), before, after)
+
+    def seat_name(self, state: RuneboundState, player: int) -> str:
+        """The hero's name, ``the enemy`` for the enemy player, ``chance`` for the casts."""
+        return view.seat_name(setup_of(state.options), state, player)
+
+    def describe(
+        self, before: RuneboundState, action: Action, after: RuneboundState, player: int | None = None
+    ) -> tuple[str, ...]:
+        """The transition in words: the action, then what the board and the rules did (the same for every seat:
+        combat hides nothing). ``after`` is the state ``action`` leads to; the steps between are replayed."""
+        setup = setup_of(before.options)
+        steps: flow.Trace = []
+        flow.apply(before, setup, action, steps)
+        return view.describe(setup, before, action, steps or [("action", after)])
 
     def describe_step(self, state: RuneboundState) -> str:
         return view.describe_step(setup_of(state.options), state)

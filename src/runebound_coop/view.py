@@ -2,15 +2,62 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 import numpy as np
 
+from runebound_coop.actions import (
+    Action,
+    Attack,
+    Choose,
+    Copy,
+    Double,
+    Engage,
+    Exert,
+    Flip,
+    Land,
+    Pass,
+    Recast,
+    Respond,
+    Surge,
+    Withdraw,
+)
 from runebound_coop.content.roster import Setup, setup_of
-from runebound_coop.content.schema import Sym
+from runebound_coop.content.schema import Face, Sym
 from runebound_coop.limits import MAX_ENEMIES, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
-from runebound_coop.state import ENEMY, FLOW, HERO, CancelFrame, Fight, RuneboundState, Side, token_ref
+from runebound_coop.rules.tokens import faces_of
+from runebound_coop.state import (
+    ENEMY,
+    FLOW,
+    HERO,
+    SIDES,
+    CancelFrame,
+    ChoiceFrame,
+    Fight,
+    Pool,
+    RuneboundState,
+    Side,
+    card_bit,
+    enemy_ability_bit,
+    hero_ability_bit,
+    link_double,
+    link_target,
+    split_ref,
+    token_ref,
+)
+from tabletop_core.spec import CHANCE
 
-__all__ = ["OBSERVATION_SHAPE", "RuneboundView", "describe_step", "describe_transition", "observation_tensor", "render"]
+__all__ = [
+    "OBSERVATION_SHAPE",
+    "RuneboundView",
+    "describe",
+    "describe_step",
+    "describe_transition",
+    "observation_tensor",
+    "render",
+    "seat_name",
+]
 
 _SYMS = tuple(Sym)
 _TOKEN = len(_SYMS) + 7
@@ -197,3 +244,199 @@ def _damage_lines(combatants: list[tuple[str, int]], old: tuple[int, ...], new: 
             if now >= health > was:
                 lines.append(f"{name} is defeated")
     return lines
+
+
+# ----- per-seat descriptions ------------------------------------------------------------------------------------
+
+
+def seat_name(setup: Setup, state: RuneboundState, player: int) -> str:
+    """A seat by its role: the hero's name, ``the enemy`` for the enemy player, ``chance`` for the casts."""
+    if player == CHANCE:
+        return "chance"
+    if 0 <= player < len(setup.heroes):
+        return setup.heroes[player].name
+    return "the enemy"
+
+
+def describe(
+    setup: Setup, before: RuneboundState, action: Action, steps: Sequence[tuple[str, RuneboundState]]
+) -> tuple[str, ...]:
+    """The transition from ``before`` by ``action`` in words, from ``steps``: the state after the action itself
+    (``action``), then each automatic step that followed (:func:`runebound_coop.rules.flow.advance`'s trace).
+
+    Combat hides nothing, so every seat gets the same lines.
+    """
+    lines = [_action_line(setup, before, action)]
+    prev = before
+    for name, state in steps:
+        if name == "enemy" and prev.fight is not None:
+            lines.append(_enemy_line(setup, prev, state))
+            actor: Side | None = ENEMY
+        else:
+            hero_acts = not isinstance(action, Land | Choose) and action != Respond(False)  # allowing spends no cost
+            actor = HERO if name == "action" and hero_acts else None
+        if name == "title" and prev.fight is not None:
+            title = setup.enemies[prev.fight.enemy].board.title
+            lines.append(f"the {setup.enemies[prev.fight.enemy].board.trait} board's title ability: {title.text}")
+        lines.extend(_changes(setup, prev, state, actor))
+        if name == "initiative" and state.fight is not None:
+            first = seat_name(setup, state, state.fight.hero) if state.fight.turn == HERO else _enemy(setup, state)
+            lines.append(f"{first} takes the first combat action")
+        elif name == "round" and state.fight is not None:
+            lines.append(f"round {state.pos.round}: both combatants recast every token")
+        elif name == "engage" and state.fight is not None:
+            lines.append(f"{seat_name(setup, state, state.fight.hero)} engages {_enemy(setup, state)}")
+        elif name == "over":
+            lines.append("the encounter is over")
+        prev = state
+    return tuple(line for line in lines if line)
+
+
+def _words(face: Face) -> str:
+    return f"{face.value} {face.symbol.value}" if face.value != 1 else face.symbol.value
+
+
+def _enemy(setup: Setup, state: RuneboundState) -> str:
+    assert state.fight is not None  # only asked during a fight
+    return f"the {setup.enemies[state.fight.enemy].name}"
+
+
+def _name(setup: Setup, state: RuneboundState, side: Side) -> str:
+    assert state.fight is not None  # only asked during a fight
+    return setup.heroes[state.fight.hero].name if side == HERO else _enemy(setup, state)
+
+
+def _face(setup: Setup, state: RuneboundState, side: Side, i: int) -> Face:
+    assert state.fight is not None  # only asked during a fight
+    return faces_of(setup, state.fight, side)[i][state.fight.pool(side).side(i)]
+
+
+def _action_line(setup: Setup, state: RuneboundState, action: Action) -> str:  # one branch per action kind
+    """The action itself, in words, by the seat that takes it."""
+    fight = state.fight
+    if isinstance(action, Land):
+        if fight is None or not fight.casting:
+            return f"a token lands on face {'ab'[action.side]}"
+        side, i = split_ref(fight.casting[0])
+        face = faces_of(setup, fight, side)[i][action.side]
+        verb = "casts" if state.pos.step == "cast" else "recasts"
+        return f"{_name(setup, state, side)} {verb}: token {i} lands {_words(face)}"
+    if isinstance(action, Engage):
+        return f"the party sends {setup.heroes[action.hero].name} to engage the next enemy"
+    if isinstance(action, Choose):
+        top = state.pending.top
+        assert isinstance(top, ChoiceFrame) and fight is not None  # Choose is legal only under a choice frame
+        side, i = split_ref(top.candidates[action.option])
+        whose = "its own" if side == ENEMY else f"{_name(setup, state, HERO)}'s"
+        shown = _words(_face(setup, state, side, i))
+        return f"the enemy chooses {whose} token {i} ({shown}) for {top.kind.replace('_', ' ')}"
+    assert fight is not None  # every other decision is taken in a fight
+    hero = setup.heroes[fight.hero]
+    by = "tactics" if getattr(action, "tactics", False) else "agility"
+    if isinstance(action, Respond):
+        top = state.pending.top
+        assert isinstance(top, CancelFrame)  # Respond is legal only under a cancel frame
+        ability = setup.enemies[fight.enemy].abilities[top.ability].name
+        return (
+            f"{hero.name} cancels {ability} with 1 tactics" if action.cancel else f"{hero.name} lets {ability} resolve"
+        )
+    if isinstance(action, Withdraw):
+        return f"{hero.name} withdraws from the fight" if action.leave else f"{hero.name} stays for another round"
+    if isinstance(action, Pass):
+        return f"{hero.name} passes"
+    if isinstance(action, Attack):
+        return f"{hero.name} attacks with {action.symbol.value}"
+    if isinstance(action, Copy):
+        return f"{hero.name} spends tactics as a copy of {_words(Face(action.symbol, action.value, False))}"
+    if isinstance(action, Flip):
+        return f"{hero.name} spends {by} to flip token {action.target}"
+    if isinstance(action, Recast):
+        return f"{hero.name} spends {by} to recast {_enemy(setup, state)}'s token {action.target}"
+    if isinstance(action, Double):
+        return f"{hero.name} doubles token {action.target} ({_words(_face(setup, state, HERO, action.target))})"
+    if isinstance(action, Surge):
+        paid = "tactics as surge" if action.tactics else "surge"
+        return f"{hero.name} spends {paid} on {hero.abilities[action.ability].name}"
+    if isinstance(action, Exert):
+        return f"{hero.name} exerts for {hero.cards[action.card].name}"
+    return f"{hero.name}: {action!r}"
+
+
+def _enemy_line(setup: Setup, before: RuneboundState, after: RuneboundState) -> str:
+    """Which space of its board the enemy resolved, or that it passed."""
+    fight, new = before.fight, after.fight
+    assert fight is not None  # the enemy acts only in a fight
+    name = _enemy(setup, before)
+    if new is not None and new.has_passed(ENEMY) and not fight.has_passed(ENEMY):
+        return f"{name} passes: no space of its board can resolve"
+    pool = fight.enemy_pool
+    spent = new.enemy_pool.spent & ~pool.spent if new is not None else 0
+    symbols = sorted({faces_of(setup, fight, ENEMY)[i][pool.side(i)].symbol.value for i in _bits(spent)})
+    return f"{name} resolves its {' and '.join(symbols) or 'board'} space" if symbols else f"{name} acts"
+
+
+def _changes(setup: Setup, before: RuneboundState, after: RuneboundState, actor: Side | None) -> list[str]:
+    """What changed on the table, in words: tokens spent, blocked with, doubled, flipped, removed or recast, abilities
+    triggered, cards exerted, damage and healing, defeats."""
+    lines: list[str] = []
+    fight, new = before.fight, after.fight
+    if fight is not None and new is not None and (new.hero, new.enemy) == (fight.hero, fight.enemy):
+        if after.pos.round == before.pos.round or after.pos.step != "cast":
+            for side in SIDES if actor != ENEMY else SIDES[::-1]:  # the actor's own tokens first
+                lines.extend(_pool_changes(setup, before, after, side, actor))
+        enemy = setup.enemies[fight.enemy]
+        for a, ability in enumerate(enemy.abilities):
+            if new.has_used(enemy_ability_bit(a)) and not fight.has_used(enemy_ability_bit(a)):
+                lines.append(f"{_enemy(setup, before)} triggers {ability.name}: {ability.text}".rstrip(": "))
+        hero = setup.heroes[fight.hero]
+        for a, ability in enumerate(hero.abilities):
+            if new.has_used(hero_ability_bit(a)) and not fight.has_used(hero_ability_bit(a)):
+                lines.append(f"{hero.name} triggers {ability.name}: {ability.text}".rstrip(": "))
+        for c, card in enumerate(hero.cards):
+            if new.has_used(card_bit(c)) and not fight.has_used(card_bit(c)):
+                lines.append(f"{hero.name} uses {card.name}: {card.text}".rstrip(": "))
+        top = after.pending.top
+        if top is not None and top is not before.pending.top:
+            if isinstance(top, CancelFrame):
+                lines.append(f"{hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
+            else:
+                lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}")
+    lines.extend(describe_transition(setup, before, after))
+    return lines
+
+
+def _pool_changes(
+    setup: Setup, before: RuneboundState, after: RuneboundState, side: Side, actor: Side | None
+) -> list[str]:
+    fight, new = before.fight, after.fight
+    assert fight is not None and new is not None  # compared within one fight
+    old_pool, pool = fight.pool(side), new.pool(side)
+    faces = faces_of(setup, fight, side)
+    name = _name(setup, before, side)
+    lines = []
+    spent = [i for i in _bits(pool.spent & ~old_pool.spent)]
+    doubles = {link_double(link): link_target(link) for link in pool.links if link not in old_pool.links}
+    plain = [i for i in spent if i not in doubles]
+    if plain:
+        shown = ", ".join(f"token {i} ({_words(faces[i][old_pool.side(i)])})" for i in plain)
+        verb = "spends" if side == actor else "blocks with" if _blocks(faces, old_pool, plain) else "spends"
+        lines.append(f"{name} {verb} {shown}")
+    for d, t in sorted(doubles.items()):
+        lines.append(f"{name} doubles token {t} ({_words(faces[t][pool.side(t)])}) with token {d}")
+    for i in _bits(pool.removed & ~old_pool.removed):
+        lines.append(f"{name}'s token {i} ({_words(faces[i][old_pool.side(i)])}) is removed")
+    for i in range(len(faces)):
+        ref = token_ref(side, i)
+        if ref in new.casting and ref not in fight.casting:
+            lines.append(f"{name}'s token {i} is recast")
+        elif pool.side(i) != old_pool.side(i) and ref not in fight.casting and ref not in new.casting:
+            lines.append(f"{name} flips token {i} to {_words(faces[i][pool.side(i)])}")
+    return lines
+
+
+def _blocks(faces: tuple[tuple[Face, Face], ...], pool: Pool, spent: list[int]) -> bool:
+    return all(faces[i][pool.side(i)].symbol in (Sym.SHIELD, Sym.TACTICS) for i in spent)
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if (mask >> i) & 1]

@@ -37,6 +37,7 @@ from tabletop_core.spec import CHANCE, TERMINAL
 
 __all__ = [
     "CAST",
+    "Trace",
     "actor",
     "advance",
     "apply",
@@ -130,14 +131,24 @@ def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
     return _new_round(state, setup, state.pos.round + 1)
 
 
-def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
-    """Run the automatic steps (enemy actions, initiative, round ends) until a decision, a chance node or the end."""
+#: What :func:`advance` records when asked: each automatic step's name and the state after it.
+Trace = list[tuple[str, RuneboundState]]
+
+
+def advance(state: RuneboundState, setup: Setup, trace: Trace | None = None) -> RuneboundState:
+    """Run the automatic steps (enemy actions, initiative, round ends) until a decision, a chance node or the end.
+
+    With ``trace``, each automatic step that changes the table is appended to it as ``(name, state after)``:
+    ``fight_over``, ``over``, ``engage``, ``initiative``, ``title``, ``round`` or ``enemy`` (the per-seat
+    descriptions read it; the result is the same with or without).
+    """
     while True:
         if state.fight is not None:
             # A defeat ends the fight at once, even in the middle of an enemy ability (pending frames are dropped).
             ended = _end_fight(state, setup)
             if ended is not None:
                 state = ended
+                _record(trace, "fight_over", state)
                 continue
         if state.pending:
             return state
@@ -146,9 +157,12 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
                 return state
             heroes = available_heroes(state)
             if next_enemy(state, setup) < 0 or not heroes:
-                return state.but(pos=FLOW.at("over"))
+                state = state.but(pos=FLOW.at("over"))
+                _record(trace, "over", state)
+                return state
             if len(heroes) == 1:
                 state = start_fight(state, setup, heroes[0])
+                _record(trace, "engage", state)
                 continue
             return state.but(pos=FLOW.at("encounter"))
         fight = fight_of(state)
@@ -158,17 +172,22 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
         if step == "cast":
             fight = fight.but(turn=initiative(setup, fight))
             state = state.but(fight=fight, pos=FLOW.next(state.pos))
+            _record(trace, "initiative", state)
             continue
         if step == "round_end":
             return state
         if fight.has_passed(HERO) and fight.has_passed(ENEMY):
-            state = title_ability(state, setup)
+            titled = title_ability(state, setup)
+            if titled is not state:
+                _record(trace, "title", titled)
+            state = titled
             if _end_fight(state, setup) is not None:
                 continue
             if state.options.retreat:
                 state = state.but(pos=FLOW.next(state.pos))
                 return state
             state = next_round(state, setup)
+            _record(trace, "round", state)
             continue
         if fight.turn == HERO:
             if not fight.has_passed(HERO):
@@ -181,6 +200,12 @@ def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = ENEMY if fight.has_passed(HERO) else HERO
         state = enemy_act(with_fight(state, fight.but(turn=nxt)), setup)
+        _record(trace, "enemy", state)
+
+
+def _record(trace: Trace | None, name: str, state: RuneboundState) -> None:
+    if trace is not None:
+        trace.append((name, state))
 
 
 def hand_off(state: RuneboundState) -> RuneboundState:
@@ -225,8 +250,9 @@ def legal(state: RuneboundState, setup: Setup) -> tuple[Action, ...]:
     return tuple(sorted(hero_actions(state, setup), key=action_id))
 
 
-def apply(state: RuneboundState, setup: Setup, action: Action) -> RuneboundState:
-    """Apply one legal decision or cast outcome, then run the automatic steps (:func:`advance`)."""
+def apply(state: RuneboundState, setup: Setup, action: Action, trace: Trace | None = None) -> RuneboundState:
+    """Apply one legal decision or cast outcome, then run the automatic steps (:func:`advance`; with ``trace``,
+    the state right after the action itself is recorded first, as ``action``)."""
     if isinstance(action, Land):
         state = land(state, action.side)
         if fight_of(state).casting:
@@ -241,7 +267,8 @@ def apply(state: RuneboundState, setup: Setup, action: Action) -> RuneboundState
         state = withdraw(state) if action.leave else next_round(state, setup)
     else:
         state = hand_off(hero_apply(state, setup, action))
-    return advance(state, setup)
+    _record(trace, "action", state)
+    return advance(state, setup, trace)
 
 
 def returns(state: RuneboundState, setup: Setup) -> tuple[float, ...]:
