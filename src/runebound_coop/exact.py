@@ -21,7 +21,7 @@ import attrs
 
 from runebound_coop.actions import Action, action_id
 from runebound_coop.content.roster import setup_of
-from runebound_coop.rules.flow import advance
+from runebound_coop.rules.flow import DRIVER
 from runebound_coop.state import HERO, Pool, RuneboundState, split_ref
 from tabletop_core.spec import CHANCE, TERMINAL
 
@@ -87,7 +87,6 @@ def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
     fight = s.fight
     assert fight is not None  # chance nodes occur only during a fight
     refs = fight.casting
-    setup = setup_of(s.options)
     p = 0.5 ** len(refs)
     out = []
     for combo in range(1 << len(refs)):
@@ -102,7 +101,7 @@ def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
         landed = fight.but(
             hero_pool=fight.hero_pool.but(sides=hero), enemy_pool=fight.enemy_pool.but(sides=enemy), casting=()
         )
-        out.append((advance(s.but(fight=landed), setup), p))
+        out.append((DRIVER.run(s.but(fight=landed)), p))
     return out
 
 

@@ -23,13 +23,13 @@ from runebound_coop.content.roster import setup_of
 from runebound_coop.rules import flow
 from runebound_coop.state import RuneboundOptions, RuneboundState
 from tabletop_core.errors import IllegalActionError, OptionError
-from tabletop_core.game import Game
+from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 
 __all__ = ["GAME", "RuneboundCoop"]
 
 
-class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
+class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
     """Runebound (3rd ed.) cooperative combat: 1-4 heroes against an encounter, enemies played by their boards."""
 
     spec = GameSpec(
@@ -52,6 +52,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     state_type = RuneboundState
     action_type = Action
     options_type = RuneboundOptions
+    driver = flow.DRIVER
 
     def spec_for(self, options: RuneboundOptions) -> GameSpec:
         """The spec of a game made with ``options``: an all-hero party shares one return (OpenSpiel's
@@ -78,20 +79,8 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
         """The heroes, plus the enemy player with ``enemy_choices="player"``."""
         return state.options.num_players
 
-    def current_player(self, state: RuneboundState) -> int:
-        return flow.actor(state)
-
-    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return flow.legal(state, setup_of(state.options))
-
-    def chance_outcomes(self, state: RuneboundState) -> tuple[tuple[Action, float], ...]:
-        return flow.CAST if flow.actor(state) == CHANCE else ()
-
     def is_legal(self, state: RuneboundState, action: Action) -> bool:
         return isinstance(action, Action) and super().is_legal(state, action)
-
-    def _apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        return flow.apply(state, setup_of(state.options), action)
 
     def returns(self, state: RuneboundState) -> tuple[float, ...]:
         """Every hero: +1 if every enemy is defeated, -1 if every hero is, else 0; the enemy player the negation."""
@@ -117,10 +106,7 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
     ) -> tuple[str, ...]:
         """The transition in words: the action, then what the board and the rules did (the same for every seat:
         combat hides nothing). ``after`` is the state ``action`` leads to; the steps between are replayed."""
-        setup = setup_of(before.options)
-        steps: flow.Trace = []
-        flow.apply(before, setup, action, steps)
-        return view.describe(setup, before, action, steps or [("action", after)])
+        return view.describe(setup_of(before.options), before, action, view.replay(before, action))
 
     def describe_step(self, state: RuneboundState) -> str:
         return view.describe_step(setup_of(state.options), state)

@@ -10,7 +10,7 @@ the party chooses who engages.
 from __future__ import annotations
 
 from runebound_coop.content.roster import Setup, build_setup, setup_of
-from runebound_coop.rules.flow import advance
+from runebound_coop.rules.flow import DRIVER
 from runebound_coop.state import FLOW, RuneboundOptions, RuneboundState
 from tabletop_core.flow import Pending
 
@@ -42,4 +42,4 @@ def initial_state(options: RuneboundOptions) -> RuneboundState:
         (0,) * len(setup.enemies),
         hand=(options.hand,) * len(setup.heroes),
     )
-    return advance(state, setup)
+    return DRIVER.run(state)

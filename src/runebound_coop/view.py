@@ -26,6 +26,7 @@ from runebound_coop.actions import (
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Face, Sym
 from runebound_coop.limits import MAX_ENEMIES, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
+from runebound_coop.rules.flow import DRIVER, CombatActions, Engagement, Initiative, defeat
 from runebound_coop.rules.tokens import faces_of
 from runebound_coop.state import (
     ENEMY,
@@ -56,6 +57,7 @@ __all__ = [
     "describe_transition",
     "observation_tensor",
     "render",
+    "replay",
     "seat_name",
 ]
 
@@ -258,11 +260,49 @@ def seat_name(setup: Setup, state: RuneboundState, player: int) -> str:
     return "the enemy"
 
 
+def replay(before: RuneboundState, action: Action) -> list[tuple[str, RuneboundState]]:
+    """The step from ``before`` by ``action`` replayed frame by frame with the driver's own frames and end check,
+    each resolution named: ``action`` (the action itself), then ``fight_over``, ``over``, ``engage``,
+    ``initiative``, ``round_end``, ``enemy`` or ``turn``. The last state is the one :meth:`Driver.apply` gives
+    (tested); the replay exists only to tell the automatic steps apart in words."""
+    state = DRIVER.frame(before).apply(before, action)
+    steps = [("action", state)]
+    for _ in range(DRIVER.limit):
+        if DRIVER.is_over(state):
+            break
+        fired = defeat(state)
+        if fired is not None:
+            state = fired
+            steps.append(("fight_over", state))
+            continue
+        frame = DRIVER.frame(state)
+        nxt = frame.auto(state)
+        if nxt is None:
+            break
+        steps.append((_resolution(frame, state, nxt), nxt))
+        state = nxt
+    return steps
+
+
+def _resolution(frame: object, state: RuneboundState, nxt: RuneboundState) -> str:
+    if isinstance(frame, Engagement):
+        return "over" if nxt.pos.phase == "over" else "engage"
+    if isinstance(frame, Initiative):
+        return "initiative"
+    if isinstance(frame, CombatActions) and state.fight is not None:
+        fight = state.fight
+        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
+            return "round_end"
+        if fight.turn == ENEMY and not fight.has_passed(ENEMY):
+            return "enemy"
+    return "turn"
+
+
 def describe(
     setup: Setup, before: RuneboundState, action: Action, steps: Sequence[tuple[str, RuneboundState]]
 ) -> tuple[str, ...]:
     """The transition from ``before`` by ``action`` in words, from ``steps``: the state after the action itself
-    (``action``), then each automatic step that followed (:func:`runebound_coop.rules.flow.advance`'s trace).
+    (``action``), then each automatic step that followed (:func:`replay`).
 
     Combat hides nothing, so every seat gets the same lines.
     """
@@ -275,14 +315,15 @@ def describe(
         else:
             hero_acts = not isinstance(action, Land | Choose) and action != Respond(False)  # allowing spends no cost
             actor = HERO if name == "action" and hero_acts else None
-        if name == "title" and prev.fight is not None:
-            title = setup.enemies[prev.fight.enemy].board.title
-            lines.append(f"the {setup.enemies[prev.fight.enemy].board.trait} board's title ability: {title.text}")
+        if name == "round_end" and prev.fight is not None:
+            board = setup.enemies[prev.fight.enemy].board
+            if state.hero_damage != prev.hero_damage or state.enemy_damage != prev.enemy_damage:
+                lines.append(f"the {board.trait} board's title ability: {board.title.text}")
         lines.extend(_changes(setup, prev, state, actor))
         if name == "initiative" and state.fight is not None:
             first = seat_name(setup, state, state.fight.hero) if state.fight.turn == HERO else _enemy(setup, state)
             lines.append(f"{first} takes the first combat action")
-        elif name == "round" and state.fight is not None:
+        elif name == "round_end" and state.fight is not None and state.pos.round != prev.pos.round:
             lines.append(f"round {state.pos.round}: both combatants recast every token")
         elif name == "engage" and state.fight is not None:
             lines.append(f"{seat_name(setup, state, state.fight.hero)} engages {_enemy(setup, state)}")

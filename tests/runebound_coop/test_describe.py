@@ -10,9 +10,8 @@ from typing import Any
 import numpy as np
 
 import runebound_coop as rb
+from runebound_coop import view
 from runebound_coop.actions import Action, Choose, Pass, Respond
-from runebound_coop.content.roster import setup_of
-from runebound_coop.rules import flow
 from tabletop_core import sample_outcome
 from tabletop_core.spec import CHANCE
 
@@ -111,6 +110,6 @@ def test_every_seat_reads_the_same_lines_and_the_replay_changes_nothing() -> Non
         after = rb.step(state, action)
         lines = rb.GAME.describe(state, action, after)
         assert lines and all(rb.GAME.describe(state, action, after, p) == lines for p in range(3))
-        steps: flow.Trace = []
-        assert flow.apply(state, setup_of(state.options), action, steps) == after
+        steps = view.replay(state, action)
+        assert steps[-1][1] == after
         state = after

@@ -1,4 +1,4 @@
-"""The round structure and the co-op frame, driven by the core's :class:`~tabletop_core.flow.Flow`.
+"""The round structure and the co-op frame, declared as steps and frames that the core's driver runs.
 
 ``encounter/engage``: the party sends a hero against the next undefeated enemy (automatic with one hero left).
 ``combat/cast``: every token of both combatants is cast, one chance node per token. Initiative: the side showing
@@ -7,14 +7,22 @@ more initiative marks acts first; "If there is a tie for initiative, the hero ta
 hero's action the enemy acts next unless it has passed, :func:`hand_off`); the enemy acts automatically from its
 board. When both have passed the board's title ability resolves and the round ends.
 ``combat/round_end``: with the ``retreat`` option the hero may withdraw; otherwise a new round is cast.
-A fight ends as soon as the hero or the enemy is defeated (damage reaches health); the encounter ends when every
-enemy is defeated (the party wins) or no hero can engage (the party loses if every hero was defeated).
+A fight ends as soon as the hero or the enemy is defeated (damage reaches health: the end check
+:func:`defeat`, run before every frame); the encounter ends when every enemy is defeated (the party wins) or no
+hero can engage (the party loses if every hero was defeated).
+
+Who acts is the frame's business (:data:`DRIVER`): a pending question (the hero's cancel, the enemy player's
+choice), else a token being cast (a chance frame, wherever in the round a cast or recast happens), else the step's
+frame. The pending questions' data live in :mod:`runebound_coop.state` (a state's JSON names them by tag); their
+handlers, :class:`AnswerCancel` and :class:`EnemyChoice`, sit here beside the steps.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from runebound_coop.actions import Action, Choose, Engage, Land, Respond, Withdraw, action_id
-from runebound_coop.content.roster import Setup
+from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.rules.enemy import choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import hero_actions, hero_apply
 from runebound_coop.rules.tokens import faces_of, fight_of, with_fight
@@ -32,20 +40,24 @@ from runebound_coop.state import (
     token_ref,
 )
 from tabletop_core.components import Cast, TwoSidedToken
-from tabletop_core.flow import Pending
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
 __all__ = [
     "CAST",
-    "Trace",
-    "actor",
-    "advance",
-    "apply",
+    "DRIVER",
+    "AnswerCancel",
+    "CastToken",
+    "CombatActions",
+    "EnemyChoice",
+    "Engagement",
+    "Initiative",
+    "RoundEnd",
     "available_heroes",
+    "defeat",
     "hand_off",
     "initiative",
     "land",
-    "legal",
     "next_enemy",
     "next_round",
     "returns",
@@ -108,16 +120,6 @@ def initiative(setup: Setup, fight: Fight) -> int:
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
-def _end_fight(state: RuneboundState, setup: Setup) -> RuneboundState | None:
-    """End the fight if a combatant is defeated (``None`` otherwise)."""
-    fight = fight_of(state)
-    if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
-        state = state.but(out=state.out | (1 << fight.hero))
-    elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
-        return None
-    return state.but(fight=None, pending=Pending(), pos=FLOW.at("encounter"))
-
-
 def withdraw(state: RuneboundState) -> RuneboundState:
     """The engaged hero leaves the fight (and engages no more this encounter); the enemy keeps its damage."""
     fight = fight_of(state)
@@ -131,83 +133,6 @@ def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
     return _new_round(state, setup, state.pos.round + 1)
 
 
-#: What :func:`advance` records when asked: each automatic step's name and the state after it.
-Trace = list[tuple[str, RuneboundState]]
-
-
-def advance(state: RuneboundState, setup: Setup, trace: Trace | None = None) -> RuneboundState:
-    """Run the automatic steps (enemy actions, initiative, round ends) until a decision, a chance node or the end.
-
-    With ``trace``, each automatic step that changes the table is appended to it as ``(name, state after)``:
-    ``fight_over``, ``over``, ``engage``, ``initiative``, ``title``, ``round`` or ``enemy`` (the per-seat
-    descriptions read it; the result is the same with or without).
-    """
-    while True:
-        if state.fight is not None:
-            # A defeat ends the fight at once, even in the middle of an enemy ability (pending frames are dropped).
-            ended = _end_fight(state, setup)
-            if ended is not None:
-                state = ended
-                _record(trace, "fight_over", state)
-                continue
-        if state.pending:
-            return state
-        if state.fight is None:
-            if state.pos.phase == "over":
-                return state
-            heroes = available_heroes(state)
-            if next_enemy(state, setup) < 0 or not heroes:
-                state = state.but(pos=FLOW.at("over"))
-                _record(trace, "over", state)
-                return state
-            if len(heroes) == 1:
-                state = start_fight(state, setup, heroes[0])
-                _record(trace, "engage", state)
-                continue
-            return state.but(pos=FLOW.at("encounter"))
-        fight = fight_of(state)
-        if fight.casting:
-            return state
-        step = state.pos.step
-        if step == "cast":
-            fight = fight.but(turn=initiative(setup, fight))
-            state = state.but(fight=fight, pos=FLOW.next(state.pos))
-            _record(trace, "initiative", state)
-            continue
-        if step == "round_end":
-            return state
-        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
-            titled = title_ability(state, setup)
-            if titled is not state:
-                _record(trace, "title", titled)
-            state = titled
-            if _end_fight(state, setup) is not None:
-                continue
-            if state.options.retreat:
-                state = state.but(pos=FLOW.next(state.pos))
-                return state
-            state = next_round(state, setup)
-            _record(trace, "round", state)
-            continue
-        if fight.turn == HERO:
-            if not fight.has_passed(HERO):
-                return state
-            state = with_fight(state, fight.but(turn=ENEMY))
-            continue
-        if fight.has_passed(ENEMY):
-            state = with_fight(state, fight.but(turn=HERO))
-            continue
-        # The enemy's combat action; then the hero acts next unless it has passed.
-        nxt = ENEMY if fight.has_passed(HERO) else HERO
-        state = enemy_act(with_fight(state, fight.but(turn=nxt)), setup)
-        _record(trace, "enemy", state)
-
-
-def _record(trace: Trace | None, name: str, state: RuneboundState) -> None:
-    if trace is not None:
-        trace.append((name, state))
-
-
 def hand_off(state: RuneboundState) -> RuneboundState:
     """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
     actions; a side that passed acts no more")."""
@@ -215,60 +140,165 @@ def hand_off(state: RuneboundState) -> RuneboundState:
     return with_fight(state, fight.but(turn=HERO if fight.has_passed(ENEMY) else ENEMY))
 
 
-def actor(state: RuneboundState) -> int:
-    """Who acts: the enemy player at its choices, chance while tokens are cast, else the engaged hero (or the
-    party's lowest available hero when choosing who engages); ``TERMINAL`` once the encounter is over."""
-    if state.pos.phase == "over":
-        return TERMINAL
-    top = state.pending.top
-    if isinstance(top, ChoiceFrame):
-        return len(state.options.heroes)
+def defeat(state: RuneboundState) -> RuneboundState | None:
+    """The end check: a defeated combatant ends the fight at once, even in the middle of an enemy ability (pending
+    questions are dropped); a defeated hero is out of the encounter. ``None`` while both stand."""
     fight = state.fight
     if fight is None:
+        return None
+    setup = setup_of(state.options)
+    if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
+        state = replace(state, out=state.out | (1 << fight.hero))
+    elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
+        return None
+    return replace(state, fight=None, pending=Pending(), pos=FLOW.at("encounter"))
+
+
+class Engagement(Decision[RuneboundState, Engage]):
+    """``encounter/engage``: the party's lowest available hero sends one available hero against the next enemy;
+    by itself when one hero is left, and the encounter is over when no enemy or no hero is left."""
+
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        heroes = available_heroes(state)
+        if next_enemy(state, setup_of(state.options)) < 0 or not heroes:
+            return replace(state, pos=FLOW.at("over"))
+        if len(heroes) == 1:
+            return start_fight(state, setup_of(state.options), heroes[0])
+        return None
+
+    def actor(self, state: RuneboundState) -> int:
         return available_heroes(state)[0]
-    if top is None and fight.casting:
-        return CHANCE
-    return fight.hero
 
-
-def legal(state: RuneboundState, setup: Setup) -> tuple[Action, ...]:
-    """The legal decisions (sorted by id) or, at a chance node, the cast outcomes; empty once over."""
-    player = actor(state)
-    if player == TERMINAL:
-        return ()
-    if player == CHANCE:
-        return tuple(a for a, _ in CAST)
-    top = state.pending.top
-    if isinstance(top, CancelFrame):
-        return (Respond(False), Respond(True))
-    if isinstance(top, ChoiceFrame):
-        return tuple(Choose(k) for k in range(len(top.candidates)))
-    if state.fight is None:
+    def legal_actions(self, state: RuneboundState) -> tuple[Engage, ...]:
         return tuple(Engage(h) for h in available_heroes(state))
-    if state.pos.step == "round_end":
+
+    def apply(self, state: RuneboundState, action: Engage) -> RuneboundState:
+        return start_fight(state, setup_of(state.options), action.hero)
+
+
+class CastToken(Chance[RuneboundState, Land]):
+    """A token is being cast (the round's casts, or a recast mid-round): it lands on either face, even odds."""
+
+    def chance_outcomes(self, state: RuneboundState) -> tuple[tuple[Land, float], ...]:
+        return CAST
+
+    def apply(self, state: RuneboundState, action: Land) -> RuneboundState:
+        return land(state, action.side)
+
+
+class Initiative(Automatic[RuneboundState]):
+    """``combat/cast`` once every token has landed: the side with more initiative marks acts first."""
+
+    def resolve(self, state: RuneboundState) -> RuneboundState:
+        fight = fight_of(state)
+        fight = replace(fight, turn=initiative(setup_of(state.options), fight))
+        return replace(state, fight=fight, pos=FLOW.next(state.pos))
+
+
+class CombatActions(Decision[RuneboundState, Action]):
+    """``combat/actions``: the hero's combat action when it is the hero's turn; otherwise, by itself, the enemy's
+    action from its board, the turn passing over a side that passed, or the round's end once both passed."""
+
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        fight = fight_of(state)
+        setup = setup_of(state.options)
+        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
+            state = title_ability(state, setup)
+            if defeat(state) is not None:
+                return state  # the end check ends the fight
+            if state.options.retreat:
+                return replace(state, pos=FLOW.next(state.pos))
+            return next_round(state, setup)
+        if fight.turn == HERO:
+            if not fight.has_passed(HERO):
+                return None
+            return with_fight(state, replace(fight, turn=ENEMY))
+        if fight.has_passed(ENEMY):
+            return with_fight(state, replace(fight, turn=HERO))
+        # The enemy's combat action; then the hero acts next unless it has passed.
+        nxt = ENEMY if fight.has_passed(HERO) else HERO
+        return enemy_act(with_fight(state, replace(fight, turn=nxt)), setup)
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
+        return tuple(sorted(hero_actions(state, setup_of(state.options)), key=action_id))
+
+    def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
+        return hand_off(hero_apply(state, setup_of(state.options), action))
+
+
+class RoundEnd(Decision[RuneboundState, Withdraw]):
+    """``combat/round_end`` (option ``retreat``): the hero withdraws from the fight or stays for another round."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Withdraw, ...]:
         return (Withdraw(False), Withdraw(True))
-    return tuple(sorted(hero_actions(state, setup), key=action_id))
+
+    def apply(self, state: RuneboundState, action: Withdraw) -> RuneboundState:
+        return withdraw(state) if action.leave else next_round(state, setup_of(state.options))
 
 
-def apply(state: RuneboundState, setup: Setup, action: Action, trace: Trace | None = None) -> RuneboundState:
-    """Apply one legal decision or cast outcome, then run the automatic steps (:func:`advance`; with ``trace``,
-    the state right after the action itself is recorded first, as ``action``)."""
-    if isinstance(action, Land):
-        state = land(state, action.side)
-        if fight_of(state).casting:
-            return state  # more tokens to cast: still a chance node, nothing else can happen yet
-    elif isinstance(action, Respond):
-        state = respond(state, setup, action.cancel)
-    elif isinstance(action, Choose):
-        state = choose(state, setup, action.option)
-    elif isinstance(action, Engage):
-        state = start_fight(state, setup, action.hero)
-    elif isinstance(action, Withdraw):
-        state = withdraw(state) if action.leave else next_round(state, setup)
-    else:
-        state = hand_off(hero_apply(state, setup, action))
-    _record(trace, "action", state)
-    return advance(state, setup, trace)
+class AnswerCancel(Decision[RuneboundState, Respond]):
+    """A :class:`~runebound_coop.state.CancelFrame` on top: the hero cancels the ability with 1 tactics, or not."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Respond, ...]:
+        return (Respond(False), Respond(True))
+
+    def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
+        return respond(state, setup_of(state.options), action.cancel)
+
+
+class EnemyChoice(Decision[RuneboundState, Choose]):
+    """A :class:`~runebound_coop.state.ChoiceFrame` on top: the enemy player (the last seat) picks a candidate."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return len(state.options.heroes)
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
+        top = state.pending.top
+        assert isinstance(top, ChoiceFrame)  # this handler serves only choice frames
+        return tuple(Choose(k) for k in range(len(top.candidates)))
+
+    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
+        return choose(state, setup_of(state.options), action.option)
+
+
+_CAST_TOKEN = CastToken()
+_HANDLERS: dict[type, Frame[RuneboundState, Any]] = {CancelFrame: AnswerCancel(), ChoiceFrame: EnemyChoice()}
+
+
+def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
+    """A pending question's handler, else the cast of a token while one is being cast."""
+    top = state.pending.top
+    if top is not None:
+        return _HANDLERS[type(top)]
+    if state.fight is not None and state.fight.casting:
+        return _CAST_TOKEN
+    return None
+
+
+#: The rules as the core's driver runs them: the steps with their frames, the pending questions, the end check.
+DRIVER: Driver[RuneboundState, Action] = Driver(
+    "runebound_coop",
+    FLOW,
+    {
+        ("encounter", "engage"): Engagement(),
+        ("combat", "cast"): Initiative(),
+        ("combat", "actions"): CombatActions(),
+        ("combat", "round_end"): RoundEnd(),
+    },
+    position=lambda s: s.pos,
+    top=_top,
+    over=lambda s: s.pos.phase == "over",
+    end_checks=(defeat,),
+)
 
 
 def returns(state: RuneboundState, setup: Setup) -> tuple[float, ...]:
