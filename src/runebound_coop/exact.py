@@ -23,6 +23,7 @@ from runebound_coop.actions import Action, action_id
 from runebound_coop.content.roster import setup_of
 from runebound_coop.rules.flow import DRIVER
 from runebound_coop.state import HERO, Pool, RuneboundState, split_ref
+from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE, TERMINAL
 
 if TYPE_CHECKING:
@@ -98,10 +99,13 @@ def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
                 hero = (hero & ~(1 << i)) | (side << i)
             else:
                 enemy = (enemy & ~(1 << i)) | (side << i)
-        landed = fight.but(
-            hero_pool=fight.hero_pool.but(sides=hero), enemy_pool=fight.enemy_pool.but(sides=enemy), casting=()
+        landed = replace(
+            fight,
+            hero_pool=replace(fight.hero_pool, sides=hero),
+            enemy_pool=replace(fight.enemy_pool, sides=enemy),
+            casting=(),
         )
-        out.append((DRIVER.run(s.but(fight=landed)), p))
+        out.append((DRIVER.run(replace(s, fight=landed)), p))
     return out
 
 
@@ -223,7 +227,7 @@ class RoundSolver:
             self.roots.append(self._node(self.situations[x]) if self.depth[x] < self.rounds else -1)
 
     def _canonical(self, s: RuneboundState) -> RuneboundState:
-        return attrs.evolve(s, options=self.options, pos=attrs.evolve(s.pos, round=1))
+        return replace(s, options=self.options, pos=replace(s.pos, round=1))
 
     def _situation(self, s: RuneboundState) -> int:
         key = self._canonical(s)

@@ -22,6 +22,7 @@ from typing import ClassVar, TypeAlias
 import attrs
 
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 
 __all__ = [
@@ -239,22 +240,6 @@ class Pool:
     removed: int = 0
     links: tuple[int, ...] = ()
 
-    def but(
-        self,
-        *,
-        sides: int | None = None,
-        spent: int | None = None,
-        removed: int | None = None,
-        links: tuple[int, ...] | None = None,
-    ) -> Pool:
-        """A copy with the given fields replaced (a fast ``attrs.evolve``)."""
-        return Pool(
-            self.sides if sides is None else sides,
-            self.spent if spent is None else spent,
-            self.removed if removed is None else removed,
-            self.links if links is None else links,
-        )
-
     def side(self, i: int) -> int:
         """The side token ``i`` shows."""
         return (self.sides >> i) & 1
@@ -311,45 +296,21 @@ class Fight:
 
     def with_passed(self, side: Side) -> Fight:
         """The fight after ``side`` passed."""
-        return self.but(passed=self.passed | (1 << side))
+        return replace(self, passed=self.passed | (1 << side))
 
     def with_charged(self, side: Side) -> Fight:
         """The fight after ``side`` spent charge."""
-        return self.but(charged=self.charged | (1 << side))
+        return replace(self, charged=self.charged | (1 << side))
 
     def with_used(self, bit: UsedBit) -> Fight:
         """The fight after the ability or card of ``bit`` was used."""
-        return self.but(used=self.used | (1 << bit))
+        return replace(self, used=self.used | (1 << bit))
 
     def with_pool(self, side: Side, pool: Pool) -> Fight:
         """The fight with ``side``'s pool replaced."""
         if side == HERO:
-            return self.but(hero_pool=pool)
-        return self.but(enemy_pool=pool)
-
-    def but(
-        self,
-        *,
-        hero_pool: Pool | None = None,
-        enemy_pool: Pool | None = None,
-        casting: tuple[int, ...] | None = None,
-        turn: int | None = None,
-        passed: int | None = None,
-        charged: int | None = None,
-        used: int | None = None,
-    ) -> Fight:
-        """A copy with the given fields replaced (a fast ``attrs.evolve``)."""
-        return Fight(
-            self.hero,
-            self.enemy,
-            self.hero_pool if hero_pool is None else hero_pool,
-            self.enemy_pool if enemy_pool is None else enemy_pool,
-            self.casting if casting is None else casting,
-            self.turn if turn is None else turn,
-            self.passed if passed is None else passed,
-            self.charged if charged is None else charged,
-            self.used if used is None else used,
-        )
+            return replace(self, hero_pool=pool)
+        return replace(self, enemy_pool=pool)
 
 
 @attrs.frozen
@@ -379,13 +340,6 @@ class ChoiceFrame:
 Frame = CancelFrame | ChoiceFrame
 
 
-class _Keep:
-    """The type of :data:`KEEP`: "leave this field as it is"."""
-
-
-KEEP = _Keep()
-
-
 @attrs.frozen(cache_hash=True)
 class RuneboundState:
     """The whole truth of an encounter (perfect information).
@@ -411,28 +365,3 @@ class RuneboundState:
     withdrawn: int = 0
     hand: tuple[int, ...] = ()
     fight: Fight | None = None
-
-    def but(
-        self,
-        *,
-        pos: Position | None = None,
-        pending: Pending[Frame] | None = None,
-        hero_damage: tuple[int, ...] | None = None,
-        enemy_damage: tuple[int, ...] | None = None,
-        out: int | None = None,
-        withdrawn: int | None = None,
-        hand: tuple[int, ...] | None = None,
-        fight: Fight | _Keep | None = KEEP,
-    ) -> RuneboundState:
-        """A copy with the given fields replaced (a fast ``attrs.evolve``; ``fight=None`` ends the fight)."""
-        return RuneboundState(
-            self.options,
-            self.pos if pos is None else pos,
-            self.pending if pending is None else pending,
-            self.hero_damage if hero_damage is None else hero_damage,
-            self.enemy_damage if enemy_damage is None else enemy_damage,
-            self.out if out is None else out,
-            self.withdrawn if withdrawn is None else withdrawn,
-            self.hand if hand is None else hand,
-            self.fight if isinstance(fight, _Keep) else fight,
-        )

@@ -10,6 +10,7 @@ from runebound_coop.rules.enemy import enemy_act
 from runebound_coop.rules.hero import hero_apply
 from runebound_coop.rules.tokens import fight_of, showing
 from runebound_coop.state import ENEMY, CancelFrame
+from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE
 
 from .helpers import act, forced, land, setup
@@ -147,6 +148,6 @@ def test_double_skips_surge_once_no_surge_ability_is_left() -> None:
     # have no effect: the double goes to a skull instead.
     state = forced("a a a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
     s = setup(state)
-    state = state.but(fight=fight_of(state).but(used=1 << 8))
+    state = replace(state, fight=replace(fight_of(state), used=1 << 8))
     state = enemy_act(hero_apply(state, s, Pass()), s)
     assert fight_of(state).enemy_pool.links == (1 * 16 + 3,)

@@ -8,6 +8,7 @@ import runebound_coop as rb
 from runebound_coop.actions import Engage
 from runebound_coop.bots import HeuristicHero, default_agents, evaluate
 from tabletop_core import Agent, RandomAgent, play
+from tabletop_core.fastcopy import replace
 
 
 def _wins(agent: Agent, enemy: str, games: int) -> int:
@@ -40,7 +41,7 @@ def test_heuristic_bot_is_deterministic_and_legal() -> None:
 
 def test_evaluate_prefers_damage_dealt() -> None:
     state = rb.new_game(seed=5, heroes=("Elian",), enemies=("Sorcerer",))
-    hurt = state.but(enemy_damage=(2,))
+    hurt = replace(state, enemy_damage=(2,))
     assert evaluate(rb.GAME, hurt) > evaluate(rb.GAME, state)
 
 
@@ -50,6 +51,6 @@ def test_heuristic_party_sends_the_hero_with_the_most_health_left() -> None:
     assert [type(a) for a in legal] == [Engage, Engage, Engage]
     rng = np.random.default_rng(0)
     # Elian 9 - 6 = 3 left, Corbin 10 - 2 = 8, Lissa 9 - 1 = 8: Corbin (the lower index of the tie).
-    wounded = state.but(hero_damage=(6, 2, 1))
+    wounded = replace(state, hero_damage=(6, 2, 1))
     assert HeuristicHero(rb.GAME).act(rb.observe(wounded, 0), legal, rng) == Engage(1)
-    assert HeuristicHero(rb.GAME).act(rb.observe(state.but(hero_damage=(0, 5, 0)), 0), legal, rng) == Engage(0)
+    assert HeuristicHero(rb.GAME).act(rb.observe(replace(state, hero_damage=(0, 5, 0)), 0), legal, rng) == Engage(0)

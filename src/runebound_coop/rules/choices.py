@@ -38,6 +38,7 @@ from runebound_coop.state import (
     split_ref,
     token_ref,
 )
+from tabletop_core.fastcopy import replace
 
 __all__ = ["apply_choice", "candidates", "decide", "score", "worth"]
 
@@ -126,16 +127,16 @@ def apply_choice(state: RuneboundState, setup: Setup, kind: str, source: int, re
             pool = unlink(pool, i)
         # A spent stack stays spent: recasting either of its tokens dissolves it without returning the double.
         links = tuple(link for link in pool.links if i not in (link_double(link), link_target(link)))
-        pool = pool.but(spent=pool.spent & ~(1 << i), links=links)
-        fight = fight.with_pool(side, pool).but(casting=(*fight.casting, ref))
+        pool = replace(pool, spent=pool.spent & ~(1 << i), links=links)
+        fight = replace(fight.with_pool(side, pool), casting=(*fight.casting, ref))
         return with_fight(state, fight)
     if kind == "flip_own":
         pool = unlink(pool, i)
-        pool = pool.but(sides=pool.sides ^ (1 << i))
+        pool = replace(pool, sides=pool.sides ^ (1 << i))
         return with_fight(state, fight.with_pool(side, pool))
     # remove
     pool = unlink(pool, i)
-    pool = pool.but(removed=pool.removed | (1 << i))
+    pool = replace(pool, removed=pool.removed | (1 << i))
     return with_fight(state, fight.with_pool(side, pool))
 
 
@@ -157,7 +158,7 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
         return apply_choice(state, setup, kind, source, cands[0])
     if mode == "player":
         frame = ChoiceFrame(kind, source, cands, rest, symbol)
-        return state.but(pending=state.pending.push(frame))
+        return replace(state, pending=state.pending.push(frame))
     if mode == "damage":
         if source >= 0:
             state = spend(state, ENEMY, [source])

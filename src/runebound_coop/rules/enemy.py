@@ -41,6 +41,7 @@ from runebound_coop.state import (
     make_link,
     token_ref,
 )
+from tabletop_core.fastcopy import replace
 
 __all__ = [
     "ability_effects",
@@ -156,7 +157,7 @@ def _doubles(
                 break
         if target < 0:
             continue
-        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, target)))
+        pool = replace(pool, spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, target)))
         state = with_fight(state, fight.with_pool(ENEMY, pool))
         placed = True
     return state if placed else None
@@ -200,7 +201,7 @@ def _surge(
         f = fight_of(paid)
         paid = with_fight(paid, f.with_used(enemy_ability_bit(a)))
         if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
-            return paid.but(pending=paid.pending.push(CancelFrame(a)))
+            return replace(paid, pending=paid.pending.push(CancelFrame(a)))
         return ability_effects(paid, setup, ability, -1)
     return None
 
@@ -223,7 +224,7 @@ def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, sourc
             pool = fight.hero_pool
             for i in showing(setup, fight, HERO, e.symbol or Sym.BLANK):
                 pool = unlink(pool, i)
-                pool = pool.but(removed=pool.removed | (1 << i))
+                pool = replace(pool, removed=pool.removed | (1 << i))
             state = with_fight(state, fight.with_pool(HERO, pool))
         elif e.kind in ("remove", "recast_spent"):
             kind = "remove" if e.kind == "remove" else "relentless"
@@ -310,7 +311,7 @@ def respond(state: RuneboundState, setup: Setup, cancel: bool) -> RuneboundState
     """
     frame = state.pending.top
     assert isinstance(frame, CancelFrame)  # Respond is legal only under a cancel frame
-    state = state.but(pending=state.pending.pop())
+    state = replace(state, pending=state.pending.pop())
     fight = fight_of(state)
     if cancel:
         return spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
@@ -322,7 +323,7 @@ def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
     then resolve."""
     frame = state.pending.top
     assert isinstance(frame, ChoiceFrame)  # Choose is legal only under a choice frame
-    state = state.but(pending=state.pending.pop())
+    state = replace(state, pending=state.pending.pop())
     state = apply_choice(state, setup, frame.kind, frame.source, frame.candidates[option])
     if frame.rest:
         state = resolve_sources(state, setup, frame.kind, frame.rest, frame.symbol)

@@ -86,7 +86,7 @@ def next_enemy(state: RuneboundState, setup: Setup) -> int:
 def start_fight(state: RuneboundState, setup: Setup, hero: int) -> RuneboundState:
     """Hero ``hero`` engages the next enemy: round 1 begins with the casts."""
     fight = Fight(hero, next_enemy(state, setup))
-    return _new_round(state.but(fight=fight), setup, 1)
+    return _new_round(replace(state, fight=fight), setup, 1)
 
 
 def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundState:
@@ -95,7 +95,7 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
     ne = len(faces_of(setup, fight, ENEMY))
     casting = (*(token_ref(HERO, i) for i in range(nh)), *(token_ref(ENEMY, i) for i in range(ne)))
     fight = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
-    return state.but(fight=fight, pos=FLOW.at("combat", "cast", round_))
+    return replace(state, fight=fight, pos=FLOW.at("combat", "cast", round_))
 
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
@@ -105,7 +105,7 @@ def land(state: RuneboundState, side: int) -> RuneboundState:
     who, i = split_ref(ref)
     pool = fight.pool(who)
     sides = (pool.sides & ~(1 << i)) | (side << i)
-    fight = fight.with_pool(who, pool.but(sides=sides)).but(casting=fight.casting[1:])
+    fight = replace(fight.with_pool(who, replace(pool, sides=sides)), casting=fight.casting[1:])
     return with_fight(state, fight)
 
 
@@ -123,7 +123,7 @@ def initiative(setup: Setup, fight: Fight) -> int:
 def withdraw(state: RuneboundState) -> RuneboundState:
     """The engaged hero leaves the fight (and engages no more this encounter); the enemy keeps its damage."""
     fight = fight_of(state)
-    return state.but(withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
+    return replace(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
 
 
 def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -137,7 +137,7 @@ def hand_off(state: RuneboundState) -> RuneboundState:
     """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
     actions; a side that passed acts no more")."""
     fight = fight_of(state)
-    return with_fight(state, fight.but(turn=HERO if fight.has_passed(ENEMY) else ENEMY))
+    return with_fight(state, replace(fight, turn=HERO if fight.has_passed(ENEMY) else ENEMY))
 
 
 def defeat(state: RuneboundState) -> RuneboundState | None:

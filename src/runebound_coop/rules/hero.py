@@ -35,6 +35,7 @@ from runebound_coop.state import (
     make_link,
     token_ref,
 )
+from tabletop_core.fastcopy import replace
 
 __all__ = ["hero_actions", "hero_apply"]
 
@@ -127,19 +128,19 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
         if isinstance(action, Recast):
             f = fight_of(state)
             pool = unlink(f.enemy_pool, action.target)
-            f = f.with_pool(ENEMY, pool).but(casting=(*f.casting, token_ref(ENEMY, action.target)))
+            f = replace(f.with_pool(ENEMY, pool), casting=(*f.casting, token_ref(ENEMY, action.target)))
             return with_fight(state, f)
         prevented = prevent_flip(state, setup)
         if prevented is not None:
             return prevented
         f = fight_of(state)
         pool = unlink(f.hero_pool, action.target)
-        pool = pool.but(sides=pool.sides ^ (1 << action.target))
+        pool = replace(pool, sides=pool.sides ^ (1 << action.target))
         return with_fight(state, f.with_pool(HERO, pool))
     if isinstance(action, Double):
         d = showing(setup, fight, HERO, Sym.DOUBLE)[0]
         pool = fight.hero_pool
-        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, action.target)))
+        pool = replace(pool, spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, action.target)))
         return with_fight(state, fight.with_pool(HERO, pool))
     if isinstance(action, Surge):
         ability = setup.heroes[fight.hero].abilities[action.ability]
@@ -176,7 +177,7 @@ def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> Rune
             pool = fight.enemy_pool
             for i in showing(setup, fight, ENEMY, e.symbol or Sym.BLANK):
                 pool = unlink(pool, i)
-                pool = pool.but(removed=pool.removed | (1 << i))
+                pool = replace(pool, removed=pool.removed | (1 << i))
             state = with_fight(state, fight.with_pool(ENEMY, pool))
     return state
 
@@ -194,14 +195,14 @@ def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState
     hand = list(state.hand)
     hand[fight.hero] -= 1
     fight = fight.with_used(card_bit(action.card))
-    state = state.but(hand=tuple(hand), fight=fight)
+    state = replace(state, hand=tuple(hand), fight=fight)
     if card.remove and action.symbol is not None:
         tokens = showing(setup, fight, HERO, action.symbol)
         chosen = sorted(tokens, key=lambda i: (value_of(setup, fight, HERO, i), i))[: card.remove]
         pool = fight.hero_pool
         for i in chosen:
             pool = unlink(pool, i)
-            pool = pool.but(removed=pool.removed | (1 << i))
+            pool = replace(pool, removed=pool.removed | (1 << i))
         state = with_fight(state, fight.with_pool(HERO, pool))
     if card.deal:
         state = deal(state, setup, ENEMY, card.deal, blockable=not card.unblockable)

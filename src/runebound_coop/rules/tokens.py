@@ -23,6 +23,7 @@ from runebound_coop.state import (
     split_ref,
     token_ref,
 )
+from tabletop_core.fastcopy import replace
 
 __all__ = [
     "add_damage",
@@ -51,7 +52,7 @@ def fight_of(state: RuneboundState) -> Fight:
 
 def with_fight(state: RuneboundState, fight: Fight) -> RuneboundState:
     """The state with its fight replaced."""
-    return state.but(fight=fight)
+    return replace(state, fight=fight)
 
 
 def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
@@ -130,7 +131,7 @@ def spend(state: RuneboundState, side: Side, indices: list[int] | tuple[int, ...
     mask = 0
     for i in indices:
         mask |= 1 << i
-    return with_fight(state, fight.with_pool(side, pool.but(spent=pool.spent | mask)))
+    return with_fight(state, fight.with_pool(side, replace(pool, spent=pool.spent | mask)))
 
 
 def unlink(pool: Pool, i: int) -> Pool:
@@ -145,7 +146,7 @@ def unlink(pool: Pool, i: int) -> Pool:
     for link in pool.links:
         if link_target(link) == i:
             returned |= 1 << link_double(link)
-    return pool.but(links=links, spent=pool.spent & ~returned)
+    return replace(pool, links=links, spent=pool.spent & ~returned)
 
 
 def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
@@ -181,10 +182,10 @@ def add_damage(state: RuneboundState, setup: Setup, side: Side, amount: int) -> 
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = min(setup.heroes[fight.hero].health, dmg[fight.hero] + amount)
-        return state.but(hero_damage=tuple(dmg))
+        return replace(state, hero_damage=tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = min(setup.enemies[fight.enemy].health, dmg[fight.enemy] + amount)
-    return state.but(enemy_damage=tuple(dmg))
+    return replace(state, enemy_damage=tuple(dmg))
 
 
 def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
@@ -193,10 +194,10 @@ def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = max(0, dmg[fight.hero] - amount)
-        return state.but(hero_damage=tuple(dmg))
+        return replace(state, hero_damage=tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = max(0, dmg[fight.enemy] - amount)
-    return state.but(enemy_damage=tuple(dmg))
+    return replace(state, enemy_damage=tuple(dmg))
 
 
 def deal(state: RuneboundState, setup: Setup, to: Side, amount: int, blockable: bool = True) -> RuneboundState:
