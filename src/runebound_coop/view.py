@@ -25,7 +25,7 @@ from runebound_coop.actions import (
 )
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Face, Sym
-from runebound_coop.limits import MAX_ENEMIES, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
+from runebound_coop.limits import MAX_CARDS, MAX_ENEMIES, MAX_FACE_VALUE, MAX_HAND, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
 from runebound_coop.rules.flow import DRIVER, CombatActions, Engagement, Initiative, defeat
 from runebound_coop.rules.tokens import faces_of
 from runebound_coop.state import (
@@ -48,8 +48,10 @@ from runebound_coop.state import (
     token_ref,
 )
 from tabletop_core.spec import CHANCE
+from tabletop_core.tensor import TensorLayout
 
 __all__ = [
+    "LAYOUT",
     "OBSERVATION_SHAPE",
     "RuneboundView",
     "describe",
@@ -62,12 +64,41 @@ __all__ = [
 ]
 
 _SYMS = tuple(Sym)
-_TOKEN = len(_SYMS) + 7
-_HEROES, _ENEMIES, _TOKENS = MAX_HEROES, MAX_ENEMIES, MAX_TOKENS
-_STEPS = tuple(step for phase in FLOW.phases for step in phase.steps)
-_FLAGS = 1 + 2 + 2 + 1 + 20 + 2 + len(_STEPS) + MAX_PLAYERS
+#: Per token: its symbol (one-hot), value / 4, initiative mark, live, spent, removed, doubled, being cast.
+_TOKEN_FIELDS = (
+    *(f"is_{sym.value}" for sym in _SYMS),
+    "value",
+    "initiative",
+    "live",
+    "spent",
+    "removed",
+    "doubled",
+    "casting",
+)
+#: Per hero: present, damage / health, defeated, withdrew, engaged, hand / 10.
+_HERO_FIELDS = ("present", "damage", "defeated", "withdrew", "engaged", "hand")
+#: Per enemy: present, damage / health, defeated, engaged.
+_ENEMY_FIELDS = ("present", "damage", "defeated", "engaged")
+#: The fight: whose turn, hero passed, enemy passed, hero charged, enemy charged, round / max_rounds.
+_FIGHT_FIELDS = ("turn", "hero_passed", "enemy_passed", "hero_charged", "enemy_charged", "round")
+_STEPS = tuple(step for _, step in FLOW.steps())
+_USED_BITS = card_bit(MAX_CARDS - 1) + 1
+#: The observation tensor as named pieces (OpenSpiel's observers' idea): no offset is counted by hand.
+LAYOUT = TensorLayout(
+    (
+        ("heroes", (MAX_HEROES, len(_HERO_FIELDS))),
+        ("enemies", (MAX_ENEMIES, len(_ENEMY_FIELDS))),
+        ("hero_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
+        ("enemy_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
+        ("fight", (len(_FIGHT_FIELDS),)),
+        ("used", (_USED_BITS,)),
+        ("pending", (2,)),
+        ("step", (len(_STEPS),)),
+        ("player", (MAX_PLAYERS,)),
+    )
+)
 #: The fixed shape of the observation tensor.
-OBSERVATION_SHAPE = (_HEROES * 6 + _ENEMIES * 4 + 2 * _TOKENS * _TOKEN + _FLAGS,)
+OBSERVATION_SHAPE = LAYOUT.shape
 
 
 @attrs.frozen
@@ -79,75 +110,67 @@ class RuneboundView:
 
 
 def observation_tensor(view: RuneboundView) -> np.ndarray:
-    """The float32 tensor of a view (layout: heroes, enemies, hero tokens, enemy tokens, flags)."""
+    """The float32 tensor of a view, filled through :data:`LAYOUT`'s named views."""
     state = view.state
     setup = setup_of(state.options)
-    out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
+    out, v = LAYOUT.new()
     fight = state.fight
-    k = 0
-    for h in range(_HEROES):
-        if h < len(setup.heroes):
-            out[k : k + 6] = (
-                1.0,
-                state.hero_damage[h] / setup.heroes[h].health,
-                (state.out >> h) & 1,
-                (state.withdrawn >> h) & 1,
-                fight is not None and fight.hero == h,
-                state.hand[h] / 10,
-            )
-        k += 6
-    for e in range(_ENEMIES):
-        if e < len(setup.enemies):
-            health = setup.enemies[e].health
-            out[k : k + 4] = (
-                1.0,
-                state.enemy_damage[e] / health,
-                state.enemy_damage[e] >= health,
-                fight is not None and fight.enemy == e,
-            )
-        k += 4
-    for side in (HERO, ENEMY):
-        if fight is not None:
-            _tokens(out, k, state, fight, side)
-        k += _TOKENS * _TOKEN
+    for h, hero in enumerate(setup.heroes):
+        v["heroes"][h] = (
+            1.0,
+            state.hero_damage[h] / hero.health,
+            (state.out >> h) & 1,
+            (state.withdrawn >> h) & 1,
+            fight is not None and fight.hero == h,
+            state.hand[h] / MAX_HAND,
+        )
+    for e, enemy in enumerate(setup.enemies):
+        v["enemies"][e] = (
+            1.0,
+            state.enemy_damage[e] / enemy.health,
+            state.enemy_damage[e] >= enemy.health,
+            fight is not None and fight.enemy == e,
+        )
     if fight is not None:
-        out[k] = fight.turn
-        out[k + 1] = fight.passed & 1
-        out[k + 2] = (fight.passed >> 1) & 1
-        out[k + 3] = fight.charged & 1
-        out[k + 4] = (fight.charged >> 1) & 1
-        out[k + 5] = state.pos.round / state.options.max_rounds
-        for b in range(20):
-            out[k + 6 + b] = (fight.used >> b) & 1
-    k += 26
+        _tokens(v["hero_tokens"], setup, fight, HERO)
+        _tokens(v["enemy_tokens"], setup, fight, ENEMY)
+        v["fight"][:] = (
+            fight.turn,
+            fight.has_passed(HERO),
+            fight.has_passed(ENEMY),
+            fight.has_charged(HERO),
+            fight.has_charged(ENEMY),
+            state.pos.round / state.options.max_rounds,
+        )
+        for b in range(_USED_BITS):
+            v["used"][b] = fight.has_used(b)
     top = state.pending.top
     if top is not None:
-        out[k + (0 if isinstance(top, CancelFrame) else 1)] = 1.0
-    k += 2
-    out[k + _STEPS.index(state.pos.step)] = 1.0
-    k += len(_STEPS)
-    if view.player < MAX_PLAYERS:
-        out[k + view.player] = 1.0
+        v["pending"][0 if isinstance(top, CancelFrame) else 1] = 1.0
+    v["step"][_STEPS.index(state.pos.step)] = 1.0
+    if 0 <= view.player < MAX_PLAYERS:
+        v["player"][view.player] = 1.0
     return out
 
 
-def _tokens(out: np.ndarray, k: int, state: RuneboundState, fight: Fight, side: Side) -> None:
-    setup = setup_of(state.options)
-    faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
+def _tokens(rows: np.ndarray, setup: Setup, fight: Fight, side: Side) -> None:
+    """One row per token of ``side``'s pool (the loader refuses pools larger than the tensor holds)."""
     pool = fight.pool(side)
-    for i, pair in enumerate(faces[:_TOKENS]):
-        base = k + i * _TOKEN
+    for i, pair in enumerate(faces_of(setup, fight, side)):
+        row = rows[i]
         casting = token_ref(side, i) in fight.casting
         face = pair[pool.side(i)]
         if not casting:
-            out[base + _SYMS.index(face.symbol)] = 1.0
-            out[base + len(_SYMS)] = face.value / 4
-            out[base + len(_SYMS) + 1] = face.initiative
-        out[base + len(_SYMS) + 2] = pool.is_live(i) and not casting
-        out[base + len(_SYMS) + 3] = (pool.spent >> i) & 1
-        out[base + len(_SYMS) + 4] = (pool.removed >> i) & 1
-        out[base + len(_SYMS) + 5] = pool.doubled(i)
-        out[base + len(_SYMS) + 6] = casting
+            row[_SYMS.index(face.symbol)] = 1.0
+            row[len(_SYMS)] = face.value / MAX_FACE_VALUE
+            row[len(_SYMS) + 1] = face.initiative
+        row[len(_SYMS) + 2 :] = (
+            pool.is_live(i) and not casting,
+            (pool.spent >> i) & 1,
+            (pool.removed >> i) & 1,
+            pool.doubled(i),
+            casting,
+        )
 
 
 def _pool_text(state: RuneboundState, fight: Fight, side: Side) -> str:
