@@ -31,7 +31,7 @@ test: $(VENV)/.installed-test
 
 ## bench: speed benchmarks (not part of make test)
 bench: $(VENV)/.installed-test
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.run --json bench.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
