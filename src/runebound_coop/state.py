@@ -326,7 +326,8 @@ class ChoiceFrame:
     """The enemy player picks one of ``candidates`` (token refs) for effect ``kind``.
 
     ``source`` is the enemy token spent by the choice (or -1 when already paid); ``rest`` the further sources of
-    the same space still to resolve; ``symbol`` the symbol a ``remove`` effect removes.
+    the same space still to resolve; ``symbol`` the symbol a ``remove`` effect removes; ``ability`` the enemy's
+    agility ability that each of ``rest`` fires again (-1: the space's own choice of ``kind``).
     """
 
     TAG: ClassVar[str] = "runebound_coop.choice"
@@ -335,6 +336,7 @@ class ChoiceFrame:
     candidates: tuple[int, ...]
     rest: tuple[int, ...] = ()
     symbol: str = ""
+    ability: int = -1
 
 
 Frame = CancelFrame | ChoiceFrame

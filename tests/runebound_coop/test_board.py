@@ -4,7 +4,7 @@ moving tokens, agility abilities, optional abilities and the title abilities."""
 from __future__ import annotations
 
 import runebound_coop as rb
-from runebound_coop.actions import Pass, Respond
+from runebound_coop.actions import Attack, Pass, Respond
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.enemy import enemy_act
 from runebound_coop.rules.hero import hero_apply
@@ -151,3 +151,15 @@ def test_double_skips_surge_once_no_surge_ability_is_left() -> None:
     state = replace(state, fight=replace(fight_of(state), used=1 << 8))
     state = enemy_act(hero_apply(state, s, Pass()), s)
     assert fight_of(state).enemy_pool.links == (1 * 16 + 3,)
+
+
+def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -> None:
+    """ "Resolve all of the tokens in that space." The Mirror Imp shows two agility tokens (0: A*, 4: A): in one
+    action each fires Echo ("Recast any spent token"), not only the first (issue 11, point 11)."""
+    state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",))
+    state = rb.step(state, Attack(Sym.PHYSICAL))  # Corbin spends 2P and P*; then the Imp acts once
+    fight = fight_of(state)
+    assert state.enemy_damage == (3,) and rb.current_player(state) == CHANCE
+    assert not fight.enemy_pool.is_live(4), "the second agility token fired too"
+    # Two recasts pending: Echo paid by token 0 recast Corbin's spent P*, Echo paid by token 4 the spent token 0.
+    assert fight.casting == (1, 16)

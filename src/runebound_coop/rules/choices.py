@@ -148,6 +148,7 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
     cands: tuple[int, ...],
     rest: tuple[int, ...] = (),
     symbol: str = "",
+    ability: int = -1,
 ) -> RuneboundState:
     """Make (or hand to the enemy player) a choice among ``cands`` (non-empty), per ``enemy_choices``.
 
@@ -157,7 +158,7 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
     if len(cands) == 1:
         return apply_choice(state, setup, kind, source, cands[0])
     if mode == "player":
-        frame = ChoiceFrame(kind, source, cands, rest, symbol)
+        frame = ChoiceFrame(kind, source, cands, rest, symbol, ability)
         return replace(state, pending=state.pending.push(frame))
     if mode == "damage":
         if source >= 0:

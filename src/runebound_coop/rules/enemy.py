@@ -95,26 +95,52 @@ def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space
 def _agility(
     state: RuneboundState, setup: Setup, enemy: EnemySetup, sources: tuple[int, ...], mode: str
 ) -> RuneboundState | None:
-    """Agility: the enemy card's agility ability replaces the board's agility space ("Agility Abilities")."""
+    """Agility: the enemy card's agility ability replaces the board's agility space ("Agility Abilities").
+
+    "Resolve all of the tokens in that space": each agility token in it fires the ability once, in one action
+    (and the ability then rests for the round, as a surge ability does).
+    """
     if enemy.agility >= 0:
         if fight_of(state).has_used(enemy_ability_bit(enemy.agility)):
             return None
-        return _agility_ability(state, setup, enemy, sources[0])
+        return _fire_agility(state, setup, enemy, sources)
     kind = "recast_foe" if mode == "recast_foe" else "flip_own"
     if not any(candidates(state, setup, kind, s) for s in sources):
         return None
     return resolve_sources(state, setup, kind, sources)
 
 
-def _agility_ability(state: RuneboundState, setup: Setup, enemy: EnemySetup, source: int) -> RuneboundState | None:
-    """Trigger the agility ability paid by ``source`` (once per round), or ``None`` if it would do nothing."""
+def _fire_agility(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, sources: tuple[int, ...]
+) -> RuneboundState | None:
+    """Fire the agility ability once for each of ``sources`` that still shows agility and would have an effect
+    (stops at a pending choice, which carries the rest); ``None`` if none fired."""
+    fired = False
+    for k, src in enumerate(sources):
+        fight = fight_of(state)
+        if src not in live(setup, fight, ENEMY) or face_of(setup, fight, ENEMY, src).symbol != Sym.AGILITY:
+            continue  # an earlier firing recast this token: it no longer pays
+        new = _agility_ability(state, setup, enemy, src, sources[k + 1 :])
+        if new is None:
+            continue
+        state, fired = new, True
+        if state.pending:
+            return state
+    return state if fired else None
+
+
+def _agility_ability(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, source: int, rest: tuple[int, ...] = ()
+) -> RuneboundState | None:
+    """Trigger the agility ability paid by ``source``, or ``None`` if it would do nothing (``rest``: further
+    agility tokens of the space, carried by a pending choice)."""
     ability = enemy.abilities[enemy.agility]
     trial = spend(state, ENEMY, [source])
     if not has_effect(trial, setup, ability, source):
         return None
     fight = fight_of(state)
     state = with_fight(state, fight.with_used(enemy_ability_bit(enemy.agility)))
-    return ability_effects(state, setup, ability, source)
+    return ability_effects(state, setup, ability, source, rest=rest, index=enemy.agility)
 
 
 def resolve_sources(
@@ -206,10 +232,19 @@ def _surge(
     return None
 
 
-def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, source: int) -> RuneboundState:
+def ability_effects(
+    state: RuneboundState,
+    setup: Setup,
+    ability: Ability,
+    source: int,
+    *,
+    rest: tuple[int, ...] = (),
+    index: int = -1,
+) -> RuneboundState:
     """Resolve the effects of an enemy ability in order (a choice, always last, may leave a pending frame).
 
-    ``source`` is the enemy token that pays for an agility ability (spent here), or -1 if already paid.
+    ``source`` is the enemy token that pays for an agility ability (spent here), or -1 if already paid; ``rest``
+    the further agility tokens that fire ability ``index`` after a pending choice.
     """
     if source >= 0 and not any(e.is_choice for e in ability.effects):
         state = spend(state, ENEMY, [source])
@@ -231,7 +266,7 @@ def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, sourc
             symbol = e.symbol.value if e.symbol else ""
             cands = candidates(state, setup, kind, source, symbol)
             if cands:
-                state = decide(state, setup, kind, source, cands, (), symbol)
+                state = decide(state, setup, kind, source, cands, rest, symbol, index)
             elif source >= 0:
                 state = spend(state, ENEMY, [source])
     return state
@@ -325,6 +360,9 @@ def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
     assert isinstance(frame, ChoiceFrame)  # Choose is legal only under a choice frame
     state = replace(state, pending=state.pending.pop())
     state = apply_choice(state, setup, frame.kind, frame.source, frame.candidates[option])
+    if frame.rest and frame.ability >= 0:
+        enemy = setup.enemies[fight_of(state).enemy]
+        return _fire_agility(state, setup, enemy, frame.rest) or state
     if frame.rest:
         state = resolve_sources(state, setup, frame.kind, frame.rest, frame.symbol)
     return state
