@@ -25,6 +25,7 @@ __all__ = [
     "OUTCOMES",
     "Action",
     "Attack",
+    "Block",
     "Choose",
     "Copy",
     "Double",
@@ -164,6 +165,15 @@ class Choose:
 
 
 @attrs.frozen
+class Block:
+    """About to take blockable damage: spend a tactics as a copy of a shield (``tactics``), or keep it."""
+
+    TAG: ClassVar[str] = "runebound_coop.tactics_block"
+    FIELD_RANGES: ClassVar = (("tactics", _SIDES),)
+    tactics: bool
+
+
+@attrs.frozen
 class Land:
     """A chance outcome: the token being cast lands on ``side`` (0: face a, 1: face b)."""
 
@@ -172,11 +182,13 @@ class Land:
     side: int
 
 
-Action = Pass | Engage | Attack | Flip | Recast | Double | Surge | Copy | Exert | Respond | Withdraw | Choose | Land
+Action = (
+    Pass | Engage | Attack | Flip | Recast | Double | Surge | Copy | Exert | Respond | Withdraw | Choose | Block | Land
+)
 
 #: The decisions in id order (``Pass`` is 0); chance outcomes are :data:`OUTCOMES`.
 DECISIONS: ActionSpace[Action] = ActionSpace(
-    (Pass, Engage, Attack, Flip, Recast, Double, Surge, Copy, Exert, Respond, Withdraw, Choose),
+    (Pass, Engage, Attack, Flip, Recast, Double, Surge, Copy, Exert, Respond, Withdraw, Choose, Block),
     name="runebound decisions",
 )
 #: The chance outcomes: the face a cast token lands on (ids 0 and 1).

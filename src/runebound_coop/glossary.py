@@ -85,8 +85,9 @@ def step_rules(state: RuneboundState) -> str:
     text = _STEP_RULES.get(state.pos.step, state.pos.step)
     if state.pending.top is not None:
         text += (
-            " Now a pending choice: the hero may cancel an enemy ability with 1 tactics (cancel or allow), or the "
-            "enemy player picks which token its effect takes."
+            " Now a pending choice: the hero may cancel an enemy ability with 1 tactics (cancel or allow), may "
+            "spend a tactics as a shield against the damage it is about to take (block with tactics or keep "
+            "tactics), or the enemy player picks which token its effect takes."
         )
     return text
 

@@ -3,7 +3,7 @@
 The grammar (case and spacing are not significant when reading)::
 
     action   := "pass" | engage | attack | copy | flip | recast | double | surge | exert
-              | "cancel" | "allow" | "withdraw" | "stay" | choose | land
+              | "cancel" | "allow" | "withdraw" | "stay" | "block with tactics" | "keep tactics" | choose | land
     engage   := "engage" HERO_INDEX HERO_NAME
     attack   := "attack" DAMAGE                       DAMAGE := "physical" | "magic" | "charge"
     copy     := "copy" VALUE DAMAGE
@@ -16,7 +16,8 @@ The grammar (case and spacing are not significant when reading)::
     land     := NAME "token" TOKEN "lands" FACE [" (side " ("a" | "b") ")"] [" (recast)"] | "land" ("a" | "b")
 
 A face is written in the reference's notation (``2P*``: 2 physical with the initiative mark). ``cancel`` / ``allow``
-answer an enemy ability the hero may cancel with 1 tactics; ``withdraw`` / ``stay`` the retreat option's question.
+answer an enemy ability the hero may cancel with 1 tactics; ``withdraw`` / ``stay`` the retreat option's question;
+``block with tactics`` / ``keep tactics`` whether the hero, about to take damage, spends a tactics as a shield.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 from runebound_coop.actions import (
     Action,
     Attack,
+    Block,
     Copy,
     Double,
     Engage,
@@ -57,6 +59,8 @@ def action_to_str(setup: Setup, state: RuneboundState, action: Action) -> str:
         return "cancel" if action.cancel else "allow"
     if isinstance(action, Withdraw):
         return "withdraw" if action.leave else "stay"
+    if isinstance(action, Block):
+        return "block with tactics" if action.tactics else "keep tactics"
     if isinstance(action, Attack):
         return f"attack {action.symbol.value}"
     if isinstance(action, Copy):

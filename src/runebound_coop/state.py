@@ -33,6 +33,7 @@ __all__ = [
     "HERO",
     "LINK_BASE",
     "SIDES",
+    "BlockFrame",
     "CancelFrame",
     "ChoiceFrame",
     "Fight",
@@ -339,7 +340,25 @@ class ChoiceFrame:
     ability: int = -1
 
 
-Frame = CancelFrame | ChoiceFrame
+@attrs.frozen
+class BlockFrame:
+    """The hero is about to take ``amount`` blockable damage and may spend a tactics as a copy of a shield.
+
+    What the enemy was doing continues after the answer: the effects of its ability ``ability`` from effect
+    ``effect`` on (``source``: the token paying for it, -1 when paid; ``rest``: further agility tokens firing it),
+    or, with ``round_end``, the end of the round after the board's title ability.
+    """
+
+    TAG: ClassVar[str] = "runebound_coop.block"
+    amount: int
+    ability: int = -1
+    effect: int = 0
+    source: int = -1
+    rest: tuple[int, ...] = ()
+    round_end: bool = False
+
+
+Frame = CancelFrame | ChoiceFrame | BlockFrame
 
 
 @attrs.frozen(cache_hash=True)

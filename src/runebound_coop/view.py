@@ -10,6 +10,7 @@ import numpy as np
 from runebound_coop.actions import (
     Action,
     Attack,
+    Block,
     Choose,
     Copy,
     Double,
@@ -33,6 +34,7 @@ from runebound_coop.state import (
     FLOW,
     HERO,
     SIDES,
+    BlockFrame,
     CancelFrame,
     ChoiceFrame,
     Fight,
@@ -92,7 +94,7 @@ LAYOUT = TensorLayout(
         ("enemy_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
         ("fight", (len(_FIGHT_FIELDS),)),
         ("used", (_USED_BITS,)),
-        ("pending", (2,)),
+        ("pending", (3,)),
         ("step", (len(_STEPS),)),
         ("player", (MAX_PLAYERS,)),
     )
@@ -146,7 +148,7 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
             v["used"][b] = fight.has_used(b)
     top = state.pending.top
     if top is not None:
-        v["pending"][0 if isinstance(top, CancelFrame) else 1] = 1.0
+        v["pending"][0 if isinstance(top, CancelFrame) else 1 if isinstance(top, ChoiceFrame) else 2] = 1.0
     v["step"][_STEPS.index(state.pos.step)] = 1.0
     if 0 <= view.player < MAX_PLAYERS:
         v["player"][view.player] = 1.0
@@ -227,6 +229,8 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         top = state.pending.top
         if isinstance(top, CancelFrame):
             lines.append(f"  pending: {hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
+        elif isinstance(top, BlockFrame):
+            lines.append(f"  pending: {hero.name} takes {top.amount} damage: block with a tactics copying a shield?")
         elif top is not None:
             lines.append(f"  pending: the enemy player chooses ({top.kind}) among token refs {list(top.candidates)}")
     elif state.pos.phase == "over":
@@ -246,7 +250,10 @@ def describe_step(setup: Setup, state: RuneboundState) -> str:
     where = f"{setup.heroes[fight.hero].name} vs {setup.enemies[fight.enemy].name}, round {state.pos.round}"
     top = state.pending.top
     if top is not None:
-        return f"{where}, {'cancel?' if isinstance(top, CancelFrame) else 'enemy choice'}"
+        question = (
+            "cancel?" if isinstance(top, CancelFrame) else "block?" if isinstance(top, BlockFrame) else "enemy choice"
+        )
+        return f"{where}, {question}"
     return f"{where}, {state.pos.step}"
 
 
@@ -336,7 +343,7 @@ def describe(
             lines.append(_enemy_line(setup, prev, state))
             actor: Side | None = ENEMY
         else:
-            hero_acts = not isinstance(action, Land | Choose) and action != Respond(False)  # allowing spends no cost
+            hero_acts = not isinstance(action, Land | Choose | Block) and action != Respond(False)  # no cost paid
             actor = HERO if name == "action" and hero_acts else None
         if name == "round_end" and prev.fight is not None:
             board = setup.enemies[prev.fight.enemy].board
@@ -406,6 +413,8 @@ def _action_line(setup: Setup, state: RuneboundState, action: Action) -> str:  #
         )
     if isinstance(action, Withdraw):
         return f"{hero.name} withdraws from the fight" if action.leave else f"{hero.name} stays for another round"
+    if isinstance(action, Block):
+        return f"{hero.name} {'spends a tactics as a shield' if action.tactics else 'keeps its tactics'}"
     if isinstance(action, Pass):
         return f"{hero.name} passes"
     if isinstance(action, Attack):
@@ -463,6 +472,8 @@ def _changes(setup: Setup, before: RuneboundState, after: RuneboundState, actor:
         if top is not None and top is not before.pending.top:
             if isinstance(top, CancelFrame):
                 lines.append(f"{hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
+            elif isinstance(top, BlockFrame):
+                lines.append(f"{hero.name} is about to take {top.amount} damage and may block with a tactics")
             else:
                 lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}")
     lines.extend(describe_transition(setup, before, after))

@@ -10,6 +10,7 @@ from runebound_coop.actions import (
     OUTCOMES,
     Action,
     Attack,
+    Block,
     Choose,
     Copy,
     Double,
@@ -46,6 +47,8 @@ _OLD_IDS: list[tuple[Action, int]] = [
     (Withdraw(True), 87),
     (Choose(0), 88),
     (Choose(15), 103),
+    (Block(False), 104),
+    (Block(True), 105),
 ]
 
 
@@ -56,7 +59,7 @@ def test_every_action_keeps_the_id_the_records_were_made_with(action: Action, ol
 
 
 def test_every_decision_id_round_trips_and_the_space_is_the_declared_one() -> None:
-    assert NUM_ACTIONS == DECISIONS.size == 104
+    assert NUM_ACTIONS == DECISIONS.size == 106  # 104 before the hero's tactics block (Block) joined at the end
     for i in range(NUM_ACTIONS):
         assert action_id(decode_decision(i)) == i
     assert [action_id(Land(s)) for s in (0, 1)] == [0, 1] and OUTCOMES.size == 2

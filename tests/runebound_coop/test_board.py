@@ -4,7 +4,7 @@ moving tokens, agility abilities, optional abilities and the title abilities."""
 from __future__ import annotations
 
 import runebound_coop as rb
-from runebound_coop.actions import Attack, Pass, Respond
+from runebound_coop.actions import Attack, Block, Pass, Respond
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.enemy import enemy_act
 from runebound_coop.rules.hero import hero_apply
@@ -109,8 +109,11 @@ def test_blast_may_be_cancelled_with_one_tactics() -> None:
     assert rb.legal_actions(state) == (Respond(False), Respond(True))
     # Cancelled: the tactics copy of a skull is blocked by the shield, the 2 skulls hit: 2.
     assert rb.step(state, Respond(True)).hero_damage == (2,)
-    # Allowed: Blast 3, tactics-as-shield 1 and shield 1 block 2: 1; the tactics copy 1; the skulls 2: 4.
-    assert rb.step(state, Respond(False)).hero_damage == (4,)
+    # Allowed: Blast 3; Elian chooses to spend the tactics as a shield (issue 11, point 9): tactics-as-shield 1 and
+    # shield 1 block 2: 1; the tactics copy 1; the skulls 2: 4.
+    allowed = rb.step(state, Respond(False))
+    assert rb.legal_actions(allowed) == (Block(False), Block(True))
+    assert rb.step(allowed, Block(True)).hero_damage == (4,)
 
 
 def test_mystic_title_ability_surge_left_deals_one_skull() -> None:

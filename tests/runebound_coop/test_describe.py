@@ -11,7 +11,7 @@ import numpy as np
 
 import runebound_coop as rb
 from runebound_coop import view
-from runebound_coop.actions import Action, Choose, Pass, Respond
+from runebound_coop.actions import Action, Block, Choose, Pass, Respond
 from tabletop_core import sample_outcome
 from tabletop_core.spec import CHANCE
 
@@ -67,9 +67,11 @@ def test_a_cancel_and_its_tactics_in_words() -> None:
     state = rb.step(state, Pass())
     cancelled = _said(state, Respond(True))
     assert cancelled[:2] == ("Elian cancels Blast with 1 tactics", "Elian spends token 1 (tactics)")
-    allowed = _said(state, Respond(False))
+    assert _said(state, Respond(False))[-1] == "Elian is about to take 3 damage and may block with a tactics"
+    state = rb.step(state, Respond(False))
+    allowed = _said(state, Block(True))
     assert allowed[:3] == (
-        "Elian lets Blast resolve",
+        "Elian spends a tactics as a shield",
         "Elian blocks with token 1 (tactics), token 2 (shield)",
         "Elian takes 1 damage (1/9)",
     )

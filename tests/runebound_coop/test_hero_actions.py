@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import runebound_coop as rb
-from runebound_coop.actions import Copy, Double, Flip, Land, Pass, Recast, Surge
+from runebound_coop.actions import Block, Copy, Double, Flip, Land, Pass, Recast, Respond, Surge
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.tokens import fight_of, showing
 from runebound_coop.state import ENEMY, HERO
@@ -175,3 +175,26 @@ def test_hero_wins_a_fight_by_defeating_the_enemy() -> None:
     assert rb.is_terminal(state) and rb.returns(state) == (1.0,)
     assert state.enemy_damage == (3,)
     assert ENEMY == 1
+
+
+def test_point_9_the_heros_tactics_block_is_the_heros_choice() -> None:
+    """ "When a player is about to take damage, that player *can* spend one tactics symbol ... as a copy of a
+    symbol that would allow him or her to block or prevent that damage"; the automatic order ("the tactics symbol
+    is always spent as a shield to block damage first") is written for "an enemy" (issue 11, point 9)."""
+    # Elian shows 2P, T, S*; the Mirror Imp (two initiative marks) acts first: its tactics copies a skull, 1 damage.
+    state = forced("bba aaabab", heroes=("Elian",), enemies=("Mirror Imp",))
+    assert rb.current_player(state) == 0 and rb.legal_actions(state) == (Block(False), Block(True))
+    kept = rb.step(state, Block(False))  # the shield blocks ("always spent at the first opportunity")
+    assert kept.hero_damage == (0,) and not showing(setup(kept), fight_of(kept), HERO, Sym.SHIELD)
+    assert Copy(Sym.PHYSICAL, 2) in rb.legal_actions(kept), "the tactics is kept for a later copy of 2 physical"
+    spent = rb.step(state, Block(True))  # the tactics copies a shield and blocks the 1; the shield stays
+    assert spent.hero_damage == (0,) and showing(setup(spent), fight_of(spent), HERO, Sym.SHIELD)
+    assert Copy(Sym.PHYSICAL, 2) not in rb.legal_actions(spent)
+
+
+def test_point_9_no_block_question_when_there_is_one_choice() -> None:
+    # The Blast example: once Elian cancels Blast with his tactics, the Sorcerer's tactics copy (1 skull) meets only
+    # Elian's shield: no question, the shield blocks; the 2 skulls hit.
+    state = forced("a b a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
+    state = rb.step(rb.step(state, Pass()), Respond(True))
+    assert state.hero_damage == (2,) and state.pending.top is None

@@ -27,6 +27,7 @@ from runebound_coop.rules.tokens import (
     live_mask,
     showing,
     spend,
+    tactics_block_open,
     unlink,
     value_of,
     with_fight,
@@ -34,6 +35,7 @@ from runebound_coop.rules.tokens import (
 from runebound_coop.state import (
     ENEMY,
     HERO,
+    BlockFrame,
     CancelFrame,
     ChoiceFrame,
     RuneboundState,
@@ -45,9 +47,11 @@ from tabletop_core.fastcopy import replace
 
 __all__ = [
     "ability_effects",
+    "block",
     "choose",
     "enemy_act",
     "has_effect",
+    "hurt_hero",
     "prevent_flip",
     "resolve_sources",
     "respond",
@@ -89,7 +93,7 @@ def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space
         return _tactics(state, setup, enemy, tokens[0], space)
     # Skull: "+ symbols add only when there are one or more tokens with that symbol being resolved."
     total = sum(value_of(setup, fight, ENEMY, i) for i in tokens) + space.plus
-    return deal(spend(state, ENEMY, tokens), setup, HERO, total)
+    return hurt_hero(spend(state, ENEMY, tokens), setup, total)
 
 
 def _agility(
@@ -228,7 +232,7 @@ def _surge(
         paid = with_fight(paid, f.with_used(enemy_ability_bit(a)))
         if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
             return replace(paid, pending=paid.pending.push(CancelFrame(a)))
-        return ability_effects(paid, setup, ability, -1)
+        return ability_effects(paid, setup, ability, -1, index=a)
     return None
 
 
@@ -240,17 +244,24 @@ def ability_effects(
     *,
     rest: tuple[int, ...] = (),
     index: int = -1,
+    start: int = 0,
 ) -> RuneboundState:
-    """Resolve the effects of an enemy ability in order (a choice, always last, may leave a pending frame).
+    """Resolve the effects of enemy ability ``index`` (``ability``) in order from effect ``start`` (a choice, always
+    last, may leave a pending frame; so may the hero's tactics block, which then carries the rest).
 
     ``source`` is the enemy token that pays for an agility ability (spent here), or -1 if already paid; ``rest``
-    the further agility tokens that fire ability ``index`` after a pending choice.
+    the further agility tokens that fire the ability after a pending question.
     """
     if source >= 0 and not any(e.is_choice for e in ability.effects):
         state = spend(state, ENEMY, [source])
         source = -1
-    for e in ability.effects:
+    for k, e in enumerate(ability.effects):
+        if k < start:
+            continue
         if e.kind == "deal":
+            if not e.unblockable and tactics_block_open(state, setup, e.amount):
+                frame = BlockFrame(e.amount, index, k + 1, source, rest)
+                return replace(state, pending=state.pending.push(frame))
             state = deal(state, setup, HERO, e.amount, blockable=not e.unblockable)
         elif e.kind == "heal":
             state = heal(state, ENEMY, e.amount)
@@ -286,7 +297,7 @@ def _tactics(
         if best == 0:
             continue
         if sym == Sym.SKULL:
-            return deal(spend(state, ENEMY, [tactics]), setup, HERO, best)
+            return hurt_hero(spend(state, ENEMY, [tactics]), setup, best)
         if sym == Sym.SURGE:
             new = _surge(state, setup, enemy, best, tactics)
             if new is not None:
@@ -335,7 +346,7 @@ def title_ability(state: RuneboundState, setup: Setup) -> RuneboundState:
     if not showing(setup, fight, ENEMY, title.symbol):
         return state
     if title.effect == "deal":
-        return deal(state, setup, HERO, title.amount)
+        return hurt_hero(state, setup, title.amount, round_end=True)
     return heal(state, ENEMY, title.amount)
 
 
@@ -350,7 +361,7 @@ def respond(state: RuneboundState, setup: Setup, cancel: bool) -> RuneboundState
     fight = fight_of(state)
     if cancel:
         return spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
-    return ability_effects(state, setup, setup.enemies[fight.enemy].abilities[frame.ability], -1)
+    return ability_effects(state, setup, setup.enemies[fight.enemy].abilities[frame.ability], -1, index=frame.ability)
 
 
 def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
@@ -365,4 +376,30 @@ def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
         return _fire_agility(state, setup, enemy, frame.rest) or state
     if frame.rest:
         state = resolve_sources(state, setup, frame.kind, frame.rest, frame.symbol)
+    return state
+
+
+def hurt_hero(state: RuneboundState, setup: Setup, amount: int, *, round_end: bool = False) -> RuneboundState:
+    """The enemy deals ``amount`` blockable damage to the hero: at once when the hero has no tactics block to
+    decide, else a pending :class:`BlockFrame` (``round_end``: the round ends after the answer)."""
+    if tactics_block_open(state, setup, amount):
+        return replace(state, pending=state.pending.push(BlockFrame(amount, round_end=round_end)))
+    return deal(state, setup, HERO, amount)
+
+
+def block(state: RuneboundState, setup: Setup, tactics: bool) -> RuneboundState:
+    """The hero answers a :class:`BlockFrame`: the damage lands, blocked by a tactics copying a shield (``tactics``)
+    and then the shields; the enemy's ability goes on (the end of the round is the caller's business)."""
+    frame = state.pending.top
+    assert isinstance(frame, BlockFrame)  # Block is legal only under a block frame
+    state = deal(replace(state, pending=state.pending.pop()), setup, HERO, frame.amount, tactics=tactics)
+    if frame.ability < 0:
+        return state
+    enemy = setup.enemies[fight_of(state).enemy]
+    ability = enemy.abilities[frame.ability]
+    state = ability_effects(
+        state, setup, ability, frame.source, rest=frame.rest, index=frame.ability, start=frame.effect
+    )
+    if frame.rest and not state.pending:
+        return _fire_agility(state, setup, enemy, frame.rest) or state
     return state

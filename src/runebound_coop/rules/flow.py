@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Choose, Engage, Land, Respond, Withdraw, action_id
+from runebound_coop.actions import Action, Block, Choose, Engage, Land, Respond, Withdraw, action_id
 from runebound_coop.content.roster import Setup, setup_of
-from runebound_coop.rules.enemy import choose, enemy_act, respond, title_ability
+from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import hero_actions, hero_apply
 from runebound_coop.rules.tokens import faces_of, fight_of, with_fight
 from runebound_coop.state import (
@@ -31,6 +31,7 @@ from runebound_coop.state import (
     FLOW,
     HERO,
     SIDES,
+    BlockFrame,
     CancelFrame,
     ChoiceFrame,
     Fight,
@@ -46,6 +47,7 @@ from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pendi
 __all__ = [
     "CAST",
     "DRIVER",
+    "AnswerBlock",
     "AnswerCancel",
     "CastToken",
     "CombatActions",
@@ -55,6 +57,7 @@ __all__ = [
     "RoundEnd",
     "available_heroes",
     "defeat",
+    "end_round",
     "hand_off",
     "initiative",
     "land",
@@ -204,11 +207,9 @@ class CombatActions(Decision[RuneboundState, Action]):
         setup = setup_of(state.options)
         if fight.has_passed(HERO) and fight.has_passed(ENEMY):
             state = title_ability(state, setup)
-            if defeat(state) is not None:
-                return state  # the end check ends the fight
-            if state.options.retreat:
-                return replace(state, pos=FLOW.next(state.pos))
-            return next_round(state, setup)
+            if state.pending:
+                return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
+            return end_round(state, setup)
         if fight.turn == HERO:
             if not fight.has_passed(HERO):
                 return None
@@ -227,6 +228,16 @@ class CombatActions(Decision[RuneboundState, Action]):
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         return hand_off(hero_apply(state, setup_of(state.options), action))
+
+
+def end_round(state: RuneboundState, setup: Setup) -> RuneboundState:
+    """After the title ability: the round ends (unless the end check ends the fight): the retreat question, or a
+    new round."""
+    if defeat(state) is not None:
+        return state  # the end check ends the fight
+    if state.options.retreat:
+        return replace(state, pos=FLOW.next(state.pos))
+    return next_round(state, setup)
 
 
 class RoundEnd(Decision[RuneboundState, Withdraw]):
@@ -270,8 +281,29 @@ class EnemyChoice(Decision[RuneboundState, Choose]):
         return choose(state, setup_of(state.options), action.option)
 
 
+class AnswerBlock(Decision[RuneboundState, Block]):
+    """A :class:`~runebound_coop.state.BlockFrame` on top: the hero spends a tactics as a shield, or keeps it."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Block, ...]:
+        return (Block(False), Block(True))
+
+    def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
+        frame = state.pending.top
+        assert isinstance(frame, BlockFrame)  # this handler serves only block frames
+        setup = setup_of(state.options)
+        state = block(state, setup, action.tactics)
+        return end_round(state, setup) if frame.round_end else state
+
+
 _CAST_TOKEN = CastToken()
-_HANDLERS: dict[type, Frame[RuneboundState, Any]] = {CancelFrame: AnswerCancel(), ChoiceFrame: EnemyChoice()}
+_HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
+    CancelFrame: AnswerCancel(),
+    ChoiceFrame: EnemyChoice(),
+    BlockFrame: AnswerBlock(),
+}
 
 
 def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:

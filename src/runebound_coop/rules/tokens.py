@@ -38,6 +38,7 @@ __all__ = [
     "live_mask",
     "showing",
     "spend",
+    "tactics_block_open",
     "unlink",
     "value_of",
     "with_fight",
@@ -200,12 +201,26 @@ def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
     return replace(state, enemy_damage=tuple(dmg))
 
 
-def deal(state: RuneboundState, setup: Setup, to: Side, amount: int, blockable: bool = True) -> RuneboundState:
+def tactics_block_open(state: RuneboundState, setup: Setup, amount: int, blockable: bool = True) -> bool:
+    """Whether the hero, about to take ``amount`` damage, has a choice to make: spend a tactics as a copy of a
+    shield, or not ("when a player is about to take damage, that player can spend one tactics symbol ... as a copy
+    of a symbol that would allow him or her to block"). Only when the damage can be blocked, the hero has not
+    spent charge, a tactics is live and a shield shows on some live token to be copied."""
+    fight = fight_of(state)
+    if amount <= 0 or not blockable or fight.has_charged(HERO) or not showing(setup, fight, HERO, Sym.TACTICS):
+        return False
+    return _best_shield_copy(setup, fight) > 0
+
+
+def deal(
+    state: RuneboundState, setup: Setup, to: Side, amount: int, blockable: bool = True, *, tactics: bool = True
+) -> RuneboundState:
     """Deal ``amount`` damage to side ``to``, which blocks it if it can.
 
-    "Shield symbols are always spent at the first opportunity in response to taking damage. If an enemy casts
-    both a tactics symbol and a shield, the tactics symbol is always spent as a shield to block damage first, and
-    then the shield is used." Both combatants block this way. A tactics blocks as a copy of the highest printed
+    "Shield symbols are always spent at the first opportunity in response to taking damage" (both sides). "If an
+    enemy casts both a tactics symbol and a shield, the tactics symbol is always spent as a shield to block damage
+    first, and then the shield is used": the enemy's tactics blocks by itself. The hero's tactics is the hero's
+    choice (:func:`tactics_block_open`), passed as ``tactics``. A tactics blocks as a copy of the highest printed
     shield showing on any other live token (the number is copied, not a double). A side that spent charge this
     round cannot block; unblockable damage (charge, "cannot be blocked") is never blocked.
     """
@@ -213,11 +228,11 @@ def deal(state: RuneboundState, setup: Setup, to: Side, amount: int, blockable: 
     if amount <= 0:
         return state
     if blockable and not fight.has_charged(to):
-        tactics = showing(setup, fight, to, Sym.TACTICS)
-        if tactics:
+        tactics_tokens = showing(setup, fight, to, Sym.TACTICS) if tactics else []
+        if tactics_tokens:
             shield = _best_shield_copy(setup, fight)
             if shield:
-                state = spend(state, to, [tactics[0]])
+                state = spend(state, to, [tactics_tokens[0]])
                 amount = max(0, amount - shield)
                 fight = fight_of(state)
         if amount > 0:
