@@ -12,7 +12,7 @@ against an encounter) and an exact odds calculator.
 >>> rb.returns(state)[0] in (-1.0, 0.0, 1.0)
 True
 >>> round(rb.odds("Corbin", "Undead Horde", max_rounds=1).win, 6)
-0.437988
+0.447754
 """
 
 from typing import Any

@@ -6,6 +6,7 @@ The grammar (case and spacing are not significant when reading)::
               | "cancel" | "allow" | "withdraw" | "stay" | "block with tactics" | "keep tactics" | choose | land
     engage   := "engage" HERO_INDEX HERO_NAME
     attack   := "attack" DAMAGE                       DAMAGE := "physical" | "magic" | "charge"
+              | "add token" TOKEN FACE | "strike" DAMAGE  (picking the tokens of a multi-token attack)
     copy     := "copy" VALUE DAMAGE
     flip     := "flip" TOKEN [" by tactics"]          TOKEN: an index of the hero's pool
     recast   := "recast enemy" TOKEN [" by tactics"]  TOKEN: an index of the enemy's pool
@@ -40,7 +41,7 @@ from runebound_coop.actions import (
 )
 from runebound_coop.content.roster import Setup
 from runebound_coop.rules.tokens import faces_of
-from runebound_coop.state import HERO, ChoiceFrame, Fight, RuneboundState, Side, split_ref
+from runebound_coop.state import HERO, AttackFrame, ChoiceFrame, Fight, RuneboundState, Side, split_ref
 from tabletop_core.errors import IllegalActionError
 
 __all__ = ["action_to_str", "land_text", "parse_action"]
@@ -62,6 +63,8 @@ def action_to_str(setup: Setup, state: RuneboundState, action: Action) -> str:
     if isinstance(action, Block):
         return "block with tactics" if action.tactics else "keep tactics"
     if isinstance(action, Attack):
+        if isinstance(state.pending.top, AttackFrame):
+            return f"strike {action.symbol.value}"
         return f"attack {action.symbol.value}"
     if isinstance(action, Copy):
         return f"copy {action.value} {action.symbol.value}"
@@ -80,6 +83,9 @@ def action_to_str(setup: Setup, state: RuneboundState, action: Action) -> str:
         card = setup.heroes[fight.hero].cards[action.card].name
         return f"exert {action.card} {card}" + (f" {action.symbol.value}" if action.symbol else "")
     top = state.pending.top
+    if isinstance(top, AttackFrame):
+        face = faces_of(setup, fight, HERO)[action.option][fight.hero_pool.side(action.option)]
+        return f"add token {action.option} {face}"
     if isinstance(top, ChoiceFrame) and action.option < len(top.candidates):
         side, i = split_ref(top.candidates[action.option])
         face = faces_of(setup, fight, side)[i][fight.pool(side).side(i)]

@@ -33,6 +33,7 @@ __all__ = [
     "HERO",
     "LINK_BASE",
     "SIDES",
+    "AttackFrame",
     "BlockFrame",
     "CancelFrame",
     "ChoiceFrame",
@@ -358,7 +359,17 @@ class BlockFrame:
     round_end: bool = False
 
 
-Frame = CancelFrame | ChoiceFrame | BlockFrame
+@attrs.frozen
+class AttackFrame:
+    """The hero attacks with ``symbol`` and picks which of its tokens showing it to spend (``chosen``: a bit per
+    token index); the attack strikes when the hero says so, or by itself once every such token is chosen."""
+
+    TAG: ClassVar[str] = "runebound_coop.attack_pick"
+    symbol: str
+    chosen: int = 0
+
+
+Frame = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame
 
 
 @attrs.frozen(cache_hash=True)

@@ -8,6 +8,7 @@ import attrs
 import numpy as np
 
 from runebound_coop.actions import (
+    ATTACK_SYMBOLS,
     Action,
     Attack,
     Block,
@@ -34,6 +35,7 @@ from runebound_coop.state import (
     FLOW,
     HERO,
     SIDES,
+    AttackFrame,
     BlockFrame,
     CancelFrame,
     ChoiceFrame,
@@ -84,6 +86,7 @@ _ENEMY_FIELDS = ("present", "damage", "defeated", "engaged")
 #: The fight: whose turn, hero passed, enemy passed, hero charged, enemy charged, round / max_rounds.
 _FIGHT_FIELDS = ("turn", "hero_passed", "enemy_passed", "hero_charged", "enemy_charged", "round")
 _STEPS = tuple(step for _, step in FLOW.steps())
+_PENDING = (CancelFrame, ChoiceFrame, BlockFrame, AttackFrame)
 _USED_BITS = card_bit(MAX_CARDS - 1) + 1
 #: The observation tensor as named pieces (OpenSpiel's observers' idea): no offset is counted by hand.
 LAYOUT = TensorLayout(
@@ -94,7 +97,9 @@ LAYOUT = TensorLayout(
         ("enemy_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
         ("fight", (len(_FIGHT_FIELDS),)),
         ("used", (_USED_BITS,)),
-        ("pending", (3,)),
+        ("pending", (4,)),
+        ("attack_symbol", (len(ATTACK_SYMBOLS),)),
+        ("attack_chosen", (MAX_TOKENS,)),
         ("step", (len(_STEPS),)),
         ("player", (MAX_PLAYERS,)),
     )
@@ -148,7 +153,11 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
             v["used"][b] = fight.has_used(b)
     top = state.pending.top
     if top is not None:
-        v["pending"][0 if isinstance(top, CancelFrame) else 1 if isinstance(top, ChoiceFrame) else 2] = 1.0
+        v["pending"][_PENDING.index(type(top))] = 1.0
+        if isinstance(top, AttackFrame):
+            v["attack_symbol"][ATTACK_SYMBOLS.index(Sym(top.symbol))] = 1.0
+            for i in range(MAX_TOKENS):
+                v["attack_chosen"][i] = (top.chosen >> i) & 1
     v["step"][_STEPS.index(state.pos.step)] = 1.0
     if 0 <= view.player < MAX_PLAYERS:
         v["player"][view.player] = 1.0
@@ -231,6 +240,9 @@ def render(state: RuneboundState, player: int | None = None) -> str:
             lines.append(f"  pending: {hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
         elif isinstance(top, BlockFrame):
             lines.append(f"  pending: {hero.name} takes {top.amount} damage: block with a tactics copying a shield?")
+        elif isinstance(top, AttackFrame):
+            chosen = [i for i in range(MAX_TOKENS) if (top.chosen >> i) & 1]
+            lines.append(f"  pending: {hero.name} attacks with {top.symbol}: tokens chosen so far {chosen}")
         elif top is not None:
             lines.append(f"  pending: the enemy player chooses ({top.kind}) among token refs {list(top.candidates)}")
     elif state.pos.phase == "over":
@@ -250,8 +262,8 @@ def describe_step(setup: Setup, state: RuneboundState) -> str:
     where = f"{setup.heroes[fight.hero].name} vs {setup.enemies[fight.enemy].name}, round {state.pos.round}"
     top = state.pending.top
     if top is not None:
-        question = (
-            "cancel?" if isinstance(top, CancelFrame) else "block?" if isinstance(top, BlockFrame) else "enemy choice"
+        question = {CancelFrame: "cancel?", BlockFrame: "block?", AttackFrame: "attack tokens"}.get(
+            type(top), "enemy choice"
         )
         return f"{where}, {question}"
     return f"{where}, {state.pos.step}"
@@ -394,6 +406,9 @@ def _action_line(setup: Setup, state: RuneboundState, action: Action) -> str:  #
         return f"{_name(setup, state, side)} {verb}: token {i} lands {_words(face)}"
     if isinstance(action, Engage):
         return f"the party sends {setup.heroes[action.hero].name} to engage the next enemy"
+    if isinstance(action, Choose) and isinstance(state.pending.top, AttackFrame) and fight is not None:
+        shown = _words(_face(setup, state, HERO, action.option))
+        return f"{setup.heroes[fight.hero].name} adds token {action.option} ({shown}) to the attack"
     if isinstance(action, Choose):
         top = state.pending.top
         assert isinstance(top, ChoiceFrame) and fight is not None  # Choose is legal only under a choice frame
@@ -418,6 +433,8 @@ def _action_line(setup: Setup, state: RuneboundState, action: Action) -> str:  #
     if isinstance(action, Pass):
         return f"{hero.name} passes"
     if isinstance(action, Attack):
+        if isinstance(state.pending.top, AttackFrame):
+            return f"{hero.name} strikes with the chosen {action.symbol.value} tokens"
         return f"{hero.name} attacks with {action.symbol.value}"
     if isinstance(action, Copy):
         return f"{hero.name} spends tactics as a copy of {_words(Face(action.symbol, action.value, False))}"
@@ -474,6 +491,9 @@ def _changes(setup: Setup, before: RuneboundState, after: RuneboundState, actor:
                 lines.append(f"{hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
             elif isinstance(top, BlockFrame):
                 lines.append(f"{hero.name} is about to take {top.amount} damage and may block with a tactics")
+            elif isinstance(top, AttackFrame):
+                if before.pending.top is None:
+                    lines.append(f"{hero.name} picks which {top.symbol} tokens the attack spends")
             else:
                 lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}")
     lines.extend(describe_transition(setup, before, after))

@@ -4,7 +4,7 @@ moving tokens, agility abilities, optional abilities and the title abilities."""
 from __future__ import annotations
 
 import runebound_coop as rb
-from runebound_coop.actions import Attack, Block, Pass, Respond
+from runebound_coop.actions import Block, Pass, Respond
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.enemy import enemy_act
 from runebound_coop.rules.hero import hero_apply
@@ -13,7 +13,7 @@ from runebound_coop.state import ENEMY, CancelFrame
 from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE
 
-from .helpers import act, forced, land, setup
+from .helpers import act, attack_all, forced, land, setup
 
 
 def test_skip_a_space_that_cannot_resolve_and_recheck_it_next_action() -> None:
@@ -32,7 +32,7 @@ def test_skip_a_space_that_cannot_resolve_and_recheck_it_next_action() -> None:
 def test_plus_symbol_added_only_with_tokens_of_that_symbol() -> None:
     # Warrior skull space "+1 skull": three 1-skull tokens deal 4 (Elian spent charge so he cannot block).
     state = forced("a b a  a a b a b", heroes=("Elian",), enemies=("Ogre",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert state.hero_damage == (4,)
     # One skull deals 1 + 1 = 2 (the Ogre has more initiative marks and acts first).
     state = forced("a a a  b a b b b", heroes=("Corbin",), enemies=("Ogre",))
@@ -73,7 +73,7 @@ def test_equal_costs_resolve_bottom_to_top() -> None:
 def test_double_returns_to_its_space_when_the_token_under_it_moves() -> None:
     # Mystic: the double stacks on the surge; Elian recasts the surge token: the double returns (unspent).
     state = forced("a a b  a a b a a b", heroes=("Elian",), enemies=("Sorcerer",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert fight_of(state).enemy_pool.links == (1 * 16 + 0,)
     state = act(state, "recast enemy 0")
     fight = fight_of(state)
@@ -128,7 +128,7 @@ def test_mystic_title_ability_surge_left_deals_one_skull() -> None:
 def test_warrior_title_ability_heals_with_a_shield_left() -> None:
     # Elian's 2 charge hit the Ogre (its shield cannot block); the shield is still there at the end: heal 1.
     state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert state.enemy_damage == (2,)
     state = rb.step(state, Pass())
     assert state.enemy_damage == (1,) and state.pos.round == 2
@@ -160,7 +160,7 @@ def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -
     """ "Resolve all of the tokens in that space." The Mirror Imp shows two agility tokens (0: A*, 4: A): in one
     action each fires Echo ("Recast any spent token"), not only the first (issue 11, point 11)."""
     state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",))
-    state = rb.step(state, Attack(Sym.PHYSICAL))  # Corbin spends 2P and P*; then the Imp acts once
+    state = attack_all(state, "physical")  # Corbin spends 2P and P*; then the Imp acts once
     fight = fight_of(state)
     assert state.enemy_damage == (3,) and rb.current_player(state) == CHANCE
     assert not fight.enemy_pool.is_live(4), "the second agility token fired too"

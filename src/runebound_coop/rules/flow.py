@@ -21,16 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Block, Choose, Engage, Land, Respond, Withdraw, action_id
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw, action_id
 from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.schema import Sym
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
-from runebound_coop.rules.hero import hero_actions, hero_apply
-from runebound_coop.rules.tokens import faces_of, fight_of, with_fight
+from runebound_coop.rules.hero import attack, hero_actions, hero_apply
+from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
 from runebound_coop.state import (
     ENEMY,
     FLOW,
     HERO,
     SIDES,
+    AttackFrame,
     BlockFrame,
     CancelFrame,
     ChoiceFrame,
@@ -54,6 +56,7 @@ __all__ = [
     "EnemyChoice",
     "Engagement",
     "Initiative",
+    "PickAttack",
     "RoundEnd",
     "available_heroes",
     "defeat",
@@ -227,7 +230,11 @@ class CombatActions(Decision[RuneboundState, Action]):
         return tuple(sorted(hero_actions(state, setup_of(state.options)), key=action_id))
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        return hand_off(hero_apply(state, setup_of(state.options), action))
+        setup = setup_of(state.options)
+        if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
+            # Several tokens show the symbol: the hero picks which of them the attack spends.
+            return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))
+        return hand_off(hero_apply(state, setup, action))
 
 
 def end_round(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -298,11 +305,58 @@ class AnswerBlock(Decision[RuneboundState, Block]):
         return end_round(state, setup) if frame.round_end else state
 
 
+class PickAttack(Decision[RuneboundState, Action]):
+    """An :class:`~runebound_coop.state.AttackFrame` on top: the hero adds a token showing the attack's symbol
+    (``Choose(i)``: token ``i``) or strikes with those chosen (``Attack(symbol)``, once one is chosen); with every
+    such token chosen the attack strikes by itself.
+
+    "One action: spend damage symbols of ONE type (physical or magic, values summed)": which of them is the
+    hero's choice, and a split can deal more (against a shield each attack meets anew).
+    """
+
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        frame = state.pending.top
+        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
+        if self._left(state, frame):
+            return None
+        return self._strike(state, frame)
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
+        frame = state.pending.top
+        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
+        picks: list[Action] = [Choose(i) for i in self._left(state, frame)]
+        return (Attack(Sym(frame.symbol)), *picks) if frame.chosen else tuple(picks)
+
+    def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
+        frame = state.pending.top
+        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
+        if isinstance(action, Choose):
+            return replace(
+                state, pending=state.pending.replace_top(replace(frame, chosen=frame.chosen | (1 << action.option)))
+            )
+        return self._strike(state, frame)
+
+    @staticmethod
+    def _left(state: RuneboundState, frame: AttackFrame) -> list[int]:
+        tokens = showing(setup_of(state.options), fight_of(state), HERO, Sym(frame.symbol))
+        return [i for i in tokens if not (frame.chosen >> i) & 1]
+
+    @staticmethod
+    def _strike(state: RuneboundState, frame: AttackFrame) -> RuneboundState:
+        state = replace(state, pending=state.pending.pop())
+        tokens = [i for i in range(frame.chosen.bit_length()) if (frame.chosen >> i) & 1]
+        return hand_off(attack(state, setup_of(state.options), Sym(frame.symbol), tokens))
+
+
 _CAST_TOKEN = CastToken()
 _HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
     CancelFrame: AnswerCancel(),
     ChoiceFrame: EnemyChoice(),
     BlockFrame: AnswerBlock(),
+    AttackFrame: PickAttack(),
 }
 
 

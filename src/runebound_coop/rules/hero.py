@@ -37,7 +37,7 @@ from runebound_coop.state import (
 )
 from tabletop_core.fastcopy import replace
 
-__all__ = ["hero_actions", "hero_apply"]
+__all__ = ["attack", "hero_actions", "hero_apply"]
 
 #: Symbols a double may be spent on ("damage, shield, surge or charge; not a double, not agility").
 _DOUBLABLE = frozenset({Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE, Sym.SHIELD, Sym.SURGE})
@@ -115,10 +115,7 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
     if isinstance(action, Pass):
         return with_fight(state, fight.with_passed(HERO))
     if isinstance(action, Attack):
-        tokens = showing(setup, fight, HERO, action.symbol)
-        total = sum(value_of(setup, fight, HERO, i) for i in tokens)
-        state = spend(state, HERO, tokens)
-        return _damage(state, setup, action.symbol, total)
+        return attack(state, setup, action.symbol, showing(setup, fight, HERO, action.symbol))
     if isinstance(action, Copy):
         state = spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
         return _damage(state, setup, action.symbol, action.value)
@@ -155,6 +152,13 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
     if isinstance(action, Exert):
         return _exert(state, setup, action)
     raise ValueError(f"not a hero combat action: {action!r}")
+
+
+def attack(state: RuneboundState, setup: Setup, symbol: Sym, tokens: list[int] | tuple[int, ...]) -> RuneboundState:
+    """Spend ``tokens`` (all showing ``symbol``) as one attack: their values summed, doubles counted."""
+    fight = fight_of(state)
+    total = sum(value_of(setup, fight, HERO, i) for i in tokens)
+    return _damage(spend(state, HERO, tokens), setup, symbol, total)
 
 
 def _damage(state: RuneboundState, setup: Setup, symbol: Sym, amount: int) -> RuneboundState:
