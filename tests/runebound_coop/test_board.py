@@ -166,3 +166,15 @@ def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -
     assert not fight.enemy_pool.is_live(4), "the second agility token fired too"
     # Two recasts pending: Echo paid by token 0 recast Corbin's spent P*, Echo paid by token 4 the spent token 0.
     assert fight.casting == (1, 16)
+
+
+def test_point_12_a_token_moved_into_a_resolved_space_resolves_again() -> None:
+    """ "Whenever it is the enemy's turn to take a combat action, resolve the next space on the combat board that
+    contains a token (from top to bottom)" and "If a token is recast or flipped to a different symbol, move it to
+    the corresponding space": every action looks for the first space holding a token, so a space can resolve again
+    in the same round (never twice in one action) (issue 11, point 12, kept). Savage board: double, skull,
+    agility (flip own), tactics, surge."""
+    state = forced("aaa aabaaa", heroes=("Lord Hawthorne",), enemies=("Thornback Boar",))
+    state = rb.step(state, Pass())
+    # Double on the 2 skull; skull space: 4 + 1 = 5; agility flips the shield (token 5) to 2 skull; skull space: 2.
+    assert state.hero_damage == (7,) and state.pos.round == 2
