@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Callable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,14 +43,13 @@ from runebound_coop.limits import (
     MAX_TOKENS,
 )
 from tabletop_core.components import TwoSidedToken
+from tabletop_core.content import SOURCES, package_file, read_text
 from tabletop_core.errors import ContentError
 
 __all__ = ["FILES", "SOURCES", "TRAITS", "builtin_content", "load_content", "parse_pack"]
 
 #: The four enemy traits, each with a token set and a combat board.
 TRAITS = ("warrior", "mystic", "savage", "trickster")
-#: Where an entry's facts come from.
-SOURCES = ("rulebook", "public", "standin")
 #: The files of a pack and the array-of-tables key each one holds.
 FILES = {
     "token_sets.toml": "token_set",
@@ -397,8 +395,7 @@ def _assemble(entries: dict[str, dict[str, Any]], where: str) -> Content:
 
 
 def _builtin_texts() -> dict[str, str]:
-    root = resources.files("runebound_coop.content")
-    return {name: (root / name).read_text(encoding="utf-8") for name in FILES}
+    return {name: read_text(package_file("runebound_coop.content", name)) for name in FILES}
 
 
 @functools.cache
@@ -418,7 +415,8 @@ def load_content(path: str | Path | None = None) -> Content:
     folder = Path(path)
     if not folder.is_dir():
         raise ContentError(str(folder), "-", "-", "a custom pack is a directory of TOML files")
-    custom = {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.toml"))}
+    # The core's reader: regular files only, bounded in size, UTF-8 problems reported as ContentError.
+    custom = {p.name: read_text(p) for p in sorted(folder.glob("*.toml"))}
     try:
         extra = parse_pack(custom)
     except ContentError as exc:
