@@ -166,6 +166,6 @@ def test_custom_pack_loads_with_the_same_validation(tmp_path: Path) -> None:
 
 def test_a_custom_pack_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path) -> None:
     (tmp_path / "heroes.toml").write_bytes(b'[[hero]]\nname = "\xff"\n')
-    with pytest.raises(ContentError, match="heroes.toml.*not UTF-8"):
+    with pytest.raises(ContentError, match=r"heroes\.toml.*not UTF-8"):
         load_content(tmp_path)
     assert SOURCES == CORE_SOURCES  # one list of content sources, the core's
