@@ -75,7 +75,7 @@ def _playouts(game: Any, seconds: float, checked: bool) -> tuple[float, list[Any
     apply = game.step if checked else game.apply_unchecked
     end = time.perf_counter() + seconds
     start = time.perf_counter()
-    while time.perf_counter() < end:
+    while time.perf_counter() < end or not samples:
         state = game.new_game()
         while (player := game.current_player(state)) != TERMINAL:
             if player == CHANCE:
@@ -83,10 +83,10 @@ def _playouts(game: Any, seconds: float, checked: bool) -> tuple[float, list[Any
             else:
                 legal = game.legal_actions(state)
                 action = legal[int(rng.integers(len(legal)))]
+                if actions % 7 == 0 and len(samples) < 200:  # decision states, for the per-call figures
+                    samples.append(state)
             state = apply(state, action)
             actions += 1
-            if actions % 97 == 0 and len(samples) < 200:
-                samples.append(state)
     return actions / (time.perf_counter() - start), samples
 
 
@@ -111,18 +111,17 @@ def bench(name: str, seconds: float, retained: int = RETAINED) -> dict[str, floa
     game = load_game(name)
     checked, samples = _playouts(game, seconds, checked=True)
     unchecked, _ = _playouts(game, seconds, checked=False)
-    decisions = [s for s in samples if game.current_player(s) >= 0] or samples
-    legal = _rate(game.legal_actions, decisions, seconds)
-    json_rt = _rate(lambda s: from_json(game, to_json(s)), decisions, seconds)
+    legal = _rate(game.legal_actions, samples, seconds)
+    json_rt = _rate(lambda s: from_json(game, to_json(s)), samples, seconds)
     det = float("nan")
     if game.spec.information != Information.PERFECT:
         rng = np.random.default_rng(3)
-        det = _rate(lambda s: game.determinize(s, game.current_player(s), rng), decisions, seconds)
+        det = _rate(lambda s: game.determinize(s, game.current_player(s), rng), samples, seconds)
     agent = MCTSAgent(iterations=MCTS_ITERATIONS)
     rng = np.random.default_rng(1)
     start = time.perf_counter()
     done = 0
-    for state in decisions:
+    for state in samples:
         player = game.current_player(state)
         agent.act_in(game, game.determinize(state, player, rng), player, rng)
         done += MCTS_ITERATIONS
@@ -156,17 +155,17 @@ def _os_playouts(game: Any, seconds: float, child: bool) -> tuple[float, list[An
     samples: list[Any] = []
     end = time.perf_counter() + seconds
     start = time.perf_counter()
-    while time.perf_counter() < end:
+    while time.perf_counter() < end or (child and not samples):
         state = game.new_initial_state()
         while not state.is_terminal():
             action = _os_sample(state, rng)
+            if child and not state.is_chance_node() and actions % 7 == 0 and len(samples) < 200:
+                samples.append(state)
             if child:
                 state = state.child(action)
             else:
                 state.apply_action(action)
             actions += 1
-            if child and actions % 7 == 0 and len(samples) < 200 and not state.is_terminal():
-                samples.append(state)
     return actions / (time.perf_counter() - start), samples
 
 
@@ -190,14 +189,13 @@ def bench_openspiel(name: str, seconds: float, retained: int = RETAINED) -> dict
     game = pyspiel.load_game(name)
     checked, _ = _os_playouts(game, seconds, child=False)
     unchecked, samples = _os_playouts(game, seconds, child=True)
-    decisions = [s for s in samples if not s.is_chance_node()] or samples
-    legal = _rate(lambda s: s.legal_actions(), decisions, seconds)
-    json_rt = _rate(lambda s: game.deserialize_state(s.serialize()), decisions, seconds)
+    legal = _rate(lambda s: s.legal_actions(), samples, seconds)
+    json_rt = _rate(lambda s: game.deserialize_state(s.serialize()), samples, seconds)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
     bot = mcts.MCTSBot(game, 2.0, MCTS_ITERATIONS, evaluator, random_state=np.random.RandomState(1))
     start = time.perf_counter()
     done = 0
-    for state in decisions:
+    for state in samples:
         bot.step(state)
         done += MCTS_ITERATIONS
         if time.perf_counter() - start > seconds:

@@ -9,6 +9,7 @@ validated its actions may call :meth:`Game.apply_unchecked`, which skips the che
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Sequence
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
@@ -280,6 +281,82 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
             if " ".join(self.action_to_str(state, action).lower().split()) == wanted:
                 return action
         raise IllegalActionError(self._illegal_message(state, text, "cannot read"))
+
+    # ----- what the framework adapters ask of a game (overridable defaults) -------------------------------------
+
+    def spec_for(self, options: OptionsT) -> GameSpec:
+        """The spec of a game played with ``options``: :attr:`spec` unless the options change a declared fact.
+
+        A game whose options change, say, how the returns relate (a co-operative party against an automatic
+        enemy is ``IDENTICAL``; against an enemy player ``GENERAL_SUM``) overrides this; the adapters describe a
+        loaded game by it (OpenSpiel's ``GameType`` and ``GameInfo``).
+        """
+        return self.spec
+
+    def public_observation(self, state: StateT) -> Any:
+        """What every player sees and knows that every other player sees (public information), as a frozen value.
+
+        The default serves perfect-information games, where the whole state is public: it is ``state``. A game
+        with hidden information overrides it to say what is public.
+
+        Raises:
+            NotImplementedError: when the game has hidden information and does not say what is public.
+        """
+        if self.spec.information != Information.PERFECT:
+            raise NotImplementedError(f"{self.spec.short_name}: the game does not say what is public")
+        return state
+
+    def private_observation(self, state: StateT, player: int) -> tuple[tuple[str, Any], ...]:
+        """What ``player`` sees beyond the public information, as ``(field, value)`` pairs.
+
+        The default: nothing in a perfect-information game; otherwise the fields of ``observe(state, player)``
+        whose values differ from those of :meth:`public_observation` (which must then be a view of the same attrs
+        class, as a view with the private facts left out). The player's own seat counts as private, as in
+        OpenSpiel's own observers.
+
+        Raises:
+            NotImplementedError: when the game does not say what is public, or its public observation is not a view
+                of the same class as the player's.
+        """
+        if self.spec.information == Information.PERFECT:
+            return ()
+        public = self.public_observation(state)
+        view = self.observe(state, player)
+        if type(public) is not type(view) or not attrs.has(type(view)):
+            raise NotImplementedError(
+                f"{self.spec.short_name}: the public observation is not a view of the player's class "
+                f"({type(public).__name__}, {type(view).__name__}); override private_observation"
+            )
+        return tuple(
+            (f.name, getattr(view, f.name))
+            for f in attrs.fields(type(view))
+            if getattr(view, f.name) != getattr(public, f.name)
+        )
+
+    def observation_string(self, state: StateT, player: int) -> str:
+        """``player``'s view as short readable text. The default is :meth:`render` as ``player`` sees it."""
+        return self.render(state, player)
+
+    def state_tensor(self, state: StateT) -> np.ndarray:
+        """The whole state as one float32 vector of shape :meth:`state_tensor_shape` (for centralized critics).
+
+        The default: in a perfect-information game, player 0's observation tensor (its view is the whole state);
+        otherwise every player's information state tensor (or, without one, observation tensor), flattened and
+        concatenated in seat order, which together hold everything any player knows.
+        """
+        if self.spec.information == Information.PERFECT:
+            return np.asarray(self.observation_tensor(state, 0), dtype=np.float32).ravel()
+        encode = self.information_state_tensor if self.spec.provides_information_state else self.observation_tensor
+        parts = [np.asarray(encode(state, p), dtype=np.float32).ravel() for p in range(self.num_players(state))]
+        return np.concatenate(parts)
+
+    def state_tensor_shape(self, options: OptionsT) -> tuple[int, ...]:
+        """The fixed shape of :meth:`state_tensor` for games with ``options`` (see its default)."""
+        spec = self.spec
+        if spec.information == Information.PERFECT:
+            return (math.prod(spec.observation_shape),)
+        shape = spec.information_state_tensor_shape if spec.provides_information_state else spec.observation_shape
+        return (self.num_players(self.initial_state(options)) * math.prod(shape),)
 
     # ----- the framework: shared by every game -------------------------------------------------------------------
 

@@ -498,6 +498,12 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
 
         return [RebellionBot(), EmpireBot()]
 
+    def public_observation(self, state: UnrestState) -> UnrestView:
+        """What both players see (see :func:`unrest.view.public_view`)."""
+        from unrest.view import public_view
+
+        return public_view(state)
+
 
 def _target_pair(state: UnrestState, district: int) -> str:
     """``Plenty and Peace``: the District a target names and its right-hand neighbour (when it has one)."""

@@ -387,3 +387,16 @@ def _view_detail(view: UnrestView, out: np.ndarray) -> None:
     i += MAX_PILE * _PER_DESTROYED
     if view.winner >= 0:
         out[i + view.winner] = 1.0
+
+
+# ----- the public view (what OpenSpiel's public observers show) -------------------------------------------------
+
+
+def public_view(state: UnrestState) -> UnrestView:
+    """What both players see and know the other sees: the Empire's view, as no seat's (``player`` is -1).
+
+    The Rebellion sees everything the Empire sees, and the Empire learns nothing the Rebellion does not know, so the
+    Empire's view is exactly the public information; the Rebellion's hand, its face-down cards and the proofs it may
+    reveal are its private information.
+    """
+    return attrs.evolve(observe(state, EMPIRE), player=-1)

@@ -143,6 +143,7 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
         observation_shape=OBSERVATION.shape,
         utility_sum=0.0,
         provides_information_state=True,
+        tensor_bounds=(0.0, 1.0),
     )
     state_type = KuhnState
     action_type = Move | Deal
@@ -166,6 +167,10 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
     def observe(self, state: KuhnState, player: int) -> KuhnView:
         card = state.hands[player] if player < len(state.hands) else None
         return KuhnView(player, card, state.history)
+
+    def public_observation(self, state: KuhnState) -> KuhnView:
+        """The betting, which both players see: a view of no seat (``player`` -1) with no card."""
+        return KuhnView(-1, None, state.history)
 
     def determinize(self, state: KuhnState, player: int, rng: np.random.Generator) -> KuhnState:
         if len(state.hands) < 2:
