@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
+EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
 .PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs
 
@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
@@ -19,7 +19,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-core $(VENV)/.installed-docs
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	$(BIN)/python -m pip install --quiet -e ".[cli,docs]"
 	touch $@ $(VENV)/.installed-core
 
 ## demo: bots play seeded games of every title and print them
@@ -31,12 +31,12 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests examples benchmarks docs/_ext
 	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
 	$(BIN)/mypy --strict src tests docs/_ext
-	$(BIN)/mkdocs build --strict --quiet --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
 
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
-	$(BIN)/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 ## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
 playthroughs: $(VENV)/.installed-test
