@@ -163,6 +163,77 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return ()
 
+    # ----- for people at the table: per-seat descriptions and the glossary --------------------------------------
+
+    def seat_name(self, state: StateT, player: int) -> str:
+        """The name of a seat by its role ("Rebellion", "Empire", "Elian"); ``CHANCE`` is "chance".
+
+        The default names seats by number ("player 0"); games with roles override it.
+        """
+        if player == CHANCE:
+            return "chance"
+        return f"player {player}"
+
+    def describe(self, before: StateT, action: ActionT, after: StateT, player: int | None = None) -> tuple[str, ...]:
+        """What ``player`` learns from the transition ``before --action--> after``, as short lines in words.
+
+        ``player=None`` is the whole truth (logs, bots-only games). Never shows ``player`` anything it may not
+        know: two transitions that differ only in facts hidden from ``player`` give identical lines. The default
+        serves perfect-information games fully (the move as :meth:`action_to_str` writes it, then
+        :meth:`describe_transition`'s lines); in a hidden-information game it shows a seat only its own moves,
+        and every other move as "<seat> acts" (chance: "chance acts"). Games override it to say what is public.
+
+        >>> from tabletop_core.testing.kuhn import GAME
+        >>> state = GAME.new_game(seed=1)
+        >>> GAME.describe(state, GAME.legal_actions(state)[0], GAME.step(state, GAME.legal_actions(state)[0]), 1)
+        ('player 0 acts',)
+        """
+        actor = self.current_player(before)
+        who = self.seat_name(before, actor)
+        if player is None or self.spec.information == Information.PERFECT:
+            return (f"{who}: {self.action_to_str(before, action)}", *self.describe_transition(before, action, after))
+        if actor == player:
+            return (f"{who}: {self.action_to_str(before, action)}",)
+        return (f"{who} acts",)
+
+    def legend(self, state: StateT, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """Every symbol or abbreviation :meth:`render` prints for ``player``, as ``(symbol, meaning)`` pairs.
+
+        The default has none (a game whose render uses only words).
+        """
+        return ()
+
+    def step_rules(self, state: StateT) -> str:
+        """The rule of the current step in words: what the player to act may do and what each choice costs.
+
+        The default names the step only (:meth:`describe_step`); games say the rule.
+        """
+        return self.describe_step(state)
+
+    def card_texts(self, state: StateT, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The text of every card (Mission, encounter, skill, monster, ...) in ``player``'s view, as
+        ``(name, text)`` pairs; ``None`` is every card on the table. The default has none.
+        """
+        return ()
+
+    def headline(self, state: StateT) -> str:
+        """A short title of where the game stands ("Level 2", "round 3"); logs show the table when it changes.
+
+        The default is "" (no chapters: logs show the table at the start and the end only).
+        """
+        return ""
+
+    def end_reason(self, state: StateT) -> str:
+        """Why a finished game ended and who won, in words ("" before the end).
+
+        The default states each seat's return; games say the rule that ended the game.
+        """
+        if self.current_player(state) != TERMINAL:
+            return ""
+        returns = self.returns(state)
+        shown = ", ".join(f"{self.seat_name(state, p)} {r:g}" for p, r in enumerate(returns))
+        return f"the game is over: {shown}"
+
     def describe_step(self, state: StateT) -> str:
         """Where the game stands (phase, step, round), for error messages and renders."""
         return f"player {self.current_player(state)} to act"

@@ -18,6 +18,7 @@ import numpy as np
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from unrest import glossary
 from unrest.actions import (
     DEAL_MISSIONS,
     DECISIONS,
@@ -470,6 +471,26 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         if view.destroyed:
             lines.append(f"Destroyed: {_cards(view.destroyed)}")
         return "\n".join(lines)
+
+    def legend(self, state: UnrestState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The symbols the render prints (see :mod:`unrest.glossary`)."""
+        return glossary.legend(state, player)
+
+    def step_rules(self, state: UnrestState) -> str:
+        """The rule of the current step (see :mod:`unrest.glossary`)."""
+        return glossary.step_rules(state)
+
+    def card_texts(self, state: UnrestState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The Mission and Power texts on the table (see :mod:`unrest.glossary`)."""
+        return glossary.card_texts(state, player)
+
+    def end_reason(self, state: UnrestState) -> str:
+        """Why the game ended (see :mod:`unrest.glossary`)."""
+        return glossary.end_reason(state)
+
+    def headline(self, state: UnrestState) -> str:
+        """The round (see :mod:`unrest.glossary`)."""
+        return glossary.headline(state)
 
     def default_agents(self, state: UnrestState) -> list[Any]:
         """The heuristic Rebellion and Empire bots."""
