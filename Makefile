@@ -31,12 +31,12 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests examples benchmarks docs/_ext
 	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
 	$(BIN)/mypy --strict src tests docs/_ext
-	$(BIN)/mkdocs build --strict --quiet --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
 
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
-	$(BIN)/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 ## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
 playthroughs: $(VENV)/.installed-test
