@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium,docs
+EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs
 
 .PHONY: demo test docs lint typecheck pytest bench soak clean playthroughs
 
@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
@@ -19,7 +19,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-core $(VENV)/.installed-docs
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	$(BIN)/python -m pip install --quiet -e ".[cli,docs]"
 	touch $@ $(VENV)/.installed-core
 
 ## demo: bots play seeded games of every title and print them
