@@ -141,6 +141,7 @@ def test_game_seeds_depend_only_on_the_seed_and_the_deal() -> None:
     sim = Simulation.build(KUHN_NAME, pool=["random", "first"], games=3, seed=9)
     assert [sim.seed_of(d) for d in range(3)] == [game_seed(9, d) for d in range(3)]
     assert len({game_seed(9, d) for d in range(100)}) == 100
+    assert all(0 <= game_seed(9, d) < 2**53 for d in range(100))  # exact in JSON, as records require
 
 
 def test_results_are_identical_for_one_and_two_workers(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from tabletop_core.cli.common import parse_options
 from tabletop_core.errors import OptionError
 
 HELP_AGENT = (
-    "SEAT=SPEC fixes an agent to a seat (an index or a seat name, e.g. empire=heuristic); a bare SPEC joins the "
+    "SEAT=SPEC fixes an agent to a seat (an index, player N or a seat name, e.g. 1=heuristic); a bare SPEC joins the "
     "pool that rotates through the other seats (more agents than seats: a league). SPEC: random, first, heuristic, "
     "mcts, ismcts, with parameters as mcts:iterations=400,seconds=1, or module:Class. Default: heuristic everywhere"
 )

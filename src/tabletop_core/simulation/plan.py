@@ -33,12 +33,13 @@ _VERSION = 1
 
 
 def game_seed(seed: int, deal: int) -> int:
-    """The seed of game ``deal`` of a simulation seeded ``seed`` (NumPy ``SeedSequence`` spawn keys).
+    """The seed of game ``deal`` of a simulation seeded ``seed`` (NumPy ``SeedSequence`` spawn keys), below 2**53.
 
     >>> game_seed(7, 0) == game_seed(7, 0) != game_seed(7, 1)
     True
     """
-    return int(np.random.SeedSequence(seed, spawn_key=(deal,)).generate_state(1, np.uint64)[0])
+    # 53 bits, so the seed is exact in every JSON reader (records refuse larger integers).
+    return int(np.random.SeedSequence(seed, spawn_key=(deal,)).generate_state(1, np.uint64)[0]) >> 11
 
 
 def _rotations(
