@@ -80,9 +80,10 @@ def test_unrest_as_the_rebellion_typo_pair_undo_save_ctrl_c_resume(tmp_path: Pat
     child.expect(prompt)
     child.sendline("pl")
     child.expect(prompt)
-    assert "begins" in plain(child.before)  # a prefix of several moves asks for more
-    child.send("plan 3D r\t")  # Tab completes the only move that begins so
-    child.expect("plan 3D revealed")
+    listed = re.search(r"begins \d+ moves: (plan (\S+) revealed)", plain(child.before))
+    assert listed  # a prefix of several moves asks for more, naming them
+    child.send(f"plan {listed.group(2)} r\t")  # Tab completes the only move that begins so
+    child.expect(re.escape(listed.group(1)))
     child.sendcontrol("u")  # and Ctrl-U clears the line again
     child.sendline("1")
     child.expect(prompt)

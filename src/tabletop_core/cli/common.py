@@ -19,11 +19,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tabletop_core.agents import Agent, FirstAgent, RandomAgent, SearchAgent, choose_action
-from tabletop_core.chance import sample_outcome
+from tabletop_core.agents import Agent, FirstAgent, RandomAgent, SearchAgent
 from tabletop_core.errors import OptionError, TabletopError
-from tabletop_core.records import Record, options_json
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.records import Record, options_json, playout
+from tabletop_core.spec import CHANCE
 
 __all__ = [
     "BOT_SPECS",
@@ -141,8 +140,8 @@ def _bounded(text: str, low: int, what: str) -> int:
 
 
 def step_rng(seed: int, step: int) -> np.random.Generator:
-    """The generator of one step of a played game: the same seed and step always draw the same, so a game
-    replayed to a step (after an undo, or on resume) goes on as it would have."""
+    """The generator for the stretch of a game that starts at action ``step``: the same seed and step always draw
+    the same, so a game taken back to a step (by undo, or resumed there) goes on as it would have."""
     return np.random.default_rng((seed, step))
 
 
@@ -218,12 +217,15 @@ def run_game(
 ) -> tuple[Any, Record]:
     """Play one game between bots and print it as the whole truth: who sits where, the table and a key to its
     symbols at the start and at each new chapter (:meth:`Game.headline`), every transition through
-    :meth:`Game.describe`, then the final table, why the game ended and the returns."""
+    :meth:`Game.describe`, then the final table, why the game ended and the returns.
+
+    The game is the core's one playout loop (:func:`tabletop_core.records.playout`, as ``records.play`` and the
+    conformance suite run it), so a seed gives the same game here as in ``play``.
+    """
     console = make_console(out)
     opts = game.make_options(**options)
     state = game.initial_state(opts)
     seats: list[Any] = list(agents) if agents is not None else game.default_agents(state)
-    rng = np.random.default_rng(seed)
     ids: list[int] = []
     legend = Legend()
     console.rule(Text(f"{game.spec.long_name} (seed {seed})", style="bold"))
@@ -231,23 +233,15 @@ def run_game(
         for line in seat_lines(game, state, seats):
             console.print(line)
     chapter: str | None = None
-    while True:
-        player = game.current_player(state)
-        if player == TERMINAL or len(ids) >= game.spec.max_game_length:
-            break
-        if verbose and player != CHANCE and game.headline(state) != chapter:
-            chapter = game.headline(state)
-            print_table(console, game, state, None, chapter or "")
-            legend.show(console, game.legend(state, None))
-        if player == CHANCE:
-            action = sample_outcome(game.chance_outcomes(state), rng)
-        else:
-            action = choose_action(seats[player], game, state, player, rng)
-        before = state
-        state = game.step(state, action)
+    for step in playout(game, seats, state, seed=seed):
+        if verbose and step.player != CHANCE and game.headline(step.before) != chapter:
+            chapter = game.headline(step.before)
+            print_table(console, game, step.before, None, chapter or "")
+            legend.show(console, game.legend(step.before, None))
         if verbose:
-            print_lines(console, game.describe(before, action, state, None))
-        ids.append(game.action_id(action))
+            print_lines(console, game.describe(step.before, step.action, step.after, None))
+        ids.append(step.action_id)
+        state = step.after
     returns = tuple(game.returns(state)) if game.is_terminal(state) else None
     print_table(console, game, state, None, "the end")
     if verbose:

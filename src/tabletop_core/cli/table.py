@@ -1,9 +1,10 @@
 """A person at the table: one seat played from the keyboard, the others by bots, with undo, save and rules help.
 
 The seat sees only what its rules let it see: the log is every transition through ``Game.describe(..., player=
-seat)``, the table is ``Game.render(state, seat)``, the final table too. Every step draws from
-:func:`~tabletop_core.cli.common.step_rng` (the seed and the step's number), so a game taken back by ``undo`` or
-resumed from a saved file goes on exactly as it would have.
+seat)``, the table is ``Game.render(state, seat)``, the final table too. Chance and the bots play through the core's
+playout loop (:func:`tabletop_core.records.playout`); each stretch of their play draws from
+:func:`~tabletop_core.cli.common.step_rng` of the step it starts at, so a game taken back by ``undo`` or resumed
+from a saved file goes on exactly as it would have.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ from rich.columns import Columns
 from rich.console import Console
 from rich.text import Text
 
-from tabletop_core.agents import choose_action
-from tabletop_core.chance import sample_outcome
+from tabletop_core.agents import Agent, SearchAgent
 from tabletop_core.cli.common import HUMAN, Legend, make_agent, print_lines, print_table, step_rng
 from tabletop_core.cli.moves import match_move, normal
 from tabletop_core.cli.session import Session
 from tabletop_core.errors import StateFormatError, TabletopError
-from tabletop_core.records import Record, options_from_json, options_json
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.records import Record, options_from_json, options_json, playout
+from tabletop_core.spec import TERMINAL
 
 __all__ = ["COMMANDS", "HumanTable"]
 
@@ -47,6 +47,13 @@ class _StopPlayError(Exception):
     def __init__(self, code: int) -> None:
         super().__init__(code)
         self.code = code
+
+
+class _PersonSeat:
+    """The person's seat in the agents handed to the playout loop, which stops before it is ever asked."""
+
+    def act(self, view: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
+        raise TabletopError("the table asked the playout loop for the person's own move")
 
 
 class HumanTable:
@@ -94,7 +101,9 @@ class HumanTable:
                 raise StateFormatError(f"saved action {i} (id {action_id}) does not apply: {exc}") from None
         self.shown = max(0, len(self.ids) - 12)  # on resume, repeat the last moves before going on
         first = self.states[0]
-        self.agents = [None if s == HUMAN else make_agent(s, game, first, p) for p, s in enumerate(self.seats)]
+        self.agents: list[Agent | SearchAgent] = [
+            _PersonSeat() if s == HUMAN else make_agent(s, game, first, p) for p, s in enumerate(self.seats)
+        ]
         self.legend = Legend()
         self.seat = game.seat_name(first, self.human)
         self.moves: list[str] = []
@@ -134,30 +143,41 @@ class HumanTable:
         game = self.game
         if self.ids:
             self.console.print(f"resumed {game.spec.long_name} after {len(self.ids)} moves; you are {self.seat}")
-        while True:
+        limit = game.spec.max_game_length
+        while len(self.ids) < limit:
             state = self.states[-1]
             player = game.current_player(state)
-            if player == TERMINAL or len(self.ids) >= game.spec.max_game_length:
+            if player == TERMINAL:
                 break
-            rng = step_rng(self.seed, len(self.ids))
-            if player == CHANCE:
-                action = sample_outcome(game.chance_outcomes(state), rng)
-            elif player != self.human:
-                action = choose_action(self.agents[player], game, state, player, rng)
+            if player != self.human:
+                self._until_the_seat(state, limit)
+                continue
+            self._show_log()
+            legal = game.legal_actions(state)
+            if len(legal) == 1:
+                only = game.action_to_str(state, legal[0])
+                self.console.print(Text(f"only one move, played for you: {only}", style="italic"))
+                action = legal[0]
             else:
-                self._show_log()
-                legal = game.legal_actions(state)
-                if len(legal) == 1:
-                    only = game.action_to_str(state, legal[0])
-                    self.console.print(Text(f"only one move, played for you: {only}", style="italic"))
-                    action = legal[0]
-                else:
-                    action = self._ask(state, legal)
-                    if action is None:
-                        continue
-            self._advance(action)
+                action = self._ask(state, legal)
+                if action is None:
+                    continue
+            self._advance(action, check=True)
         self._finish()
         return 0
+
+    def _until_the_seat(self, state: Any, limit: int) -> None:
+        """Chance and the bots play, through the core's playout loop, until the seat is to act (or the end).
+
+        Each stretch draws from :func:`step_rng` of the step it starts at (always the seat's own decision, or the
+        start), so undo and resume replay the bots' and chance's answers exactly.
+        """
+        rng = step_rng(self.seed, len(self.ids))
+        for step in playout(self.game, self.agents, state, rng, max_steps=limit - len(self.ids)):
+            self.ids.append(step.action_id)
+            self.states.append(step.after)
+            if self.game.current_player(step.after) == self.human:
+                return
 
     def _advance(self, action: Any, *, check: bool = False) -> None:
         state = self.states[-1]
