@@ -153,7 +153,10 @@ def test_a_bad_seat_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no seat 5 in unrest" in fails(capsys, "play", "unrest", "--seat", "5")
     assert "no seat -1" in fails(capsys, "play", "unrest", "--human", "-1")
     assert "names no seat" in fails(capsys, "play", "unrest", "--seat", "dragon")
-    assert "unknown bot 'genius'" in fails(capsys, "play", "unrest", "--seat", "0", "--vs", "genius")
+    assert "agent spec 'genius': not a built-in agent" in fails(
+        capsys, "play", "unrest", "--seat", "0", "--vs", "genius"
+    )
+    assert "cannot play seat 0" in fails(capsys, "play", "unrest", "--seat", "1", "--vs", "unrest.bots:EmpireBot")
 
 
 def test_negative_counts_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 import numpy as np
@@ -19,13 +19,13 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from tabletop_core.agents import Agent, FirstAgent, RandomAgent, SearchAgent
+from tabletop_core.agents import Agent, SearchAgent
+from tabletop_core.agents.specs import parse_agent_spec
 from tabletop_core.errors import OptionError, TabletopError
 from tabletop_core.records import Record, options_json, playout
 from tabletop_core.spec import CHANCE
 
 __all__ = [
-    "BOT_SPECS",
     "HUMAN",
     "Legend",
     "make_agent",
@@ -44,38 +44,20 @@ __all__ = [
 HUMAN = "human"
 
 
-def _heuristic(game: Any, state: Any, seat: int) -> Agent | SearchAgent:
-    agent: Agent | SearchAgent = game.default_agents(state)[seat]
-    return agent
-
-
-#: The bot specs ``--vs`` reads: a name, then optionally ``:key=value,...`` parameters for the bot's factory.
-#: Each factory takes ``(game, state, seat, **params)``; add an entry to offer another bot.
-BOT_SPECS: dict[str, Callable[..., Agent | SearchAgent]] = {
-    "random": lambda game, state, seat: RandomAgent(),
-    "first": lambda game, state, seat: FirstAgent(),
-    "heuristic": _heuristic,
-}
-
-
 def make_agent(spec: str, game: Any, state: Any, seat: int) -> Agent | SearchAgent:
-    """The bot a ``--vs`` spec names, for ``seat``: ``random``, ``first``, ``heuristic`` (the game's own bot).
-
-    A spec may carry parameters after a colon, ``name:key=value,key=value`` (values read as JSON, else text),
-    passed to the factory in :data:`BOT_SPECS`.
+    """The bot an agent spec names, for ``seat``: ``random``, ``first``, ``heuristic`` (the game's own bot),
+    ``mcts:iterations=400``, ``ismcts:seconds=1`` or a user's ``module:Class`` (see
+    :mod:`tabletop_core.agents.specs`, which the simulation reads too).
 
     Raises:
-        OptionError: an unknown bot name or parameters its factory does not take.
+        OptionError: an unknown bot, parameters its class does not take, or a bot that cannot play ``seat``.
     """
-    name, _, rest = spec.partition(":")
-    factory = BOT_SPECS.get(name.strip().lower())
-    if factory is None:
-        raise OptionError(f"unknown bot {spec!r}; bots: {', '.join(BOT_SPECS)}")
-    params = parse_options([p for p in rest.split(",") if p]) if rest else {}
-    try:
-        return factory(game, state, seat, **params)
-    except TypeError as exc:
-        raise OptionError(f"bot {spec!r}: {exc}") from exc
+    parsed = parse_agent_spec(spec)
+    seats = parsed.seats()
+    if seats is not None and seat not in seats:
+        raise OptionError(f"bot {spec!r} cannot play seat {seat}; it plays {sorted(seats)}")
+    agent: Agent | SearchAgent = parsed.build(game, state, seat)
+    return agent
 
 
 def seat_index(game: Any, state: Any, text: str) -> int:

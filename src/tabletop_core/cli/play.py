@@ -29,8 +29,9 @@ def add_parser(sub: Any) -> None:
         "--vs",
         action="append",
         metavar="SPEC",
-        help="the bots in the other seats: random, first or heuristic (the game's own bot; the default); "
-        "once for every other seat, or once per other seat in seat order",
+        help="the bots in the other seats: random, first, heuristic (the game's own bot; the default), "
+        "mcts:iterations=400, ismcts:seconds=1 or module:Class; once for every other seat, or once per other "
+        "seat in seat order",
     )
     play.add_argument("--random", action="store_true", help="the same as --vs random")
     play.add_argument("--seed", type=non_negative, default=0, help="the seed of chance and the bots (default 0)")
