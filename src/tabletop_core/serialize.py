@@ -16,7 +16,7 @@ import json
 import math
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -27,7 +27,17 @@ from tabletop_core.errors import StateFormatError
 if TYPE_CHECKING:
     from tabletop_core.game import Game
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "from_json", "structure", "tag_of", "to_json", "unstructure"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "action_from_json",
+    "from_json",
+    "state_from_json",
+    "structure",
+    "tag_of",
+    "to_json",
+    "unstructure",
+]
 
 FORMAT = "tabletop-rules"
 FORMAT_VERSION = 1
@@ -35,6 +45,10 @@ TAG_KEY = "$type"
 #: Integers beyond this magnitude are rejected as hostile (no game counts that high).
 MAX_INT = 2**53
 MAX_TEXT = 50_000_000
+
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 
 def tag_of(cl: Any) -> str | None:
@@ -323,12 +337,43 @@ def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str
     return doc
 
 
-def from_json(game: Game[Any, Any, Any], text: str | bytes) -> Any:
-    """Read a state or action of ``game`` written by :func:`to_json`.
+def from_json(game: Game[S, A, Any], text: str | bytes) -> Any:
+    """Read a state or action of ``game`` written by :func:`to_json` (typed as ``Any``, since it may be either;
+    :func:`state_from_json` and :func:`action_from_json` read one kind and are typed by the game).
 
     Raises:
         StateFormatError: for malformed, hostile, truncated or foreign input; nothing half-built is returned.
     """
+    return _read(game, text)[1]
+
+
+def state_from_json(game: Game[S, A, Any], text: str | bytes) -> S:
+    """Read a state of ``game`` written by :func:`to_json`, checked by the game's invariants.
+
+    Raises:
+        StateFormatError: as :func:`from_json`, or when the document holds an action.
+    """
+    kind, value = _read(game, text)
+    if kind != "state":
+        raise StateFormatError(f"document holds an action of {game.spec.short_name}, not a state")
+    state: S = value
+    return state
+
+
+def action_from_json(game: Game[S, A, Any], text: str | bytes) -> A:
+    """Read an action of ``game`` written by :func:`to_json`.
+
+    Raises:
+        StateFormatError: as :func:`from_json`, or when the document holds a state.
+    """
+    kind, value = _read(game, text)
+    if kind != "action":
+        raise StateFormatError(f"document holds a state of {game.spec.short_name}, not an action")
+    action: A = value
+    return action
+
+
+def _read(game: Game[Any, Any, Any], text: str | bytes) -> tuple[str, Any]:
     doc = parse_document(text)
     if set(doc) != {"format", "version", "type", "data"}:
         raise StateFormatError(f"document keys must be format, version, type, data; got {sorted(doc)}")
@@ -336,15 +381,15 @@ def from_json(game: Game[Any, Any, Any], text: str | bytes) -> Any:
     if tag == tag_of(game.state_type):
         state = structure(doc["data"], game.state_type)
         check_state(game, state)
-        return state
+        return "state", state
     action_types = get_args(game.action_type) if _is_union(game.action_type) else (game.action_type,)
     for cl in action_types:
         if tag == tag_of(cl):
-            return structure(doc["data"], cl)
+            return "action", structure(doc["data"], cl)
     raise StateFormatError(f"document holds {_short(tag)}, which is not a state or action of {game.spec.short_name}")
 
 
-def check_state(game: Game[Any, Any, Any], state: Any) -> None:
+def check_state(game: Game[S, Any, Any], state: S) -> None:
     """Run the game's invariant checks on a deserialized state; any failure is a ``StateFormatError``."""
     try:
         game.validate_state(state)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tabletop_core import RandomAgent, StateFormatError, from_json, play, to_json
 from tabletop_core.components import Pile
-from tabletop_core.serialize import structure, unstructure
+from tabletop_core.serialize import action_from_json, state_from_json, structure, unstructure
 from tabletop_core.testing.kuhn import GAME, Deal, KuhnState, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
@@ -212,3 +212,13 @@ def test_str_and_int_enums_come_back_as_enums() -> None:
     assert type(hand.suit) is Suit and type(hand.rank) is Rank
     with pytest.raises(StateFormatError, match="suit"):
         structure({"$type": "test.hand", "suit": "clubs", "rank": 1}, Hand)
+
+
+def test_typed_readers_take_only_their_kind() -> None:
+    state = GAME.new_game(seed=2)
+    assert state_from_json(GAME, to_json(state)) == state
+    assert action_from_json(GAME, to_json(Move(1))) == Move(1)
+    with pytest.raises(StateFormatError, match="not a state"):
+        state_from_json(GAME, to_json(Move(1)))
+    with pytest.raises(StateFormatError, match="not an action"):
+        action_from_json(GAME, to_json(state))
