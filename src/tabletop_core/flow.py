@@ -188,6 +188,10 @@ class Frame(Generic[S, A]):
 
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        # Stateless step frames print by name; attrs frames replace this with their generated repr (with fields).
+        return f"{type(self).__name__}()"
+
     def auto(self, state: S) -> S | None:
         """Resolve the frame by itself when the rules leave nothing to choose, else ``None`` (wait for an action).
 
@@ -477,7 +481,7 @@ class Driver(Generic[S, A]):
             return False
         try:
             return self.frame(state).is_legal(state, action)
-        except (TypeError, ValueError, AttributeError, IndexError):
+        except (TypeError, ValueError, AttributeError, LookupError):
             return False
 
 

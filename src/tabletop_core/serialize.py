@@ -6,7 +6,9 @@ stable ``TAG: ClassVar[str]`` (never derived from ``__name__``, so renaming a cl
 
 Structuring is strict: wrong types, unknown keys or tags, non-finite or huge numbers, truncated text and values
 that break a class's validators all raise :class:`~tabletop_core.errors.StateFormatError`; a state is returned only
-when it was built whole and passed the game's ``validate_state``.
+when it was built whole and passed the game's ``validate_state``. Primitives are exact: ``bool`` is not ``int``
+(``true`` is no ``1``), an ``int`` field takes no float (``1.0`` is refused), no string is coerced (``"1"``,
+``"false"``, ``"nan"``), floats are finite and integers lie within +-2**53; enums load from their values.
 """
 
 from __future__ import annotations
@@ -69,20 +71,36 @@ def _has_attrs(t: Any) -> bool:
     return isinstance(origin, type) and attrs.has(origin)
 
 
+_WANTED = {
+    int: f"int (an integer within +-2**{MAX_INT.bit_length() - 1})",
+    float: "float (a finite number)",
+    str: "str",
+    bool: "bool (true or false)",
+}
+
+
+def _enum(t: type[enum.Enum], value: Any) -> Any:
+    if type(value) is t:  # already the member (unstructure leaves str- and int-based members as they are)
+        return value
+    if type(value) not in (int, str):
+        raise TypeError(f"expected a {t.__name__} value, got {_short(value)}")
+    return t(value)
+
+
 def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], Any]:
-    def hook(value: Any, _t: Any) -> Any:
+    """An exact hook for one primitive. cattrs dispatches a class to the hook registered for the nearest class in
+    its MRO, so an ``IntEnum`` or ``(str, Enum)`` field arrives here too: it goes on to the enum's own lookup."""
+
+    def hook(value: Any, t: Any) -> Any:
+        if t is not kind:
+            if isinstance(t, type) and issubclass(t, enum.Enum):
+                return _enum(t, value)
+            raise TypeError(f"cannot structure {t!r}, a subclass of {kind.__name__}")
         if not check(value):
-            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {_short(value)}")
+            raise TypeError(f"expected {_WANTED[kind]}, got {type(value).__name__} {_short(value)}")
         return float(value) if kind is float else value
 
     return hook
-
-
-def _is_exactly(kind: type) -> Callable[[Any], bool]:
-    def predicate(t: Any) -> bool:
-        return t is kind
-
-    return predicate
 
 
 def _short(value: Any) -> str:
@@ -92,7 +110,9 @@ def _short(value: Any) -> str:
 
 def _make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    # Exact-type predicates, so that StrEnum/IntEnum fields (subclasses of str/int) reach the enum hook below.
+    # Exact primitives: bool is not int, no float where an int is declared, no string coercion, finite floats,
+    # |int| <= MAX_INT. They must be class hooks (register_structure_hook): cattrs consults its class dispatch,
+    # where its own int/float/str/bool handlers live, before any predicate hook, so predicate hooks never ran.
     primitives: dict[type, Callable[[Any], bool]] = {
         int: lambda v: type(v) is int and -MAX_INT <= v <= MAX_INT,
         float: lambda v: type(v) in (int, float) and math.isfinite(v) and abs(v) <= MAX_INT,
@@ -100,19 +120,18 @@ def _make_converter() -> cattrs.Converter:
         bool: lambda v: type(v) is bool,
     }
     for kind, check in primitives.items():
-        conv.register_structure_hook_func(_is_exactly(kind), _strict(kind, check))
+        conv.register_structure_hook(kind, _strict(kind, check))
 
     def is_enum(t: Any) -> bool:
         return isinstance(t, type) and issubclass(t, enum.Enum)
 
     def enum_hook(t: Any) -> Callable[[Any, Any], Any]:
         def hook(value: Any, _t: Any) -> Any:
-            if type(value) not in (int, str):
-                raise TypeError(f"expected a {t.__name__} value, got {_short(value)}")
-            return t(value)
+            return _enum(t, value)
 
         return hook
 
+    # Plain Enum subclasses (no int/str base) are not in the class dispatch at all: this factory serves them.
     conv.register_structure_hook_factory(is_enum, enum_hook)
 
     def is_seq(t: Any) -> bool:
