@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 import numpy as np
@@ -23,6 +23,9 @@ from tabletop_core.game import Game
 from tabletop_core.records import Record, options_json, playout, replay
 from tabletop_core.serialize import from_json, to_json
 from tabletop_core.spec import CHANCE, TERMINAL
+
+if TYPE_CHECKING:
+    from tabletop_core.leakcheck import LeakBudget
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game"]
 
@@ -235,6 +238,8 @@ def check_game(
     Raises:
         ConformanceError: on the first violation, naming the seed, the step and the check.
     """
+    from tabletop_core.leakcheck import LeakCheck  # imported here: it raises this module's ConformanceError
+
     totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
     spec = game.spec
     hidden = LeakCheck(game, leaks)
@@ -277,7 +282,3 @@ def check_game(
         checker.expect(tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids")
         hidden.playout(trail, [game.action_from_id(s, i) for s, i in zip(trail, ids, strict=False)], game_seed)
     return ConformanceReport(games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"])
-
-
-# Imported last: the leak checks raise this module's ConformanceError.
-from tabletop_core.leakcheck import LeakBudget, LeakCheck  # noqa: E402  # after ConformanceError (import cycle)
