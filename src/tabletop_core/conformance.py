@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 import numpy as np
@@ -23,6 +23,9 @@ from tabletop_core.game import Game
 from tabletop_core.records import Record, options_json, playout, replay
 from tabletop_core.serialize import from_json, to_json
 from tabletop_core.spec import CHANCE, TERMINAL
+
+if TYPE_CHECKING:
+    from tabletop_core.leakcheck import LeakBudget
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game"]
 
@@ -212,6 +215,7 @@ def check_game(
     agents: Sequence[Agent | SearchAgent] | None = None,
     deep_every: int = 1,
     invariant: Callable[[S], None] | None = None,
+    leaks: LeakBudget | None = None,
 ) -> ConformanceReport:
     """Play ``games`` seeded playouts (seeds ``seed, seed+1, ...``) and check every protocol promise at each state.
 
@@ -228,12 +232,17 @@ def check_game(
             at every ``deep_every``-th state; 1 checks them everywhere.
         invariant: a game-specific check run at every state (raise ``AssertionError`` or ``ValueError`` to fail),
             in addition to the game's own ``validate_state``.
+        leaks: the budget of the hidden-information checks (:mod:`tabletop_core.leakcheck`), run on every playout
+            of a game that is not of perfect information; ``LeakBudget(states=0)`` turns them off.
 
     Raises:
         ConformanceError: on the first violation, naming the seed, the step and the check.
     """
+    from tabletop_core.leakcheck import LeakCheck  # imported here: it raises this module's ConformanceError
+
     totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
     spec = game.spec
+    hidden = LeakCheck(game, leaks)
     for g in range(games):
         game_seed = seed + g
         checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]), invariant)
@@ -271,4 +280,5 @@ def check_game(
         except Exception as exc:  # a record that cannot be replayed is a violation, whatever the cause
             raise checker.fail("replaying the record reproduces the game", f"{type(exc).__name__}: {exc}") from exc
         checker.expect(tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids")
+        hidden.playout(trail, [game.action_from_id(s, i) for s, i in zip(trail, ids, strict=False)], game_seed)
     return ConformanceReport(games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"])

@@ -125,6 +125,24 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return state
 
+    def enumerate_information_set(self, state: StateT, player: int) -> Sequence[tuple[StateT, float]] | None:
+        """Every state ``player`` cannot tell from ``state``, each with its posterior probability, or ``None``.
+
+        Offered for small positions, so that the conformance suite can test :meth:`determinize`'s frequencies
+        (:mod:`tabletop_core.leakcheck`): the posterior given what ``player`` saw, each history weighted by its
+        chance probabilities and the other seats' decisions taken as uninformative (what ISMCTS samples). The
+        probabilities sum to 1 and ``state`` is among the states. The default (``None``) offers no enumeration.
+        """
+        return None
+
+    def redeal(self, state: StateT, player: int, rng: np.random.Generator) -> StateT | None:
+        """A state drawn like :meth:`determinize`, written independently of it (a second opinion), or ``None``.
+
+        The conformance suite compares what ``player`` reads in its worlds too, and tests their frequencies where
+        the position is enumerable. The default (``None``) offers no re-deal.
+        """
+        return None
+
     def information_state(self, state: StateT, player: int) -> Any:
         """A frozen value holding everything ``player`` has seen and done up to ``state`` (perfect recall).
 

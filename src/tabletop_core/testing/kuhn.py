@@ -149,6 +149,9 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
     action_type = Move | Deal
     options_type = KuhnOptions
     driver = DRIVER
+    #: The layouts the conformance suite names tensor pieces by.
+    observation_layout = OBSERVATION
+    information_state_layout = OBSERVATION
 
     def initial_state(self, options: KuhnOptions) -> KuhnState:
         return DRIVER.run(KuhnState(options, Pile.of([0, 1, 2])))
@@ -182,6 +185,31 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
         hands[other] = card
         deck = Pile.of([c for c in range(3) if c not in hands])
         return replace(state, deck=deck, hands=tuple(hands))
+
+    def enumerate_information_set(self, state: KuhnState, player: int) -> tuple[tuple[KuhnState, float], ...]:
+        """Every deal of the opponent's card from the cards ``player`` has not seen, by its share of them."""
+        if len(state.hands) < 2:
+            return ((state, 1.0),)
+        other = 1 - player
+        unseen = [state.hands[other], *state.deck.cards()]
+        out = []
+        for card in sorted(set(unseen)):
+            rest = list(unseen)
+            rest.remove(card)
+            hands = (card, state.hands[1]) if other == 0 else (state.hands[0], card)
+            out.append((replace(state, deck=Pile.of(sorted(rest)), hands=hands), unseen.count(card) / len(unseen)))
+        return tuple(out)
+
+    def redeal(self, state: KuhnState, player: int, rng: np.random.Generator) -> KuhnState:
+        """Shuffle the cards ``player`` has not seen and deal the opponent the first (a second determinizer)."""
+        if len(state.hands) < 2:
+            return state
+        other = 1 - player
+        unseen = [state.hands[other], *state.deck.cards()]
+        order = rng.permutation(len(unseen))
+        card, rest = unseen[order[0]], sorted(unseen[i] for i in order[1:])
+        hands = (card, state.hands[1]) if other == 0 else (state.hands[0], card)
+        return replace(state, deck=Pile.of(rest), hands=hands)
 
     def action_id(self, action: Move | Deal) -> int:
         return action.card if isinstance(action, Deal) else action.bet
