@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import attrs
 
-from unrest.cards import KINDS
+from unrest.rules.cards import KINDS
 
 __all__ = [
     "NUM_ACTIONS",

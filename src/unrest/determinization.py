@@ -33,11 +33,11 @@ import attrs
 import numpy as np
 
 from tabletop_core.errors import TabletopError
-from unrest.cards import DECK, KINDS, MISDIRECTION, card_name
-from unrest.missions import Tally
+from unrest.rules.cards import DECK, KINDS, MISDIRECTION, card_name
 from unrest.rules.liberation import DRAW_SIZE, met_missions, minimal_proofs, missions_for
+from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
-from unrest.rules.setup import HAND_SIZE
+from unrest.setup import HAND_SIZE
 from unrest.state import EMPIRE, REBELLION, Destroyed, Planned, Proof, StackCard, UnrestState
 from unrest.view import all_misdirection_round
 

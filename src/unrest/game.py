@@ -18,6 +18,7 @@ import numpy as np
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from unrest import setup
 from unrest.actions import (
     DEAL_MISSIONS,
     DECISIONS,
@@ -43,11 +44,11 @@ from unrest.actions import (
     outcome_id,
     public_code,
 )
-from unrest.cards import DECK, KINDS, MISDIRECTION, card_name, parse_card
 from unrest.content import CONTENT
 from unrest.determinization import determinize_empire, draws_fit
-from unrest.rules import liberation, setup
+from unrest.rules import liberation
 from unrest.rules import round as rnd
+from unrest.rules.cards import DECK, KINDS, MISDIRECTION, card_name, parse_card
 from unrest.state import CAPITOL, EMPIRE, FLOW, POWERS, REBELLION, UnrestOptions, UnrestState
 from unrest.view import (
     HIDDEN,

@@ -13,7 +13,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.flow import Flow, Pending, Phase, Position
-from unrest.cards import KINDS
+from unrest.rules.cards import KINDS
 
 __all__ = [
     "BLOCKADE",

@@ -15,7 +15,7 @@ import attrs
 import numpy as np
 
 from unrest.actions import NUM_MOVE_CODES
-from unrest.cards import DECK, KINDS, MISDIRECTION
+from unrest.rules.cards import DECK, KINDS, MISDIRECTION
 from unrest.state import EMPIRE, FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
 
 __all__ = [

@@ -30,9 +30,9 @@ from tests.unrest.helpers import (
     stack,
     table,
 )
-from unrest.cards import MISDIRECTION, parse_card
-from unrest.missions import MISSIONS
+from unrest.rules.cards import MISDIRECTION, parse_card
 from unrest.rules.liberation import met_missions
+from unrest.rules.missions import MISSIONS
 from unrest.state import EMPIRE, REBELLION, Destroyed, StackCard, UnrestState
 from unrest.view import HIDDEN, OBSERVATION_SHAPE
 
@@ -253,7 +253,7 @@ def exact_posterior() -> dict[tuple[str, str], float]:
 
 
 def observed(det: UnrestState) -> dict[str, str]:
-    from unrest.cards import card_name
+    from unrest.rules.cards import card_name
 
     plan_cards = [p for p in det.plan if p is not None]
     return {
@@ -404,7 +404,7 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
     unrest.GAME.validate_state(state)
     state = act(state, "place 5D in Peace", "place 2I in Peace")
     assert state.step == "liberate" and unrest.observe(state, EMPIRE).proving == PEACE
-    from unrest.cards import card_name
+    from unrest.rules.cards import card_name
 
     rng = np.random.default_rng(7)
     n = 2000

@@ -20,7 +20,7 @@ from itertools import combinations
 import attrs
 
 from unrest.actions import REVEALS, Decision, Reveal
-from unrest.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
+from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
 from unrest.state import CAPITOL, EMPIRE, FLOW, NO_DISTRICT, REBELLION, Proof, StackCard, UnrestState
 
 __all__ = [

@@ -34,7 +34,7 @@ from unrest.actions import (
     Surveil,
     Target,
 )
-from unrest.cards import MISDIRECTION
+from unrest.rules.cards import MISDIRECTION
 from unrest.state import (
     BLOCKADE,
     DESTROY,

@@ -15,8 +15,8 @@ from __future__ import annotations
 import attrs
 
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
-from unrest.cards import DECK
 from unrest.content import CONTENT
+from unrest.rules.cards import DECK
 from unrest.state import CAPITOL, FLOW, UnrestOptions, UnrestState
 
 __all__ = ["HAND_SIZE", "MISSIONS_DEALT", "apply_setup", "draw_outcomes", "initial", "setup_outcomes"]

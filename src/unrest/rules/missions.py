@@ -6,7 +6,7 @@ count toward no Mission. "Face up" for Political Surge means face up *before* an
 proof does not count; see ``docs/rules/unrest.md``).
 
 >>> from unrest.state import StackCard
->>> from unrest.cards import parse_card
+>>> from unrest.rules.cards import parse_card
 >>> cards = (("3I", False), ("2I", True), ("5D", False))
 >>> stack = [StackCard(parse_card(name), revealed, 1) for name, revealed in cards]
 >>> ESPIONAGE.is_met(stack), COUP.is_met(stack)
@@ -24,8 +24,8 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.errors import ContentError
-from unrest.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
 from unrest.content import CONTENT, FILE
+from unrest.rules.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
 from unrest.state import StackCard
 
 __all__ = [
