@@ -25,7 +25,9 @@ from typing import ClassVar
 
 import attrs
 
+from tabletop_core.errors import IllegalActionError
 from unrest.rules.cards import KINDS
+from unrest.state import MAX_STACK, N_DISTRICTS, N_MISSIONS, PLAN_SIZE, UnrestState
 
 __all__ = [
     "NUM_ACTIONS",
@@ -46,11 +48,14 @@ __all__ = [
     "SetDistrict",
     "Surveil",
     "Target",
+    "action_from_id",
+    "action_id",
+    "decision_id",
+    "outcome_id",
+    "public_code",
 ]
 
-N_DISTRICTS = 5
-N_SLOTS = 3
-MAX_STACK = 24
+N_SLOTS = PLAN_SIZE
 
 _in = attrs.validators.in_
 
@@ -135,7 +140,7 @@ class DealMission:
     """Chance (setup): Mission ``mission`` is dealt face up."""
 
     TAG: ClassVar[str] = "unrest.deal_mission"
-    mission: int = attrs.field(validator=_in(range(9)))
+    mission: int = attrs.field(validator=_in(range(N_MISSIONS)))
 
 
 @attrs.frozen
@@ -150,7 +155,15 @@ Decision = Target | Plan | Surveil | Destroy | Reroute | Blockade | Place | Reve
 Outcome = SetDistrict | DealMission | Draw
 Action = Decision | Outcome
 
-_T0, _P0, _S0, _D0, _R0, _B0, _L0, _V0 = 0, 5, 47, 50, 53, 68, 73, 88
+# Each class's base id follows the sizes of the classes before it (the table in the module docstring).
+_T0 = 0
+_P0 = _T0 + N_DISTRICTS
+_S0 = _P0 + 2 * KINDS
+_D0 = _S0 + N_SLOTS
+_R0 = _D0 + N_SLOTS
+_B0 = _R0 + N_SLOTS * N_DISTRICTS
+_L0 = _B0 + N_DISTRICTS
+_V0 = _L0 + N_SLOTS * N_DISTRICTS
 NUM_ACTIONS = _V0 + MAX_STACK
 NUM_OUTCOMES = KINDS
 
@@ -164,7 +177,7 @@ BLOCKADES = tuple(Blockade(d) for d in range(N_DISTRICTS))
 PLACES = tuple(tuple(Place(s, d) for d in range(N_DISTRICTS)) for s in range(N_SLOTS))
 REVEALS = tuple(Reveal(i) for i in range(MAX_STACK))
 SET_DISTRICTS = tuple(SetDistrict(d) for d in range(N_DISTRICTS))
-DEAL_MISSIONS = tuple(DealMission(m) for m in range(9))
+DEAL_MISSIONS = tuple(DealMission(m) for m in range(N_MISSIONS))
 DRAWS = tuple(Draw(k) for k in range(KINDS))
 
 DECISIONS: tuple[Decision, ...] = (
@@ -184,7 +197,7 @@ def decision_id(action: Decision) -> int:
     if isinstance(action, Plan):
         return _P0 + 2 * action.card + action.hidden
     if isinstance(action, Place):
-        return _L0 + 5 * action.slot + action.district
+        return _L0 + N_DISTRICTS * action.slot + action.district
     if isinstance(action, Target):
         return _T0 + action.district
     if isinstance(action, Surveil):
@@ -192,7 +205,7 @@ def decision_id(action: Decision) -> int:
     if isinstance(action, Destroy):
         return _D0 + action.slot
     if isinstance(action, Reroute):
-        return _R0 + 5 * action.slot + action.district
+        return _R0 + N_DISTRICTS * action.slot + action.district
     if isinstance(action, Blockade):
         return _B0 + action.district
     if isinstance(action, Reveal):
@@ -223,3 +236,32 @@ def outcome_id(action: Outcome) -> int:
     if isinstance(action, DealMission):
         return action.mission
     raise TypeError(f"unrest: not a chance outcome: {action!r}")
+
+
+def action_id(action: Action) -> int:
+    """The id of a decision in ``range(NUM_ACTIONS)``, or of a chance outcome in ``range(NUM_OUTCOMES)``."""
+    if isinstance(action, Draw | SetDistrict | DealMission):
+        return outcome_id(action)
+    return decision_id(action)
+
+
+def action_from_id(state: UnrestState, i: int, *, chance: bool) -> Action:
+    """Decode ``i`` in the id space of ``state``'s node: chance outcomes of its step when ``chance``, else
+    decisions.
+
+    Raises:
+        IllegalActionError: when ``i`` is not an int or names no action of that space.
+    """
+    if type(i) is not int:
+        raise IllegalActionError(f"unrest: action id must be an int, not {i!r}")
+    if chance:
+        step = state.pos.step
+        table: tuple[Outcome, ...] = (
+            SET_DISTRICTS if step == "districts" else DEAL_MISSIONS if step == "missions" else DRAWS
+        )
+        if 0 <= i < len(table):
+            return table[i]
+    elif 0 <= i < NUM_ACTIONS:
+        return DECISIONS[i]
+    where = f"round {state.pos.round}, {state.pos.step} step"
+    raise IllegalActionError(f"unrest: no action with id {i!r} at {where}")

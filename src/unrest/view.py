@@ -1,4 +1,4 @@
-"""What each player may know (``observe``) and its fixed-size tensor.
+"""What each player may know (``observe``), its fixed-size tensors, the table as text and the narration.
 
 The Rebellion sees everything but the deck (whose contents follow from what it sees: the deck is a multiset
 with no order to hide). The Empire sees the revealed cards, where every hidden card lies (and when it was
@@ -15,8 +15,27 @@ import attrs
 import numpy as np
 
 from unrest.actions import NUM_MOVE_CODES
-from unrest.rules.cards import DECK, KINDS, MISDIRECTION
-from unrest.state import EMPIRE, FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
+from unrest.content import CONTENT
+from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, card_name
+from unrest.state import (
+    EMPIRE,
+    EMPIRE_ACTIONS,
+    FLOW,
+    HAND_SIZE,
+    LAST_ROUND,
+    MAX_STACK,
+    MISSIONS_DEALT,
+    N_DISTRICTS,
+    N_MISSIONS,
+    N_POWERS,
+    PLAN_SIZE,
+    POWERS,
+    REBELLION,
+    Destroyed,
+    Planned,
+    StackCard,
+    UnrestState,
+)
 
 __all__ = [
     "HIDDEN",
@@ -29,15 +48,17 @@ __all__ = [
     "UnrestInformation",
     "UnrestView",
     "check_player",
+    "describe_step",
+    "describe_transition",
     "information_state",
     "information_state_tensor",
     "observation_tensor",
     "observe",
+    "render",
 ]
 
 #: The kind shown for a card the viewer cannot see.
 HIDDEN = -1
-_MAX_ROUND = 9
 
 
 @attrs.frozen
@@ -52,7 +73,7 @@ class HiddenCard:
 
 
 # One shared marker per round: observing allocates nothing for hidden cards.
-_HIDDEN = tuple(HiddenCard(r) for r in range(_MAX_ROUND + 1))
+_HIDDEN = tuple(HiddenCard(r) for r in range(LAST_ROUND + 1))
 
 #: A card in a stack, as a player sees it.
 SeenCard = StackCard | HiddenCard
@@ -190,12 +211,12 @@ def observe(state: UnrestState, player: int) -> UnrestView:
 
 
 _STEPS = tuple(s for p in FLOW.phases for s in p.steps)
-_N_DISTRICTS = 5
-_N_MISSIONS = 9
-_PER_DISTRICT = 1 + 5 + 1 + 1 + 1 + 1 + KINDS + 1
+_N_DISTRICTS = N_DISTRICTS
+_N_MISSIONS = N_MISSIONS
+_PER_DISTRICT = 1 + N_DISTRICTS + 1 + 1 + 1 + 1 + KINDS + 1
 _PER_SLOT = 2 + KINDS
-_HEAD = 2 + len(_STEPS) + 3 + _N_MISSIONS + 4 + 1 + 2
-OBSERVATION_SHAPE = (_HEAD + _N_DISTRICTS * _PER_DISTRICT + 3 * _PER_SLOT + KINDS + 2 + KINDS + 1,)
+_HEAD = 2 + len(_STEPS) + 3 + _N_MISSIONS + N_POWERS + 1 + 2
+OBSERVATION_SHAPE = (_HEAD + _N_DISTRICTS * _PER_DISTRICT + PLAN_SIZE * _PER_SLOT + KINDS + 2 + KINDS + 1,)
 
 
 def observation_tensor(view: UnrestView) -> np.ndarray:
@@ -212,7 +233,7 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
     i = 2
     out[i + _STEPS.index(view.step)] = 1.0
     i += len(_STEPS)
-    out[i] = view.round / 8.0
+    out[i] = view.round / LAST_ROUND
     out[i + 1] = float(view.final)
     out[i + 2] = float(view.variant == "capitol")
     i += 3
@@ -221,25 +242,27 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
     i += _N_MISSIONS
     for t, up in enumerate(view.tokens):
         out[i + t] = float(up)
-    out[i + 4] = len(view.used) / 2.0
-    out[i + 5] = float(view.not_misdirection)
-    out[i + 6] = float(view.all_misdirection)
-    i += 7
+    i += N_POWERS
+    out[i] = len(view.used) / EMPIRE_ACTIONS
+    out[i + 1] = float(view.not_misdirection)
+    out[i + 2] = float(view.all_misdirection)
+    i += 3
     for d in range(_N_DISTRICTS):
         if d in view.row:
             out[i] = 1.0
             out[i + 1 + view.row.index(d)] = 1.0
-        out[i + 6] = float(view.freed[d] > 0)
-        out[i + 7] = float(d in view.aoi)
-        out[i + 8] = float(d == view.blockade)
-        out[i + 9] = float(d == view.proving)
+        j = i + 1 + N_DISTRICTS
+        out[j] = float(view.freed[d] > 0)
+        out[j + 1] = float(d in view.aoi)
+        out[j + 2] = float(d == view.blockade)
+        out[j + 3] = float(d == view.proving)
         for c in view.stacks[d]:
             if c.card == HIDDEN:
-                out[i + 10 + KINDS] += 1.0
+                out[j + 4 + KINDS] += 1.0
             else:
-                out[i + 10 + c.card] += 1.0
+                out[j + 4 + c.card] += 1.0
         i += _PER_DISTRICT
-    for s in range(3):
+    for s in range(PLAN_SIZE):
         p = view.plan[s] if s < len(view.plan) else None
         if p is not None:
             out[i] = 1.0
@@ -250,8 +273,8 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
     for k in view.hand:
         out[i + k] += 1.0
     i += KINDS
-    out[i] = view.hand_size / 5.0
-    out[i + 1] = view.deck_size / 24.0
+    out[i] = view.hand_size / HAND_SIZE
+    out[i + 1] = view.deck_size / DECK_SIZE
     i += 2
     for x in view.destroyed:
         if x.card == HIDDEN:
@@ -264,14 +287,14 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
 # ----- the information state ------------------------------------------------------------------------------------
 
 #: At most 8 rounds of 1 target, 3 plans, 2 Empire actions and 3 placements, and 24 proof reveals in all.
-MAX_MOVES = 8 * 9 + 24
+MAX_MOVES = LAST_ROUND * (1 + PLAN_SIZE + EMPIRE_ACTIONS + PLAN_SIZE) + DECK_SIZE
 #: Every card of the deck.
-MAX_DRAWS = sum(DECK)
+MAX_DRAWS = DECK_SIZE
 _LAID = _N_DISTRICTS * _N_DISTRICTS
 #: Cards a stack, or the destroyed pile, can hold: every card of the deck.
-MAX_PILE = sum(DECK)
-_ROUNDS = _MAX_ROUND - 1
-_DEALT = 3
+MAX_PILE = MAX_STACK
+_ROUNDS = LAST_ROUND
+_DEALT = MISSIONS_DEALT
 _PER_CARD = KINDS + 2 + _ROUNDS
 _PER_DESTROYED = KINDS + 1 + _ROUNDS
 _DETAIL = (
@@ -387,3 +410,74 @@ def _view_detail(view: UnrestView, out: np.ndarray) -> None:
     i += MAX_PILE * _PER_DESTROYED
     if view.winner >= 0:
         out[i + view.winner] = 1.0
+
+
+# ----- the table as text ----------------------------------------------------------------------------------------
+
+_NAME = tuple(d.name for d in CONTENT.districts)
+_SIDE = ("Rebellion", "Empire")
+
+
+def describe_step(state: UnrestState) -> str:
+    """Round, phase and step (and the Final Encounter)."""
+    if state.winner >= 0:
+        return f"game over ({_SIDE[state.winner]} won)"
+    if state.pos.round == 0:
+        return f"setup: {state.pos.step}"
+    final = " (Final Encounter)" if state.final and state.pos.step != "draw" else ""
+    return f"round {state.pos.round}{final}: {state.pos.phase} phase, {state.pos.step} step"
+
+
+def describe_transition(before: UnrestState, after: UnrestState) -> tuple[str, ...]:
+    """Liberations and the end of the game, which the rules bring about inside a step."""
+    lines = [
+        f"{_NAME[d]} is liberated (round {after.freed[d]})"
+        for d in range(N_DISTRICTS)
+        if after.freed[d] and not before.freed[d]
+    ]
+    if after.winner >= 0 and before.winner < 0:
+        lines.append(f"the {_SIDE[after.winner]} wins")
+    return tuple(lines)
+
+
+def render(state: UnrestState, player: int | None = None) -> str:
+    """The table as text: the row with stacks, the plan, the tokens, the hand, as ``player`` sees it (the whole
+    truth, deck included, when ``player`` is ``None``)."""
+    view = observe(state, REBELLION if player is None else player)
+    lines = [f"Unrest, {describe_step(state)}"]
+    missions = ", ".join(CONTENT.missions[m].name for m in view.missions)
+    lines.append(f"Missions: {missions}")
+    for d in view.row:
+        marks = "".join([" [AoI]" if d in view.aoi else "", " [Blockade]" if d == view.blockade else ""])
+        lines.append(f"  {_NAME[d]}{marks}: {_cards(view.stacks[d])}")
+    for d in range(N_DISTRICTS):
+        if view.freed[d]:
+            lines.append(f"  liberated in round {view.freed[d]}: {_NAME[d]}: {_cards(view.stacks[d])}")
+    if any(p is not None for p in view.plan):
+        plan = ", ".join(
+            f"{i + 1}:{_card(p.card, p.revealed)}" if p is not None else f"{i + 1}:-" for i, p in enumerate(view.plan)
+        )
+        lines.append(f"Plan: {plan}")
+    if view.proving >= 0:
+        stack = view.stacks[view.proving]
+        shown = " ".join(card_name(stack[i].card) for i in view.chosen)
+        so_far = f"revealed {shown} so far" if shown else "nothing revealed yet"
+        lines.append(f"Proving {_NAME[view.proving]}: {so_far}")
+    up = [POWERS[t] for t, face_up in enumerate(view.tokens) if face_up]
+    lines.append(f"Empire tokens face up: {', '.join(up) or 'none'}")
+    hand = " ".join(card_name(k) for k in view.hand) or "-" if view.player == REBELLION else f"{view.hand_size} cards"
+    lines.append(f"Hand: {hand}; deck: {view.deck_size} cards")
+    if player is None and view.deck_size:
+        lines.append("Deck (unordered): " + " ".join(card_name(k) for k, n in enumerate(state.deck) for _ in range(n)))
+    if view.destroyed:
+        lines.append(f"Destroyed: {_cards(view.destroyed)}")
+    return "\n".join(lines)
+
+
+def _card(kind: int, revealed: bool) -> str:
+    name = "??" if kind == HIDDEN else card_name(kind)
+    return name if revealed else f"({name})"
+
+
+def _cards(cards: tuple[SeenCard, ...] | tuple[Destroyed | HiddenCard, ...]) -> str:
+    return " ".join(_card(c.card, c.revealed) for c in cards) or "-"

@@ -21,10 +21,21 @@ import attrs
 
 from unrest.actions import REVEALS, Decision, Reveal
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
-from unrest.state import CAPITOL, EMPIRE, FLOW, NO_DISTRICT, REBELLION, Proof, StackCard, UnrestState
+from unrest.state import (
+    CAPITOL,
+    DRAW_SIZE,
+    EMPIRE,
+    FLOW,
+    N_DISTRICTS,
+    NO_DISTRICT,
+    REBELLION,
+    WIN_LIBERATED,
+    Proof,
+    StackCard,
+    UnrestState,
+)
 
 __all__ = [
-    "WIN_LIBERATED",
     "apply_reveal",
     "end_round",
     "met_missions",
@@ -34,10 +45,6 @@ __all__ = [
     "reveal_actions",
     "start_liberation",
 ]
-
-WIN_LIBERATED = 3
-DRAW_SIZE = 3
-N_DISTRICTS = 5
 
 
 def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:

@@ -35,10 +35,13 @@ from unrest.actions import (
     Target,
 )
 from unrest.rules.cards import MISDIRECTION
+from unrest.rules.liberation import start_liberation
 from unrest.state import (
     BLOCKADE,
     DESTROY,
+    EMPIRE_ACTIONS,
     FLOW,
+    PLAN_SIZE,
     REROUTE,
     SURVEIL,
     Destroyed,
@@ -48,7 +51,6 @@ from unrest.state import (
 )
 
 __all__ = [
-    "PLAN_SIZE",
     "apply_place",
     "apply_plan",
     "apply_power",
@@ -62,9 +64,6 @@ __all__ = [
     "power_legal",
     "target_actions",
 ]
-
-PLAN_SIZE = 3
-EMPIRE_ACTIONS = 2
 
 
 def target_actions(state: UnrestState) -> tuple[Decision, ...]:
@@ -240,8 +239,6 @@ def _after_defence(state: UnrestState) -> UnrestState:
     """The Rebellion executes (or, with nothing left to place, the round ends)."""
     state = attrs.evolve(state, pos=FLOW.at("execute", "place", state.pos.round))
     if all(p is None for p in state.plan):
-        from unrest.rules.liberation import start_liberation
-
         return start_liberation(state)
     return state
 
@@ -269,7 +266,5 @@ def apply_place(state: UnrestState, action: Place) -> UnrestState:
     stack = (*state.stacks[d], StackCard(card.card, card.revealed, state.pos.round))
     state = attrs.evolve(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]))
     if all(p is None for p in plan):
-        from unrest.rules.liberation import start_liberation
-
         return start_liberation(state)
     return state
