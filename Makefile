@@ -2,9 +2,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium
+EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium,docs
 
-.PHONY: demo test lint typecheck pytest bench soak clean
+.PHONY: demo test docs lint typecheck pytest bench soak clean playthroughs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,22 +16,35 @@ $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS_TEST)]"
+	touch $@ $(VENV)/.installed-core $(VENV)/.installed-docs
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
 	touch $@ $(VENV)/.installed-core
 
 ## demo: bots play seeded games of every title and print them
 demo: $(VENV)/.installed-core
 	$(BIN)/tabletop demo
 
-## test: ruff, mypy --strict, pytest (installs the test extras)
+## test: ruff, mypy --strict, the documentation site (--strict), pytest (installs the test extras)
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests examples benchmarks
-	$(BIN)/ruff format --check src tests examples benchmarks
-	$(BIN)/mypy --strict src tests
+	$(BIN)/ruff check src tests examples benchmarks docs/_ext
+	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
+	$(BIN)/mypy --strict src tests docs/_ext
+	$(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
+
+## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
+docs: $(VENV)/.installed-docs
+	$(BIN)/mkdocs build --strict --site-dir site
+
+## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
+playthroughs: $(VENV)/.installed-test
+	$(BIN)/python -m tests.adapters.playthroughs.record
 
 ## bench: speed benchmarks (not part of make test)
 bench: $(VENV)/.installed-test
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.run --json bench.json
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

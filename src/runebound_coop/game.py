@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from runebound_coop import glossary
 from runebound_coop.actions import (
     NUM_ACTIONS,
     Action,
@@ -322,6 +323,26 @@ class RuneboundCoop(Game[RuneboundState, Action, RuneboundOptions]):
                 side, i = (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
                 if not 0 <= i < len(faces_of(setup, fight, side)):
                     raise ValueError(f"casting: bad token ref {ref}")
+
+    def legend(self, state: RuneboundState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The symbols the render prints (see :mod:`runebound_coop.glossary`)."""
+        return glossary.legend(state, player)
+
+    def step_rules(self, state: RuneboundState) -> str:
+        """The rule of the current step (see :mod:`runebound_coop.glossary`)."""
+        return glossary.step_rules(state)
+
+    def card_texts(self, state: RuneboundState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The text of every card in view (see :mod:`runebound_coop.glossary`)."""
+        return glossary.card_texts(state, player)
+
+    def end_reason(self, state: RuneboundState) -> str:
+        """Why the game ended (see :mod:`runebound_coop.glossary`)."""
+        return glossary.end_reason(state)
+
+    def headline(self, state: RuneboundState) -> str:
+        """Where the game stands, for logs (see :mod:`runebound_coop.glossary`)."""
+        return glossary.headline(state)
 
     def default_agents(self, state: RuneboundState) -> list[Any]:
         """A heuristic hero per hero (see :mod:`runebound_coop.bots`)."""

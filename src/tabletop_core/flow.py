@@ -1,9 +1,15 @@
-"""The phase/step machine: phases and steps declared as data, plus a stack of pending sub-decisions.
+"""The phase/step machine: phases and steps declared as data, typed frames, and the driver that runs them.
 
-A game declares its turn structure once as a :class:`Flow` (phases, each a sequence of steps) and keeps a
-:class:`Position` in its state. Sub-decisions that interrupt the flow ("reveal 2, choose 1, then resolve or rest";
-"respond to this trigger") are frames pushed on a :class:`Pending` stack: while the stack is not empty its top frame
-owns who acts and what may be done; popping the last frame hands control back to the flow position.
+A game declares its turn structure once as a :class:`Flow` (phases, each a sequence of steps) and keeps (or derives)
+a :class:`Position`. Sub-decisions that interrupt the flow ("reveal 2, choose 1, then resolve or rest"; "respond to
+this trigger") are frames pushed on a :class:`Pending` stack: while the stack is not empty its top frame owns who
+acts and what may be done; popping the last frame hands control back to the flow position.
+
+The behaviour half: every frame is an instance of one of three bases, :class:`Decision` (a player acts),
+:class:`Chance` (chance acts) or :class:`Automatic` (the rules act by themselves). A :class:`Driver` maps each
+``(phase, step)`` to the frame that owns it when the stack is empty, and :meth:`Driver.run` resolves automatic
+frames until a decision, a chance node or the end, with the end checks in their declared order before every frame
+and a loop guard. A game built on :class:`Driven` then needs no loop of its own (see ``tabletop_core.testing``).
 
 >>> flow = Flow((Phase("travel", ("preparation", "decision", "exploration")), Phase("combat", ("battle",))))
 >>> pos = flow.start()
@@ -19,11 +25,28 @@ owns who acts and what may be done; popping the last frame hands control back to
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
-__all__ = ["Flow", "Pending", "Phase", "Position"]
+from tabletop_core.errors import TabletopError
+from tabletop_core.game import ActionT, Game, OptionsT, StateT
+from tabletop_core.spec import CHANCE, TERMINAL
+
+__all__ = [
+    "LOOP_LIMIT",
+    "Automatic",
+    "Chance",
+    "Decision",
+    "Driven",
+    "Driver",
+    "Flow",
+    "Frame",
+    "Pending",
+    "Phase",
+    "Position",
+]
 
 F = TypeVar("F")
 
@@ -56,6 +79,7 @@ class Flow:
 
     phases: tuple[Phase, ...] = attrs.field()
     _order: tuple[tuple[str, str], ...] = attrs.field(init=False, repr=False, eq=False)
+    _where: dict[tuple[str, str], int] = attrs.field(init=False, repr=False, eq=False)
 
     @phases.validator
     def _check(self, _attr: object, phases: tuple[Phase, ...]) -> None:
@@ -64,7 +88,9 @@ class Flow:
             raise ValueError("flow: phases must be non-empty with distinct names")
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_order", tuple((p.name, s) for p in self.phases for s in p.steps))
+        order = tuple((p.name, s) for p in self.phases for s in p.steps)
+        object.__setattr__(self, "_order", order)
+        object.__setattr__(self, "_where", {key: i for i, key in enumerate(order)})
 
     def start(self, round_: int = 1) -> Position:
         """The first step of the first phase."""
@@ -99,10 +125,14 @@ class Flow:
         return self.start(pos.round + 1)
 
     def _index(self, pos: Position) -> int:
-        try:
-            return self._order.index((pos.phase, pos.step))
-        except ValueError:
-            raise ValueError(f"flow: no step {pos.step!r} in phase {pos.phase!r}") from None
+        i = self._where.get((pos.phase, pos.step))
+        if i is None:
+            raise ValueError(f"flow: no step {pos.step!r} in phase {pos.phase!r}")
+        return i
+
+    def steps(self) -> tuple[tuple[str, str], ...]:
+        """Every ``(phase, step)`` pair in play order."""
+        return self._order
 
 
 @attrs.frozen
@@ -137,3 +167,350 @@ class Pending(Generic[F]):
         if not self.frames:
             raise ValueError("pending: no top frame to replace")
         return Pending((*self.frames[:-1], frame))
+
+
+# ----- frames: who acts, what may be done, what it does -------------------------------------------------------------
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+#: The default bound on automatic resolutions in one :meth:`Driver.run` (a loop in the rules or the content).
+LOOP_LIMIT = 100_000
+
+
+class Frame(Generic[S, A]):
+    """What owns the next event: one class per kind of sub-decision (or per step), usually frozen attrs.
+
+    Subclass one of :class:`Decision`, :class:`Chance` or :class:`Automatic`, not this class. A frame's data (the
+    card being explored, the trigger being answered) are its attrs fields; a step's frame is usually a stateless
+    singleton. Every method receives the whole state, so a frame reads what it needs from it.
+    """
+
+    __slots__ = ()
+
+    def auto(self, state: S) -> S | None:
+        """Resolve the frame by itself when the rules leave nothing to choose, else ``None`` (wait for an action).
+
+        :meth:`Driver.run` calls it before it stops at a decision or a chance node: a choice with a single
+        option, a draw from an empty pile. :class:`Automatic` frames always resolve.
+        """
+        return None
+
+    def actor(self, state: S) -> int:
+        """The player to act here (``CHANCE`` at a chance frame)."""
+        raise TabletopError(f"{type(self).__name__} resolves by itself: nobody acts on it (was the state run?)")
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        """Every legal action here, sorted by action id (at a chance frame, the outcomes)."""
+        return ()
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[A, float], ...]:
+        """The ``(outcome, probability)`` pairs of a chance frame, sorted by id; empty at any other frame."""
+        return ()
+
+    def is_legal(self, state: S, action: object) -> bool:
+        """Whether ``action`` (any object) is legal here. Override with a fast check that builds no list."""
+        return action in self.legal_actions(state)
+
+    def apply(self, state: S, action: A) -> S:
+        """The state after the (legal) ``action``, before the driver runs the rules on."""
+        raise TabletopError(f"{type(self).__name__} takes no action")
+
+
+class Decision(Frame[S, A]):
+    """A player decides: implement :meth:`actor`, :meth:`legal_actions` and :meth:`apply` (and maybe
+    :meth:`~Frame.is_legal`, :meth:`~Frame.auto`).
+
+    >>> class Guess(Decision[int, int]):
+    ...     def actor(self, state: int) -> int:
+    ...         return 0
+    ...     def legal_actions(self, state: int) -> tuple[int, ...]:
+    ...         return (0, 1)
+    ...     def apply(self, state: int, action: int) -> int:
+    ...         return state + action
+    >>> Guess().is_legal(5, 1), Guess().is_legal(5, 2), Guess().apply(5, 1)
+    (True, False, 6)
+    """
+
+    __slots__ = ()
+
+    def actor(self, state: S) -> int:
+        raise NotImplementedError(f"{type(self).__name__} must say who acts")
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        raise NotImplementedError(f"{type(self).__name__} must list its actions")
+
+    def apply(self, state: S, action: A) -> S:
+        raise NotImplementedError(f"{type(self).__name__} must apply its actions")
+
+
+class Chance(Frame[S, A]):
+    """Chance acts: implement :meth:`chance_outcomes` and :meth:`apply` (the outcome's effect).
+
+    >>> class Coin(Chance[int, int]):
+    ...     def chance_outcomes(self, state: int) -> tuple[tuple[int, float], ...]:
+    ...         return ((0, 0.5), (1, 0.5))
+    ...     def apply(self, state: int, action: int) -> int:
+    ...         return state * 2 + action
+    >>> Coin().actor(0) == CHANCE, Coin().legal_actions(0), Coin().is_legal(0, 1), Coin().is_legal(0, 2)
+    (True, (0, 1), True, False)
+    """
+
+    __slots__ = ()
+
+    def actor(self, state: S) -> int:
+        return CHANCE
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        return tuple(outcome for outcome, _ in self.chance_outcomes(state))
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[A, float], ...]:
+        raise NotImplementedError(f"{type(self).__name__} must list its outcomes")
+
+    def is_legal(self, state: S, action: object) -> bool:
+        return any(outcome == action for outcome, _ in self.chance_outcomes(state))
+
+    def apply(self, state: S, action: A) -> S:
+        raise NotImplementedError(f"{type(self).__name__} must apply its outcomes")
+
+
+class Automatic(Frame[S, Any]):
+    """The rules act by themselves: implement :meth:`resolve` (it must make progress: pop the frame, move the
+    position or change what the end checks read; a frame that resolves to itself trips the driver's loop guard).
+
+    >>> class Tick(Automatic[int]):
+    ...     def resolve(self, state: int) -> int:
+    ...         return state + 1
+    >>> Tick().auto(1)
+    2
+    """
+
+    __slots__ = ()
+
+    def resolve(self, state: S) -> S:
+        """The state after the frame has done its work."""
+        raise NotImplementedError(f"{type(self).__name__} must resolve")
+
+    def auto(self, state: S) -> S | None:
+        return self.resolve(state)
+
+
+# ----- the driver ---------------------------------------------------------------------------------------------------
+
+
+def _no_top(_state: object) -> None:
+    return None
+
+
+class Driver(Generic[S, A]):
+    """Runs a game's frames: the top pending frame, else the frame declared for the current ``(phase, step)``.
+
+    Args:
+        name: the game's short name, for error messages.
+        flow: the game's phases and steps; every key of ``steps`` must be one of its steps.
+        steps: the frame that owns each ``(phase, step)`` while no frame is pending (usually a stateless singleton).
+        position: reads the position from a state (stored, or derived from the state's facts).
+        top: reads the top pending frame (``None`` when nothing is pending); omit it for a game without a stack.
+        over: whether the game has ended; checked first, before every frame.
+        end_checks: checks run in this fixed order after ``over`` and before every frame; each returns the state
+            after it fired (a combatant defeated ends the fight) or ``None``. A check that fires restarts the round
+            of checks, so the first check always sees the newest state.
+        on_over: applied to a finished state before :meth:`run` returns it (tidy pending frames away); it must be
+            idempotent, since ``run`` of a finished state applies it again.
+        limit: how many automatic resolutions one :meth:`run` may make before it raises (the loop guard).
+
+    A driven game's protocol methods are one-line delegations (:class:`Driven` writes them): ``current_player``
+    is the frame's actor, ``legal_actions`` its actions, ``_apply`` the frame's ``apply`` followed by :meth:`run`.
+
+    >>> flow = Flow((Phase("play", ("roll", "count")),))
+    >>> class Roll(Chance[tuple[int, int], int]):
+    ...     def chance_outcomes(self, s): return ((1, 0.5), (2, 0.5))
+    ...     def apply(self, s, face): return (s[0] + face, 1)
+    >>> class Count(Automatic[tuple[int, int]]):
+    ...     def resolve(self, s): return (s[0], 0)
+    >>> driver = Driver("dice", flow, {("play", "roll"): Roll(), ("play", "count"): Count()},
+    ...                 position=lambda s: Position(1, "play", ("roll", "count")[s[1]]), over=lambda s: s[0] >= 3)
+    >>> state = driver.apply((0, 0), 2)
+    >>> state, driver.current_player(state), driver.legal_actions(state)
+    ((2, 0), -1, (1, 2))
+    >>> driver.current_player(driver.apply(state, 1)) == TERMINAL
+    True
+    """
+
+    __slots__ = ("_checks", "_on_over", "_over", "_position", "_steps", "_top", "flow", "limit", "name")
+
+    def __init__(
+        self,
+        name: str,
+        flow: Flow,
+        steps: Mapping[tuple[str, str], Frame[S, Any]],
+        *,
+        position: Callable[[S], Position],
+        over: Callable[[S], bool],
+        top: Callable[[S], Frame[S, Any] | None] | None = None,
+        end_checks: Sequence[Callable[[S], S | None]] = (),
+        on_over: Callable[[S], S] | None = None,
+        limit: int = LOOP_LIMIT,
+    ) -> None:
+        known = set(flow.steps())
+        unknown = [key for key in steps if key not in known]
+        if unknown:
+            raise ValueError(f"{name}: steps {unknown} are not in the flow (steps: {flow.steps()})")
+        if limit < 1:
+            raise ValueError(f"{name}: the loop limit must be positive, not {limit}")
+        self.name = name
+        self.flow = flow
+        self.limit = limit
+        self._steps: dict[tuple[str, str], Frame[S, Any]] = dict(steps)
+        self._position: Callable[[S], Position] = position
+        self._over: Callable[[S], bool] = over
+        self._top: Callable[[S], Frame[S, Any] | None] = top if top is not None else _no_top
+        self._checks: tuple[Callable[[S], S | None], ...] = tuple(end_checks)
+        self._on_over: Callable[[S], S] | None = on_over
+
+    def __repr__(self) -> str:
+        return f"Driver({self.name!r}, {len(self._steps)} steps, {len(self._checks)} end checks)"
+
+    # ----- where play stands -----------------------------------------------------------------------------------
+
+    def frame(self, state: S) -> Frame[S, Any]:
+        """The frame that owns the next event: the top pending frame, else the current step's frame.
+
+        Raises:
+            TabletopError: when the current step has no frame declared.
+        """
+        top = self._top(state)
+        if top is not None:
+            return top
+        pos = self._position(state)
+        frame = self._steps.get((pos.phase, pos.step))
+        if frame is None:
+            raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
+        return frame
+
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended."""
+        return self._over(state)
+
+    def describe(self, state: S) -> str:
+        """Where play stands, in words: the position and the frame (for error messages)."""
+        if self._over(state):
+            return f"the end ({self._where(state)})"
+        return f"{self._where(state)} ({self.frame(state)!r})"
+
+    def _where(self, state: S) -> str:
+        try:
+            pos = self._position(state)
+        except (AttributeError, TypeError, ValueError) as exc:  # a derived position may not exist everywhere
+            return f"<no position: {exc}>"
+        return f"{pos.phase}/{pos.step}, round {pos.round}"
+
+    # ----- the loop ----------------------------------------------------------------------------------------------
+
+    def run(self, state: S) -> S:
+        """Resolve automatic frames until a decision, a chance node or the end; return that resting state.
+
+        Before every frame: ``over`` first (the game has ended: return it, through ``on_over``), then each end
+        check in its declared order (the first that fires replaces the state and the checks start again).
+
+        Raises:
+            TabletopError: when the rules resolve more than ``limit`` frames without coming to rest (a loop); the
+                message names the game, the position and the frame.
+        """
+        over = self._over
+        checks = self._checks
+        top = self._top
+        steps = self._steps
+        position = self._position
+        for _ in range(self.limit):
+            if over(state):
+                return state if self._on_over is None else self._on_over(state)
+            fired = None
+            for check in checks:
+                fired = check(state)
+                if fired is not None:
+                    break
+            if fired is not None:
+                state = fired
+                continue
+            frame = top(state)
+            if frame is None:
+                pos = position(state)
+                frame = steps.get((pos.phase, pos.step))
+                if frame is None:
+                    raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
+            nxt = frame.auto(state)
+            if nxt is None:
+                return state
+            state = nxt
+        raise TabletopError(
+            f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
+            f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
+        )
+
+    def apply(self, state: S, action: A) -> S:
+        """Apply ``action`` (known to be legal) through the owning frame, then :meth:`run` to the next rest."""
+        return self.run(self.frame(state).apply(state, action))
+
+    # ----- the protocol, read from the frame -----------------------------------------------------------------
+
+    def current_player(self, state: S) -> int:
+        """``TERMINAL`` when over, else the owning frame's actor (``CHANCE`` at a chance frame)."""
+        if self._over(state):
+            return TERMINAL
+        return self.frame(state).actor(state)
+
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        """The owning frame's actions (the outcomes at a chance frame); empty when over."""
+        if self._over(state):
+            return ()
+        actions: tuple[A, ...] = self.frame(state).legal_actions(state)
+        return actions
+
+    def chance_outcomes(self, state: S) -> tuple[tuple[A, float], ...]:
+        """The outcomes of a chance frame; empty anywhere else."""
+        if self._over(state):
+            return ()
+        outcomes: tuple[tuple[A, float], ...] = self.frame(state).chance_outcomes(state)
+        return outcomes
+
+    def is_legal(self, state: S, action: object) -> bool:
+        """Whether ``action`` is legal in ``state`` (``False`` when over or when the frame cannot read it)."""
+        if self._over(state):
+            return False
+        try:
+            return self.frame(state).is_legal(state, action)
+        except (TypeError, ValueError, AttributeError, IndexError):
+            return False
+
+
+class Driven(Game[StateT, ActionT, OptionsT]):
+    """A :class:`~tabletop_core.game.Game` whose protocol is its :class:`Driver`: set the class attribute
+    ``driver`` and implement the rest of the game (setup, returns, views, codec, notation).
+
+    ``current_player``, ``legal_actions``, ``chance_outcomes``, ``is_legal`` and ``_apply`` delegate to the driver;
+    ``describe_step`` names the position and the frame. ``initial_state`` should end with ``driver.run(state)``.
+    """
+
+    driver: ClassVar[Driver[Any, Any]]
+
+    def current_player(self, state: StateT) -> int:
+        return self.driver.current_player(state)
+
+    def legal_actions(self, state: StateT) -> tuple[ActionT, ...]:
+        actions: tuple[ActionT, ...] = self.driver.legal_actions(state)
+        return actions
+
+    def chance_outcomes(self, state: StateT) -> tuple[tuple[ActionT, float], ...]:
+        outcomes: tuple[tuple[ActionT, float], ...] = self.driver.chance_outcomes(state)
+        return outcomes
+
+    def is_legal(self, state: StateT, action: ActionT) -> bool:
+        return self.driver.is_legal(state, action)
+
+    def _apply(self, state: StateT, action: ActionT) -> StateT:
+        nxt: StateT = self.driver.apply(state, action)
+        return nxt
+
+    def describe_step(self, state: StateT) -> str:
+        return self.driver.describe(state)

@@ -9,6 +9,7 @@ validated its actions may call :meth:`Game.apply_unchecked`, which skips the che
 from __future__ import annotations
 
 import abc
+import math
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
-from tabletop_core.spec import CHANCE, TERMINAL, GameSpec
+from tabletop_core.spec import CHANCE, TERMINAL, GameSpec, Information
 
 __all__ = ["ActionT", "Game", "OptionsT", "StateT"]
 
@@ -162,6 +163,77 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return ()
 
+    # ----- for people at the table: per-seat descriptions and the glossary --------------------------------------
+
+    def seat_name(self, state: StateT, player: int) -> str:
+        """The name of a seat by its role ("Rebellion", "Empire", "Elian"); ``CHANCE`` is "chance".
+
+        The default names seats by number ("player 0"); games with roles override it.
+        """
+        if player == CHANCE:
+            return "chance"
+        return f"player {player}"
+
+    def describe(self, before: StateT, action: ActionT, after: StateT, player: int | None = None) -> tuple[str, ...]:
+        """What ``player`` learns from the transition ``before --action--> after``, as short lines in words.
+
+        ``player=None`` is the whole truth (logs, bots-only games). Never shows ``player`` anything it may not
+        know: two transitions that differ only in facts hidden from ``player`` give identical lines. The default
+        serves perfect-information games fully (the move as :meth:`action_to_str` writes it, then
+        :meth:`describe_transition`'s lines); in a hidden-information game it shows a seat only its own moves,
+        and every other move as "<seat> acts" (chance: "chance acts"). Games override it to say what is public.
+
+        >>> from tabletop_core.testing.kuhn import GAME
+        >>> state = GAME.new_game(seed=1)
+        >>> GAME.describe(state, GAME.legal_actions(state)[0], GAME.step(state, GAME.legal_actions(state)[0]), 1)
+        ('player 0 acts',)
+        """
+        actor = self.current_player(before)
+        who = self.seat_name(before, actor)
+        if player is None or self.spec.information == Information.PERFECT:
+            return (f"{who}: {self.action_to_str(before, action)}", *self.describe_transition(before, action, after))
+        if actor == player:
+            return (f"{who}: {self.action_to_str(before, action)}",)
+        return (f"{who} acts",)
+
+    def legend(self, state: StateT, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """Every symbol or abbreviation :meth:`render` prints for ``player``, as ``(symbol, meaning)`` pairs.
+
+        The default has none (a game whose render uses only words).
+        """
+        return ()
+
+    def step_rules(self, state: StateT) -> str:
+        """The rule of the current step in words: what the player to act may do and what each choice costs.
+
+        The default names the step only (:meth:`describe_step`); games say the rule.
+        """
+        return self.describe_step(state)
+
+    def card_texts(self, state: StateT, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The text of every card (Mission, encounter, skill, monster, ...) in ``player``'s view, as
+        ``(name, text)`` pairs; ``None`` is every card on the table. The default has none.
+        """
+        return ()
+
+    def headline(self, state: StateT) -> str:
+        """A short title of where the game stands ("Level 2", "round 3"); logs show the table when it changes.
+
+        The default is "" (no chapters: logs show the table at the start and the end only).
+        """
+        return ""
+
+    def end_reason(self, state: StateT) -> str:
+        """Why a finished game ended and who won, in words ("" before the end).
+
+        The default states each seat's return; games say the rule that ended the game.
+        """
+        if self.current_player(state) != TERMINAL:
+            return ""
+        returns = self.returns(state)
+        shown = ", ".join(f"{self.seat_name(state, p)} {r:g}" for p, r in enumerate(returns))
+        return f"the game is over: {shown}"
+
     def describe_step(self, state: StateT) -> str:
         """Where the game stands (phase, step, round), for error messages and renders."""
         return f"player {self.current_player(state)} to act"
@@ -187,6 +259,82 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
             if " ".join(self.action_to_str(state, action).lower().split()) == wanted:
                 return action
         raise IllegalActionError(self._illegal_message(state, text, "cannot read"))
+
+    # ----- what the framework adapters ask of a game (overridable defaults) -------------------------------------
+
+    def spec_for(self, options: OptionsT) -> GameSpec:
+        """The spec of a game played with ``options``: :attr:`spec` unless the options change a declared fact.
+
+        A game whose options change, say, how the returns relate (a co-operative party against an automatic
+        enemy is ``IDENTICAL``; against an enemy player ``GENERAL_SUM``) overrides this; the adapters describe a
+        loaded game by it (OpenSpiel's ``GameType`` and ``GameInfo``).
+        """
+        return self.spec
+
+    def public_observation(self, state: StateT) -> Any:
+        """What every player sees and knows that every other player sees (public information), as a frozen value.
+
+        The default serves perfect-information games, where the whole state is public: it is ``state``. A game
+        with hidden information overrides it to say what is public.
+
+        Raises:
+            NotImplementedError: when the game has hidden information and does not say what is public.
+        """
+        if self.spec.information != Information.PERFECT:
+            raise NotImplementedError(f"{self.spec.short_name}: the game does not say what is public")
+        return state
+
+    def private_observation(self, state: StateT, player: int) -> tuple[tuple[str, Any], ...]:
+        """What ``player`` sees beyond the public information, as ``(field, value)`` pairs.
+
+        The default: nothing in a perfect-information game; otherwise the fields of ``observe(state, player)``
+        whose values differ from those of :meth:`public_observation` (which must then be a view of the same attrs
+        class, as a view with the private facts left out). The player's own seat counts as private, as in
+        OpenSpiel's own observers.
+
+        Raises:
+            NotImplementedError: when the game does not say what is public, or its public observation is not a view
+                of the same class as the player's.
+        """
+        if self.spec.information == Information.PERFECT:
+            return ()
+        public = self.public_observation(state)
+        view = self.observe(state, player)
+        if type(public) is not type(view) or not attrs.has(type(view)):
+            raise NotImplementedError(
+                f"{self.spec.short_name}: the public observation is not a view of the player's class "
+                f"({type(public).__name__}, {type(view).__name__}); override private_observation"
+            )
+        return tuple(
+            (f.name, getattr(view, f.name))
+            for f in attrs.fields(type(view))
+            if getattr(view, f.name) != getattr(public, f.name)
+        )
+
+    def observation_string(self, state: StateT, player: int) -> str:
+        """``player``'s view as short readable text. The default is :meth:`render` as ``player`` sees it."""
+        return self.render(state, player)
+
+    def state_tensor(self, state: StateT) -> np.ndarray:
+        """The whole state as one float32 vector of shape :meth:`state_tensor_shape` (for centralized critics).
+
+        The default: in a perfect-information game, player 0's observation tensor (its view is the whole state);
+        otherwise every player's information state tensor (or, without one, observation tensor), flattened and
+        concatenated in seat order, which together hold everything any player knows.
+        """
+        if self.spec.information == Information.PERFECT:
+            return np.asarray(self.observation_tensor(state, 0), dtype=np.float32).ravel()
+        encode = self.information_state_tensor if self.spec.provides_information_state else self.observation_tensor
+        parts = [np.asarray(encode(state, p), dtype=np.float32).ravel() for p in range(self.num_players(state))]
+        return np.concatenate(parts)
+
+    def state_tensor_shape(self, options: OptionsT) -> tuple[int, ...]:
+        """The fixed shape of :meth:`state_tensor` for games with ``options`` (see its default)."""
+        spec = self.spec
+        if spec.information == Information.PERFECT:
+            return (math.prod(spec.observation_shape),)
+        shape = spec.information_state_tensor_shape if spec.provides_information_state else spec.observation_shape
+        return (self.num_players(self.initial_state(options)) * math.prod(shape),)
 
     # ----- the framework: shared by every game -------------------------------------------------------------------
 

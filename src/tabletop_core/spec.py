@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 
 import attrs
@@ -50,6 +51,10 @@ class GameSpec:
     far, so that two histories a player can tell apart never give that player the same information state. Its
     tensor has the fixed shape ``information_state_shape``; left ``None``, it is ``observation_shape`` (a game
     whose observation already is perfect recall, such as Kuhn poker's, needs nothing more).
+
+    ``tensor_bounds`` declares ``(low, high)``, finite bounds that every value of every tensor the game makes
+    (observation, information state, :meth:`Game.state_tensor`) lies within; the Gymnasium and PettingZoo adapters
+    make their ``Box`` spaces from it. ``None`` (the default) declares nothing, and those spaces stay unbounded.
     """
 
     short_name: str
@@ -68,6 +73,7 @@ class GameSpec:
     utility_sum: float | None = None
     provides_information_state: bool = False
     information_state_shape: tuple[int, ...] | None = None
+    tensor_bounds: tuple[float, float] | None = None
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.min_num_players <= self.max_num_players:
@@ -78,6 +84,12 @@ class GameSpec:
             raise ValueError(f"{self.short_name}: information_state_shape without provides_information_state")
         if self.num_distinct_actions < 1 or self.max_game_length < 1:
             raise ValueError(f"{self.short_name}: action space and game length must be positive")
+        if self.tensor_bounds is not None:
+            low, high = self.tensor_bounds
+            if not -math.inf < low <= high < math.inf:
+                raise ValueError(
+                    f"{self.short_name}: tensor_bounds must be finite with low <= high, not {self.tensor_bounds}"
+                )
 
     @property
     def information_state_tensor_shape(self) -> tuple[int, ...]:

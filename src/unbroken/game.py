@@ -21,6 +21,7 @@ from tabletop_core.components import Pile
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from unbroken import glossary
 from unbroken.actions import (
     MAX_CHANCE,
     NUM_ACTIONS,
@@ -265,6 +266,26 @@ class Unbroken(Game[State, Action, Options]):
             raise ValueError("card index outside the pack")
         if any(not 0 <= i < len(pack.skills) for i in state.offered):
             raise ValueError("skill index outside the pack")
+
+    def legend(self, state: State, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The symbols the render prints (see :mod:`unbroken.glossary`)."""
+        return glossary.legend(state, player)
+
+    def step_rules(self, state: State) -> str:
+        """The rule of the current step (see :mod:`unbroken.glossary`)."""
+        return glossary.step_rules(state)
+
+    def card_texts(self, state: State, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The text of every card in view (see :mod:`unbroken.glossary`)."""
+        return glossary.card_texts(state, player)
+
+    def end_reason(self, state: State) -> str:
+        """Why the game ended (see :mod:`unbroken.glossary`)."""
+        return glossary.end_reason(state)
+
+    def headline(self, state: State) -> str:
+        """Where the game stands, for logs (see :mod:`unbroken.glossary`)."""
+        return glossary.headline(state)
 
     def default_agents(self, state: State) -> list[Any]:
         """The heuristic bot."""

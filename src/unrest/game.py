@@ -18,7 +18,7 @@ import numpy as np
 
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
-from unrest import bots, invariants, notation, setup, view
+from unrest import bots, glossary, invariants, notation, setup, view
 from unrest.actions import NUM_ACTIONS, NUM_OUTCOMES, Action, action_from_id, action_id
 from unrest.determinization import determinize_empire
 from unrest.rules import flow
@@ -166,9 +166,33 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         """The table as text, as ``player`` sees it (the whole truth when ``None``; see :func:`unrest.view.render`)."""
         return view.render(state, player)
 
+    def legend(self, state: UnrestState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The symbols the render prints (see :mod:`unrest.glossary`)."""
+        return glossary.legend(state, player)
+
+    def step_rules(self, state: UnrestState) -> str:
+        """The rule of the current step (see :mod:`unrest.glossary`)."""
+        return glossary.step_rules(state)
+
+    def card_texts(self, state: UnrestState, player: int | None = None) -> tuple[tuple[str, str], ...]:
+        """The Mission and Power texts on the table (see :mod:`unrest.glossary`)."""
+        return glossary.card_texts(state, player)
+
+    def end_reason(self, state: UnrestState) -> str:
+        """Why the game ended (see :mod:`unrest.glossary`)."""
+        return glossary.end_reason(state)
+
+    def headline(self, state: UnrestState) -> str:
+        """The round (see :mod:`unrest.glossary`)."""
+        return glossary.headline(state)
+
     def default_agents(self, state: UnrestState) -> list[Any]:
         """The heuristic Rebellion and Empire bots."""
         return [bots.RebellionBot(), bots.EmpireBot()]
+
+    def public_observation(self, state: UnrestState) -> UnrestView:
+        """What both players see (see :func:`unrest.view.public_view`)."""
+        return view.public_view(state)
 
 
 GAME = Unrest()

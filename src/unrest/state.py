@@ -123,8 +123,7 @@ class UnrestOptions:
 
     Attributes:
         variant: ``"standard"``, or ``"capitol"`` for the Capitol variant (the Capitol in the centre;
-        liberating
-            it wins at once; its Revolution needs 25).
+            liberating it wins at once; its Revolution needs 25).
     """
 
     TAG: ClassVar[str] = "unrest.options"
@@ -199,7 +198,7 @@ class UnrestState:
         freed: by District id, the round it was liberated in, or 0.
         tokens: by power, whether that Empire Power token is face up.
         aoi: the two Districts under the Area of Interest token (empty in the Final Encounter and between
-        rounds).
+            rounds).
         plan: this round's planned cards by slot; ``None`` once a card has left the plan.
         blockade: the blockaded District this round, or -1.
         used: the powers the Empire has used this round, in order.

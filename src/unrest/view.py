@@ -481,3 +481,16 @@ def _card(kind: int, revealed: bool) -> str:
 
 def _cards(cards: tuple[SeenCard, ...] | tuple[Destroyed | HiddenCard, ...]) -> str:
     return " ".join(_card(c.card, c.revealed) for c in cards) or "-"
+
+
+# ----- the public view (what OpenSpiel's public observers show) -------------------------------------------------
+
+
+def public_view(state: UnrestState) -> UnrestView:
+    """What both players see and know the other sees: the Empire's view, as no seat's (``player`` is -1).
+
+    The Rebellion sees everything the Empire sees, and the Empire learns nothing the Rebellion does not know, so the
+    Empire's view is exactly the public information; the Rebellion's hand, its face-down cards and the proofs it may
+    reveal are its private information.
+    """
+    return attrs.evolve(observe(state, EMPIRE), player=-1)

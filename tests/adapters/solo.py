@@ -118,6 +118,7 @@ class Solo(Game[SoloState, Move | Face, SoloOptions]):
         max_chance_outcomes=6,
         max_game_length=1 + MAX_TURNS * (2 * MAX_ROLLS + 1),
         observation_shape=(7,),
+        tensor_bounds=(0.0, 1.0),
     )
     state_type = SoloState
     action_type = Move | Face
@@ -256,6 +257,7 @@ class Nim(Game[NimState, Take, NimOptions]):
         max_game_length=20,
         observation_shape=(3,),
         utility_sum=0.0,
+        tensor_bounds=(0.0, 1.0),
     )
     state_type = NimState
     action_type = Take

@@ -7,6 +7,7 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 
 from tabletop_core import IllegalActionError, OptionError
@@ -34,6 +35,7 @@ def test_gymnasium_check_env_passes(case: Case) -> None:
         warnings.filterwarnings("ignore", message=".*(infinity|precision).*")
         check_env(TabletopEnv(case.game, options=case.options))
         check_env(TabletopEnv(case.game, options=case.options, render_mode="ansi"))
+        check_env(TabletopEnv(case.game, options=case.options, render_mode="human"))
 
 
 def _episode(env: TabletopEnv, seed: int, rng: np.random.Generator) -> tuple[list[list[float]], float]:
@@ -96,7 +98,7 @@ def test_only_one_player_games_make_gymnasium_environments() -> None:
     with pytest.raises(OptionError, match="one-player"):
         TabletopEnv(KUHN)
     with pytest.raises(OptionError):
-        TabletopEnv(SOLO, render_mode="human")
+        TabletopEnv(SOLO, render_mode="rgb_array")
     env = TabletopEnv(SOLO, render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == SOLO.render(env.tabletop_state, 0)
@@ -112,3 +114,61 @@ def test_register_env_makes_the_game_available_to_gymnasium_make() -> None:
         check_env(env.unwrapped)  # with a spec, the checker also tries the other render modes
     _observation, info = env.reset(seed=0)
     assert info["action_mask"].tolist() == [1, 1]
+
+
+# ----- issue 17: the mask at the end of an episode, bounds, render modes, vector environments -------------------
+
+
+def test_the_mask_of_a_finished_episode_marks_only_the_action_masked_sampling_falls_back_to() -> None:
+    env = TabletopEnv(SOLO, options={"turns": 1})
+    _obs, info = env.reset(seed=0)
+    terminated = False
+    while not terminated:
+        _obs, _reward, terminated, _truncated, info = env.step(env.action_space.sample(info["action_mask"]))
+    assert info["action_mask"].tolist() == [1, 0] and env.action_masks().tolist() == [True, False]
+    assert isinstance(env.action_space, spaces.Discrete) and env.action_space.start == 0
+    assert env.action_space.sample(np.zeros(2, np.int8)) == 0  # Gymnasium's own fallback for a mask with no action
+
+
+def test_observation_bounds_are_the_declared_tensor_bounds() -> None:
+    space = TabletopEnv(SOLO).observation_space
+    assert SOLO.spec.tensor_bounds == (0.0, 1.0) and isinstance(space, spaces.Box)
+    assert space.is_bounded("both") and (space.low == 0.0).all() and (space.high == 1.0).all()
+
+
+@pytest.mark.parametrize("case", ONE_PLAYER, ids=lambda c: c.id)
+def test_declared_bounds_are_finite_and_hold(case: Case) -> None:
+    env = TabletopEnv(case.game, options=case.options)
+    bounds = case.game.spec.tensor_bounds
+    assert isinstance(env.observation_space, spaces.Box)
+    assert env.observation_space.is_bounded("both") == (bounds is not None)
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        seen, _ = _episode(env, seed, rng)
+        assert all(env.observation_space.contains(np.asarray(o, np.float32)) for o in seen)
+
+
+def test_human_rendering_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    env = TabletopEnv(SOLO, render_mode="human")
+    env.reset(seed=0)
+    assert capsys.readouterr().out == SOLO.render(env.tabletop_state, 0) + "\n"  # shown after reset
+    assert env.render() is None and capsys.readouterr().out.strip()
+
+
+@pytest.mark.parametrize("case", ONE_PLAYER, ids=lambda c: c.id)
+def test_vector_envs_with_the_default_autoreset_sample_masked_actions_throughout(case: Case) -> None:
+    env_id = register_env(case.game)
+    # Strict: an illegal action raises, so every step below took a legal action or was discarded by the autoreset.
+    envs = gymnasium.make_vec(env_id, num_envs=3, options=dict(case.options), illegal_action="raise")
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    envs.action_space.seed(0)
+    _obs, info = envs.reset(seed=1)
+    finished = 0
+    for _ in range(150):
+        masks = info["action_mask"]
+        assert masks.dtype == np.int8 and (masks.sum(axis=1) >= 1).all()  # a masked softmax is defined everywhere
+        actions = envs.action_space.sample(mask=tuple(masks))
+        _obs, _rewards, terminated, truncated, info = envs.step(actions)
+        finished += int(terminated.sum() + truncated.sum())
+    envs.close()
+    assert finished >= 1  # episodes ended and were reset along the way

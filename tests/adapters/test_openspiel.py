@@ -16,7 +16,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from tabletop_core import CHANCE, IllegalActionError, OptionError, StateFormatError, from_json
+from tabletop_core import CHANCE, Game, IllegalActionError, OptionError, StateFormatError, Utility, from_json
 from tabletop_core.adapters import openspiel
 from tabletop_core.serialize import unstructure
 from tabletop_core.testing.kuhn import GAME as KUHN
@@ -25,6 +25,11 @@ from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import KUHN_RECALL, NIM, Scoring
 
 GT = pyspiel.GameType
+NONE, SINGLE, ALL = (
+    pyspiel.PrivateInfoType.NONE,
+    pyspiel.PrivateInfoType.SINGLE_PLAYER,
+    pyspiel.PrivateInfoType.ALL_PLAYERS,
+)
 
 
 def _play_to(game: Any, ids: list[int]) -> Any:
@@ -193,8 +198,7 @@ def test_observation_string_and_tensor_come_from_observe() -> None:
     state = _play_to(game, [2, 0, 1])
     tt = openspiel.tabletop_state(state)
     for p in (0, 1):
-        view = KUHN.observe(tt, p)
-        assert json.loads(state.observation_string(p)) == unstructure(view)
+        assert state.observation_string(p) == KUHN.observation_string(tt, p) == KUHN.render(tt, p)
         assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), KUHN.observation_tensor(tt, p))
 
 
@@ -228,14 +232,28 @@ def test_information_state_tensor_is_the_observation_when_the_game_declares_perf
     assert game.information_state_tensor_shape() == list(KUHN_RECALL.spec.observation_shape)
     state = _play_to(game, [1, 2, 0])
     assert state.information_state_tensor(1) == state.observation_tensor(1)
-    assert state.information_state_string(1) == state.observation_string(1)
+    # The seat's view in words, then a digest of the game's own information state (which here is the view).
+    info = json.dumps(unstructure(KUHN_RECALL.information_state(openspiel.tabletop_state(state), 1)), sort_keys=True,
+                      separators=(",", ":"))  # fmt: skip
+    assert state.information_state_string(1) == f"{state.observation_string(1)}\nrecall {openspiel._chain('', info)}"
 
 
-def test_only_the_players_own_observation_types_are_offered() -> None:
-    game = openspiel.load(KUHN)
-    with pytest.raises(ValueError, match="only the player's own observation"):
-        game.make_py_observer(pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
-                                                         private_info=pyspiel.PrivateInfoType.NONE))  # fmt: skip
+class _Secretive(type(KUHN)):  # type: ignore[misc]  # Kuhn's rules, not saying what is public
+    spec = attrs.evolve(KUHN.spec, short_name="kuhn_secretive")
+
+    def public_observation(self, state: Any) -> Any:
+        return Game.public_observation(self, state)  # the core default: hidden information, no answer
+
+
+def test_a_game_that_does_not_say_what_is_public_offers_only_the_players_own_observers() -> None:
+    game = openspiel.load(_Secretive())
+    assert not game.get_type().provides_factored_observation_string
+    public_only = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=NONE)
+    with pytest.raises(ValueError, match=r"^kuhn_secretive: no observer with public_info=True, private_info=none"):
+        game.make_py_observer(public_only)
+    own = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    state = _play_to(game, [2, 0])
+    assert own.string_from(state, 0) == state.information_state_string(0)
 
 
 # ----- serialization through our JSON --------------------------------------------------------------------------
@@ -478,7 +496,7 @@ def _walk(game: Any, seed: int, steps: int = 60) -> list[Any]:
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
 def test_game_type_and_info_match_the_spec(case: Case) -> None:
     game = openspiel.load(case.game, **case.options)
-    spec, gt = case.game.spec, game.get_type()
+    spec, gt = case.game.spec_for(case.game.make_options(**case.options)), game.get_type()
     assert gt.short_name == f"python_{spec.short_name}"
     assert gt.chance_mode == _OS_CHANCE[spec.chance_mode.value]
     assert gt.information == _OS_INFORMATION[spec.information.value]
@@ -504,18 +522,18 @@ def test_strings_and_tensors_are_the_views_and_resampled_worlds_keep_them(case: 
     for state in _walk(game, seed=2)[::3]:
         tt = openspiel.tabletop_state(state)
         for p in range(game.num_players()):
-            assert json.loads(state.observation_string(p)) == unstructure(tt_game.observe(tt, p))
+            assert state.observation_string(p) == tt_game.observation_string(tt, p)
             assert np.array_equal(
                 np.asarray(state.observation_tensor(p), np.float32), tt_game.observation_tensor(tt, p)
             )
+            words, recall = state.information_state_string(p).split("\nrecall ")
+            assert words == state.observation_string(p) and len(recall) == 32
             if tt_game.spec.provides_information_state:
-                info = unstructure(tt_game.information_state(tt, p))
-                assert json.loads(state.information_state_string(p)) == info
+                info = json.dumps(unstructure(tt_game.information_state(tt, p)), sort_keys=True, separators=(",", ":"))
+                assert recall == openspiel._chain("", info)
                 assert np.array_equal(
                     np.asarray(state.information_state_tensor(p), np.float32), tt_game.information_state_tensor(tt, p)
                 )
-            else:
-                assert state.information_state_string(p).startswith(state.observation_string(p))
             world = resample(state, p)
             assert world.observation_string(p) == state.observation_string(p)
             assert world.observation_tensor(p) == state.observation_tensor(p)
@@ -703,3 +721,193 @@ def test_openspiels_rl_environment_plays_every_library_game(name: str) -> None:
         step = env.step([int(rng.choice(legal))])
         totals += np.asarray(step.rewards)
     assert totals.tolist() == list(tt.returns(openspiel.tabletop_state(env.get_state)))
+
+
+# ----- issue 17: registration on import, public observers, readable strings, utility from the options ----------
+
+
+def test_importing_the_adapter_registers_every_installed_game_in_a_fresh_process() -> None:
+    script = (
+        "import pyspiel\nimport tabletop_core.adapters.openspiel as adapter\n"
+        "for name in ('python_unrest', 'python_unbroken', 'python_runebound_coop'):\n"
+        "    print(name, type(pyspiel.load_game(name)).__name__)\n"
+        "print(sorted(adapter.INSTALLED))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split("\n")
+    assert lines[:3] == [
+        f"{n} OpenSpielGame_{n.removeprefix('python_')}"
+        for n in ("python_unrest", "python_unbroken", "python_runebound_coop")
+    ]
+    assert lines[3] == str(sorted(INSTALLED))
+
+
+def test_an_installed_game_that_fails_to_load_is_skipped_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop_core.registry import load_game as real
+
+    def load(name: str) -> Any:
+        if name == "broken_plugin":
+            raise ImportError("No module named 'broken_plugin'")
+        return real(name)
+
+    monkeypatch.setattr(openspiel, "available_games", lambda: ("broken_plugin", "unrest"))
+    monkeypatch.setattr(openspiel, "load_game", load)
+    with pytest.warns(RuntimeWarning, match=r"installed game 'broken_plugin' not registered: ImportError: No module"):
+        registered = openspiel.register_installed()
+    assert registered == {"unrest": "python_unrest"}
+
+
+@pytest.mark.parametrize(
+    ("module", "flags", "expected"),
+    [
+        ("open_spiel.python.examples.example", ["--game_string=python_unrest"], "Utility for player 1 is"),
+        (
+            "open_spiel.python.examples.mcts",
+            ["--game=python_runebound_coop", "--max_simulations=10", "--num_games=1", "--quiet", "--seed=1"],
+            "Overall returns",
+        ),
+    ],
+)
+def test_openspiels_own_example_scripts_run_on_our_games(module: str, flags: list[str], expected: str) -> None:
+    cmd = [sys.executable, "-m", "tabletop_core.adapters.openspiel_run", module, *flags]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert expected in done.stdout
+
+
+def test_the_runner_needs_a_module_name() -> None:
+    from tabletop_core.adapters import openspiel_run
+
+    with pytest.raises(SystemExit, match="usage"):
+        openspiel_run.main([])
+
+
+def test_kuhn_public_and_private_observations_split_the_players_view() -> None:
+    game = openspiel.load(KUHN)
+    assert game.get_type().provides_factored_observation_string
+    public = game.make_py_observer(
+        pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=NONE)
+    )
+    private = game.make_py_observer(
+        pyspiel.IIGObservationType(public_info=False, perfect_recall=False, private_info=SINGLE)
+    )
+    # Player 0 holds K in both; player 1 holds J in one and Q in the other; the same betting.
+    a, b = _play_to(game, [2, 0, 1]), _play_to(game, [2, 1, 1])
+    assert (
+        public.string_from(a, 0)
+        == public.string_from(a, 1)
+        == public.string_from(b, 0)
+        == "card=- history=[1] player=-1"
+    )
+    assert private.string_from(a, 0) == private.string_from(b, 0) == "card=2 player=0"
+    assert (private.string_from(a, 1), private.string_from(b, 1)) == ("card=0 player=1", "card=1 player=1")
+    assert public.tensor is None and private.tensor is None
+    with pytest.raises(ValueError, match="strings only"):
+        public.set_from(a, 0)
+
+
+_OBSERVATION_TYPES = [
+    pyspiel.IIGObservationType(public_info=pub, perfect_recall=recall, private_info=priv)
+    for pub in (True, False)
+    for recall in (False, True)
+    for priv in (NONE, SINGLE, ALL)
+]
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_every_observation_type_is_offered_and_public_strings_hide_what_is_private(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    observers = {
+        (t.public_info, t.perfect_recall, t.private_info): game.make_py_observer(t) for t in _OBSERVATION_TYPES
+    }
+    players = range(game.num_players())
+    resample = openspiel.make_resampler(3)
+    for state in _walk(game, seed=4)[::5]:
+        for p in players:
+            texts = {key: obs.string_from(state, p) for key, obs in observers.items()}
+            assert texts[(True, False, SINGLE)] == state.observation_string(p)
+            assert texts[(True, True, SINGLE)] == state.information_state_string(p)
+            assert texts[(False, False, NONE)] == texts[(False, True, NONE)] == ""
+            # Public information is the same for every seat, and it is all a resampled world needs to keep.
+            assert texts[(True, False, NONE)] == observers[(True, False, NONE)].string_from(state, 0)
+            world = resample(state, p)
+            for key, obs in observers.items():
+                if key[2] != ALL:  # other seats' private information is what a resampled world redraws
+                    assert obs.string_from(world, p) == texts[key], key
+        if case.game.spec.information.value == "perfect_information":
+            assert all(observers[(False, False, SINGLE)].string_from(state, p) == "" for p in players)
+
+
+def _true_information_states(game: Any, state: Any, player: int) -> str:
+    """``player``'s information state of ``state``, from the game itself and the history (not the adapter's strings).
+
+    Where the game declares one, it is the game's own; otherwise everything the player saw and did: its views along
+    the history (a repeated view once) and its own actions.
+    """
+    tt_game = game.tabletop_game
+    if tt_game.spec.provides_information_state:
+        return json.dumps(
+            unstructure(tt_game.information_state(openspiel.tabletop_state(state), player)), sort_keys=True
+        )
+    node = game.new_initial_state()
+    seen: list[Any] = []
+    for action in [*state.history(), None]:
+        view = json.dumps(unstructure(tt_game.observe(openspiel.tabletop_state(node), player)), sort_keys=True)
+        if not seen or seen[-1] != view:
+            seen.append(view)
+        if action is None:
+            break
+        if node.current_player() == player:
+            seen.append(("act", action))
+        node.apply_action(action)
+    return json.dumps(seen)
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_information_state_strings_are_perfect_recall_and_compact(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    by_string: dict[str, set[str]] = {}
+    by_state: dict[str, set[str]] = {}
+    for seed in range(6):
+        for state in _walk(game, seed=seed, steps=80)[::2]:
+            for p in range(game.num_players()):
+                text = state.information_state_string(p)
+                truth = _true_information_states(game, state, p)
+                by_string.setdefault(text, set()).add(truth)
+                by_state.setdefault(truth, set()).add(text)
+                words = state.observation_string(p)
+                assert text == f"{words}\nrecall {text[-32:]}"  # the seat's view in words and a 32-digit digest
+                assert len(words) < 1500, words
+    assert all(len(truths) == 1 for truths in by_string.values())  # distinct information states, distinct strings
+    assert all(len(texts) == 1 for texts in by_state.values())  # one information state, one string
+    assert len(by_string) == len(by_state) >= 1
+
+
+class _SoloWithAPointsSpec(type(SOLO)):  # type: ignore[misc]  # Solo's rules; the spec follows the scoring option
+    spec = attrs.evolve(SOLO.spec, short_name="solo_spec_for")
+
+    def spec_for(self, options: Any) -> Any:
+        if options.scoring == Scoring.POINTS:
+            return attrs.evolve(self.spec, utility=Utility.IDENTICAL, max_utility=0.5)
+        return self.spec
+
+
+def test_game_type_and_info_come_from_spec_for_the_options() -> None:
+    tt = _SoloWithAPointsSpec()
+    win, points = openspiel.load(tt), openspiel.load(tt, scoring=Scoring.POINTS)
+    assert win.get_type().utility == GT.Utility.GENERAL_SUM and win.max_utility() == 1.0
+    assert points.get_type().utility == GT.Utility.IDENTICAL and points.max_utility() == 0.5
+    assert points.tabletop_spec == tt.spec_for(points.tabletop_options)
+    assert pyspiel.load_game(str(points)).get_type().utility == GT.Utility.IDENTICAL  # through the game string
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_the_adapter_reports_the_utility_spec_for_gives(case: Case) -> None:
+    game = openspiel.load(case.game, **case.options)
+    spec = case.game.spec_for(case.game.make_options(**case.options))
+    assert game.get_type().utility == _OS_UTILITY[spec.utility.value]
+    assert (game.min_utility(), game.max_utility()) == (spec.min_utility, spec.max_utility)
+    if spec.utility == Utility.IDENTICAL:
+        for state in _walk(game, seed=1, steps=400)[-1:]:
+            assert len(set(state.returns())) == 1

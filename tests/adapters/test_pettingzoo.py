@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import copy
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import pytest
 from gymnasium import spaces
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, render_test, seed_test, state_test
 
 from tabletop_core import IllegalActionError, OptionError
-from tabletop_core.adapters.pettingzoo import TabletopAECEnv, env
+from tabletop_core.adapters.pettingzoo import TabletopAECEnv, env, parallel_env
 from tabletop_core.testing.kuhn import GAME as KUHN
 from tests.adapters.games import INSTALLED, Case, cases
 from tests.adapters.solo import GAME as SOLO
@@ -167,16 +168,23 @@ def test_deepcopy_gives_an_independent_environment_in_the_same_position() -> Non
     assert g2.tabletop_state == h2.tabletop_state
 
 
-def test_render_and_global_state() -> None:
+def test_render_and_global_state(capsys: pytest.CaptureFixture[str]) -> None:
     e = env(KUHN, render_mode="ansi")
     e.reset(seed=1)
     assert e.render() == KUHN.render(e.tabletop_state)
-    assert e.state().shape == (2, *KUHN.spec.observation_shape)
+    # Kuhn hides each card from the other player: the state is both players' information states, in seat order.
+    assert e.state().shape == e.state_space.shape == (2 * KUHN.spec.observation_shape[0],)
+    assert np.array_equal(e.state(), KUHN.state_tensor(e.tabletop_state))
+    assert e.state_space.contains(e.state()) and e.state_space.bounded_below.all() and e.state_space.bounded_above.all()
     quiet = env(KUHN)
     quiet.reset(seed=1)
     assert quiet.render() is None
+    loud = env(KUHN, render_mode="human")
+    loud.reset(seed=1)
+    capsys.readouterr()
+    assert loud.render() is None and capsys.readouterr().out == KUHN.render(loud.tabletop_state) + "\n"
     with pytest.raises(OptionError):
-        env(KUHN, render_mode="human")
+        env(KUHN, render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
@@ -191,3 +199,72 @@ def test_deepcopy_is_independent_and_in_the_same_position_for_every_game(case: C
     original = _play_masked(e, np.random.default_rng(7))
     assert twin.tabletop_state == frozen  # playing the original on did not move the copy
     assert _play_masked(twin, np.random.default_rng(7)) == original  # same actions, same chance: same game
+
+
+# ----- issue 17: PettingZoo's state, render and max-cycles tests ------------------------------------------------
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_pettingzoo_state_test_passes(case: Case) -> None:
+    # state_test samples the whole action space, so the environments ignore illegal actions here.
+    aec = TabletopAECEnv(case.game, options=case.options, illegal_action="noop")
+    state_test(
+        aec, parallel_env(case.game, options=case.options, illegal_action="noop"), num_cycles=_CYCLES.get(case.name, 30)
+    )
+    aec.reset(seed=3)
+    assert (
+        aec.state().shape
+        == aec.state_space.shape
+        == case.game.state_tensor_shape(case.game.make_options(**case.options))
+    )
+    assert np.array_equal(aec.state(), case.game.state_tensor(aec.tabletop_state))
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
+def test_pettingzoo_render_test_passes(case: Case, capsys: pytest.CaptureFixture[str]) -> None:
+    def make(render_mode: str | None = None) -> TabletopAECEnv:
+        return TabletopAECEnv(case.game, options=case.options, render_mode=render_mode)
+
+    render_test(make)
+    assert make().metadata["render_modes"] == ["human", "ansi"]
+    assert capsys.readouterr().out.strip()  # human mode printed the table
+
+
+def _capped(case: Case, max_cycles: int, *, parallel: bool) -> Any:
+    """An environment of ``case`` capped at ``max_cycles``, its chance and its action sampling seeded."""
+    kwargs: dict[str, Any] = {"options": case.options, "illegal_action": "noop", "max_cycles": max_cycles}
+    made = parallel_env(case.game, **kwargs) if parallel else TabletopAECEnv(case.game, **kwargs)
+    made.reset(seed=7)  # max_cycles_test resets without a seed: the generator seeded here goes on
+    for i, agent in enumerate(made.possible_agents):
+        made.action_space(agent).seed(11 + i)
+    return made
+
+
+#: Where PettingZoo's max_cycles_test applies: a one-agent game whose shortest episode outlasts its 4 cycles.
+#: Unbroken on easy and normal always takes more than 4 decisions; a Runebound fight can end on its first decision,
+#: and in the turn-based games with several agents one agent acts several times in a row, not once per cycle.
+MAX_CYCLES_CASES = [c for c in cases(players=1) if c.name == "unbroken" and c.options["difficulty"] != "hard"]
+
+
+@pytest.mark.parametrize("case", MAX_CYCLES_CASES, ids=lambda c: c.id)
+def test_pettingzoo_max_cycles_test_passes(case: Case) -> None:
+    max_cycles_test(
+        SimpleNamespace(
+            env=lambda max_cycles: _capped(case, max_cycles, parallel=False),
+            parallel_env=lambda max_cycles: _capped(case, max_cycles, parallel=True),
+        )
+    )
+
+
+def test_max_cycles_truncates_every_agent_and_counts_ignored_actions() -> None:
+    e = env(KUHN, illegal_action="noop", max_cycles=2)
+    e.reset(seed=0)
+    e.step(5)  # ignored: an illegal id still takes a step
+    assert not any(e.truncations.values())
+    e.step(0)  # player 0 passes: the second step
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
+    with pytest.raises(OptionError, match="max_cycles"):
+        env(KUHN, max_cycles=0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 from contextlib import redirect_stdout
@@ -30,7 +31,23 @@ def test_example_runs(script: Path) -> None:
 def test_benchmark_runs_and_reports_rates() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
-        assert bench_main(["--seconds", "0.05", "tabletop_core.testing.kuhn:GAME"]) == 0
+        assert (
+            bench_main(["--seconds", "0.05", "--retain", "200", "--no-openspiel", "tabletop_core.testing.kuhn:GAME"])
+            == 0
+        )
     header, row = out.getvalue().splitlines()
     assert header.split()[:2] == ["game", "step/s"] and row.startswith("kuhn")
     assert all(float(cell.replace(",", "")) > 0 for cell in row.split()[1:])
+
+
+def test_benchmark_measures_openspiel_kuhn_in_the_same_run_and_writes_ratios(tmp_path: Path) -> None:
+    path = tmp_path / "bench.json"
+    with redirect_stdout(io.StringIO()):
+        assert bench_main(["--seconds", "0.05", "--retain", "200", "--json", str(path), "unrest"]) == 0
+    result = json.loads(path.read_text(encoding="utf-8"))
+    assert set(result["figures"]) == {"python_kuhn_poker", "openspiel kuhn_poker", "unrest"}
+    assert result["ratios"]["python_kuhn_poker"]["step/s"] == 1.0
+    unrest = result["figures"]["unrest"]
+    assert unrest["det/s"] > 0 and unrest["bytes/state"] > 0 and unrest["mcts it/s"] > 0
+    ratio = result["ratios"]["unrest"]["step/s"]
+    assert ratio == unrest["step/s"] / result["figures"]["python_kuhn_poker"]["step/s"]

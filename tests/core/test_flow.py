@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
 import numpy as np
 import pytest
 
 from tabletop_core.conformance import check_game
-from tabletop_core.flow import Flow, Pending, Phase, Position
-from tests.core.flowgame import GAME, Choose, Pick, ResolveOrRest
+from tabletop_core.errors import TabletopError
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic, Chance, Driver, Flow, Pending, Phase, Position
+from tabletop_core.spec import CHANCE, TERMINAL
+from tests.core.flowgame import DRIVER, GAME, Choose, Pick, ResolveOrRest
 
 
 def test_flow_walks_steps_then_phases_then_rounds() -> None:
@@ -62,3 +68,138 @@ def test_flow_game_reveal_two_choose_one_then_resolve_or_rest() -> None:
 def test_flow_game_passes_the_conformance_suite() -> None:
     report = check_game(GAME, games=40, seed=0)
     assert report.terminal == 40 and report.chance_nodes == 40 * 6
+
+
+# ----- the driver ----------------------------------------------------------------------------------------------------
+
+_FLOW = Flow((Phase("play", ("roll", "tally", "spin")),))
+
+
+@attrs.frozen
+class _Dice:
+    """A state for driver tests: a total, the step index, a log of what ran."""
+
+    total: int = 0
+    step: int = 0
+    log: tuple[str, ...] = ()
+
+
+class _Roll(Chance[_Dice, int]):
+    def chance_outcomes(self, state: _Dice) -> tuple[tuple[int, float], ...]:
+        return ((1, 0.5), (2, 0.5))
+
+    def apply(self, state: _Dice, action: int) -> _Dice:
+        return replace(state, total=state.total + action, step=1, log=(*state.log, f"roll {action}"))
+
+
+class _Tally(Automatic[_Dice]):
+    def resolve(self, state: _Dice) -> _Dice:
+        return replace(state, step=0, log=(*state.log, "tally"))
+
+
+class _Spin(Automatic[_Dice]):
+    """Resolves to itself: a loop."""
+
+    def resolve(self, state: _Dice) -> _Dice:
+        return replace(state, log=state.log[-1:])
+
+
+def _position(state: _Dice) -> Position:
+    return Position(1, "play", ("roll", "tally", "spin")[state.step])
+
+
+def _driver(**kw: Any) -> Driver[_Dice, int]:
+    args: dict[str, Any] = {
+        "position": _position,
+        "over": lambda s: s.total >= 4,
+    }
+    args.update(kw)
+    return Driver(
+        "dice", _FLOW, {("play", "roll"): _Roll(), ("play", "tally"): _Tally(), ("play", "spin"): _Spin()}, **args
+    )
+
+
+def test_driver_runs_automatic_frames_until_chance_and_stops_at_the_end() -> None:
+    driver = _driver()
+    state = driver.apply(_Dice(), 2)
+    assert state == _Dice(2, 0, ("roll 2", "tally"))
+    assert driver.current_player(state) == CHANCE
+    assert driver.legal_actions(state) == (1, 2)
+    assert driver.chance_outcomes(state) == ((1, 0.5), (2, 0.5))
+    assert driver.is_legal(state, 2) and not driver.is_legal(state, 3) and not driver.is_legal(state, "x")
+    end = driver.apply(state, 2)
+    # The game is over as soon as the roll lands: the tally step after it never runs.
+    assert end == _Dice(4, 1, ("roll 2", "tally", "roll 2"))
+    assert driver.current_player(end) == TERMINAL
+    assert driver.legal_actions(end) == () and driver.chance_outcomes(end) == () and not driver.is_legal(end, 1)
+
+
+def test_driver_end_checks_run_in_declared_order_before_every_frame() -> None:
+    seen: list[str] = []
+
+    def first(state: _Dice) -> _Dice | None:
+        seen.append("first")
+        return replace(state, total=state.total + 10, log=(*state.log, "first")) if state.total == 3 else None
+
+    def second(state: _Dice) -> _Dice | None:
+        seen.append("second")
+        return replace(state, log=(*state.log, "second")) if state.total == 3 else None
+
+    driver = _driver(end_checks=(first, second))
+    state = driver.run(_Dice(3, 1))
+    # The first check fired and the round of checks started again; the second never saw total == 3.
+    assert "second" not in state.log and "first" in state.log
+    assert seen == ["first"] and driver.is_over(state)
+    seen.clear()
+    driver.run(_Dice(0, 1))
+    # Before the tally frame and again before the roll frame: both checks, always in their order.
+    assert seen == ["first", "second", "first", "second"]
+
+
+def test_driver_on_over_tidies_the_finished_state_idempotently() -> None:
+    driver = _driver(on_over=lambda s: replace(s, log=()))
+    end = driver.run(_Dice(5, 1, ("junk",)))
+    assert end == _Dice(5, 1, ())
+    assert driver.run(end) == end
+
+
+def test_driver_loop_guard_names_the_game_the_position_and_the_frame() -> None:
+    driver = _driver(limit=50)
+    with pytest.raises(TabletopError, match=r"dice: the rules did not come to rest after 50") as info:
+        driver.run(_Dice(0, 2))
+    message = str(info.value)
+    assert "play/spin, round 1" in message and "_Spin" in message
+
+
+def test_driver_refuses_steps_outside_the_flow_and_reports_missing_frames() -> None:
+    with pytest.raises(ValueError, match=r"\('play', 'nope'\)"):
+        Driver("dice", _FLOW, {("play", "nope"): _Tally()}, position=_position, over=lambda s: False)
+    with pytest.raises(ValueError, match="limit"):
+        _driver(limit=0)
+    sparse: Driver[_Dice, int] = Driver(
+        "dice", _FLOW, {("play", "roll"): _Roll()}, position=_position, over=lambda s: False
+    )
+    with pytest.raises(TabletopError, match="no frame declared for step play/tally"):
+        sparse.run(_Dice(0, 1))
+    with pytest.raises(TabletopError, match="no frame declared for step play/spin"):
+        sparse.current_player(_Dice(0, 2))
+
+
+def test_frames_top_of_the_stack_owns_the_next_event() -> None:
+    state = GAME.new_game(seed=4)
+    assert isinstance(DRIVER.frame(state), Choose)
+    assert GAME.current_player(state) == 0
+    assert GAME.describe_step(state) == "choose/keep, round 1 (Choose(cards=(5, 3)))"
+    after = GAME.step(state, Pick(5))
+    assert DRIVER.frame(after) == ResolveOrRest(5)
+    # An automatic frame at rest is a bug in the rules: nobody may act on it.
+    with pytest.raises(TabletopError, match="resolves by itself"):
+        _Tally().actor(_Dice())
+    assert _Tally().legal_actions(_Dice()) == () and not _Tally().is_legal(_Dice(), 0)
+
+
+def test_driven_game_is_legal_never_raises_on_junk() -> None:
+    state = GAME.new_game(seed=4)
+    assert not GAME.is_legal(state, "keep 5")  # type: ignore[arg-type]  # junk on purpose
+    assert not GAME.is_legal(state, Pick(4))
+    assert GAME.is_legal(state, Pick(3))

@@ -1,9 +1,13 @@
 """Gymnasium adapter: any one-player ``tabletop_core.Game`` as a single-agent environment (extra ``gymnasium``).
 
 - ``action_space`` is ``Discrete(spec.num_distinct_actions)`` over the game's decision ids; ``observation_space`` is a
-  float32 ``Box`` of ``spec.observation_shape`` holding ``game.observation_tensor(state, 0)``.
+  float32 ``Box`` of ``spec.observation_shape`` holding ``game.observation_tensor(state, 0)``, bounded by the game's
+  declared ``spec.tensor_bounds`` (unbounded only for a game that declares none).
 - ``info["action_mask"]`` (int8, one entry per action id) marks the legal actions, so masked samplers
-  (``env.action_space.sample(info["action_mask"])``) and masked policies work.
+  (``env.action_space.sample(info["action_mask"])``) and masked policies work. When the episode has ended there is
+  no legal action, and the mask marks action ``action_space.start`` (0) alone: the action Gymnasium's masked
+  sampling returns for a mask without legal actions, which the vector environments' default (next-step)
+  autoreset discards when it resets; so masked sampling, and a masked softmax, are defined at every step.
 - Chance (setup included) is drawn from ``env.np_random``, which ``reset(seed=...)`` seeds, so a seed fixes an
   episode for a given sequence of actions.
 - The reward of a step is the change of the player's return (our games pay at the end, so the last step pays the
@@ -13,6 +17,8 @@
   reward is ``illegal_action_reward``, ``info["illegal_action"]`` is True), because Gymnasium's checker and unmasked
   learners sample the whole action space; ``illegal_action="raise"`` raises ``IllegalActionError`` instead.
 - ``reset(options=...)`` ignores its options: the game's options are given once, to the constructor.
+- ``render_mode="ansi"``: ``render()`` returns the table as text; ``"human"``: ``render()`` prints it (after each
+  ``reset`` and ``step`` too, as Gymnasium's human mode does).
 - :func:`register_env` registers a game with Gymnasium, so ``gymnasium.make("tabletop/unbroken-v0")`` works.
 
 >>> from tabletop_core.adapters.gymnasium import TabletopEnv
@@ -53,13 +59,13 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
     Args:
         game: any ``tabletop_core.Game`` whose options give one player.
         options: the game's options (``game.new_game(**options)``).
-        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (it prints it).
         illegal_action: ``"noop"`` (default) or ``"raise"``; see the module docstring.
         illegal_action_reward: the reward for an ignored illegal action.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # gymnasium.Env declares metadata as a plain attribute
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "render_fps": 4,
     }
 
@@ -72,8 +78,8 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         illegal_action: str = "noop",
         illegal_action_reward: float = 0.0,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise OptionError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         check_illegal_mode(illegal_action)
         self.game = game
         self.game_options = dict(options or {})
@@ -88,8 +94,10 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_action_reward = float(illegal_action_reward)
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=tuple(spec.observation_shape), dtype=np.float32)
-        self.action_space = spaces.Discrete(spec.num_distinct_actions)
+        low, high = spec.tensor_bounds if spec.tensor_bounds is not None else (-np.inf, np.inf)
+        self.observation_space = spaces.Box(low, high, shape=tuple(spec.observation_shape), dtype=np.float32)
+        self._actions = spaces.Discrete(spec.num_distinct_actions)
+        self.action_space = self._actions
         self._state: Any = None
 
     def reset(
@@ -98,6 +106,7 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Start a new game; its setup chance is drawn from ``self.np_random`` (seeded by ``seed``)."""
         super().reset(seed=seed)
         self._state = settle(self.game, self._initial, self.np_random)
+        self._show()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -115,21 +124,27 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
                 )
             info = self._info()
             info["illegal_action"] = True
+            self._show()
             return self._observation(), self.illegal_action_reward, False, False, info
         before = float(self.game.returns(state)[0])
         nxt = self.game.step(state, tt_action, rng=self.np_random)
         self._state = nxt
         reward = float(self.game.returns(nxt)[0]) - before
+        self._show()
         return self._observation(), reward, bool(self.game.is_terminal(nxt)), False, self._info()
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        """The table as text (``render_mode="ansi"``), or printed (``"human"``, returning ``None``)."""
         if self.render_mode is None:
             return None
-        return str(self.game.render(self._require_state(), 0))
+        text = str(self.game.render(self._require_state(), 0))
+        if self.render_mode == "human":
+            print(text)  # "human" rendering is printing, for a text game
+            return None
+        return text
 
     def action_masks(self) -> np.ndarray:
-        """The current legal-action mask as bools (the method name that masked-PPO wrappers look for)."""
+        """The current action mask as bools (the method name that masked-PPO wrappers look for); see ``_mask``."""
         return self._mask().astype(bool)
 
     @property
@@ -144,10 +159,16 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
+    def _show(self) -> None:
+        if self.render_mode == "human":
+            self.render()
+
     def _mask(self) -> np.ndarray:
         mask = np.zeros(self.game.spec.num_distinct_actions, dtype=np.int8)
         state = self._require_state()
-        if not self.game.is_terminal(state):
+        if self.game.is_terminal(state):
+            mask[int(self._actions.start)] = 1  # see the module docstring: the action autoreset discards
+        else:
             mask[list(self.game.legal_action_ids(state))] = 1
         return mask
 

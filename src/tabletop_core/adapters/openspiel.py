@@ -17,7 +17,7 @@
 >>> tt.hands, tt.history
 ((2, 0), (1,))
 >>> print(state.observation_string(1))
-{"card":0,"history":[1],"player":1}
+player 1 holds J; history: bet
 
 How the protocol maps onto OpenSpiel:
 
@@ -53,7 +53,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import typing
+import warnings
 from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
@@ -69,24 +71,29 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError
+from tabletop_core.registry import available_games, load_game
 from tabletop_core.serialize import from_json, structure, to_json, unstructure
 from tabletop_core.spec import CHANCE, ChanceMode, Information, Utility
 
 __all__ = [
+    "INSTALLED",
     "OpenSpielGame",
     "OpenSpielState",
+    "compact_text",
     "dumps",
     "load",
     "loads",
     "make_resampler",
     "register",
+    "register_installed",
     "short_name_for",
     "tabletop_state",
     "with_tabletop_state",
 ]
 
 _PAYLOAD_FORMAT = "tabletop-rules/openspiel-state"
-_PAYLOAD_VERSION = 1
+_PAYLOAD_VERSION = 2  # the state payload inside OpenSpiel's serialization
+_DOCUMENT_VERSION = 1  # the JSON-only document of dumps / loads
 _DOCUMENT_FORMAT = "tabletop-rules/openspiel"
 
 _CHANCE_MODE = {
@@ -104,6 +111,41 @@ _UTILITY = {
     Utility.GENERAL_SUM: pyspiel.GameType.Utility.GENERAL_SUM,
 }
 _PLAIN = (bool, int, float, str)
+_PRIVATE = {
+    pyspiel.PrivateInfoType.NONE: "none",
+    pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
+    pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
+}
+
+
+def _game_type(name: str, spec: Any, parameters: Mapping[str, Any], *, public: bool) -> Any:
+    """The pyspiel ``GameType`` of a spec (see the module docstring)."""
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=f"{spec.long_name} (tabletop-rules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=_CHANCE_MODE[spec.chance_mode],
+        information=_INFORMATION[spec.information],
+        utility=_UTILITY[spec.utility],
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_num_players,
+        min_num_players=spec.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=bool(spec.provides_information_state),
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(parameters),
+        provides_factored_observation_string=public,
+    )
+
+
+def _says_what_is_public(game: Any, state: Any) -> bool:
+    """Whether ``game`` says what is public (its ``public_observation`` answers rather than raising)."""
+    try:
+        game.public_observation(state)
+    except NotImplementedError:
+        return False
+    return True
 
 
 def short_name_for(game: Any) -> str:
@@ -206,39 +248,85 @@ def _params_of(game: Any, defaults: Mapping[str, Any]) -> tuple[_Param, ...]:
     return tuple(out)
 
 
-# ----- the perfect-recall trace and the node that an OpenSpiel state wraps -------------------------------------
+# ----- text forms, the perfect-recall trace and the node that an OpenSpiel state wraps -------------------------
 
 
 def _chain(digest: str, item: str) -> str:
     return hashlib.blake2b(f"{digest}\n{item}".encode(), digest_size=16).hexdigest()
 
 
-class _Context:
-    """What every state of one loaded game shares: the tabletop game, its options and the view encoders."""
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_'-]*\Z")
 
-    def __init__(self, game: Any, options: Any, num_players: int, information_states: bool) -> None:
+
+def compact_text(data: Any, *, nested: bool = False) -> str:
+    """A short canonical text of unstructured data (what ``tabletop_core.serialize.unstructure`` gives).
+
+    Mappings read ``key=value`` in key order, tagged classes ``tag(key=value ...)`` (the tag's last part), lists
+    ``[a b]``, ``None`` ``-`` and booleans ``yes``/``no``; a string is written bare when it cannot be mistaken for
+    anything else and as JSON otherwise. For values of one type, distinct values give distinct texts.
+
+    >>> compact_text({"card": 2, "history": [1, 0], "seen": None, "name": "Q, K", "up": True})
+    'card=2 history=[1 0] name="Q, K" seen=- up=yes'
+    >>> compact_text({"$type": "unrest.stack_card", "card": 3, "revealed": False})
+    'stack_card(card=3 revealed=no)'
+    """
+    if data is None:
+        return "-"
+    if isinstance(data, bool):
+        return "yes" if data else "no"
+    if isinstance(data, int | float):
+        return repr(data)
+    if isinstance(data, str):
+        return data if _BARE.match(data) and data not in ("yes", "no") else json.dumps(data)
+    if isinstance(data, list | tuple):
+        return "[" + " ".join(compact_text(item, nested=True) for item in data) + "]"
+    if isinstance(data, dict):
+        tag = data.get("$type")
+        body = " ".join(f"{k}={compact_text(v, nested=True)}" for k, v in sorted(data.items()) if k != "$type")
+        if isinstance(tag, str):
+            return f"{tag.rsplit('.', 1)[-1]}({body})"
+        return f"({body})" if nested else body
+    return json.dumps(str(data))
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(unstructure(value), sort_keys=True, separators=(",", ":"))
+
+
+class _Context:
+    """What every state of one loaded game shares: the tabletop game, its options and what it can say."""
+
+    def __init__(self, game: Any, options: Any, num_players: int, information_states: bool, public: bool) -> None:
         self.game = game
         self.options = options
         self.num_players = num_players
         self.information_states = information_states
+        #: Whether the game says what is public (``Game.public_observation``), which factored observers need.
+        self.public = public
 
-    def view_string(self, state: Any, player: int) -> str:
-        view = self.game.observe(state, player)
-        return json.dumps(unstructure(view), sort_keys=True, separators=(",", ":"))
-
-    def information_string(self, state: Any, player: int) -> str:
-        info = self.game.information_state(state, player)
-        return json.dumps(unstructure(info), sort_keys=True, separators=(",", ":"))
+    def streams(self) -> tuple[str, ...]:
+        """The recall streams a state of this game keeps (see :meth:`_Node.snapshot`)."""
+        views = tuple(f"view {p}" for p in range(self.num_players))
+        if not self.public:
+            return views
+        return (*views, "public", *(f"private {p}" for p in range(self.num_players)))
 
 
 class _Node:
     """An immutable tabletop state plus the link to its parent (for the perfect-recall digests).
 
+    A *stream* is one kind of observation followed along the history: ``view P`` (player P's view, as canonical
+    JSON, and P's own actions: P's information state when the game declares none), ``public`` (the public
+    observation) and ``private P`` (P's private observation and P's own actions). The digest of a stream chains its
+    distinct successive snapshots and the actions it sees; a root starts from ``seeds`` (a restored payload) or
+    from the stream of the node it was resampled from (``origin``: the resampling player keeps its own streams and
+    the public one).
+
     Copying returns the node itself (it is a value). Pickling, which OpenSpiel's C++ serialization does to the
     Python state's ``__dict__``, reduces it to the plain text of :meth:`payload`: our JSON document.
     """
 
-    __slots__ = ("_recall", "_views", "action_id", "actor", "ctx", "parent", "seeds", "state")
+    __slots__ = ("_memo", "_recall", "action_id", "actor", "ctx", "origin", "parent", "seeds", "state")
 
     def __init__(
         self,
@@ -248,47 +336,93 @@ class _Node:
         *,
         actor: int = CHANCE,
         action_id: int = -1,
-        seeds: tuple[tuple[str, str | None], ...] | None = None,
+        seeds: Mapping[str, str] | None = None,
+        origin: tuple[_Node, int] | None = None,
     ) -> None:
         self.ctx, self.state, self.parent = ctx, state, parent
-        self.actor, self.action_id, self.seeds = actor, action_id, seeds
-        self._recall: dict[int, tuple[str, str]] = {}
-        self._views: dict[int, str] = {}
+        self.actor, self.action_id, self.seeds, self.origin = actor, action_id, seeds, origin
+        self._recall: dict[str, tuple[str, str | None]] = {}
+        self._memo: dict[str, str] = {}
 
     def child(self, state: Any, actor: int, action_id: int) -> _Node:
         return _Node(self.ctx, state, self, actor=actor, action_id=action_id)
 
-    def view(self, player: int) -> str:
-        text = self._views.get(player)
+    def _memoized(self, key: str, make: Callable[[], str]) -> str:
+        text = self._memo.get(key)
         if text is None:
-            text = self._views[player] = self.ctx.view_string(self.state, player)
+            text = self._memo[key] = make()
         return text
 
-    def recall(self, player: int) -> str:
-        """The digest of everything ``player`` saw (distinct successive views) and did, up to this node."""
+    def observation_string(self, player: int) -> str:
+        """The seat's view in words (``Game.observation_string``)."""
+        return self._memoized(f"words {player}", lambda: str(self.ctx.game.observation_string(self.state, player)))
+
+    def public_text(self) -> str:
+        """The public observation as compact text."""
+        return self._memoized("public", lambda: compact_text(unstructure(self.ctx.game.public_observation(self.state))))
+
+    def private_text(self, player: int) -> str:
+        """``player``'s private observation as compact text (empty when nothing is private)."""
+
+        def make() -> str:
+            pairs = self.ctx.game.private_observation(self.state, player)
+            return compact_text({name: unstructure(value) for name, value in pairs})
+
+        return self._memoized(f"private {player}", make)
+
+    def information_digest(self, player: int) -> str:
+        """The digest of the game's own information state of ``player`` (games with ``provides_information_state``)."""
+        return self._memoized(
+            f"info {player}", lambda: _chain("", _canonical(self.ctx.game.information_state(self.state, player)))
+        )
+
+    def snapshot(self, stream: str) -> str:
+        """What ``stream`` observes at this node (its canonical text)."""
+        kind, _, seat = stream.partition(" ")
+        if kind == "view":
+            return self._memoized(stream, lambda: _canonical(self.ctx.game.observe(self.state, int(seat))))
+        if kind == "public":
+            return self.public_text()
+        return self.private_text(int(seat))
+
+    def _start(self, stream: str) -> tuple[str, str | None]:
+        if self.seeds is not None:
+            return (
+                (self.seeds[stream], self.snapshot(stream)) if stream in self.seeds else (_chain("", "restored"), None)
+            )
+        if self.origin is not None:
+            node, player = self.origin
+            if stream in ("public", f"view {player}", f"private {player}"):
+                return node.recall(stream), node.snapshot(stream)
+            return _chain("", "resampled"), None
+        return "", None
+
+    def recall(self, stream: str) -> str:
+        """The digest of ``stream`` up to this node: its distinct successive snapshots and the actions it sees."""
         pending: list[_Node] = []
         node: _Node | None = self
-        while node is not None and player not in node._recall:
+        while node is not None and stream not in node._recall:
             pending.append(node)
             node = node.parent
-        digest, last = node._recall[player] if node is not None else ("", None)
+        digest, last = node._recall[stream] if node is not None else ("", None)
+        _, _, seat = stream.partition(" ")
         for node in reversed(pending):
             if node.parent is None:
-                digest, last = node.seeds[player] if node.seeds is not None else ("", None)
-            elif node.actor == player:
+                digest, last = node._start(stream)
+            elif seat and node.actor == int(seat):
                 digest = _chain(digest, f"act {node.action_id}")
-            view = node.view(player)
-            if view != last:
-                digest, last = _chain(digest, view), view
-            node._recall[player] = (digest, view)
-        return self._recall[player][0]
+            snap = node.snapshot(stream)
+            if snap != last:
+                digest, last = _chain(digest, snap), snap
+            node._recall[stream] = (digest, snap)
+        return self._recall[stream][0]
 
     def payload(self) -> str:
         doc = {
             "format": _PAYLOAD_FORMAT,
             "version": _PAYLOAD_VERSION,
             "state": to_json(self.state),
-            "recall": [self.recall(p) for p in range(self.ctx.num_players)],
+            "recall": {stream: self.recall(stream) for stream in self.ctx.streams()},
         }
         return json.dumps(doc, separators=(",", ":"))
 
@@ -306,15 +440,18 @@ class _Node:
         ):
             raise StateFormatError("not a tabletop-rules OpenSpiel state payload")
         recall = doc["recall"]
-        if type(recall) is not list or len(recall) != ctx.num_players or not all(type(r) is str for r in recall):
+        if (
+            type(recall) is not dict
+            or set(recall) != set(ctx.streams())
+            or not all(type(r) is str and len(r) == 32 for r in recall.values())
+        ):
             raise StateFormatError("OpenSpiel state payload: bad recall digests")
         state = from_json(ctx.game, doc["state"])
         if not isinstance(state, ctx.game.state_type):
             raise StateFormatError("OpenSpiel state payload holds an action, not a state")
         if ctx.game.options(state) != ctx.options:
             raise StateFormatError("OpenSpiel state payload was written with other options than this game's")
-        seeds = tuple((r, ctx.view_string(state, p)) for p, r in enumerate(recall))
-        return cls(ctx, state, seeds=seeds)
+        return cls(ctx, state, seeds=dict(recall))
 
     def __copy__(self) -> _Node:
         return self
@@ -356,7 +493,8 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
         options = game.make_options(**values)
         initial = game.initial_state(options)
         num_players = int(game.num_players(initial))
-        spec = game.spec
+        spec = game.spec_for(options)
+        public = _says_what_is_public(game, initial)
         utility_sum: float | None = None
         if spec.utility == Utility.ZERO_SUM:
             utility_sum = 0.0
@@ -371,10 +509,13 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
             utility_sum=utility_sum,
             max_game_length=spec.max_game_length,
         )
-        super().__init__(game_type, info, dict(params))
+        # The registered GameType describes the default options; a loaded game is described by its own options.
+        loaded_type = _game_type(game_type.short_name, spec, dict(game_type.parameter_specification), public=public)
+        super().__init__(loaded_type, info, dict(params))
         self.tabletop_game = game
         self.tabletop_options = options
-        self._ctx = _Context(game, options, num_players, bool(spec.provides_information_state))
+        self.tabletop_spec = spec
+        self._ctx = _Context(game, options, num_players, bool(spec.provides_information_state), public)
         self._initial = _Node(self._ctx, initial)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
@@ -388,17 +529,28 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
         return OpenSpielState(self, self._initial)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer OpenSpiel asks for: the default observation or the perfect-recall information state."""
+        """The observer OpenSpiel asks for: every ``IIGObservationType`` (see :class:`_Observer`).
+
+        Observers with public information only, private information only or every player's private information need
+        the game to say what is public (``Game.public_observation``: perfect-information games do by default).
+
+        Raises:
+            ValueError: observation parameters were given, or the game does not say what is public.
+        """
         if params:
             raise ValueError(f"observation parameters are not supported; got {params!r}")
         if iig_obs_type is None:
-            return _Observer(self._ctx, perfect_recall=False)
-        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return _Observer(self._ctx, public=True, private="single", perfect_recall=False)
+        public, recall = bool(iig_obs_type.public_info), bool(iig_obs_type.perfect_recall)
+        private = _PRIVATE[iig_obs_type.private_info]
+        if not (public and private == "single") and not self._ctx.public:
             raise ValueError(
-                f"{self.tabletop_game.spec.short_name}: only the player's own observation is available "
-                f"(public_info=True, private_info=SINGLE_PLAYER), not {iig_obs_type!r}"
+                f"{self.tabletop_game.spec.short_name}: no observer with public_info={public}, "
+                f"private_info={private}, perfect_recall={recall}: the game does not say what is public "
+                "(it does not override Game.public_observation); the player's own observation and information "
+                "state are available"
             )
-        return _Observer(self._ctx, perfect_recall=bool(iig_obs_type.perfect_recall))
+        return _Observer(self._ctx, public=public, private=private, perfect_recall=recall)
 
     def max_chance_nodes_in_history(self) -> int:
         """An upper bound on chance nodes in a history (our ``max_game_length`` counts both kinds of step)."""
@@ -504,16 +656,26 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
 
 
 class _Observer:
-    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``) for one
+    ``IIGObservationType``: whether public information is included, whose private information (none, the
+    observing player's, every player's) and whether it is perfect recall.
 
-    def __init__(self, ctx: _Context, *, perfect_recall: bool) -> None:
+    The player's own observation (public and its private information) has the game's tensor and the seat's view in
+    words; with perfect recall, the information state. Every other combination is a string only (``tensor`` is
+    ``None``, as in OpenSpiel's own observers for public-information games): the public observation, private
+    observations, or both, each as compact text, and with perfect recall a ``recall`` digest of the streams it
+    follows.
+    """
+
+    def __init__(self, ctx: _Context, *, public: bool, private: str, perfect_recall: bool) -> None:
         self._ctx = ctx
-        self._perfect_recall = perfect_recall
+        self._public, self._private, self._perfect_recall = public, private, perfect_recall
+        self._own = public and private == "single"
         spec = ctx.game.spec
         self.tensor: np.ndarray | None = None
         self.dict: dict[str, np.ndarray] = {}
-        if perfect_recall and not ctx.information_states:
-            return  # a perfect-recall string only (see the module docstring)
+        if not self._own or (perfect_recall and not ctx.information_states):
+            return  # a string only (see the class docstring)
         shape = tuple(spec.information_state_tensor_shape if perfect_recall else spec.observation_shape)
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"information_state" if perfect_recall else "observation": self.tensor.reshape(shape)}
@@ -521,10 +683,13 @@ class _Observer:
     def set_from(self, state: OpenSpielState, player: int) -> None:
         """Write ``player``'s observation tensor of ``state`` into ``self.tensor``."""
         if self.tensor is None:
-            raise ValueError(
-                f"{self._ctx.game.spec.short_name}: no information state tensor (its spec does not set "
-                "provides_information_state); use information_state_string (perfect recall) or observation_tensor"
-            )
+            name = self._ctx.game.spec.short_name
+            if self._own:
+                raise ValueError(
+                    f"{name}: no information state tensor (its spec does not set provides_information_state); "
+                    "use information_state_string (perfect recall) or observation_tensor"
+                )
+            raise ValueError(f"{name}: public and private observations are strings only; use string_from")
         game, tt_state = self._ctx.game, state._node.state
         if self._perfect_recall:
             values = game.information_state_tensor(tt_state, player)
@@ -535,12 +700,28 @@ class _Observer:
     def string_from(self, state: OpenSpielState, player: int) -> str:
         """``player``'s observation (or information state) of ``state`` as text."""
         node = state._node
-        if self._perfect_recall and self._ctx.information_states:
-            return self._ctx.information_string(node.state, player)
-        view = node.view(player)
-        if not self._perfect_recall:
-            return view
-        return f"{view}\nrecall {node.recall(player)}"
+        if self._own:
+            words = node.observation_string(player)
+            if not self._perfect_recall:
+                return words
+            if self._ctx.information_states:
+                return f"{words}\nrecall {node.information_digest(player)}"
+            return f"{words}\nrecall {node.recall(f'view {player}')}"
+        seats = (
+            range(self._ctx.num_players) if self._private == "all" else [player] if self._private == "single" else []
+        )
+        lines = [node.public_text()] if self._public else []
+        streams = ["public"] if self._public else []
+        for p in seats:
+            text = node.private_text(p)
+            lines.append(text if self._private == "single" and not self._public else f"p{p}: {text}")
+            streams.append(f"private {p}")
+        if self._perfect_recall and streams:
+            digest = ""
+            for stream in streams:
+                digest = _chain(digest, node.recall(stream))
+            lines.append(f"recall {digest}")
+        return "\n".join(lines)
 
 
 # ----- registration, loading and search helpers ----------------------------------------------------------------
@@ -569,23 +750,10 @@ def register(game: Any, *, defaults: Mapping[str, Any] | None = None) -> str:
             return name
         raise OptionError(f"pyspiel already has a game named {name!r} that is not {game!r}")
     params_spec = _params_of(game, defaults or {})
+    initial = game.initial_state(game.make_options(**{p.name: p.to_option(p.default) for p in params_spec}))
+    public = _says_what_is_public(game, initial)
+    game_type = _game_type(name, game.spec, {p.name: p.default for p in params_spec}, public=public)
     spec = game.spec
-    game_type = pyspiel.GameType(
-        short_name=name,
-        long_name=f"{spec.long_name} (tabletop-rules)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=_CHANCE_MODE[spec.chance_mode],
-        information=_INFORMATION[spec.information],
-        utility=_UTILITY[spec.utility],
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=spec.max_num_players,
-        min_num_players=spec.min_num_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=bool(spec.provides_information_state),
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification={p.name: p.default for p in params_spec},
-    )
 
     # The factory is a class, as in OpenSpiel's own Python games: pyspiel keeps it for the life of the process
     # (a closure would be freed without the GIL when the process exits).
@@ -640,15 +808,10 @@ def with_tabletop_state(state: OpenSpielState, tabletop: Any) -> OpenSpielState:
 
 def _resample(state: OpenSpielState, player: int, rng: np.random.Generator) -> OpenSpielState:
     node = state._node
-    ctx = node.ctx
-    world = ctx.game.determinize(node.state, player, rng)
-    # The resampling player keeps its information state; the others start afresh in the sampled world.
-    seeds = tuple(
-        (node.recall(p), node.view(p)) if p == player else (_chain("", "resampled"), None)
-        for p in range(ctx.num_players)
-    )
+    world = node.ctx.game.determinize(node.state, player, rng)
+    # The resampling player keeps its information state (and the public one); the others start afresh.
     clone: OpenSpielState = state.clone()
-    clone._node = _Node(ctx, world, seeds=seeds)
+    clone._node = _Node(node.ctx, world, origin=(node, player))
     return clone
 
 
@@ -690,7 +853,7 @@ def dumps(state: OpenSpielState) -> str:
         raise TypeError(f"not a tabletop-rules OpenSpiel state: {type(state).__name__}")
     doc = {
         "format": _DOCUMENT_FORMAT,
-        "version": _PAYLOAD_VERSION,
+        "version": _DOCUMENT_VERSION,
         "game": str(state.get_game()),
         "history": [int(a) for a in state.history()],
         "state": to_json(state.tabletop),
@@ -729,13 +892,13 @@ def loads(text: str) -> OpenSpielState:
         or set(doc) - {"position"} != {"format", "version", "game", "history", "state"}
         or type(doc.get("position", False)) is not bool
         or doc["format"] != _DOCUMENT_FORMAT
-        or doc["version"] != _PAYLOAD_VERSION
+        or doc["version"] != _DOCUMENT_VERSION
         or type(doc["game"]) is not str
         or type(doc["history"]) is not list
         or not all(type(a) is int for a in doc["history"])
         or type(doc["state"]) is not str
     ):
-        raise StateFormatError(f"not a {_DOCUMENT_FORMAT} document (version {_PAYLOAD_VERSION})")
+        raise StateFormatError(f"not a {_DOCUMENT_FORMAT} document (version {_DOCUMENT_VERSION})")
     try:
         game = _load_game_string(doc["game"])
     except Exception as exc:  # pyspiel and the registry raise their own types for unknown games and bad parameters
@@ -769,8 +932,6 @@ def _load_game_string(text: str) -> Any:
     """``pyspiel.load_game(text)``, registering an installed tabletop game first if its name is not known yet."""
     name = text.split("(", 1)[0]
     if name not in pyspiel.registered_names() and name.startswith("python_"):
-        from tabletop_core.registry import load_game
-
         register(load_game(name.removeprefix("python_")))
     return pyspiel.load_game(text)
 
@@ -781,3 +942,33 @@ def _state_from_serialized(text: str) -> Any:
     if "[Game]" in lines and lines.index("[Game]") + 1 < len(lines):  # OpenSpiel's layout: the game string follows
         _load_game_string(lines[lines.index("[Game]") + 1])
     return pyspiel.deserialize_game_and_state(text)[1]
+
+
+# ----- every installed game, registered on import ---------------------------------------------------------------
+
+
+def register_installed() -> dict[str, str]:
+    """Register every installed game (the ``tabletop.games`` entry points); runs when this module is imported.
+
+    A game whose module fails to import, or that cannot be registered, is skipped with a ``RuntimeWarning`` naming
+    it and the reason, so one broken plug-in never breaks the adapter.
+
+    Returns:
+        Entry-point name -> pyspiel short name, for the games registered.
+    """
+    registered: dict[str, str] = {}
+    for entry in available_games():
+        try:
+            registered[entry] = register(load_game(entry))
+        except Exception as exc:  # a plug-in may fail in any way; skip it and say why
+            warnings.warn(
+                f"tabletop_core.adapters.openspiel: installed game {entry!r} not registered: "
+                f"{type(exc).__name__}: {exc}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    return registered
+
+
+#: The installed games registered when this module was imported: entry-point name -> pyspiel short name.
+INSTALLED: dict[str, str] = register_installed()

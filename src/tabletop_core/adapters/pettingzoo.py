@@ -28,6 +28,13 @@
 - ``copy.deepcopy(env)`` gives an independent environment in the same position, with a copy of the generator (so it
   replays the same chance for the same actions); the game object and the immutable state are shared.
 - ``reset(options=...)`` ignores its options: the game's options are given once, to the constructor.
+- ``state()`` is ``game.state_tensor(state)``, the whole state as one vector (every seat's information, for
+  centralized critics), in ``state_space``; the ``Box`` spaces take their bounds from ``spec.tensor_bounds``
+  (unbounded where the game declares none).
+- ``render_mode="ansi"``: ``render()`` returns the table as text; ``"human"``: ``render()`` prints it.
+- ``max_cycles=N`` truncates every agent after ``N`` steps of the environment (each an agent's action, legal or
+  ignored), PettingZoo's episode cap; :func:`parallel_env` gives the game as a ``ParallelEnv`` in which only the
+  agent to move acts at each step (PettingZoo's ``turn_based_aec_to_parallel``).
 """
 
 from __future__ import annotations
@@ -40,7 +47,8 @@ import numpy as np
 
 try:
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "tabletop_core.adapters.pettingzoo needs PettingZoo: pip install 'tabletop-rules[pettingzoo]'"
@@ -51,7 +59,7 @@ from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.spec import CHANCE, TERMINAL
 
-__all__ = ["TabletopAECEnv", "env"]
+__all__ = ["TabletopAECEnv", "env", "parallel_env"]
 
 
 class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is untyped for mypy here
@@ -61,13 +69,14 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         game: any ``tabletop_core.Game``.
         options: the game's options (``game.new_game(**options)``).
         agent_names: one name per player (default ``player_0``, ``player_1``, ...).
-        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (it prints it).
         illegal_action: ``"raise"`` (default) or ``"noop"``; see the module docstring.
         illegal_action_reward: the reward for an ignored illegal action in ``"noop"`` mode.
+        max_cycles: truncate every agent after this many steps (``None``: never); see the module docstring.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # AECEnv declares metadata as a plain attribute
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "ansi"],
         "render_fps": 4,
         "name": "tabletop_v0",
         "is_parallelizable": False,
@@ -82,10 +91,14 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         render_mode: str | None = None,
         illegal_action: str = "raise",
         illegal_action_reward: float = 0.0,
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise OptionError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise OptionError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
+        self.max_cycles = max_cycles
         check_illegal_mode(illegal_action)
         self.game = game
         self.game_options = dict(options or {})
@@ -101,16 +114,21 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         self.possible_agents: list[str] = names
         self._index = {name: i for i, name in enumerate(names)}
         spec = game.spec
+        low, high = spec.tensor_bounds if spec.tensor_bounds is not None else (-np.inf, np.inf)
         self.observation_spaces = {
             name: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, shape=tuple(spec.observation_shape), dtype=np.float32),
+                    "observation": spaces.Box(low, high, shape=tuple(spec.observation_shape), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(spec.num_distinct_actions,), dtype=np.int8),
                 }
             )
             for name in names
         }
         self.action_spaces = {name: spaces.Discrete(spec.num_distinct_actions) for name in names}
+        self.state_space = spaces.Box(
+            low, high, shape=tuple(game.state_tensor_shape(game.options(self._initial))), dtype=np.float32
+        )
+        self._cycles = 0
         self._rng: np.random.Generator | None = None
         self._state: Any = None
         self.agents: list[str] = []
@@ -137,6 +155,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._cycles = 0
         self._after_move(self._state)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -168,6 +187,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
                 )
             self.rewards[agent] = self.illegal_action_reward
             self.infos[agent] = {"illegal_action": True}
+            self._count_cycle()
             self._accumulate_rewards()
             return
         before = self.game.returns(state)
@@ -178,19 +198,23 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         self.infos = {a: {} for a in self.agents}
         self._state = nxt
         self._after_move(nxt)
+        self._count_cycle()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        """The table as text (``render_mode="ansi"``), or printed (``"human"``, returning ``None``)."""
         if self.render_mode is None:
             return None
-        return str(self.game.render(self._require_state()))
+        text = str(self.game.render(self._require_state()))
+        if self.render_mode == "human":
+            print(text)  # "human" rendering is printing, by PettingZoo's definition
+            return None
+        return text
 
     def state(self) -> np.ndarray:
-        """A global view for centralized training: every player's observation tensor, stacked."""
-        state = self._require_state()
-        return np.stack(
-            [np.asarray(self.game.observation_tensor(state, i), dtype=np.float32) for i in range(len(self._index))]
+        """The whole state as one vector (``game.state_tensor``), for centralized training; in ``state_space``."""
+        return np.asarray(self.game.state_tensor(self._require_state()), dtype=np.float32).reshape(
+            self.state_space.shape
         )
 
     def close(self) -> None:
@@ -221,6 +245,13 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
     def _decode(self, state: Any, action: Any) -> Any:
         return decode_action(self.game, state, action)
 
+    def _count_cycle(self) -> None:
+        self._cycles += 1
+        if self.max_cycles is not None and self._cycles >= self.max_cycles and not any(self.terminations.values()):
+            for name in self.agents:
+                self.truncations[name] = True
+            self.agent_selection = self.agents[0]
+
     def _after_move(self, state: Any) -> None:
         player = self.game.current_player(state)
         if player == TERMINAL:
@@ -239,3 +270,12 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
 def env(game: Any, **kwargs: Any) -> TabletopAECEnv:
     """``TabletopAECEnv(game, **kwargs)``, named as PettingZoo's environment constructors are."""
     return TabletopAECEnv(game, **kwargs)
+
+
+def parallel_env(game: Any, **kwargs: Any) -> ParallelEnv:
+    """The game as a ``ParallelEnv``: at each step only the agent to move acts (the others' actions are ignored).
+
+    PettingZoo's ``turn_based_aec_to_parallel`` of ``TabletopAECEnv(game, **kwargs)``; its ``state()`` and
+    ``state_space`` are the AEC environment's.
+    """
+    return turn_based_aec_to_parallel(TabletopAECEnv(game, **kwargs))

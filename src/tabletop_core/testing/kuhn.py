@@ -3,7 +3,9 @@
 Three cards (J, Q, K) are dealt one to each player from a :class:`~tabletop_core.components.Pile` (two chance
 nodes over the remaining cards). Each antes 1. Player 0 passes or bets 1; after a pass player 1 may pass
 (showdown for 1) or bet, and then player 0 calls or folds; after a bet player 1 calls (showdown for 2) or folds.
-It is also the template for adding a game: see ``docs/adding-a-game.md``.
+The rules are two frames on the core's flow driver (the deal is a :class:`~tabletop_core.flow.Chance` frame, the
+betting a :class:`~tabletop_core.flow.Decision` frame) and the observation is a declared
+:class:`~tabletop_core.tensor.TensorLayout`; ``docs/adding-a-game.md`` walks through the pattern.
 
 >>> state = GAME.new_game(seed=1)
 >>> GAME.render(state, 0)
@@ -19,10 +21,12 @@ import numpy as np
 
 from tabletop_core.components import Pile
 from tabletop_core.errors import IllegalActionError
-from tabletop_core.game import Game
-from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Chance, Decision, Driven, Driver, Flow, Phase
+from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
+from tabletop_core.tensor import TensorLayout
 
-__all__ = ["GAME", "Deal", "Kuhn", "KuhnOptions", "KuhnState", "KuhnView", "Move"]
+__all__ = ["DRIVER", "GAME", "OBSERVATION", "Deal", "Kuhn", "KuhnOptions", "KuhnState", "KuhnView", "Move"]
 
 CARDS = "JQK"
 PASS, BET = 0, 1
@@ -62,6 +66,55 @@ class KuhnState:
     history: tuple[int, ...] = ()
 
 
+# ----- the rules: the deal, then the betting ----------------------------------------------------------------------
+
+FLOW = Flow((Phase("deal", ("cards",)), Phase("betting", ("bets",))))
+_DEAL, _BETTING = FLOW.start(), FLOW.at("betting")
+
+
+class DealCard(Chance[KuhnState, Deal]):
+    """Chance deals the next card from the undealt ones (player 0's first, then player 1's)."""
+
+    def chance_outcomes(self, state: KuhnState) -> tuple[tuple[Deal, float], ...]:
+        return tuple((Deal(card), p) for card, p in state.deck.draw_outcomes())
+
+    def apply(self, state: KuhnState, action: Deal) -> KuhnState:
+        return replace(state, deck=state.deck.draw(action.card), hands=(*state.hands, action.card))
+
+
+class Bet(Decision[KuhnState, Move]):
+    """The players alternate, player 0 first: pass (check or fold) or bet (bet or call)."""
+
+    _MOVES = (Move(PASS), Move(BET))
+
+    def actor(self, state: KuhnState) -> int:
+        return len(state.history) % 2
+
+    def legal_actions(self, state: KuhnState) -> tuple[Move, ...]:
+        return self._MOVES
+
+    def is_legal(self, state: KuhnState, action: object) -> bool:
+        return isinstance(action, Move)
+
+    def apply(self, state: KuhnState, action: Move) -> KuhnState:
+        return replace(state, history=(*state.history, action.bet))
+
+
+DRIVER: Driver[KuhnState, Move | Deal] = Driver(
+    "kuhn",
+    FLOW,
+    {("deal", "cards"): DealCard(), ("betting", "bets"): Bet()},
+    position=lambda s: _DEAL if len(s.hands) < 2 else _BETTING,  # derived: the state stores no position
+    over=lambda s: s.history in _SHOWDOWN or s.history in _FOLD,
+)
+
+#: The observation tensor: whose view (one-hot), the private card (one-hot), each betting round's move (one-hot).
+OBSERVATION = TensorLayout((("player", (2,)), ("card", (3,)), ("bets", (3, 2))))
+
+
+# ----- the game: delegations, codec, notation, view --------------------------------------------------------------
+
+
 @attrs.frozen
 class KuhnView:
     """What one player knows: their own card (if dealt) and the public betting history."""
@@ -71,7 +124,7 @@ class KuhnView:
     history: tuple[int, ...]
 
 
-class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
+class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
     """The rules of Kuhn poker."""
 
     spec = GameSpec(
@@ -87,41 +140,18 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
         num_distinct_actions=2,
         max_chance_outcomes=3,
         max_game_length=5,
-        observation_shape=(11,),
+        observation_shape=OBSERVATION.shape,
         utility_sum=0.0,
         provides_information_state=True,
+        tensor_bounds=(0.0, 1.0),
     )
     state_type = KuhnState
     action_type = Move | Deal
     options_type = KuhnOptions
+    driver = DRIVER
 
     def initial_state(self, options: KuhnOptions) -> KuhnState:
-        return KuhnState(options, Pile.of([0, 1, 2]))
-
-    def current_player(self, state: KuhnState) -> int:
-        if len(state.hands) < 2:
-            return CHANCE
-        if state.history in _SHOWDOWN or state.history in _FOLD:
-            return TERMINAL
-        return len(state.history) % 2
-
-    def legal_actions(self, state: KuhnState) -> tuple[Move | Deal, ...]:
-        player = self.current_player(state)
-        if player == CHANCE:
-            return tuple(a for a, _ in self.chance_outcomes(state))
-        if player == TERMINAL:
-            return ()
-        return (Move(PASS), Move(BET))
-
-    def chance_outcomes(self, state: KuhnState) -> tuple[tuple[Move | Deal, float], ...]:
-        if self.current_player(state) != CHANCE:
-            return ()
-        return tuple((Deal(card), p) for card, p in state.deck.draw_outcomes())
-
-    def _apply(self, state: KuhnState, action: Move | Deal) -> KuhnState:
-        if isinstance(action, Deal):
-            return attrs.evolve(state, deck=state.deck.draw(action.card), hands=(*state.hands, action.card))
-        return attrs.evolve(state, history=(*state.history, action.bet))
+        return DRIVER.run(KuhnState(options, Pile.of([0, 1, 2])))
 
     def returns(self, state: KuhnState) -> tuple[float, ...]:
         h = state.history
@@ -138,6 +168,10 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
         card = state.hands[player] if player < len(state.hands) else None
         return KuhnView(player, card, state.history)
 
+    def public_observation(self, state: KuhnState) -> KuhnView:
+        """The betting, which both players see: a view of no seat (``player`` -1) with no card."""
+        return KuhnView(-1, None, state.history)
+
     def determinize(self, state: KuhnState, player: int, rng: np.random.Generator) -> KuhnState:
         if len(state.hands) < 2:
             return state
@@ -147,7 +181,7 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
         hands = list(state.hands)
         hands[other] = card
         deck = Pile.of([c for c in range(3) if c not in hands])
-        return attrs.evolve(state, deck=deck, hands=tuple(hands))
+        return replace(state, deck=deck, hands=tuple(hands))
 
     def action_id(self, action: Move | Deal) -> int:
         return action.card if isinstance(action, Deal) else action.bet
@@ -165,13 +199,13 @@ class Kuhn(Game[KuhnState, Move | Deal, KuhnOptions]):
 
     def observation_tensor(self, state: KuhnState, player: int) -> np.ndarray:
         view = self.observe(state, player)
-        out = np.zeros(self.spec.observation_shape, dtype=np.float32)
-        out[view.player] = 1.0
+        tensor, pieces = OBSERVATION.new()
+        pieces["player"][view.player] = 1.0
         if view.card is not None:
-            out[2 + view.card] = 1.0
+            pieces["card"][view.card] = 1.0
         for i, bet in enumerate(view.history):
-            out[5 + 2 * i + bet] = 1.0
-        return out
+            pieces["bets"][i, bet] = 1.0
+        return tensor
 
     def validate_state(self, state: KuhnState) -> None:
         dealt = sorted([*state.hands, *state.deck.cards(), *state.deck.discards])

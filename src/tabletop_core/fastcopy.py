@@ -1,0 +1,87 @@
+"""One fast copy for frozen attrs values: :func:`replace`, ``attrs.evolve`` without re-running the class's checks.
+
+Rule code makes a copy of its state at almost every verb, so the copy is on every game's hot path. ``attrs.evolve``
+builds its keyword arguments and calls ``__init__`` (running validators and converters) each time; :func:`replace`
+copies the field values straight into a new instance instead.
+
+Semantics: the same as ``attrs.evolve(obj, **changes)`` for slotted classes whose ``__init__`` only stores its
+arguments (a cached hash, ``cache_hash=True``, starts empty in the copy as it does after ``__init__``),
+except that **validators and converters do not run** on the new values (a changed field holds exactly the object
+given). Changes are named as ``attrs.evolve`` names them (a private ``_x`` field by its alias ``x``; the attribute
+name is accepted too). Classes that derive values in ``__init__`` (``init=False`` fields, ``__attrs_post_init__``)
+and unslotted classes are handed to ``attrs.evolve`` itself: correct there, though not fast and with their checks.
+
+>>> @attrs.frozen
+... class Point:
+...     x: int
+...     y: int = attrs.field(validator=attrs.validators.ge(0))
+>>> p = Point(1, 2)
+>>> replace(p, y=5), p
+(Point(x=1, y=5), Point(x=1, y=2))
+>>> replace(p, y=-1)  # no validator runs: the caller guarantees the value
+Point(x=1, y=-1)
+>>> replace(p, z=0)
+Traceback (most recent call last):
+...
+TypeError: Point has no field 'z' (fields: x, y)
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, TypeVar
+
+import attrs
+
+__all__ = ["replace"]
+
+T = TypeVar("T")
+
+_set = object.__setattr__
+_new = object.__new__
+
+
+_HASH_CACHE = "_attrs_cached_hash"  # where attrs keeps the hash of a ``cache_hash=True`` instance
+
+
+@functools.cache
+def _plan(cls: type) -> tuple[tuple[str, ...], dict[str, str], bool] | None:
+    """The attribute names in order, each accepted change name mapped to its attribute, and whether the class
+    caches its hash in a slot (the copy's cache must start empty); ``None`` for a class only ``__init__`` copies."""
+    if not attrs.has(cls):
+        raise TypeError(f"replace: {cls.__name__} is not an attrs class")
+    fields = attrs.fields(cls)
+    if any(not f.init for f in fields) or hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
+        return None
+    names = tuple(f.name for f in fields)
+    known = {f.name: f.name for f in fields} | {f.alias: f.name for f in fields}
+    cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
+    return names, known, cached
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of the slotted attrs instance ``obj`` with ``changes`` applied; validators and converters do not run.
+
+    Args:
+        obj: an attrs instance (fast for slotted value classes; see the module docstring).
+        **changes: new field values, by ``attrs.evolve``'s names.
+
+    Raises:
+        TypeError: when a change names no field, or ``obj`` is not an attrs instance.
+    """
+    cls: type = type(obj)
+    plan = _plan(cls)
+    if plan is None:
+        return attrs.evolve(obj, **changes)  # type: ignore[misc]  # attrs.has(cls) was checked by _plan
+    names, known, cached = plan
+    if not known.keys() >= changes.keys():
+        unknown = sorted(changes.keys() - known.keys())
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r} (fields: {', '.join(names)})")
+    if len(known) > len(names):  # private fields: changes may be named by alias
+        changes = {known[name]: value for name, value in changes.items()}
+    new: T = _new(cls)
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    if cached:
+        _set(new, _HASH_CACHE, None)
+    return new

@@ -1,0 +1,94 @@
+"""The one fast copy: attrs.evolve's result without its checks, refused where it would be wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Pending, Position
+
+
+@attrs.frozen
+class _Value:
+    a: int
+    b: tuple[int, ...] = ()
+    c: str = attrs.field(default="x", validator=attrs.validators.in_(("x", "y")))
+    _secret: int = 0
+
+
+@attrs.frozen(cache_hash=True)
+class _Hashed:
+    a: int
+    b: int = 0
+
+
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "a": st.integers(),
+            "b": st.tuples(st.integers()),
+            "c": st.sampled_from(("x", "y")),
+            "secret": st.integers(),
+        },
+    )
+)
+def test_replace_gives_what_attrs_evolve_gives(changes: dict[str, Any]) -> None:
+    value = _Value(1, (2,), "y", 3)
+    copy = replace(value, **changes)
+    assert copy == attrs.evolve(value, **changes)
+    assert type(copy) is _Value and copy is not value
+    assert value == _Value(1, (2,), "y", 3)  # the original is untouched
+
+
+def test_replace_runs_no_validator_and_accepts_private_names_both_ways() -> None:
+    value = _Value(1)
+    assert replace(value, c="z").c == "z"  # evolve would refuse: replace trusts its caller
+    with pytest.raises(ValueError):
+        attrs.evolve(value, c="z")
+    assert replace(value, secret=5) == replace(value, _secret=5) == _Value(1, secret=5)
+
+
+def test_replace_refuses_unknown_fields_and_leaves_derived_classes_to_evolve() -> None:
+    with pytest.raises(TypeError, match=r"_Value has no field 'z' \(fields: a, b, c, _secret\)"):
+        replace(_Value(1), z=0)
+    with pytest.raises(TypeError, match="not an attrs class"):
+        replace(object())
+
+    @attrs.frozen
+    class Derived:
+        a: int
+        twice: int = attrs.field(init=False)
+
+        def __attrs_post_init__(self) -> None:
+            object.__setattr__(self, "twice", 2 * self.a)
+
+    # Derived values are recomputed as attrs.evolve recomputes them, never copied stale.
+    assert replace(Derived(1), a=2).twice == 4
+
+    @attrs.frozen(slots=False)
+    class Loose:
+        a: int
+
+    assert replace(Loose(1), a=2) == Loose(2)
+    with pytest.raises(TypeError):
+        replace(Loose(1), b=2)
+
+
+def test_replace_resets_a_cached_hash() -> None:
+    value = _Hashed(1)
+    hash(value)  # fills the cache
+    copy = replace(value, b=5)
+    assert hash(copy) == hash(_Hashed(1, 5)) and copy == _Hashed(1, 5)
+    assert hash(replace(value)) == hash(value)
+
+
+def test_replace_copies_core_values() -> None:
+    pos = Position(1, "a", "x")
+    assert replace(pos, round=3) == Position(3, "a", "x")
+    assert replace(Pending[int]((1, 2)), frames=(3,)).top == 3
