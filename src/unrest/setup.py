@@ -12,8 +12,7 @@
 
 from __future__ import annotations
 
-import attrs
-
+from tabletop_core.fastcopy import replace
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
 from unrest.rules.cards import DECK
 from unrest.state import (
@@ -73,7 +72,7 @@ def draw(state: UnrestState, card: int) -> UnrestState:
     deck = list(state.deck)
     deck[card] -= 1
     hand = tuple(sorted((*state.hand, card)))
-    return attrs.evolve(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1, draws=(*state.draws, card))
+    return replace(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1, draws=(*state.draws, card))
 
 
 def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
@@ -83,15 +82,15 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         if state.options.variant == "capitol" and len(row) == 2:
             row = (*row, CAPITOL)
         pos = FLOW.next(state.pos) if len(row) == N_DISTRICTS else state.pos
-        return attrs.evolve(state, row=row, laid=row, pos=pos)
+        return replace(state, row=row, laid=row, pos=pos)
     if isinstance(outcome, Draw):
         state = draw(state, outcome.card)
-        return attrs.evolve(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
+        return replace(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
     assert isinstance(outcome, DealMission)
     missions = (*state.missions, outcome.mission)
     if len(missions) == 1 + MISSIONS_DEALT:
-        return attrs.evolve(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
-    return attrs.evolve(state, missions=missions)
+        return replace(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
+    return replace(state, missions=missions)
 
 
 def _rows(options: UnrestOptions) -> tuple[frozenset[tuple[District, ...]], frozenset[tuple[District, ...]]]:

@@ -12,6 +12,7 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unrest.content import CONTENT
 from unrest.rules.cards import DECK_SIZE, KINDS, CardKind
@@ -240,31 +241,8 @@ class UnrestState:
     laid: tuple[District, ...] = ()
 
     def logged(self, code: int) -> UnrestState:
-        """This state with ``code`` appended to ``moves``: one copy per decision, so written out rather than
-        ``attrs.evolve``d (its fields have no validators to run)."""
-        return UnrestState(
-            self.options,
-            self.pos,
-            self.row,
-            self.missions,
-            self.deck,
-            self.hand,
-            self.stacks,
-            self.freed,
-            self.tokens,
-            self.aoi,
-            self.plan,
-            self.blockade,
-            self.used,
-            self.destroyed,
-            self.to_draw,
-            self.final,
-            self.pending,
-            self.winner,
-            (*self.moves, code),
-            self.draws,
-            self.laid,
-        )
+        """This state with ``code`` appended to ``moves`` (one copy per decision, by the core's fast copy)."""
+        return replace(self, moves=(*self.moves, code))
 
     @property
     def round(self) -> int:
