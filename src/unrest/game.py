@@ -162,6 +162,16 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
         """Liberations and the end of the game, which the rules bring about inside a step."""
         return view.describe_transition(before, after)
 
+    def describe(
+        self, before: UnrestState, action: Action, after: UnrestState, player: int | None = None
+    ) -> tuple[str, ...]:
+        """What ``player`` learns from the transition, in words (see :func:`unrest.view.describe`)."""
+        return view.describe(before, action, after, player)
+
+    def seat_name(self, state: UnrestState, player: int) -> str:
+        """ "Rebellion" or "Empire" (see :func:`unrest.view.seat_name`)."""
+        return view.seat_name(player)
+
     def render(self, state: UnrestState, player: int | None = None) -> str:
         """The table as text, as ``player`` sees it (the whole truth when ``None``; see :func:`unrest.view.render`)."""
         return view.render(state, player)

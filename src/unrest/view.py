@@ -15,9 +15,22 @@ import attrs
 import numpy as np
 
 from tabletop_core.tensor import TensorLayout
-from unrest.actions import NUM_MOVE_CODES
+from unrest.actions import (
+    NUM_MOVE_CODES,
+    Blockade,
+    DealMission,
+    Destroy,
+    Draw,
+    Place,
+    Plan,
+    Reroute,
+    Reveal,
+    SetDistrict,
+    Surveil,
+    Target,
+)
 from unrest.content import CONTENT
-from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, card_name
+from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, SUITS, card_name, suit_of, value_of
 from unrest.state import (
     EMPIRE,
     EMPIRE_ACTIONS,
@@ -48,7 +61,9 @@ __all__ = [
     "SeenCard",
     "UnrestInformation",
     "UnrestView",
+    "card_words",
     "check_player",
+    "describe",
     "describe_step",
     "describe_transition",
     "information_state",
@@ -56,6 +71,7 @@ __all__ = [
     "observation_tensor",
     "observe",
     "render",
+    "seat_name",
 ]
 
 #: The kind shown for a card the viewer cannot see.
@@ -503,3 +519,79 @@ def public_view(state: UnrestState) -> UnrestView:
     reveal are its private information.
     """
     return attrs.evolve(observe(state, EMPIRE), player=-1)
+
+
+# ----- what each seat learns from a transition ------------------------------------------------------------------
+
+_SEAT = ("the Rebellion", "the Empire")
+
+
+def seat_name(player: int) -> str:
+    """The seat's role: "Rebellion" or "Empire" ("chance" for chance)."""
+    return _SIDE[player] if player in (REBELLION, EMPIRE) else "chance"
+
+
+def card_words(kind: int) -> str:
+    """A card in words: ``5 of Supplies``, ``a Misdirection card``."""
+    if kind == MISDIRECTION:
+        return "a Misdirection card"
+    return f"{value_of(kind)} of {SUITS[suit_of(kind)]}"
+
+
+def describe(before: UnrestState, action: object, after: UnrestState, player: int | None = None) -> tuple[str, ...]:
+    """What ``player`` learns from ``before --action--> after``, in words (``None``: the whole truth).
+
+    The Empire never reads a card it has not seen face up: a hidden plan is "a hidden card", a draw "a card"; the
+    Rebellion reads its own cards. Liberations and the end of the game follow (:func:`describe_transition`).
+    """
+
+    def who(seat: int) -> str:
+        return "you" if player == seat else _SEAT[seat]
+
+    def sees(kind: int, revealed: bool) -> bool:
+        return revealed or player != EMPIRE
+
+    def card(kind: int, revealed: bool, hidden_words: str) -> str:
+        return card_words(kind) if sees(kind, revealed) else hidden_words
+
+    rebels, empire = who(REBELLION), who(EMPIRE)
+    lines: list[str] = []
+    if isinstance(action, Draw):
+        drawn = card_words(action.card) if player != EMPIRE else "a card"
+        lines.append(f"{rebels} {'draw' if player == REBELLION else 'draws'} {drawn}")
+    elif isinstance(action, SetDistrict):
+        lines.append(f"{_NAME[action.district]} is laid in the row")
+    elif isinstance(action, DealMission):
+        lines.append(f"the Mission {CONTENT.missions[action.mission].name} is dealt")
+    elif isinstance(action, Target):
+        pair = " and ".join(_NAME[d] for d in after.aoi)
+        lines.append(f"{rebels} {'target' if player == REBELLION else 'targets'} {pair}")
+    elif isinstance(action, Plan):
+        what = card(action.card, not action.hidden, "a hidden card")
+        facing = " hidden" if action.hidden and player != EMPIRE else "" if action.hidden else " face up"
+        lines.append(f"{rebels} {'plan' if player == REBELLION else 'plans'} {what}{facing}")
+    elif isinstance(action, Surveil | Destroy | Reroute):
+        p = before.plan[action.slot]
+        assert p is not None
+        verb = {Surveil: "surveil", Destroy: "destroy", Reroute: "reroute"}[type(action)]
+        verb = verb if player == EMPIRE else verb + "s"
+        shown = p.revealed or isinstance(action, Surveil) or (isinstance(action, Destroy) and p.card == MISDIRECTION)
+        target = card_words(p.card) if sees(p.card, shown) else f"the hidden card {action.slot + 1}"
+        tail = f" to {_NAME[action.district]}" if isinstance(action, Reroute) else ""
+        lines.append(f"{empire} {verb} {target}{tail}")
+        if isinstance(action, Surveil) and p.card == MISDIRECTION:
+            lines.append("the Misdirection card is destroyed")
+    elif isinstance(action, Blockade):
+        lines.append(f"{empire} {'blockade' if player == EMPIRE else 'blockades'} {_NAME[action.district]}")
+    elif isinstance(action, Place):
+        p = before.plan[action.slot]
+        assert p is not None
+        what = card(p.card, p.revealed, "a hidden card")
+        lines.append(f"{rebels} {'place' if player == REBELLION else 'places'} {what} in {_NAME[action.district]}")
+    elif isinstance(action, Reveal):
+        frame = before.pending.top
+        assert frame is not None
+        kind = before.stacks[frame.district][action.index].card
+        verb = "reveal" if player == REBELLION else "reveals"
+        lines.append(f"{rebels} {verb} {card_words(kind)} in {_NAME[frame.district]} to prove a Mission")
+    return (*lines, *describe_transition(before, after))
