@@ -2,16 +2,16 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,openspiel,pettingzoo,gymnasium,docs
+EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench soak clean playthroughs
+.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed-core: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
@@ -19,7 +19,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-core $(VENV)/.installed-docs
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	$(BIN)/python -m pip install --quiet -e ".[cli,docs]"
 	touch $@ $(VENV)/.installed-core
 
 ## demo: bots play seeded games of every title and print them
@@ -31,20 +31,33 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests examples benchmarks docs/_ext
 	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
 	$(BIN)/mypy --strict src tests docs/_ext
-	$(BIN)/mkdocs build --strict --quiet --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
 
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
-	$(BIN)/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 ## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
 playthroughs: $(VENV)/.installed-test
 	$(BIN)/python -m tests.adapters.playthroughs.record
 
-## bench: speed benchmarks (not part of make test)
+## bench: speed benchmarks (not part of make test), simulation throughput included
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run --json bench.json
+	$(BIN)/python -m benchmarks.simulation
+
+## bench-sim: games/s on 1 and 2 local workers and on Ray (run it when the machine is otherwise idle)
+bench-sim: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.simulation
+
+## strength: the search bots' strength table at a short budget (about 10 minutes of CPU; see docs/simulation.md)
+strength: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.strength --budget short --out strength-results
+
+## strength-full: the strength table at 1 s per move and 400 games per seat (many hours: run it on a cluster)
+strength-full: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.strength --budget full --out strength-results-full $(STRENGTH_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

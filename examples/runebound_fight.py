@@ -21,7 +21,7 @@ def main(seed: int = 7) -> None:
     """Play one seeded fight and print it."""
     options: dict[str, Any] = {"heroes": ("Elian",), "enemies": ("Sorcerer",), "max_rounds": 3}
     state = rb.new_game(**options)
-    agents = default_agents(state)
+    agents = default_agents(rb.GAME, state)
     rng = np.random.default_rng(seed)
     print(f"seed {seed}: Elian vs the Sorcerer (Mystic board)\n")
     casts: list[str] = []

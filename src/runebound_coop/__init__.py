@@ -12,10 +12,13 @@ against an encounter) and an exact odds calculator.
 >>> rb.returns(state)[0] in (-1.0, 0.0, 1.0)
 True
 >>> round(rb.odds("Corbin", "Undead Horde", max_rounds=1).win, 6)
-0.437988
+0.447754
 """
 
-from runebound_coop.exact import Odds, odds
+from typing import Any
+
+from runebound_coop import exact
+from runebound_coop.exact import Odds, Policy
 from runebound_coop.game import GAME, RuneboundCoop
 from runebound_coop.state import RuneboundOptions, RuneboundState
 
@@ -62,3 +65,9 @@ parse_action = GAME.parse_action
 legal_action_mask = GAME.legal_action_mask
 observation_tensor = GAME.observation_tensor
 render = GAME.render
+
+
+def odds(hero: str, enemy: str, *, policy: Policy | None = None, **options: Any) -> Odds:
+    """The exact probability that ``hero`` wins a fight against ``enemy``, and the damage it takes
+    (:func:`runebound_coop.exact.odds` for this package's game; options as for ``new_game``)."""
+    return exact.odds(GAME, hero, enemy, policy=policy, **options)

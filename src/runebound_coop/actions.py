@@ -1,6 +1,8 @@
-"""Actions: small frozen values with a stable integer codec.
+"""Actions: small frozen values with a stable integer codec, declared as the core's action spaces.
 
-Decision ids (``NUM_ACTIONS`` of them) and chance outcome ids (``Land(0)``, ``Land(1)``) are separate spaces.
+Each class declares the values of its fields in id order (``FIELD_RANGES``); :data:`DECISIONS` lays the decision
+classes out one after another (ids 0..``NUM_ACTIONS - 1``) and :data:`OUTCOMES` holds the chance outcomes
+(``Land(0)``, ``Land(1)``), a separate space. A new action class goes at the end of :data:`DECISIONS`: no id moves.
 
 >>> action_id(Attack(Sym.CHARGE)), decode_decision(action_id(Flip(2, True)))
 (7, Flip(target=2, tactics=True))
@@ -13,13 +15,17 @@ from typing import ClassVar
 import attrs
 
 from runebound_coop.content.schema import Sym
-from tabletop_core.errors import IllegalActionError
+from runebound_coop.limits import MAX_CARDS, MAX_CHOICES, MAX_FACE_VALUE, MAX_HERO_ABILITIES, MAX_HEROES, MAX_TOKENS
+from tabletop_core.actions import ActionSpace
 
 __all__ = [
     "ATTACK_SYMBOLS",
+    "DECISIONS",
     "NUM_ACTIONS",
+    "OUTCOMES",
     "Action",
     "Attack",
+    "Block",
     "Choose",
     "Copy",
     "Double",
@@ -38,10 +44,7 @@ __all__ = [
 
 #: The symbols a hero spends as damage, in id order.
 ATTACK_SYMBOLS = (Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE)
-MAX_TOKENS = 8
-MAX_ABILITIES = 4
-MAX_CARDS = 4
-MAX_CHOICES = 16
+_SIDES = (False, True)
 
 
 @attrs.frozen
@@ -56,6 +59,7 @@ class Engage:
     """The party sends hero ``hero`` against the next enemy."""
 
     TAG: ClassVar[str] = "runebound_coop.engage"
+    FIELD_RANGES: ClassVar = (("hero", range(MAX_HEROES)),)
     hero: int
 
 
@@ -64,6 +68,7 @@ class Attack:
     """Spend every unspent token showing ``symbol`` (physical, magic or charge) as one attack (values summed)."""
 
     TAG: ClassVar[str] = "runebound_coop.attack"
+    FIELD_RANGES: ClassVar = (("symbol", ATTACK_SYMBOLS),)
     symbol: Sym
 
 
@@ -72,6 +77,7 @@ class Flip:
     """Spend an agility (or a tactics copying agility) to flip your own token ``target``."""
 
     TAG: ClassVar[str] = "runebound_coop.flip"
+    FIELD_RANGES: ClassVar = (("target", range(MAX_TOKENS)), ("tactics", _SIDES))
     target: int
     tactics: bool = False
 
@@ -81,6 +87,7 @@ class Recast:
     """Spend an agility (or a tactics copying agility) to recast the enemy's unspent token ``target``."""
 
     TAG: ClassVar[str] = "runebound_coop.recast"
+    FIELD_RANGES: ClassVar = (("target", range(MAX_TOKENS)), ("tactics", _SIDES))
     target: int
     tactics: bool = False
 
@@ -90,6 +97,7 @@ class Double:
     """Spend a double on your token ``target`` (its value counts twice)."""
 
     TAG: ClassVar[str] = "runebound_coop.double"
+    FIELD_RANGES: ClassVar = (("target", range(MAX_TOKENS)),)
     target: int
 
 
@@ -98,6 +106,7 @@ class Surge:
     """Trigger your surge ability ``ability`` by spending surge (or one tactics copying a surge of enough value)."""
 
     TAG: ClassVar[str] = "runebound_coop.surge"
+    FIELD_RANGES: ClassVar = (("ability", range(MAX_HERO_ABILITIES)), ("tactics", _SIDES))
     ability: int
     tactics: bool = False
 
@@ -107,8 +116,9 @@ class Copy:
     """Spend one tactics alone as a copy of a ``value`` ``symbol`` damage showing on another token."""
 
     TAG: ClassVar[str] = "runebound_coop.copy"
+    FIELD_RANGES: ClassVar = (("symbol", ATTACK_SYMBOLS), ("value", range(1, MAX_FACE_VALUE + 1)))
     symbol: Sym = attrs.field()
-    value: int = attrs.field(validator=attrs.validators.in_((1, 2, 3, 4)))
+    value: int = attrs.field(validator=attrs.validators.in_(range(1, MAX_FACE_VALUE + 1)))
 
     @symbol.validator
     def _check(self, _a: object, symbol: Sym) -> None:
@@ -122,6 +132,7 @@ class Exert:
     tokens it removes."""
 
     TAG: ClassVar[str] = "runebound_coop.exert"
+    FIELD_RANGES: ClassVar = (("card", range(MAX_CARDS)), ("symbol", (*ATTACK_SYMBOLS, None)))
     card: int
     symbol: Sym | None = None
 
@@ -131,6 +142,7 @@ class Respond:
     """Answer an enemy ability the hero may cancel with 1 tactics: cancel it or let it resolve."""
 
     TAG: ClassVar[str] = "runebound_coop.respond"
+    FIELD_RANGES: ClassVar = (("cancel", _SIDES),)
     cancel: bool
 
 
@@ -139,6 +151,7 @@ class Withdraw:
     """At the end of a round (``retreat`` option): leave the fight, or stay for another round."""
 
     TAG: ClassVar[str] = "runebound_coop.withdraw"
+    FIELD_RANGES: ClassVar = (("leave", _SIDES),)
     leave: bool
 
 
@@ -147,7 +160,17 @@ class Choose:
     """The enemy player picks candidate ``option`` of the pending choice."""
 
     TAG: ClassVar[str] = "runebound_coop.choose"
+    FIELD_RANGES: ClassVar = (("option", range(MAX_CHOICES)),)
     option: int
+
+
+@attrs.frozen
+class Block:
+    """About to take blockable damage: spend a tactics as a copy of a shield (``tactics``), or keep it."""
+
+    TAG: ClassVar[str] = "runebound_coop.tactics_block"
+    FIELD_RANGES: ClassVar = (("tactics", _SIDES),)
+    tactics: bool
 
 
 @attrs.frozen
@@ -155,55 +178,28 @@ class Land:
     """A chance outcome: the token being cast lands on ``side`` (0: face a, 1: face b)."""
 
     TAG: ClassVar[str] = "runebound_coop.land"
+    FIELD_RANGES: ClassVar = (("side", range(2)),)
     side: int
 
 
-Action = Pass | Engage | Attack | Flip | Recast | Double | Surge | Copy | Exert | Respond | Withdraw | Choose | Land
+Action = (
+    Pass | Engage | Attack | Flip | Recast | Double | Surge | Copy | Exert | Respond | Withdraw | Choose | Block | Land
+)
 
-# Id layout of the decisions (Land uses the chance id space 0..1).
-_ENGAGE = 1
-_ATTACK = _ENGAGE + 4
-_FLIP = _ATTACK + len(ATTACK_SYMBOLS)
-_RECAST = _FLIP + 2 * MAX_TOKENS
-_DOUBLE = _RECAST + 2 * MAX_TOKENS
-_SURGE = _DOUBLE + MAX_TOKENS
-_COPY = _SURGE + 2 * MAX_ABILITIES
-_EXERT = _COPY + len(ATTACK_SYMBOLS) * 4
-_RESPOND = _EXERT + MAX_CARDS * 4
-_WITHDRAW = _RESPOND + 2
-_CHOOSE = _WITHDRAW + 2
+#: The decisions in id order (``Pass`` is 0); chance outcomes are :data:`OUTCOMES`.
+DECISIONS: ActionSpace[Action] = ActionSpace(
+    (Pass, Engage, Attack, Flip, Recast, Double, Surge, Copy, Exert, Respond, Withdraw, Choose, Block),
+    name="runebound decisions",
+)
+#: The chance outcomes: the face a cast token lands on (ids 0 and 1).
+OUTCOMES: ActionSpace[Action] = ActionSpace((Land,), name="runebound cast outcomes")
 #: The size of the decision id space.
-NUM_ACTIONS = _CHOOSE + MAX_CHOICES
-_EXERT_SYMBOLS: tuple[Sym | None, ...] = (*ATTACK_SYMBOLS, None)
+NUM_ACTIONS = DECISIONS.size
 
 
 def action_id(action: Action) -> int:
     """The stable id of ``action`` (a chance outcome's id is its side)."""
-    if isinstance(action, Land):
-        return action.side
-    if isinstance(action, Pass):
-        return 0
-    if isinstance(action, Engage):
-        return _ENGAGE + action.hero
-    if isinstance(action, Attack):
-        return _ATTACK + ATTACK_SYMBOLS.index(action.symbol)
-    if isinstance(action, Flip):
-        return _FLIP + 2 * action.target + action.tactics
-    if isinstance(action, Recast):
-        return _RECAST + 2 * action.target + action.tactics
-    if isinstance(action, Double):
-        return _DOUBLE + action.target
-    if isinstance(action, Surge):
-        return _SURGE + 2 * action.ability + action.tactics
-    if isinstance(action, Copy):
-        return _COPY + 4 * ATTACK_SYMBOLS.index(action.symbol) + action.value - 1
-    if isinstance(action, Exert):
-        return _EXERT + 4 * action.card + _EXERT_SYMBOLS.index(action.symbol)
-    if isinstance(action, Respond):
-        return _RESPOND + action.cancel
-    if isinstance(action, Withdraw):
-        return _WITHDRAW + action.leave
-    return _CHOOSE + action.option
+    return OUTCOMES.id_of(action) if isinstance(action, Land) else DECISIONS.id_of(action)
 
 
 def decode_decision(i: int) -> Action:
@@ -212,28 +208,4 @@ def decode_decision(i: int) -> Action:
     Raises:
         IllegalActionError: when ``i`` is outside the decision id space.
     """
-    if type(i) is not int or not 0 <= i < NUM_ACTIONS:
-        raise IllegalActionError(f"runebound_coop: no decision with id {i!r} (ids 0..{NUM_ACTIONS - 1})")
-    if i == 0:
-        return Pass()
-    if i < _ATTACK:
-        return Engage(i - _ENGAGE)
-    if i < _FLIP:
-        return Attack(ATTACK_SYMBOLS[i - _ATTACK])
-    if i < _RECAST:
-        return Flip((i - _FLIP) // 2, bool((i - _FLIP) % 2))
-    if i < _DOUBLE:
-        return Recast((i - _RECAST) // 2, bool((i - _RECAST) % 2))
-    if i < _SURGE:
-        return Double(i - _DOUBLE)
-    if i < _COPY:
-        return Surge((i - _SURGE) // 2, bool((i - _SURGE) % 2))
-    if i < _EXERT:
-        return Copy(ATTACK_SYMBOLS[(i - _COPY) // 4], (i - _COPY) % 4 + 1)
-    if i < _RESPOND:
-        return Exert((i - _EXERT) // 4, _EXERT_SYMBOLS[(i - _EXERT) % 4])
-    if i < _WITHDRAW:
-        return Respond(bool(i - _RESPOND))
-    if i < _CHOOSE:
-        return Withdraw(bool(i - _WITHDRAW))
-    return Choose(i - _CHOOSE)
+    return DECISIONS.from_id(i)

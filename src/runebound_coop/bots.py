@@ -3,7 +3,7 @@
 >>> import numpy as np
 >>> from runebound_coop import GAME
 >>> state = GAME.new_game(seed=1, heroes=("Corbin",), enemies=("Ogre",))
->>> bot = HeuristicHero()
+>>> bot = HeuristicHero(GAME)
 >>> GAME.is_legal(state, bot.act(GAME.observe(state, 0), GAME.legal_actions(state), np.random.default_rng(0)))
 True
 """
@@ -11,68 +11,64 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from runebound_coop.actions import Action, Engage, Respond, Withdraw
+from runebound_coop.content.roster import setup_of
 from runebound_coop.rules.choices import worth
-from runebound_coop.rules.setup import setup_of
-from runebound_coop.rules.tokens import faces_of, live
-from runebound_coop.state import ENEMY, HERO, RuneboundState
+from runebound_coop.rules.tokens import faces_showing
+from runebound_coop.state import HERO, RuneboundState
 from runebound_coop.view import RuneboundView
 from tabletop_core.agents import RandomAgent
 from tabletop_core.spec import CHANCE
 
+if TYPE_CHECKING:
+    from runebound_coop.game import RuneboundCoop
+
 __all__ = ["HeuristicHero", "default_agents", "evaluate"]
 
 
-def evaluate(state: RuneboundState) -> float:
+def evaluate(game: RuneboundCoop, state: RuneboundState) -> float:
     """The party's score of a state: twice the enemy damage dealt minus 1.5 times the hero damage taken, plus half
     the worth of the live tokens the engaged hero still holds and minus half of the enemy's (a win or a loss
     dominates)."""
-    from runebound_coop.game import GAME
-
-    if GAME.is_terminal(state):
-        return 100.0 * GAME.returns(state)[0]
+    if game.is_terminal(state):
+        return 100.0 * game.returns(state)[0]
     setup = setup_of(state.options)
     score = 2.0 * sum(state.enemy_damage) - 1.5 * sum(state.hero_damage)
     fight = state.fight
     if fight is not None:
-        for side, sign in ((HERO, 0.5), (ENEMY, -0.5)):
-            faces = faces_of(setup, fight, side)
-            pool = fight.pool(side)
-            for i in live(setup, fight, side):
-                score += sign * worth(faces[i][pool.side(i)], pool.doubled(i))
+        for side, i, face in faces_showing(setup, fight):
+            score += (0.5 if side == HERO else -0.5) * worth(face, fight.pool(side).doubled(i))
     return score
 
 
-def _lookahead(state: RuneboundState, hero_moves: int, chance_depth: int) -> float:
+def _lookahead(game: RuneboundCoop, state: RuneboundState, hero_moves: int, chance_depth: int) -> float:
     """The score at the end of the current round (or fight), the hero making up to ``hero_moves`` more choices
     (best by this same lookahead) and then passing; cancels are taken, fights are stayed in; recasts are averaged
     over their outcomes (``chance_depth`` deep), the next round's casts are not looked into."""
-    from runebound_coop.game import GAME
-
     while True:
-        if GAME.is_terminal(state) or state.fight is None:
-            return evaluate(state)
-        player = GAME.current_player(state)
+        if game.is_terminal(state) or state.fight is None:
+            return evaluate(game, state)
+        player = game.current_player(state)
         if player == CHANCE:
             if state.pos.step == "cast" or chance_depth == 0:
-                return evaluate(state)
+                return evaluate(game, state)
             return sum(
-                p * _lookahead(GAME.apply_unchecked(state, a), hero_moves, chance_depth - 1)
-                for a, p in GAME.chance_outcomes(state)
+                p * _lookahead(game, game.apply_unchecked(state, a), hero_moves, chance_depth - 1)
+                for a, p in game.chance_outcomes(state)
             )
-        legal = GAME.legal_actions(state)
+        legal = game.legal_actions(state)
         if Respond(True) in legal:
-            state = GAME.apply_unchecked(state, Respond(True))
+            state = game.apply_unchecked(state, Respond(True))
         elif Withdraw(False) in legal:
-            state = GAME.apply_unchecked(state, Withdraw(False))
+            state = game.apply_unchecked(state, Withdraw(False))
         elif player >= len(state.options.heroes) or hero_moves == 0:
-            state = GAME.apply_unchecked(state, legal[0])  # pass (or the enemy player's first candidate)
+            state = game.apply_unchecked(state, legal[0])  # pass (or the enemy player's first candidate)
         else:
-            return max(_lookahead(GAME.apply_unchecked(state, a), hero_moves - 1, chance_depth) for a in legal)
+            return max(_lookahead(game, game.apply_unchecked(state, a), hero_moves - 1, chance_depth) for a in legal)
 
 
 class HeuristicHero:
@@ -81,14 +77,14 @@ class HeuristicHero:
     who engages, it sends the hero with the most health left (ties: the lowest index).
     """
 
-    def __init__(self, hero_moves: int = 3, chance_depth: int = 3) -> None:
+    def __init__(self, game: RuneboundCoop, hero_moves: int = 3, chance_depth: int = 3) -> None:
+        self.game = game
         self.hero_moves = hero_moves
         self.chance_depth = chance_depth
 
     def act(self, view: RuneboundView, legal_actions: Sequence[Action], rng: np.random.Generator) -> Action:
         """Choose one of ``legal_actions``."""
-        from runebound_coop.game import GAME
-
+        game = self.game
         state = view.state
         if Respond(True) in legal_actions:
             return Respond(True)
@@ -105,7 +101,7 @@ class HeuristicHero:
         best: Action = legal_actions[0]
         best_score = -1e18
         for action in legal_actions:
-            score = _lookahead(GAME.apply_unchecked(state, action), self.hero_moves - 1, self.chance_depth)
+            score = _lookahead(game, game.apply_unchecked(state, action), self.hero_moves - 1, self.chance_depth)
             if score > best_score + 1e-9:
                 best, best_score = action, score
         return best
@@ -114,9 +110,9 @@ class HeuristicHero:
         return f"HeuristicHero(hero_moves={self.hero_moves}, chance_depth={self.chance_depth})"
 
 
-def default_agents(state: RuneboundState) -> list[Any]:
-    """One heuristic bot per hero (and a random enemy player when the enemy decides its choices)."""
-    bots: list[Any] = [HeuristicHero() for _ in state.options.heroes]
+def default_agents(game: RuneboundCoop, state: RuneboundState) -> list[Any]:
+    """One heuristic bot per hero of ``game`` (and a random enemy player when the enemy decides its choices)."""
+    bots: list[Any] = [HeuristicHero(game) for _ in state.options.heroes]
     if state.options.enemy_choices == "player":
         bots.append(RandomAgent())
     return bots

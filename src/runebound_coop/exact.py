@@ -4,7 +4,8 @@ The hero plays optimally (maximizing the probability of winning, then minimizing
 the lowest action id) or follows a given policy; the enemy follows its board. The result is exact for the game's
 rules, including ``max_rounds``: a fight still undecided after that many rounds ends with the hero withdrawing.
 
->>> result = odds("Corbin", "Undead Horde", max_rounds=1)
+>>> from runebound_coop import GAME
+>>> result = odds(GAME, "Corbin", "Undead Horde", max_rounds=1)
 >>> round(result.win + result.loss + result.undecided, 12)
 1.0
 >>> 0.4 < result.win < 0.5
@@ -14,15 +15,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from runebound_coop.actions import Action, action_id
-from runebound_coop.rules.flow import advance
-from runebound_coop.rules.setup import setup_of
-from runebound_coop.state import ENEMY_REF, Pool, RuneboundState
+from runebound_coop.content.roster import setup_of
+from runebound_coop.rules.flow import DRIVER
+from runebound_coop.state import HERO, Pool, RuneboundState, split_ref
+from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE, TERMINAL
+
+if TYPE_CHECKING:
+    from runebound_coop.game import RuneboundCoop
 
 __all__ = ["Odds", "Policy", "RoundSolver", "Solver", "cast_outcomes", "fight_state", "odds", "solve"]
 
@@ -54,14 +59,12 @@ class Odds:
         return sum(d * p for d, p in enumerate(self.damage))
 
 
-def fight_state(hero: str, enemy: str, **options: Any) -> RuneboundState:
+def fight_state(game: RuneboundCoop, hero: str, enemy: str, **options: Any) -> RuneboundState:
     """The first chance node of a solo fight of ``hero`` against ``enemy`` (other options as for ``new_game``).
 
     Raises:
         ValueError: when ``heroes`` or ``enemies`` is passed too: the calculator handles one hero against one enemy.
     """
-    from runebound_coop.game import GAME
-
     extra = sorted({"heroes", "enemies"} & options.keys())
     if extra:
         raise ValueError(
@@ -69,7 +72,7 @@ def fight_state(hero: str, enemy: str, **options: Any) -> RuneboundState:
             f"hero={hero!r}, enemy={enemy!r} (co-op encounters are not supported)"
         )
 
-    return GAME.new_game(heroes=(hero,), enemies=(enemy,), **options)
+    return game.new_game(heroes=(hero,), enemies=(enemy,), **options)
 
 
 # A value: (win, loss, damage distribution).
@@ -85,22 +88,24 @@ def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
     fight = s.fight
     assert fight is not None  # chance nodes occur only during a fight
     refs = fight.casting
-    setup = setup_of(s.options)
     p = 0.5 ** len(refs)
     out = []
     for combo in range(1 << len(refs)):
         hero, enemy = fight.hero_pool.sides, fight.enemy_pool.sides
         for j, ref in enumerate(refs):
             side = (combo >> j) & 1
-            if ref >= ENEMY_REF:
-                i = ref - ENEMY_REF
-                enemy = (enemy & ~(1 << i)) | (side << i)
+            who, i = split_ref(ref)
+            if who == HERO:
+                hero = (hero & ~(1 << i)) | (side << i)
             else:
-                hero = (hero & ~(1 << ref)) | (side << ref)
-        landed = fight.but(
-            hero_pool=fight.hero_pool.but(sides=hero), enemy_pool=fight.enemy_pool.but(sides=enemy), casting=()
+                enemy = (enemy & ~(1 << i)) | (side << i)
+        landed = replace(
+            fight,
+            hero_pool=replace(fight.hero_pool, sides=hero),
+            enemy_pool=replace(fight.enemy_pool, sides=enemy),
+            casting=(),
         )
-        out.append((advance(s.but(fight=landed), setup), p))
+        out.append((DRIVER.run(replace(s, fight=landed)), p))
     return out
 
 
@@ -110,11 +115,12 @@ class Solver:
     The memo is keyed by the (hashable, hash-cached) states themselves.
     """
 
-    def __init__(self, state: RuneboundState, policy: Policy | None = None) -> None:
+    def __init__(self, game: RuneboundCoop, state: RuneboundState, policy: Policy | None = None) -> None:
         if len(state.options.heroes) != 1 or len(state.options.enemies) != 1:
             raise ValueError("odds: a single fight (one hero, one enemy)")
         if state.options.enemy_choices == "player":
             raise ValueError("odds: the enemy must decide by itself (enemy_choices 'evaluate' or 'damage')")
+        self.game = game
         self.root = state
         self.policy = policy
         self.health = setup_of(state.options).heroes[0].health
@@ -122,16 +128,15 @@ class Solver:
 
     def value(self, s: RuneboundState) -> _Value:
         """(win, loss, damage distribution) from ``s``."""
-        from runebound_coop.game import GAME
-
+        game = self.game
         got = self.memo.get(s)
         if got is not None:
             return got
-        player = GAME.current_player(s)
+        player = game.current_player(s)
         if player == TERMINAL:
             dist = [0.0] * (self.health + 1)
             dist[s.hero_damage[0]] = 1.0
-            ret = GAME.returns(s)[0]
+            ret = game.returns(s)[0]
             out: _Value = (1.0 if ret > 0 else 0.0, 1.0 if ret < 0 else 0.0, tuple(dist))
         elif player == CHANCE:
             win = loss = 0.0
@@ -144,21 +149,20 @@ class Solver:
                     acc[k] += p * q
             out = (win, loss, tuple(acc))
         elif self.policy is not None:
-            out = self.value(GAME.apply_unchecked(s, self.policy(s, GAME.legal_actions(s))))
+            out = self.value(game.apply_unchecked(s, self.policy(s, game.legal_actions(s))))
         else:
-            out = self.value(GAME.apply_unchecked(s, self.best_action(s)))
+            out = self.value(game.apply_unchecked(s, self.best_action(s)))
         self.memo[s] = out
         return out
 
     def best_action(self, s: RuneboundState) -> Action:
         """The optimal hero action at decision ``s``: the highest win probability, then the lowest expected
         damage, then the lowest action id."""
-        from runebound_coop.game import GAME
-
+        game = self.game
         best: tuple[float, float, int] | None = None
         choice: Action | None = None
-        for a in GAME.legal_actions(s):
-            v = self.value(GAME.apply_unchecked(s, a))
+        for a in game.legal_actions(s):
+            v = self.value(game.apply_unchecked(s, a))
             key = (v[0], -sum(k * q for k, q in enumerate(v[2])), -action_id(a))
             if best is None or key > best:
                 best, choice = key, a
@@ -187,7 +191,8 @@ class RoundSolver:
     distribution follows from a forward sweep of the chosen policy.
     """
 
-    def __init__(self, state: RuneboundState) -> None:
+    def __init__(self, game: RuneboundCoop, state: RuneboundState) -> None:
+        self.game = game
         fight = state.fight
         if len(state.options.heroes) != 1 or len(state.options.enemies) != 1:
             raise ValueError("odds: a single fight (one hero, one enemy)")
@@ -222,7 +227,7 @@ class RoundSolver:
             self.roots.append(self._node(self.situations[x]) if self.depth[x] < self.rounds else -1)
 
     def _canonical(self, s: RuneboundState) -> RuneboundState:
-        return attrs.evolve(s, options=self.options, pos=attrs.evolve(s.pos, round=1))
+        return replace(s, options=self.options, pos=replace(s.pos, round=1))
 
     def _situation(self, s: RuneboundState) -> int:
         key = self._canonical(s)
@@ -234,16 +239,15 @@ class RoundSolver:
         return x
 
     def _node(self, s: RuneboundState) -> int:
-        from runebound_coop.game import GAME
-
+        game = self.game
         got = self.index.get(s)
         if got is not None:
             return got
-        player = GAME.current_player(s)
+        player = game.current_player(s)
         kind: int
         data: Any
         if player == TERMINAL:
-            ret = GAME.returns(s)[0]
+            ret = game.returns(s)[0]
             kind, data = _TERMINAL, (1.0 if ret > 0 else 0.0, 1.0 if ret < 0 else 0.0, s.hero_damage[0])
         elif s.pos.round > 1:
             kind, data = _LEAF, self._situation(s)
@@ -251,7 +255,7 @@ class RoundSolver:
             kind, data = _CHANCE, [(self._node(nxt), p) for nxt, p in cast_outcomes(s)]
         else:
             kind = _DECISION
-            data = [(self._node(GAME.apply_unchecked(s, a)), action_id(a)) for a in GAME.legal_actions(s)]
+            data = [(self._node(game.apply_unchecked(s, a)), action_id(a)) for a in game.legal_actions(s)]
         self.index[s] = len(self.kinds)
         self.kinds.append(kind)
         self.data.append(data)
@@ -332,21 +336,22 @@ class RoundSolver:
         return dist
 
 
-def solve(state: RuneboundState, policy: Policy | None = None) -> Odds:
-    """The exact odds from ``state`` (a solo fight, at any node), the hero optimal or following ``policy``."""
-    return Solver(state, policy).odds()
+def solve(game: RuneboundCoop, state: RuneboundState, policy: Policy | None = None) -> Odds:
+    """The exact odds from ``state`` (a solo fight of ``game``, at any node), the hero optimal or following
+    ``policy``."""
+    return Solver(game, state, policy).odds()
 
 
-def odds(hero: str, enemy: str, *, policy: Policy | None = None, **options: Any) -> Odds:
-    """The exact probability that ``hero`` wins a fight against ``enemy``, and the damage it takes.
+def odds(game: RuneboundCoop, hero: str, enemy: str, *, policy: Policy | None = None, **options: Any) -> Odds:
+    """The exact probability that ``hero`` wins a fight of ``game`` against ``enemy``, and the damage it takes.
 
     Args:
-        hero: a hero name. enemy: an enemy name.
+        game: the game (``runebound_coop.GAME``). hero: a hero name. enemy: an enemy name.
         policy: the hero's policy (``None``: optimal play).
         **options: further ``new_game`` options (``assets``, ``cards``, ``act``, ``enemy_choices``,
             ``max_rounds``, ``pack``).
     """
-    state = fight_state(hero, enemy, **options)
+    state = fight_state(game, hero, enemy, **options)
     if policy is None:
-        return RoundSolver(state).odds()
-    return solve(state, policy)
+        return RoundSolver(game, state).odds()
+    return solve(game, state, policy)

@@ -14,8 +14,8 @@ RuneboundCoop` delegates its glossary hooks (``legend``, ``step_rules``, ``card_
 
 from __future__ import annotations
 
+from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Face, Sym
-from runebound_coop.rules.setup import setup_of
 from runebound_coop.state import RuneboundState
 
 __all__ = ["card_texts", "end_reason", "headline", "legend", "step_rules"]
@@ -85,8 +85,9 @@ def step_rules(state: RuneboundState) -> str:
     text = _STEP_RULES.get(state.pos.step, state.pos.step)
     if state.pending.top is not None:
         text += (
-            " Now a pending choice: the hero may cancel an enemy ability with 1 tactics (cancel or allow), or the "
-            "enemy player picks which token its effect takes."
+            " Now a pending choice: the hero may cancel an enemy ability with 1 tactics (cancel or allow), may "
+            "spend a tactics as a shield against the damage it is about to take (block with tactics or keep "
+            "tactics), or the enemy player picks which token its effect takes."
         )
     return text
 

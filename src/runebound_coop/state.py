@@ -1,16 +1,28 @@
 """Options and state values: small, frozen and hashable (search and the odds calculator hash them by the million).
 
 Token pools are bitmasks: bit ``i`` of :attr:`Pool.sides` is the side token ``i`` landed on, bit ``i`` of
-:attr:`Pool.spent` is set once it is spent and of :attr:`Pool.removed` once an effect removed it. A token reference
-(``ref``) is the token's index for the hero and ``ENEMY_REF + index`` for the enemy.
+:attr:`Pool.spent` is set once it is spent and of :attr:`Pool.removed` once an effect removed it. The integer
+concepts have names and helpers, so no call site packs bits by hand:
+
+- :data:`Side`: ``HERO`` (0) or ``ENEMY`` (1); bit ``side`` of ``Fight.passed`` / ``Fight.charged``.
+- :data:`TokenRef`: a token of either pool, the token's index for the hero and ``ENEMY_REF + index`` for the
+  enemy (:func:`token_ref`, :func:`split_ref`).
+- :data:`Link`: a double placed on a token, ``double * LINK_BASE + target`` (:func:`make_link`,
+  :func:`link_double`, :func:`link_target`).
+- :data:`UsedBit`: a bit of ``Fight.used``: hero ability ``a`` (:func:`hero_ability_bit`), enemy ability ``a``
+  (:func:`enemy_ability_bit`), the hero's card ``c`` (:func:`card_bit`).
+
+These are aliases over the same ints, so the JSON form of a state is the one the records were made with.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 import attrs
 
+from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 
 __all__ = [
@@ -19,18 +31,103 @@ __all__ = [
     "ENEMY_REF",
     "FLOW",
     "HERO",
+    "LINK_BASE",
+    "SIDES",
+    "AttackFrame",
+    "BlockFrame",
     "CancelFrame",
     "ChoiceFrame",
     "Fight",
     "Frame",
+    "Link",
     "Pool",
     "RuneboundOptions",
     "RuneboundState",
+    "Side",
+    "TokenRef",
+    "UsedBit",
+    "card_bit",
+    "enemy_ability_bit",
+    "hero_ability_bit",
+    "link_double",
+    "link_target",
+    "make_link",
+    "split_ref",
+    "token_ref",
 ]
 
-HERO, ENEMY = 0, 1
-#: Token references of the enemy's tokens start here.
+#: A combatant: ``HERO`` or ``ENEMY``.
+Side: TypeAlias = int
+HERO: Side = 0
+ENEMY: Side = 1
+#: Both sides, hero first.
+SIDES: tuple[Side, Side] = (HERO, ENEMY)
+
+#: A token of either pool: the hero's token ``i`` is ``i``, the enemy's is ``ENEMY_REF + i``.
+TokenRef: TypeAlias = int
+#: Token references of the enemy's tokens start here (above any hero token index).
 ENEMY_REF = 16
+
+#: A double placed on a token of the same pool: ``double * LINK_BASE + target``.
+Link: TypeAlias = int
+#: The radix of a link (above any token index).
+LINK_BASE = 16
+
+#: A bit of ``Fight.used``.
+UsedBit: TypeAlias = int
+_ENEMY_ABILITY_BITS = 8
+_CARD_BITS = 16
+
+
+def token_ref(side: Side, i: int) -> TokenRef:
+    """The reference of ``side``'s token ``i``.
+
+    >>> token_ref(HERO, 2), token_ref(ENEMY, 2), split_ref(token_ref(ENEMY, 2))
+    (2, 18, (1, 2))
+    """
+    return ENEMY_REF + i if side == ENEMY else i
+
+
+def split_ref(ref: TokenRef) -> tuple[Side, int]:
+    """The side and the index of the token ``ref``."""
+    return (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
+
+
+def make_link(double: int, target: int) -> Link:
+    """The link of double ``double`` placed on token ``target``.
+
+    >>> link = make_link(3, 1)
+    >>> link_double(link), link_target(link)
+    (3, 1)
+    """
+    return double * LINK_BASE + target
+
+
+def link_double(link: Link) -> int:
+    """The double token of ``link``."""
+    return link // LINK_BASE
+
+
+def link_target(link: Link) -> int:
+    """The token ``link``'s double sits on."""
+    return link % LINK_BASE
+
+
+def hero_ability_bit(a: int) -> UsedBit:
+    """The ``Fight.used`` bit of the hero's surge ability ``a``."""
+    return a
+
+
+def enemy_ability_bit(a: int) -> UsedBit:
+    """The ``Fight.used`` bit of the enemy's ability ``a``."""
+    return _ENEMY_ABILITY_BITS + a
+
+
+def card_bit(c: int) -> UsedBit:
+    """The ``Fight.used`` bit of the hero's skill card ``c``."""
+    return _CARD_BITS + c
+
+
 #: The values of the ``enemy_choices`` option.
 CHOICE_MODES = ("evaluate", "damage", "player")
 
@@ -60,7 +157,8 @@ def _nested_or_none(value: object) -> tuple[tuple[str, ...], ...] | None:
 
 @attrs.frozen(cache_hash=True)
 class RuneboundOptions:
-    """The options of a co-op encounter (validated against the content pack by the game).
+    """The options of a co-op encounter (names are checked against the content pack where options are made,
+    :meth:`RuneboundCoop.make_options`, and where a game starts, :func:`runebound_coop.setup.initial_state`).
 
     Attributes:
         heroes: 1 to 4 hero names, one per player (default: Elian and Corbin, a two-hero party).
@@ -91,40 +189,35 @@ class RuneboundOptions:
 
     @heroes.validator
     def _check_heroes(self, _a: object, heroes: tuple[str, ...]) -> None:
-        if not 1 <= len(heroes) <= 4:
-            raise ValueError(f"1 to 4 heroes, not {len(heroes)}")
+        if not 1 <= len(heroes) <= MAX_HEROES:
+            raise ValueError(f"1 to {MAX_HEROES} heroes, not {len(heroes)}")
         if len(set(heroes)) != len(heroes):
             raise ValueError(f"each hero plays once: {heroes}")
 
     @enemies.validator
     def _check_enemies(self, _a: object, enemies: tuple[str, ...]) -> None:
-        if not 1 <= len(enemies) <= 8:
-            raise ValueError(f"1 to 8 enemies, not {len(enemies)}")
+        if not 1 <= len(enemies) <= MAX_ENEMIES:
+            raise ValueError(f"1 to {MAX_ENEMIES} enemies, not {len(enemies)}")
 
     @assets.validator
     def _check_assets(self, _a: object, assets: tuple[tuple[str, ...], ...]) -> None:
-        if len(assets) > len(self.heroes) or any(len(a) > 4 for a in assets):
-            raise ValueError("assets: one list (up to 4 assets) per hero")
+        if len(assets) > len(self.heroes) or any(len(a) > MAX_ASSETS for a in assets):
+            raise ValueError(f"assets: one list (up to {MAX_ASSETS} assets) per hero")
 
     @cards.validator
     def _check_cards(self, _a: object, cards: tuple[tuple[str, ...], ...] | None) -> None:
-        if cards is not None and (len(cards) != len(self.heroes) or any(len(c) > 4 for c in cards)):
-            raise ValueError("cards: one list (up to 4 cards) per hero")
+        if cards is not None and (len(cards) != len(self.heroes) or any(len(c) > MAX_CARDS for c in cards)):
+            raise ValueError(f"cards: one list (up to {MAX_CARDS} cards) per hero")
 
     @hand.validator
     def _check_hand(self, _a: object, value: int) -> None:
-        if type(value) is not int or not 0 <= value <= 10:
-            raise ValueError(f"hand must be an integer in 0..10, not {value!r}")
+        if type(value) is not int or not 0 <= value <= MAX_HAND:
+            raise ValueError(f"hand must be an integer in 0..{MAX_HAND}, not {value!r}")
 
     @max_rounds.validator
     def _check_rounds(self, _a: object, value: int) -> None:
-        if type(value) is not int or not 1 <= value <= 50:
-            raise ValueError(f"max_rounds must be an integer in 1..50, not {value!r}")
-
-    def __attrs_post_init__(self) -> None:
-        from runebound_coop.rules.setup import build_setup
-
-        build_setup(self)  # unknown names raise ValueError (new_game turns it into OptionError)
+        if type(value) is not int or not 1 <= value <= MAX_ROUNDS:
+            raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}, not {value!r}")
 
     @property
     def num_players(self) -> int:
@@ -140,7 +233,7 @@ class Pool:
         sides: bit ``i``: the side token ``i`` shows.
         spent: bit ``i``: token ``i`` has been spent this round.
         removed: bit ``i``: token ``i`` was removed by an effect this round.
-        links: ``double * 16 + target`` for each double placed on a token of this pool.
+        links: a :data:`Link` for each double placed on a token of this pool.
     """
 
     TAG: ClassVar[str] = "runebound_coop.pool"
@@ -148,22 +241,6 @@ class Pool:
     spent: int = 0
     removed: int = 0
     links: tuple[int, ...] = ()
-
-    def but(
-        self,
-        *,
-        sides: int | None = None,
-        spent: int | None = None,
-        removed: int | None = None,
-        links: tuple[int, ...] | None = None,
-    ) -> Pool:
-        """A copy with the given fields replaced (a fast ``attrs.evolve``)."""
-        return Pool(
-            self.sides if sides is None else sides,
-            self.spent if spent is None else spent,
-            self.removed if removed is None else removed,
-            self.links if links is None else links,
-        )
 
     def side(self, i: int) -> int:
         """The side token ``i`` shows."""
@@ -175,7 +252,7 @@ class Pool:
 
     def doubled(self, i: int) -> bool:
         """Whether a double sits on token ``i``."""
-        return any(link & 15 == i for link in self.links)
+        return any(link_target(link) == i for link in self.links)
 
 
 @attrs.frozen(cache_hash=True)
@@ -189,8 +266,7 @@ class Fight:
         turn: the side to act next (``HERO`` or ``ENEMY``).
         passed: bit per side that has passed this round.
         charged: bit per side that spent charge this round (it cannot block).
-        used: what was used this round: bit ``a`` for hero ability ``a``, bit ``8 + a`` for enemy ability ``a``,
-            bit ``16 + c`` for the hero's card ``c``.
+        used: what was used this round, one :data:`UsedBit` per hero ability, enemy ability and hero card.
     """
 
     TAG: ClassVar[str] = "runebound_coop.fight"
@@ -204,39 +280,39 @@ class Fight:
     charged: int = 0
     used: int = 0
 
-    def pool(self, side: int) -> Pool:
+    def pool(self, side: Side) -> Pool:
         """The pool of ``side``."""
         return self.hero_pool if side == HERO else self.enemy_pool
 
-    def with_pool(self, side: int, pool: Pool) -> Fight:
+    def has_passed(self, side: Side) -> bool:
+        """Whether ``side`` passed this round."""
+        return bool((self.passed >> side) & 1)
+
+    def has_charged(self, side: Side) -> bool:
+        """Whether ``side`` spent charge this round (it cannot block)."""
+        return bool((self.charged >> side) & 1)
+
+    def has_used(self, bit: UsedBit) -> bool:
+        """Whether the ability or card of ``bit`` was used this round."""
+        return bool((self.used >> bit) & 1)
+
+    def with_passed(self, side: Side) -> Fight:
+        """The fight after ``side`` passed."""
+        return replace(self, passed=self.passed | (1 << side))
+
+    def with_charged(self, side: Side) -> Fight:
+        """The fight after ``side`` spent charge."""
+        return replace(self, charged=self.charged | (1 << side))
+
+    def with_used(self, bit: UsedBit) -> Fight:
+        """The fight after the ability or card of ``bit`` was used."""
+        return replace(self, used=self.used | (1 << bit))
+
+    def with_pool(self, side: Side, pool: Pool) -> Fight:
         """The fight with ``side``'s pool replaced."""
         if side == HERO:
-            return self.but(hero_pool=pool)
-        return self.but(enemy_pool=pool)
-
-    def but(
-        self,
-        *,
-        hero_pool: Pool | None = None,
-        enemy_pool: Pool | None = None,
-        casting: tuple[int, ...] | None = None,
-        turn: int | None = None,
-        passed: int | None = None,
-        charged: int | None = None,
-        used: int | None = None,
-    ) -> Fight:
-        """A copy with the given fields replaced (a fast ``attrs.evolve``)."""
-        return Fight(
-            self.hero,
-            self.enemy,
-            self.hero_pool if hero_pool is None else hero_pool,
-            self.enemy_pool if enemy_pool is None else enemy_pool,
-            self.casting if casting is None else casting,
-            self.turn if turn is None else turn,
-            self.passed if passed is None else passed,
-            self.charged if charged is None else charged,
-            self.used if used is None else used,
-        )
+            return replace(self, hero_pool=pool)
+        return replace(self, enemy_pool=pool)
 
 
 @attrs.frozen
@@ -252,7 +328,8 @@ class ChoiceFrame:
     """The enemy player picks one of ``candidates`` (token refs) for effect ``kind``.
 
     ``source`` is the enemy token spent by the choice (or -1 when already paid); ``rest`` the further sources of
-    the same space still to resolve; ``symbol`` the symbol a ``remove`` effect removes.
+    the same space still to resolve; ``symbol`` the symbol a ``remove`` effect removes; ``ability`` the enemy's
+    agility ability that each of ``rest`` fires again (-1: the space's own choice of ``kind``).
     """
 
     TAG: ClassVar[str] = "runebound_coop.choice"
@@ -261,16 +338,38 @@ class ChoiceFrame:
     candidates: tuple[int, ...]
     rest: tuple[int, ...] = ()
     symbol: str = ""
+    ability: int = -1
 
 
-Frame = CancelFrame | ChoiceFrame
+@attrs.frozen
+class BlockFrame:
+    """The hero is about to take ``amount`` blockable damage and may spend a tactics as a copy of a shield.
+
+    What the enemy was doing continues after the answer: the effects of its ability ``ability`` from effect
+    ``effect`` on (``source``: the token paying for it, -1 when paid; ``rest``: further agility tokens firing it),
+    or, with ``round_end``, the end of the round after the board's title ability.
+    """
+
+    TAG: ClassVar[str] = "runebound_coop.block"
+    amount: int
+    ability: int = -1
+    effect: int = 0
+    source: int = -1
+    rest: tuple[int, ...] = ()
+    round_end: bool = False
 
 
-class _Keep:
-    """The type of :data:`KEEP`: "leave this field as it is"."""
+@attrs.frozen
+class AttackFrame:
+    """The hero attacks with ``symbol`` and picks which of its tokens showing it to spend (``chosen``: a bit per
+    token index); the attack strikes when the hero says so, or by itself once every such token is chosen."""
+
+    TAG: ClassVar[str] = "runebound_coop.attack_pick"
+    symbol: str
+    chosen: int = 0
 
 
-KEEP = _Keep()
+Frame = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame
 
 
 @attrs.frozen(cache_hash=True)
@@ -298,28 +397,3 @@ class RuneboundState:
     withdrawn: int = 0
     hand: tuple[int, ...] = ()
     fight: Fight | None = None
-
-    def but(
-        self,
-        *,
-        pos: Position | None = None,
-        pending: Pending[Frame] | None = None,
-        hero_damage: tuple[int, ...] | None = None,
-        enemy_damage: tuple[int, ...] | None = None,
-        out: int | None = None,
-        withdrawn: int | None = None,
-        hand: tuple[int, ...] | None = None,
-        fight: Fight | _Keep | None = KEEP,
-    ) -> RuneboundState:
-        """A copy with the given fields replaced (a fast ``attrs.evolve``; ``fight=None`` ends the fight)."""
-        return RuneboundState(
-            self.options,
-            self.pos if pos is None else pos,
-            self.pending if pending is None else pending,
-            self.hero_damage if hero_damage is None else hero_damage,
-            self.enemy_damage if enemy_damage is None else enemy_damage,
-            self.out if out is None else out,
-            self.withdrawn if withdrawn is None else withdrawn,
-            self.hand if hand is None else hand,
-            self.fight if isinstance(fight, _Keep) else fight,
-        )

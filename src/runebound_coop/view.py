@@ -2,22 +2,110 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 import numpy as np
 
-from runebound_coop.content.schema import Sym
-from runebound_coop.rules.setup import setup_of
-from runebound_coop.state import ENEMY, ENEMY_REF, HERO, CancelFrame, Fight, RuneboundState
+from runebound_coop.actions import (
+    ATTACK_SYMBOLS,
+    Action,
+    Attack,
+    Block,
+    Choose,
+    Copy,
+    Double,
+    Engage,
+    Exert,
+    Flip,
+    Land,
+    Pass,
+    Recast,
+    Respond,
+    Surge,
+    Withdraw,
+)
+from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.schema import Face, Sym
+from runebound_coop.limits import MAX_CARDS, MAX_ENEMIES, MAX_FACE_VALUE, MAX_HAND, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
+from runebound_coop.rules.flow import DRIVER, CombatActions, Engagement, Initiative, defeat
+from runebound_coop.rules.tokens import faces_of
+from runebound_coop.state import (
+    ENEMY,
+    FLOW,
+    HERO,
+    SIDES,
+    AttackFrame,
+    BlockFrame,
+    CancelFrame,
+    ChoiceFrame,
+    Fight,
+    Pool,
+    RuneboundState,
+    Side,
+    card_bit,
+    enemy_ability_bit,
+    hero_ability_bit,
+    link_double,
+    link_target,
+    split_ref,
+    token_ref,
+)
+from tabletop_core.spec import CHANCE
+from tabletop_core.tensor import TensorLayout
 
-__all__ = ["OBSERVATION_SHAPE", "RuneboundView", "observation_tensor", "render"]
+__all__ = [
+    "LAYOUT",
+    "OBSERVATION_SHAPE",
+    "RuneboundView",
+    "describe",
+    "describe_step",
+    "describe_transition",
+    "observation_tensor",
+    "render",
+    "replay",
+    "seat_name",
+]
 
 _SYMS = tuple(Sym)
-_TOKEN = len(_SYMS) + 7
-_HEROES, _ENEMIES, _TOKENS = 4, 8, 8
-_STEPS = ("engage", "cast", "actions", "round_end", "result")
-_FLAGS = 1 + 2 + 2 + 1 + 20 + 2 + len(_STEPS) + 5
+#: Per token: its symbol (one-hot), value / 4, initiative mark, live, spent, removed, doubled, being cast.
+_TOKEN_FIELDS = (
+    *(f"is_{sym.value}" for sym in _SYMS),
+    "value",
+    "initiative",
+    "live",
+    "spent",
+    "removed",
+    "doubled",
+    "casting",
+)
+#: Per hero: present, damage / health, defeated, withdrew, engaged, hand / 10.
+_HERO_FIELDS = ("present", "damage", "defeated", "withdrew", "engaged", "hand")
+#: Per enemy: present, damage / health, defeated, engaged.
+_ENEMY_FIELDS = ("present", "damage", "defeated", "engaged")
+#: The fight: whose turn, hero passed, enemy passed, hero charged, enemy charged, round / max_rounds.
+_FIGHT_FIELDS = ("turn", "hero_passed", "enemy_passed", "hero_charged", "enemy_charged", "round")
+_STEPS = tuple(step for _, step in FLOW.steps())
+_PENDING = (CancelFrame, ChoiceFrame, BlockFrame, AttackFrame)
+_USED_BITS = card_bit(MAX_CARDS - 1) + 1
+#: The observation tensor as named pieces (OpenSpiel's observers' idea): no offset is counted by hand.
+LAYOUT = TensorLayout(
+    (
+        ("heroes", (MAX_HEROES, len(_HERO_FIELDS))),
+        ("enemies", (MAX_ENEMIES, len(_ENEMY_FIELDS))),
+        ("hero_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
+        ("enemy_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
+        ("fight", (len(_FIGHT_FIELDS),)),
+        ("used", (_USED_BITS,)),
+        ("pending", (4,)),
+        ("attack_symbol", (len(ATTACK_SYMBOLS),)),
+        ("attack_chosen", (MAX_TOKENS,)),
+        ("step", (len(_STEPS),)),
+        ("player", (MAX_PLAYERS,)),
+    )
+)
 #: The fixed shape of the observation tensor.
-OBSERVATION_SHAPE = (_HEROES * 6 + _ENEMIES * 4 + 2 * _TOKENS * _TOKEN + _FLAGS,)
+OBSERVATION_SHAPE = LAYOUT.shape
 
 
 @attrs.frozen
@@ -29,86 +117,80 @@ class RuneboundView:
 
 
 def observation_tensor(view: RuneboundView) -> np.ndarray:
-    """The float32 tensor of a view (layout: heroes, enemies, hero tokens, enemy tokens, flags)."""
+    """The float32 tensor of a view, filled through :data:`LAYOUT`'s named views."""
     state = view.state
     setup = setup_of(state.options)
-    out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
+    out, v = LAYOUT.new()
     fight = state.fight
-    k = 0
-    for h in range(_HEROES):
-        if h < len(setup.heroes):
-            out[k : k + 6] = (
-                1.0,
-                state.hero_damage[h] / setup.heroes[h].health,
-                (state.out >> h) & 1,
-                (state.withdrawn >> h) & 1,
-                fight is not None and fight.hero == h,
-                state.hand[h] / 10,
-            )
-        k += 6
-    for e in range(_ENEMIES):
-        if e < len(setup.enemies):
-            health = setup.enemies[e].health
-            out[k : k + 4] = (
-                1.0,
-                state.enemy_damage[e] / health,
-                state.enemy_damage[e] >= health,
-                fight is not None and fight.enemy == e,
-            )
-        k += 4
-    for side in (HERO, ENEMY):
-        if fight is not None:
-            _tokens(out, k, state, fight, side)
-        k += _TOKENS * _TOKEN
+    for h, hero in enumerate(setup.heroes):
+        v["heroes"][h] = (
+            1.0,
+            state.hero_damage[h] / hero.health,
+            (state.out >> h) & 1,
+            (state.withdrawn >> h) & 1,
+            fight is not None and fight.hero == h,
+            state.hand[h] / MAX_HAND,
+        )
+    for e, enemy in enumerate(setup.enemies):
+        v["enemies"][e] = (
+            1.0,
+            state.enemy_damage[e] / enemy.health,
+            state.enemy_damage[e] >= enemy.health,
+            fight is not None and fight.enemy == e,
+        )
     if fight is not None:
-        out[k] = fight.turn
-        out[k + 1] = fight.passed & 1
-        out[k + 2] = (fight.passed >> 1) & 1
-        out[k + 3] = fight.charged & 1
-        out[k + 4] = (fight.charged >> 1) & 1
-        out[k + 5] = state.pos.round / state.options.max_rounds
-        for b in range(20):
-            out[k + 6 + b] = (fight.used >> b) & 1
-    k += 26
+        _tokens(v["hero_tokens"], setup, fight, HERO)
+        _tokens(v["enemy_tokens"], setup, fight, ENEMY)
+        v["fight"][:] = (
+            fight.turn,
+            fight.has_passed(HERO),
+            fight.has_passed(ENEMY),
+            fight.has_charged(HERO),
+            fight.has_charged(ENEMY),
+            state.pos.round / state.options.max_rounds,
+        )
+        for b in range(_USED_BITS):
+            v["used"][b] = fight.has_used(b)
     top = state.pending.top
     if top is not None:
-        out[k + (0 if isinstance(top, CancelFrame) else 1)] = 1.0
-    k += 2
-    out[k + _STEPS.index(state.pos.step)] = 1.0
-    k += len(_STEPS)
-    if view.player < 5:
-        out[k + view.player] = 1.0
+        v["pending"][_PENDING.index(type(top))] = 1.0
+        if isinstance(top, AttackFrame):
+            v["attack_symbol"][ATTACK_SYMBOLS.index(Sym(top.symbol))] = 1.0
+            for i in range(MAX_TOKENS):
+                v["attack_chosen"][i] = (top.chosen >> i) & 1
+    v["step"][_STEPS.index(state.pos.step)] = 1.0
+    if 0 <= view.player < MAX_PLAYERS:
+        v["player"][view.player] = 1.0
     return out
 
 
-def _tokens(out: np.ndarray, k: int, state: RuneboundState, fight: Fight, side: int) -> None:
-    setup = setup_of(state.options)
-    faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
+def _tokens(rows: np.ndarray, setup: Setup, fight: Fight, side: Side) -> None:
+    """One row per token of ``side``'s pool (the loader refuses pools larger than the tensor holds)."""
     pool = fight.pool(side)
-    offset = 0 if side == HERO else ENEMY_REF
-    for i, pair in enumerate(faces[:_TOKENS]):
-        base = k + i * _TOKEN
-        casting = (offset + i) in fight.casting
+    for i, pair in enumerate(faces_of(setup, fight, side)):
+        row = rows[i]
+        casting = token_ref(side, i) in fight.casting
         face = pair[pool.side(i)]
         if not casting:
-            out[base + _SYMS.index(face.symbol)] = 1.0
-            out[base + len(_SYMS)] = face.value / 4
-            out[base + len(_SYMS) + 1] = face.initiative
-        out[base + len(_SYMS) + 2] = pool.is_live(i) and not casting
-        out[base + len(_SYMS) + 3] = (pool.spent >> i) & 1
-        out[base + len(_SYMS) + 4] = (pool.removed >> i) & 1
-        out[base + len(_SYMS) + 5] = pool.doubled(i)
-        out[base + len(_SYMS) + 6] = casting
+            row[_SYMS.index(face.symbol)] = 1.0
+            row[len(_SYMS)] = face.value / MAX_FACE_VALUE
+            row[len(_SYMS) + 1] = face.initiative
+        row[len(_SYMS) + 2 :] = (
+            pool.is_live(i) and not casting,
+            (pool.spent >> i) & 1,
+            (pool.removed >> i) & 1,
+            pool.doubled(i),
+            casting,
+        )
 
 
-def _pool_text(state: RuneboundState, fight: Fight, side: int) -> str:
+def _pool_text(state: RuneboundState, fight: Fight, side: Side) -> str:
     setup = setup_of(state.options)
     faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
     pool = fight.pool(side)
-    offset = 0 if side == HERO else ENEMY_REF
     parts = []
     for i, pair in enumerate(faces):
-        if offset + i in fight.casting:
+        if token_ref(side, i) in fight.casting:
             parts.append(f"{i}:?")
             continue
         text = str(pair[pool.side(i)])
@@ -150,12 +232,17 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         lines.append(f"fight: {hero.name} vs {enemy.name}, round {state.pos.round}, step {state.pos.step}")
         lines.append(f"  {hero.name}: {_pool_text(state, fight, HERO)}")
         lines.append(f"  {enemy.name}: {_pool_text(state, fight, ENEMY)}")
-        passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if (fight.passed >> s) & 1]
+        passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if fight.has_passed(s)]
         lines.append(f"  to act: {'hero' if fight.turn == HERO else 'enemy'}; passed: {', '.join(passed) or '-'}")
         lines.append(KEY)
         top = state.pending.top
         if isinstance(top, CancelFrame):
             lines.append(f"  pending: {hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
+        elif isinstance(top, BlockFrame):
+            lines.append(f"  pending: {hero.name} takes {top.amount} damage: block with a tactics copying a shield?")
+        elif isinstance(top, AttackFrame):
+            chosen = [i for i in range(MAX_TOKENS) if (top.chosen >> i) & 1]
+            lines.append(f"  pending: {hero.name} attacks with {top.symbol}: tokens chosen so far {chosen}")
         elif top is not None:
             lines.append(f"  pending: the enemy player chooses ({top.kind}) among token refs {list(top.candidates)}")
     elif state.pos.phase == "over":
@@ -163,3 +250,288 @@ def render(state: RuneboundState, player: int | None = None) -> str:
     if player is not None:
         lines.append(f"(seen by player {player})")
     return "\n".join(lines)
+
+
+def describe_step(setup: Setup, state: RuneboundState) -> str:
+    """Where the encounter stands (the fight, the round and the step or the pending question)."""
+    if state.pos.phase == "over":
+        return "encounter over"
+    fight = state.fight
+    if fight is None:
+        return "the party chooses who engages the next enemy"
+    where = f"{setup.heroes[fight.hero].name} vs {setup.enemies[fight.enemy].name}, round {state.pos.round}"
+    top = state.pending.top
+    if top is not None:
+        question = {CancelFrame: "cancel?", BlockFrame: "block?", AttackFrame: "attack tokens"}.get(
+            type(top), "enemy choice"
+        )
+        return f"{where}, {question}"
+    return f"{where}, {state.pos.step}"
+
+
+def describe_transition(setup: Setup, before: RuneboundState, after: RuneboundState) -> tuple[str, ...]:
+    """Damage dealt or healed and combatants defeated in one step (the enemy's board acts inside steps)."""
+    heroes = [(h.name, h.health) for h in setup.heroes]
+    enemies = [(e.name, e.health) for e in setup.enemies]
+    return (
+        *_damage_lines(heroes, before.hero_damage, after.hero_damage),
+        *_damage_lines(enemies, before.enemy_damage, after.enemy_damage),
+    )
+
+
+def _damage_lines(combatants: list[tuple[str, int]], old: tuple[int, ...], new: tuple[int, ...]) -> list[str]:
+    lines: list[str] = []
+    for (name, health), was, now in zip(combatants, old, new, strict=True):
+        if now != was:
+            verb = "takes" if now > was else "heals"
+            lines.append(f"{name} {verb} {abs(now - was)} damage ({now}/{health})")
+            if now >= health > was:
+                lines.append(f"{name} is defeated")
+    return lines
+
+
+# ----- per-seat descriptions ------------------------------------------------------------------------------------
+
+
+def seat_name(setup: Setup, state: RuneboundState, player: int) -> str:
+    """A seat by its role: the hero's name, ``the enemy`` for the enemy player, ``chance`` for the casts."""
+    if player == CHANCE:
+        return "chance"
+    if 0 <= player < len(setup.heroes):
+        return setup.heroes[player].name
+    return "the enemy"
+
+
+def replay(before: RuneboundState, action: Action) -> list[tuple[str, RuneboundState]]:
+    """The step from ``before`` by ``action`` replayed frame by frame with the driver's own frames and end check,
+    each resolution named: ``action`` (the action itself), then ``fight_over``, ``over``, ``engage``,
+    ``initiative``, ``round_end``, ``enemy`` or ``turn``. The last state is the one :meth:`Driver.apply` gives
+    (tested); the replay exists only to tell the automatic steps apart in words."""
+    state = DRIVER.frame(before).apply(before, action)
+    steps = [("action", state)]
+    for _ in range(DRIVER.limit):
+        if DRIVER.is_over(state):
+            break
+        fired = defeat(state)
+        if fired is not None:
+            state = fired
+            steps.append(("fight_over", state))
+            continue
+        frame = DRIVER.frame(state)
+        nxt = frame.auto(state)
+        if nxt is None:
+            break
+        steps.append((_resolution(frame, state, nxt), nxt))
+        state = nxt
+    return steps
+
+
+def _resolution(frame: object, state: RuneboundState, nxt: RuneboundState) -> str:
+    if isinstance(frame, Engagement):
+        return "over" if nxt.pos.phase == "over" else "engage"
+    if isinstance(frame, Initiative):
+        return "initiative"
+    if isinstance(frame, CombatActions) and state.fight is not None:
+        fight = state.fight
+        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
+            return "round_end"
+        if fight.turn == ENEMY and not fight.has_passed(ENEMY):
+            return "enemy"
+    return "turn"
+
+
+def describe(
+    setup: Setup, before: RuneboundState, action: Action, steps: Sequence[tuple[str, RuneboundState]]
+) -> tuple[str, ...]:
+    """The transition from ``before`` by ``action`` in words, from ``steps``: the state after the action itself
+    (``action``), then each automatic step that followed (:func:`replay`).
+
+    Combat hides nothing, so every seat gets the same lines.
+    """
+    lines = [_action_line(setup, before, action)]
+    prev = before
+    for name, state in steps:
+        if name == "enemy" and prev.fight is not None:
+            lines.append(_enemy_line(setup, prev, state))
+            actor: Side | None = ENEMY
+        else:
+            hero_acts = not isinstance(action, Land | Choose | Block) and action != Respond(False)  # no cost paid
+            actor = HERO if name == "action" and hero_acts else None
+        if name == "round_end" and prev.fight is not None:
+            board = setup.enemies[prev.fight.enemy].board
+            if state.hero_damage != prev.hero_damage or state.enemy_damage != prev.enemy_damage:
+                lines.append(f"the {board.trait} board's title ability: {board.title.text}")
+        lines.extend(_changes(setup, prev, state, actor))
+        if name == "initiative" and state.fight is not None:
+            first = seat_name(setup, state, state.fight.hero) if state.fight.turn == HERO else _enemy(setup, state)
+            lines.append(f"{first} takes the first combat action")
+        elif name == "round_end" and state.fight is not None and state.pos.round != prev.pos.round:
+            lines.append(f"round {state.pos.round}: both combatants recast every token")
+        elif name == "engage" and state.fight is not None:
+            lines.append(f"{seat_name(setup, state, state.fight.hero)} engages {_enemy(setup, state)}")
+        elif name == "over":
+            lines.append("the encounter is over")
+        prev = state
+    return tuple(line for line in lines if line)
+
+
+def _words(face: Face) -> str:
+    return f"{face.value} {face.symbol.value}" if face.value != 1 else face.symbol.value
+
+
+def _enemy(setup: Setup, state: RuneboundState) -> str:
+    assert state.fight is not None  # only asked during a fight
+    return f"the {setup.enemies[state.fight.enemy].name}"
+
+
+def _name(setup: Setup, state: RuneboundState, side: Side) -> str:
+    assert state.fight is not None  # only asked during a fight
+    return setup.heroes[state.fight.hero].name if side == HERO else _enemy(setup, state)
+
+
+def _face(setup: Setup, state: RuneboundState, side: Side, i: int) -> Face:
+    assert state.fight is not None  # only asked during a fight
+    return faces_of(setup, state.fight, side)[i][state.fight.pool(side).side(i)]
+
+
+def _action_line(setup: Setup, state: RuneboundState, action: Action) -> str:  # one branch per action kind
+    """The action itself, in words, by the seat that takes it."""
+    fight = state.fight
+    if isinstance(action, Land):
+        if fight is None or not fight.casting:
+            return f"a token lands on face {'ab'[action.side]}"
+        side, i = split_ref(fight.casting[0])
+        face = faces_of(setup, fight, side)[i][action.side]
+        verb = "casts" if state.pos.step == "cast" else "recasts"
+        return f"{_name(setup, state, side)} {verb}: token {i} lands {_words(face)}"
+    if isinstance(action, Engage):
+        return f"the party sends {setup.heroes[action.hero].name} to engage the next enemy"
+    if isinstance(action, Choose) and isinstance(state.pending.top, AttackFrame) and fight is not None:
+        shown = _words(_face(setup, state, HERO, action.option))
+        return f"{setup.heroes[fight.hero].name} adds token {action.option} ({shown}) to the attack"
+    if isinstance(action, Choose):
+        top = state.pending.top
+        assert isinstance(top, ChoiceFrame) and fight is not None  # Choose is legal only under a choice frame
+        side, i = split_ref(top.candidates[action.option])
+        whose = "its own" if side == ENEMY else f"{_name(setup, state, HERO)}'s"
+        shown = _words(_face(setup, state, side, i))
+        return f"the enemy chooses {whose} token {i} ({shown}) for {top.kind.replace('_', ' ')}"
+    assert fight is not None  # every other decision is taken in a fight
+    hero = setup.heroes[fight.hero]
+    by = "tactics" if getattr(action, "tactics", False) else "agility"
+    if isinstance(action, Respond):
+        top = state.pending.top
+        assert isinstance(top, CancelFrame)  # Respond is legal only under a cancel frame
+        ability = setup.enemies[fight.enemy].abilities[top.ability].name
+        return (
+            f"{hero.name} cancels {ability} with 1 tactics" if action.cancel else f"{hero.name} lets {ability} resolve"
+        )
+    if isinstance(action, Withdraw):
+        return f"{hero.name} withdraws from the fight" if action.leave else f"{hero.name} stays for another round"
+    if isinstance(action, Block):
+        return f"{hero.name} {'spends a tactics as a shield' if action.tactics else 'keeps its tactics'}"
+    if isinstance(action, Pass):
+        return f"{hero.name} passes"
+    if isinstance(action, Attack):
+        if isinstance(state.pending.top, AttackFrame):
+            return f"{hero.name} strikes with the chosen {action.symbol.value} tokens"
+        return f"{hero.name} attacks with {action.symbol.value}"
+    if isinstance(action, Copy):
+        return f"{hero.name} spends tactics as a copy of {_words(Face(action.symbol, action.value, False))}"
+    if isinstance(action, Flip):
+        return f"{hero.name} spends {by} to flip token {action.target}"
+    if isinstance(action, Recast):
+        return f"{hero.name} spends {by} to recast {_enemy(setup, state)}'s token {action.target}"
+    if isinstance(action, Double):
+        return f"{hero.name} doubles token {action.target} ({_words(_face(setup, state, HERO, action.target))})"
+    if isinstance(action, Surge):
+        paid = "tactics as surge" if action.tactics else "surge"
+        return f"{hero.name} spends {paid} on {hero.abilities[action.ability].name}"
+    if isinstance(action, Exert):
+        return f"{hero.name} exerts for {hero.cards[action.card].name}"
+    return f"{hero.name}: {action!r}"
+
+
+def _enemy_line(setup: Setup, before: RuneboundState, after: RuneboundState) -> str:
+    """Which space of its board the enemy resolved, or that it passed."""
+    fight, new = before.fight, after.fight
+    assert fight is not None  # the enemy acts only in a fight
+    name = _enemy(setup, before)
+    if new is not None and new.has_passed(ENEMY) and not fight.has_passed(ENEMY):
+        return f"{name} passes: no space of its board can resolve"
+    pool = fight.enemy_pool
+    spent = new.enemy_pool.spent & ~pool.spent if new is not None else 0
+    symbols = sorted({faces_of(setup, fight, ENEMY)[i][pool.side(i)].symbol.value for i in _bits(spent)})
+    return f"{name} resolves its {' and '.join(symbols) or 'board'} space" if symbols else f"{name} acts"
+
+
+def _changes(setup: Setup, before: RuneboundState, after: RuneboundState, actor: Side | None) -> list[str]:
+    """What changed on the table, in words: tokens spent, blocked with, doubled, flipped, removed or recast, abilities
+    triggered, cards exerted, damage and healing, defeats."""
+    lines: list[str] = []
+    fight, new = before.fight, after.fight
+    if fight is not None and new is not None and (new.hero, new.enemy) == (fight.hero, fight.enemy):
+        if after.pos.round == before.pos.round or after.pos.step != "cast":
+            for side in SIDES if actor != ENEMY else SIDES[::-1]:  # the actor's own tokens first
+                lines.extend(_pool_changes(setup, before, after, side, actor))
+        enemy = setup.enemies[fight.enemy]
+        for a, ability in enumerate(enemy.abilities):
+            if new.has_used(enemy_ability_bit(a)) and not fight.has_used(enemy_ability_bit(a)):
+                lines.append(f"{_enemy(setup, before)} triggers {ability.name}: {ability.text}".rstrip(": "))
+        hero = setup.heroes[fight.hero]
+        for a, ability in enumerate(hero.abilities):
+            if new.has_used(hero_ability_bit(a)) and not fight.has_used(hero_ability_bit(a)):
+                lines.append(f"{hero.name} triggers {ability.name}: {ability.text}".rstrip(": "))
+        for c, card in enumerate(hero.cards):
+            if new.has_used(card_bit(c)) and not fight.has_used(card_bit(c)):
+                lines.append(f"{hero.name} uses {card.name}: {card.text}".rstrip(": "))
+        top = after.pending.top
+        if top is not None and top is not before.pending.top:
+            if isinstance(top, CancelFrame):
+                lines.append(f"{hero.name} may cancel {enemy.abilities[top.ability].name} with 1 tactics")
+            elif isinstance(top, BlockFrame):
+                lines.append(f"{hero.name} is about to take {top.amount} damage and may block with a tactics")
+            elif isinstance(top, AttackFrame):
+                if before.pending.top is None:
+                    lines.append(f"{hero.name} picks which {top.symbol} tokens the attack spends")
+            else:
+                lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}")
+    lines.extend(describe_transition(setup, before, after))
+    return lines
+
+
+def _pool_changes(
+    setup: Setup, before: RuneboundState, after: RuneboundState, side: Side, actor: Side | None
+) -> list[str]:
+    fight, new = before.fight, after.fight
+    assert fight is not None and new is not None  # compared within one fight
+    old_pool, pool = fight.pool(side), new.pool(side)
+    faces = faces_of(setup, fight, side)
+    name = _name(setup, before, side)
+    lines = []
+    spent = [i for i in _bits(pool.spent & ~old_pool.spent)]
+    doubles = {link_double(link): link_target(link) for link in pool.links if link not in old_pool.links}
+    plain = [i for i in spent if i not in doubles]
+    if plain:
+        shown = ", ".join(f"token {i} ({_words(faces[i][old_pool.side(i)])})" for i in plain)
+        verb = "spends" if side == actor else "blocks with" if _blocks(faces, old_pool, plain) else "spends"
+        lines.append(f"{name} {verb} {shown}")
+    for d, t in sorted(doubles.items()):
+        lines.append(f"{name} doubles token {t} ({_words(faces[t][pool.side(t)])}) with token {d}")
+    for i in _bits(pool.removed & ~old_pool.removed):
+        lines.append(f"{name}'s token {i} ({_words(faces[i][old_pool.side(i)])}) is removed")
+    for i in range(len(faces)):
+        ref = token_ref(side, i)
+        if ref in new.casting and ref not in fight.casting:
+            lines.append(f"{name}'s token {i} is recast")
+        elif pool.side(i) != old_pool.side(i) and ref not in fight.casting and ref not in new.casting:
+            lines.append(f"{name} flips token {i} to {_words(faces[i][pool.side(i)])}")
+    return lines
+
+
+def _blocks(faces: tuple[tuple[Face, Face], ...], pool: Pool, spent: list[int]) -> bool:
+    return all(faces[i][pool.side(i)].symbol in (Sym.SHIELD, Sym.TACTICS) for i in spent)
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if (mask >> i) & 1]

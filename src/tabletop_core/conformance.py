@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import attrs
 import numpy as np
 
-from tabletop_core.agents import Agent, RandomAgent, SearchAgent, choose_action
-from tabletop_core.chance import sample_outcome
+from tabletop_core.agents import Agent, RandomAgent, SearchAgent
 from tabletop_core.errors import IllegalActionError
-from tabletop_core.records import Record, options_json, replay
+from tabletop_core.game import Game
+from tabletop_core.records import Record, options_json, playout, replay
 from tabletop_core.serialize import from_json, to_json
 from tabletop_core.spec import CHANCE, TERMINAL
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game"]
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 _PROB_TOLERANCE = 1e-9
 _PARSE_ALL = 12
@@ -49,9 +52,9 @@ class ConformanceReport:
     terminal: int
 
 
-class _Checker:
+class _Checker(Generic[S, A]):
     def __init__(
-        self, game: Any, seed: int, rng: np.random.Generator, invariant: Callable[[Any], None] | None = None
+        self, game: Game[S, A, Any], seed: int, rng: np.random.Generator, invariant: Callable[[S], None] | None = None
     ) -> None:
         self.game, self.seed, self.rng, self.invariant = game, seed, rng, invariant
         self.name = game.spec.short_name
@@ -65,12 +68,12 @@ class _Checker:
         if not ok:
             raise self.fail(check, detail)
 
-    def check_state(self, state: Any, deep: bool) -> tuple[Any, ...]:
+    def check_state(self, state: S, deep: bool) -> tuple[A, ...]:
         game, spec = self.game, self.game.spec
         player = game.current_player(state)
         n = game.num_players(state)
         self.expect(player in (CHANCE, TERMINAL) or 0 <= player < n, "current_player", f"player {player}")
-        legal: tuple[Any, ...] = game.legal_actions(state)
+        legal = game.legal_actions(state)
         self.expect(isinstance(legal, tuple), "legal_actions is a tuple", type(legal).__name__)
         self.expect(game.is_terminal(state) == (player == TERMINAL), "is_terminal", f"player {player}")
         if player == TERMINAL:
@@ -133,7 +136,7 @@ class _Checker:
             self.check_deep(state, legal, player)
         return legal
 
-    def check_information_state(self, state: Any, det: Any, p: int, to_act: int) -> None:
+    def check_information_state(self, state: S, det: S, p: int, to_act: int) -> None:
         """Shape, value, no leak through determinization, and perfect recall at ``p``'s own decisions."""
         game, spec = self.game, self.game.spec
         tensor = game.information_state_tensor(state, p)
@@ -160,7 +163,7 @@ class _Checker:
                 f"player {p} decides at steps {earlier} and {self.step_index} in the same information state",
             )
 
-    def check_deep(self, state: Any, legal: tuple[Any, ...], player: int) -> None:
+    def check_deep(self, state: S, legal: tuple[A, ...], player: int) -> None:
         game = self.game
         before_json, before_hash = to_json(state), hash(state)
         try:
@@ -185,7 +188,7 @@ class _Checker:
             self.expect_illegal(state, bad, before_json)
         self.expect_illegal(state, object(), before_json)
 
-    def expect_illegal(self, state: Any, action: Any, before_json: str) -> None:
+    def expect_illegal(self, state: S, action: Any, before_json: str) -> None:
         game = self.game
         self.expect(not game.is_legal(state, action), "is_legal rejects", repr(action))
         try:
@@ -201,16 +204,19 @@ class _Checker:
 
 
 def check_game(
-    game: Any,
+    game: Game[S, A, Any],
     games: int = 100,
     seed: int = 0,
     *,
     options: Mapping[str, Any] | None = None,
     agents: Sequence[Agent | SearchAgent] | None = None,
     deep_every: int = 1,
-    invariant: Callable[[Any], None] | None = None,
+    invariant: Callable[[S], None] | None = None,
 ) -> ConformanceReport:
     """Play ``games`` seeded playouts (seeds ``seed, seed+1, ...``) and check every protocol promise at each state.
+
+    The playouts are :func:`~tabletop_core.records.playout`'s, the loop ``play`` and the CLI use; each state is
+    checked before the next action is chosen.
 
     Args:
         game: the ``Game`` to check.
@@ -227,40 +233,30 @@ def check_game(
         ConformanceError: on the first violation, naming the seed, the step and the check.
     """
     totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
+    spec = game.spec
     for g in range(games):
         game_seed = seed + g
-        rng = np.random.default_rng(game_seed)
         checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]), invariant)
         state = game.initial_state(game.make_options(**dict(options or {})))
         players = game.num_players(state)
         bots: Sequence[Agent | SearchAgent] = agents if agents is not None else [RandomAgent()] * players
         ids: list[int] = []
         trail = [state]
-        while True:
-            checker.check_state(state, deep=checker.step_index % deep_every == 0)
-            totals["states"] += 1
-            player = game.current_player(state)
-            if player == TERMINAL:
-                totals["terminal"] += 1
-                break
-            checker.expect(
-                len(ids) < game.spec.max_game_length,
-                "length within max_game_length",
-                f"{game.spec.max_game_length}",
-            )
-            if player == CHANCE:
-                totals["chance"] += 1
-                action = sample_outcome(game.chance_outcomes(state), rng)
-            else:
-                totals["decisions"] += 1
-                action = choose_action(bots[player], game, state, player, rng)
-            state = game.step(state, action)
-            ids.append(game.action_id(action))
+        checker.check_state(state, deep=True)
+        totals["states"] += 1
+        steps = playout(game, bots, state, np.random.default_rng(game_seed), max_steps=spec.max_game_length)
+        for step in steps:
+            totals["chance" if step.player == CHANCE else "decisions"] += 1
+            state = step.after
+            ids.append(step.action_id)
             trail.append(state)
             checker.step_index += 1
+            checker.check_state(state, deep=checker.step_index % deep_every == 0)
+            totals["states"] += 1
+        checker.expect(game.is_terminal(state), "length within max_game_length", f"{spec.max_game_length}")
+        totals["terminal"] += 1
         returns = tuple(game.returns(state))
         checker.expect(len(returns) == players, "one return per player", f"{returns}")
-        spec = game.spec
         checker.expect(
             all(spec.min_utility - 1e-9 <= r <= spec.max_utility + 1e-9 for r in returns),
             "returns within the spec's bounds",

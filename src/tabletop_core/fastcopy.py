@@ -29,6 +29,8 @@ TypeError: Point has no field 'z' (fields: x, y)
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import attrs
@@ -44,23 +46,40 @@ _new = object.__new__
 _HASH_CACHE = "_attrs_cached_hash"  # where attrs keeps the hash of a ``cache_hash=True`` instance
 
 
+@attrs.frozen
+class _Plan:
+    """How to copy one class: its attribute names, change names mapped to positions, and the fastest sound way.
+
+    ``positional``: the class's ``__init__`` only stores its positional arguments (no validator, converter or
+    keyword-only field), so ``cls(*values)`` is the copy, run by attrs' generated code. Otherwise the values are
+    set one by one on a new instance, which skips the validators (and a cached hash slot is emptied).
+    """
+
+    names: tuple[str, ...]
+    index: dict[str, int]
+    values: Callable[[Any], tuple[Any, ...]]
+    positional: bool
+    cached_hash: bool
+
+
 @functools.cache
-def _plan(cls: type) -> tuple[tuple[str, ...], dict[str, str], bool] | None:
-    """The attribute names in order, each accepted change name mapped to its attribute, and whether the class
-    caches its hash in a slot (the copy's cache must start empty); ``None`` for a class only ``__init__`` copies."""
+def _plan(cls: type) -> _Plan | None:
+    """The copy plan of ``cls``; ``None`` for a class only its ``__init__`` can copy (see the module)."""
     if not attrs.has(cls):
         raise TypeError(f"replace: {cls.__name__} is not an attrs class")
     fields = attrs.fields(cls)
     if any(not f.init for f in fields) or hasattr(cls, "__attrs_post_init__") or "__slots__" not in cls.__dict__:
         return None
     names = tuple(f.name for f in fields)
-    known = {f.name: f.name for f in fields} | {f.alias: f.name for f in fields}
+    index = {f.name: i for i, f in enumerate(fields)} | {f.alias: i for i, f in enumerate(fields)}
+    getter = attrgetter(*names) if len(names) > 1 else (lambda obj: tuple(getattr(obj, n) for n in names))
+    positional = all(f.validator is None and f.converter is None and not f.kw_only for f in fields)
     cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
-    return names, known, cached
+    return _Plan(names, index, getter, positional, cached)
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """A copy of the slotted attrs instance ``obj`` with ``changes`` applied; validators and converters do not run.
+    """A copy of the attrs instance ``obj`` with ``changes`` applied; validators and converters do not run.
 
     Args:
         obj: an attrs instance (fast for slotted value classes; see the module docstring).
@@ -73,15 +92,19 @@ def replace(obj: T, **changes: Any) -> T:
     plan = _plan(cls)
     if plan is None:
         return attrs.evolve(obj, **changes)  # type: ignore[misc]  # attrs.has(cls) was checked by _plan
-    names, known, cached = plan
-    if not known.keys() >= changes.keys():
-        unknown = sorted(changes.keys() - known.keys())
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r} (fields: {', '.join(names)})")
-    if len(known) > len(names):  # private fields: changes may be named by alias
-        changes = {known[name]: value for name, value in changes.items()}
+    values = list(plan.values(obj))
+    index = plan.index
+    for name, value in changes.items():
+        i = index.get(name)
+        if i is None:
+            raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(plan.names)})")
+        values[i] = value
+    if plan.positional:
+        copy: T = cls(*values)
+        return copy
     new: T = _new(cls)
-    for name in names:
-        _set(new, name, changes[name] if name in changes else getattr(obj, name))
-    if cached:
+    for name, value in zip(plan.names, values, strict=True):
+        _set(new, name, value)
+    if plan.cached_hash:
         _set(new, _HASH_CACHE, None)
     return new

@@ -188,6 +188,10 @@ class Frame(Generic[S, A]):
 
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        # Stateless step frames print by name; attrs frames replace this with their generated repr (with fields).
+        return f"{type(self).__name__}()"
+
     def auto(self, state: S) -> S | None:
         """Resolve the frame by itself when the rules leave nothing to choose, else ``None`` (wait for an action).
 
@@ -297,9 +301,7 @@ class Automatic(Frame[S, Any]):
 
 # ----- the driver ---------------------------------------------------------------------------------------------------
 
-
-def _no_top(_state: object) -> None:
-    return None
+_NO_STEPS: Mapping[str, Any] = {}
 
 
 class Driver(Generic[S, A]):
@@ -337,7 +339,7 @@ class Driver(Generic[S, A]):
     True
     """
 
-    __slots__ = ("_checks", "_on_over", "_over", "_position", "_steps", "_top", "flow", "limit", "name")
+    __slots__ = ("_checks", "_on_over", "_over", "_position", "_steps", "_top", "flow", "frame", "limit", "name")
 
     def __init__(
         self,
@@ -361,29 +363,36 @@ class Driver(Generic[S, A]):
         self.name = name
         self.flow = flow
         self.limit = limit
-        self._steps: dict[tuple[str, str], Frame[S, Any]] = dict(steps)
+        # Two levels of str keys: cheaper per lookup than building and hashing a (phase, step) tuple.
+        self._steps: dict[str, dict[str, Frame[S, Any]]] = {}
+        for (phase, step), frame in steps.items():
+            self._steps.setdefault(phase, {})[step] = frame
         self._position: Callable[[S], Position] = position
         self._over: Callable[[S], bool] = over
-        self._top: Callable[[S], Frame[S, Any] | None] = top if top is not None else _no_top
+        self._top: Callable[[S], Frame[S, Any] | None] | None = top
         self._checks: tuple[Callable[[S], S | None], ...] = tuple(end_checks)
         self._on_over: Callable[[S], S] | None = on_over
+        self.frame: Callable[[S], Frame[S, Any]] = self._frame_of_step if top is None else self._frame_on_top
 
     def __repr__(self) -> str:
-        return f"Driver({self.name!r}, {len(self._steps)} steps, {len(self._checks)} end checks)"
+        steps = sum(len(s) for s in self._steps.values())
+        return f"Driver({self.name!r}, {steps} steps, {len(self._checks)} end checks)"
 
     # ----- where play stands -----------------------------------------------------------------------------------
 
-    def frame(self, state: S) -> Frame[S, Any]:
-        """The frame that owns the next event: the top pending frame, else the current step's frame.
+    # ``frame(state)``: the frame that owns the next event, the top pending frame, else the current step's
+    # (bound at construction to one of the two methods below, so a game without a stack pays for no top lookup).
+    # It raises TabletopError when the current step has no frame declared.
 
-        Raises:
-            TabletopError: when the current step has no frame declared.
-        """
-        top = self._top(state)
+    def _frame_on_top(self, state: S) -> Frame[S, Any]:
+        top = self._top(state)  # type: ignore[misc]  # bound only when a top reader was given
         if top is not None:
             return top
+        return self._frame_of_step(state)
+
+    def _frame_of_step(self, state: S) -> Frame[S, Any]:
         pos = self._position(state)
-        frame = self._steps.get((pos.phase, pos.step))
+        frame = self._steps.get(pos.phase, _NO_STEPS).get(pos.step)
         if frame is None:
             raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
         return frame
@@ -419,9 +428,7 @@ class Driver(Generic[S, A]):
         """
         over = self._over
         checks = self._checks
-        top = self._top
-        steps = self._steps
-        position = self._position
+        frame_of = self.frame
         for _ in range(self.limit):
             if over(state):
                 return state if self._on_over is None else self._on_over(state)
@@ -433,13 +440,7 @@ class Driver(Generic[S, A]):
             if fired is not None:
                 state = fired
                 continue
-            frame = top(state)
-            if frame is None:
-                pos = position(state)
-                frame = steps.get((pos.phase, pos.step))
-                if frame is None:
-                    raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
-            nxt = frame.auto(state)
+            nxt = frame_of(state).auto(state)
             if nxt is None:
                 return state
             state = nxt
@@ -480,7 +481,7 @@ class Driver(Generic[S, A]):
             return False
         try:
             return self.frame(state).is_legal(state, action)
-        except (TypeError, ValueError, AttributeError, IndexError):
+        except (TypeError, ValueError, AttributeError, LookupError):
             return False
 
 

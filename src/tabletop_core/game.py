@@ -11,20 +11,37 @@ from __future__ import annotations
 import abc
 import math
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 import attrs
 import numpy as np
 
+from tabletop_core.agents.base import Agent, RandomAgent, SearchAgent
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.spec import CHANCE, TERMINAL, GameSpec, Information
 
-__all__ = ["ActionT", "Game", "OptionsT", "StateT"]
+__all__ = ["ActionT", "Game", "HasOptions", "OptionsT", "StateT", "carries_options"]
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 OptionsT = TypeVar("OptionsT")
+O_co = TypeVar("O_co", covariant=True)
+
+
+class HasOptions(Protocol[O_co]):
+    """The contract every game's states keep: they carry the options the game was created with."""
+
+    @property
+    def options(self) -> O_co:
+        """The game's options (a frozen attrs value)."""
+        ...
+
+
+def carries_options(state: object) -> TypeGuard[HasOptions[Any]]:
+    """Whether ``state`` keeps its options as ``state.options`` (as :class:`HasOptions` says)."""
+    return hasattr(state, "options")
+
 
 _SHOWN_LEGAL = 8
 
@@ -145,14 +162,19 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         return self.spec.max_num_players
 
     def options(self, state: StateT) -> OptionsT:
-        """The options this game was created with (games keep them inside the state as ``state.options``)."""
-        opts: OptionsT = state.options  # type: ignore[attr-defined]  # contract: states carry their options
+        """The options this game was created with (states carry them: :class:`HasOptions`).
+
+        Raises:
+            TypeError: for a state that breaks that contract.
+        """
+        if not carries_options(state):
+            raise TypeError(f"{self.spec.short_name}: {type(state).__name__} does not carry its options")
+        opts: OptionsT = state.options
         return opts
 
-    def default_agents(self, state: StateT) -> list[Any]:
-        """The agents the demo and the CLI seat by default, one per player (random; games offer better bots)."""
-        from tabletop_core.agents import RandomAgent
-
+    def default_agents(self, state: StateT) -> list[Agent | SearchAgent]:
+        """The agents the demo and the CLI seat by default, one per player (random; games override this with
+        their own bots, which they receive the game and state through rather than import)."""
         return [RandomAgent() for _ in range(self.num_players(state))]
 
     def describe_transition(self, before: StateT, action: ActionT, after: StateT) -> tuple[str, ...]:

@@ -1,11 +1,21 @@
-"""Game records (every action id, chance outcomes included), the runner ``play`` and ``replay``."""
+"""Game records (every action id, chance outcomes included), the one playout loop, the runner ``play`` and ``replay``.
+
+:func:`playout` is the loop every runner shares (``play``, the CLI's printed game, the conformance suite): it
+yields one :class:`Step` per action, chance sampled from the runner's generator, decisions from the agents.
+
+>>> from tabletop_core.agents import FirstAgent
+>>> from tabletop_core.testing.kuhn import GAME
+>>> state = GAME.initial_state(GAME.make_options())
+>>> [(s.player, GAME.action_to_str(s.before, s.action)) for s in playout(GAME, [FirstAgent()] * 2, state, seed=3)]
+[(-1, 'deal J'), (-1, 'deal Q'), (0, 'pass'), (1, 'pass')]
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, overload
 
 import attrs
 import numpy as np
@@ -13,10 +23,27 @@ import numpy as np
 from tabletop_core.agents import Agent, SearchAgent, choose_action
 from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError, TabletopError
+from tabletop_core.game import Game
 from tabletop_core.serialize import FORMAT_VERSION, TAG_KEY, parse_document, structure, tag_of, unstructure
 from tabletop_core.spec import CHANCE, TERMINAL
 
-__all__ = ["RECORD_FORMAT", "Record", "library_version", "options_from_json", "options_json", "play", "replay"]
+__all__ = [
+    "RECORD_FORMAT",
+    "OptionsTyped",
+    "Record",
+    "Step",
+    "library_version",
+    "options_from_json",
+    "options_json",
+    "play",
+    "playout",
+    "replay",
+]
+
+S = TypeVar("S")
+A = TypeVar("A")
+Opt = TypeVar("Opt")
+Opt_co = TypeVar("Opt_co", covariant=True)
 
 RECORD_FORMAT = "tabletop-rules/record"
 
@@ -65,58 +92,134 @@ class Record:
         return rec
 
 
-def options_json(options: Any) -> dict[str, Any]:
+def options_json(options: object) -> dict[str, Any]:
     """The JSON form of a game's options object (what a record stores)."""
     data = unstructure(options)
     data.pop(TAG_KEY, None)
     return dict(data)
 
 
-def options_from_json(game: Any, data: Mapping[str, Any]) -> Any:
+class OptionsTyped(Protocol[Opt_co]):
+    """What :func:`options_from_json` needs of a game: its options class (every ``Game`` has one)."""
+
+    @property
+    def options_type(self) -> type[Opt_co]:
+        """The frozen attrs class of the game's options."""
+        ...
+
+
+def options_from_json(game: OptionsTyped[Opt], data: Mapping[str, Any]) -> Opt:
     """Rebuild a game's options object from :func:`options_json`'s form (types restored by the converter)."""
     body = dict(data)
     tag = tag_of(game.options_type)
     if tag is not None:
         body[TAG_KEY] = tag
-    return structure(body, game.options_type)
+    options: Opt = structure(body, game.options_type)
+    return options
+
+
+@attrs.frozen
+class Step(Generic[S, A]):
+    """One action of a playout: who acted, what, and the states either side.
+
+    Attributes:
+        index: the action's position in the game (0 for the first).
+        before: the state the action was taken in.
+        player: the player who acted, or ``CHANCE``.
+        action: the action (a decision or a chance outcome).
+        action_id: its id, as the record stores it.
+        after: the state the action led to.
+    """
+
+    index: int
+    before: S
+    player: int
+    action: A
+    action_id: int
+    after: S
+
+
+def playout(
+    game: Game[S, A, Any],
+    agents: Sequence[Agent | SearchAgent],
+    state: S,
+    rng: np.random.Generator | None = None,
+    *,
+    seed: int | None = None,
+    max_steps: int | None = None,
+) -> Iterator[Step[S, A]]:
+    """Play from ``state`` and yield each :class:`Step`, until the game ends or ``max_steps`` actions were taken.
+
+    Chance outcomes are drawn from ``rng`` (or ``np.random.default_rng(seed)``); decisions come from ``agents``
+    (one per player) through :func:`~tabletop_core.agents.choose_action`, sharing the same generator, so a seed
+    fixes the whole game. Every action goes through the checked ``game.step``. The generator is lazy: a consumer
+    may check or print each step, stop early, or read the last ``step.after`` as the final state.
+
+    Args:
+        max_steps: the most actions to take (default ``game.spec.max_game_length``); a game still running then
+            simply stops (the caller decides whether that is an error).
+    """
+    if rng is None:
+        rng = np.random.default_rng(seed)
+    elif seed is not None:
+        raise OptionError("give playout an rng or a seed, not both")
+    limit = max_steps if max_steps is not None else game.spec.max_game_length
+    index = 0
+    while index < limit:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            return
+        if player == CHANCE:
+            action = sample_outcome(game.chance_outcomes(state), rng)
+        else:
+            action = choose_action(agents[player], game, state, player, rng)
+        after = game.step(state, action)
+        yield Step(index, state, player, action, game.action_id(action), after)
+        state = after
+        index += 1
 
 
 def play(
-    game: Any,
+    game: Game[S, A, Any],
     agents: Sequence[Agent | SearchAgent],
     seed: int | None = None,
     options: Mapping[str, Any] | None = None,
     *,
     max_steps: int | None = None,
-) -> tuple[Any, Record]:
+    on_step: Callable[[Step[S, A]], None] | None = None,
+) -> tuple[S, Record]:
     """Play one game: chance from ``np.random.default_rng(seed)``, decisions from ``agents`` (one per player).
 
-    Agents share the runner's generator, so a seed fixes the whole game. Returns the final state and its record.
+    Agents share the runner's generator, so a seed fixes the whole game. ``on_step`` sees every :class:`Step` as it
+    happens (to print or check it). Returns the final state and its record (``returns`` is ``None`` when
+    ``max_steps`` stopped the game first).
+
+    Raises:
+        OptionError: for bad options or a wrong number of agents.
     """
     opts = game.make_options(**dict(options or {}))
     state = game.initial_state(opts)
     n = game.num_players(state)
     if len(agents) != n:
         raise OptionError(f"{game.spec.short_name}: {n} players need {n} agents, got {len(agents)}")
-    rng = np.random.default_rng(seed)
     ids: list[int] = []
-    limit = max_steps if max_steps is not None else game.spec.max_game_length
-    while True:
-        player = game.current_player(state)
-        if player == TERMINAL or len(ids) >= limit:
-            break
-        if player == CHANCE:
-            action = sample_outcome(game.chance_outcomes(state), rng)
-        else:
-            action = choose_action(agents[player], game, state, player, rng)
-        state = game.step(state, action)
-        ids.append(game.action_id(action))
+    for step in playout(game, agents, state, seed=seed, max_steps=max_steps):
+        ids.append(step.action_id)
+        state = step.after
+        if on_step is not None:
+            on_step(step)
     returns = tuple(game.returns(state)) if game.is_terminal(state) else None
     record = Record(game.spec.short_name, options_json(opts), seed, tuple(ids), returns)
     return state, record
 
 
-def replay(record: Record | str, game: Any = None, *, states: bool = False) -> Any:
+@overload
+def replay(record: Record | str, game: Game[S, Any, Any], *, states: Literal[False] = False) -> S: ...
+@overload
+def replay(record: Record | str, game: Game[S, Any, Any], *, states: Literal[True]) -> tuple[S, ...]: ...
+@overload
+def replay(record: Record | str, game: None = None, *, states: bool = False) -> Any: ...
+def replay(record: Record | str, game: Game[Any, Any, Any] | None = None, *, states: bool = False) -> Any:
     """Replay a record and return its final state (or every state when ``states=True``).
 
     ``game`` defaults to the installed game named by the record. A record whose actions are illegal, whose

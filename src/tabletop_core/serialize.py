@@ -6,7 +6,9 @@ stable ``TAG: ClassVar[str]`` (never derived from ``__name__``, so renaming a cl
 
 Structuring is strict: wrong types, unknown keys or tags, non-finite or huge numbers, truncated text and values
 that break a class's validators all raise :class:`~tabletop_core.errors.StateFormatError`; a state is returned only
-when it was built whole and passed the game's ``validate_state``.
+when it was built whole and passed the game's ``validate_state``. Primitives are exact: ``bool`` is not ``int``
+(``true`` is no ``1``), an ``int`` field takes no float (``1.0`` is refused), no string is coerced (``"1"``,
+``"false"``, ``"nan"``), floats are finite and integers lie within +-2**53; enums load from their values.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import json
 import math
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -27,7 +29,17 @@ from tabletop_core.errors import StateFormatError
 if TYPE_CHECKING:
     from tabletop_core.game import Game
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "from_json", "structure", "tag_of", "to_json", "unstructure"]
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "action_from_json",
+    "from_json",
+    "state_from_json",
+    "structure",
+    "tag_of",
+    "to_json",
+    "unstructure",
+]
 
 FORMAT = "tabletop-rules"
 FORMAT_VERSION = 1
@@ -35,6 +47,10 @@ TAG_KEY = "$type"
 #: Integers beyond this magnitude are rejected as hostile (no game counts that high).
 MAX_INT = 2**53
 MAX_TEXT = 50_000_000
+
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 
 def tag_of(cl: Any) -> str | None:
@@ -55,20 +71,36 @@ def _has_attrs(t: Any) -> bool:
     return isinstance(origin, type) and attrs.has(origin)
 
 
+_WANTED = {
+    int: f"int (an integer within +-2**{MAX_INT.bit_length() - 1})",
+    float: "float (a finite number)",
+    str: "str",
+    bool: "bool (true or false)",
+}
+
+
+def _enum(t: type[enum.Enum], value: Any) -> Any:
+    if type(value) is t:  # already the member (unstructure leaves str- and int-based members as they are)
+        return value
+    if type(value) not in (int, str):
+        raise TypeError(f"expected a {t.__name__} value, got {_short(value)}")
+    return t(value)
+
+
 def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], Any]:
-    def hook(value: Any, _t: Any) -> Any:
+    """An exact hook for one primitive. cattrs dispatches a class to the hook registered for the nearest class in
+    its MRO, so an ``IntEnum`` or ``(str, Enum)`` field arrives here too: it goes on to the enum's own lookup."""
+
+    def hook(value: Any, t: Any) -> Any:
+        if t is not kind:
+            if isinstance(t, type) and issubclass(t, enum.Enum):
+                return _enum(t, value)
+            raise TypeError(f"cannot structure {t!r}, a subclass of {kind.__name__}")
         if not check(value):
-            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {_short(value)}")
+            raise TypeError(f"expected {_WANTED[kind]}, got {type(value).__name__} {_short(value)}")
         return float(value) if kind is float else value
 
     return hook
-
-
-def _is_exactly(kind: type) -> Callable[[Any], bool]:
-    def predicate(t: Any) -> bool:
-        return t is kind
-
-    return predicate
 
 
 def _short(value: Any) -> str:
@@ -78,7 +110,9 @@ def _short(value: Any) -> str:
 
 def _make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    # Exact-type predicates, so that StrEnum/IntEnum fields (subclasses of str/int) reach the enum hook below.
+    # Exact primitives: bool is not int, no float where an int is declared, no string coercion, finite floats,
+    # |int| <= MAX_INT. They must be class hooks (register_structure_hook): cattrs consults its class dispatch,
+    # where its own int/float/str/bool handlers live, before any predicate hook, so predicate hooks never ran.
     primitives: dict[type, Callable[[Any], bool]] = {
         int: lambda v: type(v) is int and -MAX_INT <= v <= MAX_INT,
         float: lambda v: type(v) in (int, float) and math.isfinite(v) and abs(v) <= MAX_INT,
@@ -86,19 +120,18 @@ def _make_converter() -> cattrs.Converter:
         bool: lambda v: type(v) is bool,
     }
     for kind, check in primitives.items():
-        conv.register_structure_hook_func(_is_exactly(kind), _strict(kind, check))
+        conv.register_structure_hook(kind, _strict(kind, check))
 
     def is_enum(t: Any) -> bool:
         return isinstance(t, type) and issubclass(t, enum.Enum)
 
     def enum_hook(t: Any) -> Callable[[Any, Any], Any]:
         def hook(value: Any, _t: Any) -> Any:
-            if type(value) not in (int, str):
-                raise TypeError(f"expected a {t.__name__} value, got {_short(value)}")
-            return t(value)
+            return _enum(t, value)
 
         return hook
 
+    # Plain Enum subclasses (no int/str base) are not in the class dispatch at all: this factory serves them.
     conv.register_structure_hook_factory(is_enum, enum_hook)
 
     def is_seq(t: Any) -> bool:
@@ -323,12 +356,43 @@ def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str
     return doc
 
 
-def from_json(game: Game[Any, Any, Any], text: str | bytes) -> Any:
-    """Read a state or action of ``game`` written by :func:`to_json`.
+def from_json(game: Game[S, A, Any], text: str | bytes) -> Any:
+    """Read a state or action of ``game`` written by :func:`to_json` (typed as ``Any``, since it may be either;
+    :func:`state_from_json` and :func:`action_from_json` read one kind and are typed by the game).
 
     Raises:
         StateFormatError: for malformed, hostile, truncated or foreign input; nothing half-built is returned.
     """
+    return _read(game, text)[1]
+
+
+def state_from_json(game: Game[S, A, Any], text: str | bytes) -> S:
+    """Read a state of ``game`` written by :func:`to_json`, checked by the game's invariants.
+
+    Raises:
+        StateFormatError: as :func:`from_json`, or when the document holds an action.
+    """
+    kind, value = _read(game, text)
+    if kind != "state":
+        raise StateFormatError(f"document holds an action of {game.spec.short_name}, not a state")
+    state: S = value
+    return state
+
+
+def action_from_json(game: Game[S, A, Any], text: str | bytes) -> A:
+    """Read an action of ``game`` written by :func:`to_json`.
+
+    Raises:
+        StateFormatError: as :func:`from_json`, or when the document holds a state.
+    """
+    kind, value = _read(game, text)
+    if kind != "action":
+        raise StateFormatError(f"document holds a state of {game.spec.short_name}, not an action")
+    action: A = value
+    return action
+
+
+def _read(game: Game[Any, Any, Any], text: str | bytes) -> tuple[str, Any]:
     doc = parse_document(text)
     if set(doc) != {"format", "version", "type", "data"}:
         raise StateFormatError(f"document keys must be format, version, type, data; got {sorted(doc)}")
@@ -336,15 +400,15 @@ def from_json(game: Game[Any, Any, Any], text: str | bytes) -> Any:
     if tag == tag_of(game.state_type):
         state = structure(doc["data"], game.state_type)
         check_state(game, state)
-        return state
+        return "state", state
     action_types = get_args(game.action_type) if _is_union(game.action_type) else (game.action_type,)
     for cl in action_types:
         if tag == tag_of(cl):
-            return structure(doc["data"], cl)
+            return "action", structure(doc["data"], cl)
     raise StateFormatError(f"document holds {_short(tag)}, which is not a state or action of {game.spec.short_name}")
 
 
-def check_state(game: Game[Any, Any, Any], state: Any) -> None:
+def check_state(game: Game[S, Any, Any], state: S) -> None:
     """Run the game's invariant checks on a deserialized state; any failure is a ``StateFormatError``."""
     try:
         game.validate_state(state)

@@ -1,4 +1,13 @@
-"""Tournaments: agents play seeded games in every seat and the results come with confidence intervals."""
+"""Tournaments in one call: named agent factories play seeded games in every seating they can play.
+
+A thin layer over :mod:`tabletop_core.simulation` for agents built in Python (factories rather than spec texts),
+played in this process. For process pools, Ray, saved results, leagues and ratings use
+:func:`tabletop_core.simulation.run` or ``tabletop simulate``.
+
+Wins follow the game's utility (:mod:`tabletop_core.simulation.outcomes`): the highest return in zero-sum games
+(ties counted apart), a won game for a solo player or a co-op party. An agent factory (a class, usually) that
+declares ``seats`` is seated only there.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +17,13 @@ from itertools import permutations
 from typing import Any
 
 import attrs
+import numpy as np
 
 from tabletop_core.agents import Agent, SearchAgent
+from tabletop_core.agents.specs import declared_seats
 from tabletop_core.errors import OptionError
-from tabletop_core.records import play
+from tabletop_core.simulation.plan import game_seed
+from tabletop_core.simulation.runner import play_game
 
 __all__ = ["Standing", "tournament"]
 
@@ -25,9 +37,10 @@ class Standing:
     Attributes:
         name: the agent's name.
         games: games played.
-        wins: games in which its return was strictly the highest of the table (shared utility: above 0).
+        wins: games it won (by the game's utility: see the module).
         mean_return: the mean of its returns.
         stderr: the standard error of ``mean_return``.
+        ties: games it tied (zero-sum games whose highest return it shared).
     """
 
     name: str
@@ -35,21 +48,35 @@ class Standing:
     wins: int
     mean_return: float
     stderr: float
+    ties: int = 0
 
     @property
     def win_rate(self) -> float:
         """Wins per game."""
         return self.wins / self.games if self.games else 0.0
 
-    def win_rate_interval(self, z: float = 1.96) -> tuple[float, float]:
-        """The Wilson score interval of the win rate."""
-        n = self.games
-        if n == 0:
-            return (0.0, 1.0)
-        p = self.win_rate
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
+    def win_rate_interval(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate (SciPy, from the ``sim`` extra)."""
+        from tabletop_core.simulation.stats import wilson_interval
+
+        return wilson_interval(self.wins, self.games)
+
+
+def _seatings(names: list[str], agents: Mapping[str, AgentFactory], players: int, short: str) -> list[tuple[str, ...]]:
+    if players == 1:
+        return [(n,) for n in names]
+    if len(names) != players:
+        raise OptionError(f"{short}: {players} players need {players} named agents, got {len(names)}")
+    seats = {n: declared_seats(agents[n]) for n in names}
+
+    def fits(name: str, seat: int) -> bool:
+        allowed = seats[name]
+        return allowed is None or seat in allowed
+
+    out = [p for p in permutations(names) if all(fits(n, s) for s, n in enumerate(p))]
+    if not out:
+        raise OptionError(f"{short}: no seating seats every agent where it can play ({seats})")
+    return out
 
 
 def tournament(
@@ -59,9 +86,11 @@ def tournament(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
 ) -> dict[str, Standing]:
-    """Play every seating of the named agents (``games`` games per seating, seeds ``seed, seed+1, ...``).
+    """Play every seating of the named agents that seats each where it can play, ``games`` games per seating.
 
-    With as many agents as players, each permutation of seats is played; a 1-player game plays each agent alone.
+    With as many agents as players, each permutation of seats is played (but an agent whose factory declares
+    ``seats`` only there); a 1-player game plays each agent alone. Game ``g`` of every seating has the seed
+    ``game_seed(seed, g)``, as in :mod:`tabletop_core.simulation`.
 
     >>> from tabletop_core import RandomAgent, FirstAgent
     >>> from tabletop_core.testing.kuhn import GAME
@@ -69,33 +98,26 @@ def tournament(
     >>> table["random"].games
     20
     """
-    state = game.initial_state(game.make_options(**dict(options or {})))
-    players = game.num_players(state)
+    opts = dict(options or {})
+    state = game.initial_state(game.make_options(**opts))
     names = list(agents)
-    seatings: list[tuple[str, ...]]
-    if players == 1:
-        seatings = [(n,) for n in names]
-    elif len(names) == players:
-        seatings = list(permutations(names))
-    else:
-        raise OptionError(f"{game.spec.short_name}: {players} players need {players} named agents, got {len(names)}")
+    seatings = _seatings(names, agents, game.num_players(state), game.spec.short_name)
     returns: dict[str, list[float]] = {n: [] for n in names}
     wins = dict.fromkeys(names, 0)
+    ties = dict.fromkeys(names, 0)
     for seating in seatings:
         for g in range(games):
-            _, record = play(game, [agents[n]() for n in seating], seed=seed + g, options=options)
-            result = record.returns if record.returns is not None else tuple(0.0 for _ in seating)
-            best = max(result)
+            line = play_game(game, [agents[n]() for n in seating], game_seed(seed, g), opts)
+            values = line["returns"] if line["returns"] is not None else [0.0] * len(seating)
+            outcomes = line["outcomes"] or ["loss"] * len(seating)
             for seat, name in enumerate(seating):
-                returns[name].append(result[seat])
-                top = result[seat] == best and result.count(best) == 1
-                if (players == 1 and result[seat] > 0) or (players > 1 and top):
-                    wins[name] += 1
+                returns[name].append(values[seat])
+                wins[name] += outcomes[seat] == "win"
+                ties[name] += outcomes[seat] == "tie"
     table = {}
     for name in names:
         values = returns[name]
         n = len(values)
-        mean = sum(values) / n
-        var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-        table[name] = Standing(name, n, wins[name], mean, math.sqrt(var / n))
+        stderr = float(np.std(values, ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+        table[name] = Standing(name, n, wins[name], float(np.mean(values)), stderr, ties[name])
     return table

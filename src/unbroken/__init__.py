@@ -11,8 +11,8 @@ True
 
 from unbroken.content.loader import Pack, default_pack, load_pack
 from unbroken.game import GAME, LOSS, MAX_SCORE, Unbroken
+from unbroken.rules.scoring import score, title
 from unbroken.state import Options, State
-from unbroken.view import score, title
 
 __all__ = [
     "GAME",

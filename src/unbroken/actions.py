@@ -1,8 +1,9 @@
 """Unbroken's actions: small sequential decisions with stable ids, and the chance outcomes.
 
-Decision ids (``range(NUM_ACTIONS)``): verbs ``Act`` 0-15, ``Pick`` 16-31, ``Craft`` 32-35, ``Attack`` 36-43,
-``Use`` 44-75, ``Respond`` 76-91, ``Eat`` 92-99. Chance outcome ids (``range(MAX_CHANCE)``): ``Die`` face-1 at a
-roll, ``DrawCard`` the card's index in the pack at a draw.
+Ids come from declared action spaces (each class's ``FIELD_RANGES``, laid out in order by the core
+:class:`~tabletop_core.actions.ActionSpace`). Decision ids (:data:`DECISIONS`, ``range(NUM_ACTIONS)``): verbs ``Act``
+0-15, ``Pick`` 16-31, ``Craft`` 32-35, ``Attack`` 36-43, ``Use`` 44-75, ``Respond`` 76-91, ``Eat`` 92-99. Chance
+outcome ids (``range(MAX_CHANCE)``): ``Die`` face-1 at a roll, ``DrawCard`` the card's index in the pack at a draw.
 
 >>> action_id(Act(EXPLORE)), action_id(Attack(1)), action_id(Eat(2))
 (1, 37, 94)
@@ -15,10 +16,14 @@ from typing import Any, ClassVar
 
 import attrs
 
+from tabletop_core.actions import ActionSpace
 from unbroken.content.loader import MAX_ENCOUNTERS
 
 __all__ = [
+    "CARD_OUTCOMES",
     "CRAFT_BASE",
+    "DECISIONS",
+    "DIE_OUTCOMES",
     "DOWNGRADE",
     "EXPLORE",
     "FIGHT",
@@ -64,7 +69,8 @@ VERBS = (
     "resolve",
     "pass",
 )
-PICK_BASE, CRAFT_BASE, ATTACK_BASE, USE_BASE, RESPOND_BASE, EAT_BASE, NUM_ACTIONS = 16, 32, 36, 44, 76, 92, 100
+#: How many ids each decision class holds (more than it accepts leaves ids free for later verbs).
+VERB_IDS, PICK_IDS, CRAFT_IDS, ATTACK_IDS, USE_IDS, RESPOND_IDS, EAT_IDS = 16, 16, 4, 8, 32, 16, 8
 MAX_CHANCE = MAX_ENCOUNTERS
 
 
@@ -77,6 +83,7 @@ class Act:
     """A verb: fight, explore, a General or Travel Action, skip, trick, rest, resolve or pass."""
 
     TAG: ClassVar[str] = "unbroken.act"
+    FIELD_RANGES: ClassVar = (("verb", range(VERB_IDS)),)
     verb: int = attrs.field(validator=_below(len(VERBS)))
 
 
@@ -85,7 +92,8 @@ class Pick:
     """Choose option ``i`` (a revealed encounter, a skill, a branch of an effect)."""
 
     TAG: ClassVar[str] = "unbroken.pick"
-    i: int = attrs.field(validator=_below(CRAFT_BASE - PICK_BASE))
+    FIELD_RANGES: ClassVar = (("i", range(PICK_IDS)),)
+    i: int = attrs.field(validator=_below(PICK_IDS))
 
 
 @attrs.frozen
@@ -93,7 +101,8 @@ class Craft:
     """Craft upgrade option ``i`` of the equipped weapon."""
 
     TAG: ClassVar[str] = "unbroken.craft"
-    i: int = attrs.field(validator=_below(ATTACK_BASE - CRAFT_BASE))
+    FIELD_RANGES: ClassVar = (("i", range(CRAFT_IDS)),)
+    i: int = attrs.field(validator=_below(CRAFT_IDS))
 
 
 @attrs.frozen
@@ -101,7 +110,8 @@ class Attack:
     """Attack with attack ``i`` of the equipped weapon."""
 
     TAG: ClassVar[str] = "unbroken.attack"
-    i: int = attrs.field(validator=_below(USE_BASE - ATTACK_BASE))
+    FIELD_RANGES: ClassVar = (("i", range(ATTACK_IDS)),)
+    i: int = attrs.field(validator=_below(ATTACK_IDS))
 
 
 @attrs.frozen
@@ -109,7 +119,8 @@ class Use:
     """Use action ability ``i`` (character abilities first, then skills in the order gained)."""
 
     TAG: ClassVar[str] = "unbroken.use"
-    i: int = attrs.field(validator=_below(RESPOND_BASE - USE_BASE))
+    FIELD_RANGES: ClassVar = (("i", range(USE_IDS)),)
+    i: int = attrs.field(validator=_below(USE_IDS))
 
 
 @attrs.frozen
@@ -117,7 +128,8 @@ class Respond:
     """Resolve activated Response/Passive ``i`` of the pending trigger next."""
 
     TAG: ClassVar[str] = "unbroken.respond"
-    i: int = attrs.field(validator=_below(EAT_BASE - RESPOND_BASE))
+    FIELD_RANGES: ClassVar = (("i", range(RESPOND_IDS)),)
+    i: int = attrs.field(validator=_below(RESPOND_IDS))
 
 
 @attrs.frozen
@@ -125,7 +137,8 @@ class Eat:
     """Eat ``n`` Food in the Hunger Step."""
 
     TAG: ClassVar[str] = "unbroken.eat"
-    n: int = attrs.field(validator=_below(NUM_ACTIONS - EAT_BASE))
+    FIELD_RANGES: ClassVar = (("n", range(EAT_IDS)),)
+    n: int = attrs.field(validator=_below(EAT_IDS))
 
 
 @attrs.frozen
@@ -133,6 +146,7 @@ class Die:
     """A chance outcome: the Slashes Die shows ``face``."""
 
     TAG: ClassVar[str] = "unbroken.die"
+    FIELD_RANGES: ClassVar = (("face", range(1, 7)),)
     face: int = attrs.field(validator=attrs.validators.in_((1, 2, 3, 4, 5, 6)))
 
 
@@ -141,42 +155,33 @@ class DrawCard:
     """A chance outcome: the card with pack index ``index`` is drawn."""
 
     TAG: ClassVar[str] = "unbroken.drawcard"
+    FIELD_RANGES: ClassVar = (("index", range(MAX_CHANCE)),)
     index: int = attrs.field(validator=_below(MAX_CHANCE))
 
 
 Action = Act | Pick | Craft | Attack | Use | Respond | Eat | Die | DrawCard
 
-_BASES: dict[type, int] = {
-    Pick: PICK_BASE,
-    Craft: CRAFT_BASE,
-    Attack: ATTACK_BASE,
-    Use: USE_BASE,
-    Respond: RESPOND_BASE,
-}
+#: The decisions' ids, in this order (records store ids: append new classes at the end).
+DECISIONS: ActionSpace[Action] = ActionSpace((Act, Pick, Craft, Attack, Use, Respond, Eat), name="unbroken decisions")
+#: A roll's outcomes: the face minus 1.
+DIE_OUTCOMES: ActionSpace[Action] = ActionSpace((Die,), name="unbroken die faces")
+#: A draw's outcomes: the card's index in the pack.
+CARD_OUTCOMES: ActionSpace[Action] = ActionSpace((DrawCard,), name="unbroken cards")
+NUM_ACTIONS = DECISIONS.size
+PICK_BASE, CRAFT_BASE, ATTACK_BASE, USE_BASE, RESPOND_BASE, EAT_BASE = (
+    DECISIONS.base(c) for c in (Pick, Craft, Attack, Use, Respond, Eat)
+)
 
 
 def action_id(action: Action) -> int:
-    """The stable id of ``action`` (decisions and chance outcomes have separate id spaces)."""
-    if isinstance(action, Act):
-        return action.verb
-    if isinstance(action, Eat):
-        return EAT_BASE + action.n
+    """The stable id of ``action`` (decisions and each kind of chance outcome have separate id spaces)."""
     if isinstance(action, Die):
-        return action.face - 1
+        return DIE_OUTCOMES.id_of(action)
     if isinstance(action, DrawCard):
-        return action.index
-    return _BASES[type(action)] + action.i
+        return CARD_OUTCOMES.id_of(action)
+    return DECISIONS.id_of(action)
 
 
 def decision_from_id(i: int) -> Action:
-    """The decision with id ``i`` (raises ``ValueError`` when out of range)."""
-    if not 0 <= i < NUM_ACTIONS:
-        raise ValueError(f"no decision with id {i}")
-    if i < PICK_BASE:
-        return Act(i)
-    if i >= EAT_BASE:
-        return Eat(i - EAT_BASE)
-    for cls, base in sorted(_BASES.items(), key=lambda kv: -kv[1]):
-        if i >= base:
-            return cls(i - base)  # type: ignore[no-any-return]  # every class in _BASES takes one int
-    raise ValueError(f"no decision with id {i}")
+    """The decision with id ``i`` (raises ``IllegalActionError``, a ``ValueError``, when out of range or reserved)."""
+    return DECISIONS.from_id(i)

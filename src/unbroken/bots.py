@@ -33,11 +33,15 @@ from unbroken.actions import (
     Use,
 )
 from unbroken.content.schema import Op
-from unbroken.rules.combat import monster
+from unbroken.rules.combat import HungerStep, TrickeryStep, monster
+from unbroken.rules.effects import Choose
+from unbroken.rules.flow import DRIVER
+from unbroken.rules.payment import PayChoice
 from unbroken.rules.resources import can_pay
-from unbroken.rules.travel import action_abilities
-from unbroken.rules.triggers import abilities_of
-from unbroken.state import RES, SE, TIME, Choose, Cont, State, Trig
+from unbroken.rules.skills import SkillKeep
+from unbroken.rules.travel import ExploreMode, ExplorePick, Preparation, action_abilities
+from unbroken.rules.triggers import Trig, abilities_of
+from unbroken.state import RES, SE, TIME, State
 from unbroken.view import View
 
 __all__ = ["VALUE", "HeuristicAgent", "value"]
@@ -103,32 +107,31 @@ class HeuristicAgent:
 
     def choose(self, s: State, legal: list[Action]) -> Action:
         """The bot's choice at a decision node."""
-        top = s.pending.top
-        if top is None:
-            step = s.pos.step
-            if step == "preparation":
-                return self._prep(s, legal)
-            if step == "trickery":
-                return self._trickery(s, legal)
+        frame = DRIVER.frame(s)
+        if isinstance(frame, Preparation):
+            return self._prep(s, legal)
+        if isinstance(frame, TrickeryStep):
+            return self._trickery(s, legal)
+        if isinstance(frame, HungerStep):
             return max((a for a in legal if isinstance(a, Eat)), key=lambda a: a.n)
-        if isinstance(top, Choose):
-            if top.purpose == "instead" and len(top.options) > 1:
+        if isinstance(frame, Choose):
+            n = len(frame.branches)
+            if frame.purpose == "instead" and n > 1:
                 return Pick(1)
-            if top.purpose == "branch":
-                return Pick(max(range(len(top.options)), key=lambda i: value(top.options[i], s)))
-            return Pick(len(top.options) - 1 if top.purpose == "weapon" else 0)
-        if isinstance(top, Trig):
-            return self._respond(s, top, legal)
-        assert isinstance(top, Cont)
-        if top.kind == "explore_pick":
+            if frame.purpose == "branch":
+                return Pick(max(range(n), key=lambda i: value(frame.branches[i], s)))
+            return Pick(n - 1 if frame.purpose == "weapon" else 0)
+        if isinstance(frame, Trig):
+            return self._respond(s, frame, legal)
+        if isinstance(frame, ExplorePick):
             best = max(range(len(s.revealed)), key=lambda i: self._card(s, s.revealed[i])[0])
             return Pick(best)
-        if top.kind == "explore_mode":
-            _, resolve = self._card(s, top.n)
+        if isinstance(frame, ExploreMode):
+            _, resolve = self._card(s, frame.card)
             return Act(RESOLVE) if resolve and Act(RESOLVE) in legal else Act(REST)
-        if top.kind == "pay":
+        if isinstance(frame, PayChoice):
             return Pick(0)  # keep Large Effort for the big attacks
-        if top.kind == "skill_keep":
+        if isinstance(frame, SkillKeep):
             names = [s.pack.skills[i].id for i in s.offered]
             ranked = sorted(range(len(names)), key=lambda i: _rank(names[i]))
             return Pick(ranked[0])

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unbroken.content.schema import Ability, Monster, Op
+from unbroken.rules.scoring import score, title
 from unbroken.state import State
-from unbroken.view import score, title
 
 __all__ = [
     "card_texts",

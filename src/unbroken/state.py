@@ -1,52 +1,71 @@
 """Unbroken's state: options, resources as bounded tracks, the flow position and the pending-frame stack.
 
-States are immutable values; rules return ``attrs.evolve``d copies. The turn structure is the core's
+States are immutable values; rules return copies made with the core's one fast copy,
+:func:`tabletop_core.fastcopy.replace`. The turn structure is the core's
 :class:`~tabletop_core.flow.Flow` (phases and steps as data, the round is the Level) plus a
-:class:`~tabletop_core.flow.Pending` stack of frames that own the next decision or chance event.
+:class:`~tabletop_core.flow.Pending` stack of typed frames (defined with the rules that own them, see
+:mod:`unbroken.rules.flow`) that own the next decision or chance event.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
 from tabletop_core.components import Pile, Track
-from tabletop_core.errors import ContentError
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
-from unbroken.content.loader import Pack, changed_message, get_pack, pack_digest
-from unbroken.content.schema import RESOURCES, Op
+from unbroken.content.loader import Pack, get_pack
+from unbroken.content.schema import RESOURCES
+
+if TYPE_CHECKING:
+    # The frames live with the rules that own them; their union is resolved by ``unbroken.rules.flow``.
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "CAPS",
     "DIFFICULTIES",
+    "EFFORT",
     "FLOW",
+    "LAST_LEVEL",
     "LEVEL_TIME",
+    "MAX_USES",
+    "NON_EFFORT",
+    "N_RESOURCES",
     "RESOURCES",
-    "SCORE",
-    "Cand",
-    "Choose",
     "Combat",
     "Cond",
-    "Cont",
-    "Draw",
-    "Exec",
-    "Frame",
     "Options",
-    "Roll",
+    "Resource",
     "State",
-    "Trig",
-    "evolve",
+    "no_resources",
 ]
 
-SE, ME, LE, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(9)
-RES = {name: i for i, name in enumerate(RESOURCES)}
+#: A resource: its slot in :data:`RESOURCES` (tracker order), the index of its track in ``State.res``.
+Resource: TypeAlias = int
+SE, ME, LE, CUNNING, FOOD, WOOD, METAL, TREASURE, TIME = range(len(RESOURCES))
+N_RESOURCES = len(RESOURCES)
+#: The three Effort categories, lowest first ("you can spend Effort of a higher category in place of a lower").
+EFFORT: tuple[Resource, ...] = (SE, ME, LE)
+#: Every resource that is not Effort (each paid only by itself).
+NON_EFFORT: tuple[Resource, ...] = tuple(r for r in range(N_RESOURCES) if r not in EFFORT)
+RES: dict[str, Resource] = {name: i for i, name in enumerate(RESOURCES)}
 #: Track caps (stand-ins: the rulebook's bars are not printed in the text); gains past a cap are lost.
 CAPS = (20, 8, 5, 8, 8, 8, 8, 8, 10)
 #: Time at the start of each Level (Level 1: 7 is public; the others are stand-ins).
 LEVEL_TIME = (7, 9, 10, 10)
-#: Points per remaining resource at the end of a won game (Small Effort and Time score nothing).
-SCORE = (0, 3, 5, 2, 3, 2, 3, 10, 0)
+#: The last Level (its monster is the final one).
+LAST_LEVEL = len(LEVEL_TIME)
+#: The most Ability Uses a Level gives ("equal to the current Level").
+MAX_USES = LAST_LEVEL
+
+
+def no_resources() -> list[Resource]:
+    """A zero amount per resource slot (to add costs and surcharges into)."""
+    return [0] * N_RESOURCES
+
+
 DIFFICULTIES = ("easy", "normal", "hard")
 #: The turn structure: a setup phase, then per Level (the round) the Travel and Combat Phases.
 FLOW = Flow(
@@ -72,8 +91,9 @@ class Options:
         character: the id of the character sheet in play.
         easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
         pack: ``default`` or the path of a TOML content pack (see :func:`unbroken.load_pack`).
-        pack_sha256: the SHA-256 of the pack file, filled in when the options are built (leave it empty); a
-            saved game whose pack file has changed since refuses to load rather than play other rules.
+        pack_sha256: the SHA-256 of the pack file, filled in by ``GAME.make_options`` (see
+            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game whose pack file has changed since
+            refuses to load rather than play other rules.
     """
 
     TAG: ClassVar[str] = "unbroken.options"
@@ -82,15 +102,6 @@ class Options:
     easy_se15: bool = attrs.field(default=False, validator=[attrs.validators.instance_of(bool), _check_options])
     pack: str = attrs.field(default="default", validator=attrs.validators.instance_of(str))
     pack_sha256: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
-
-    def __attrs_post_init__(self) -> None:
-        digest = pack_digest(self.pack)
-        if self.pack_sha256 and self.pack_sha256 != digest:
-            raise ContentError(self.pack, "<file>", "<file>", changed_message(self.pack_sha256))
-        object.__setattr__(self, "pack_sha256", digest)  # frozen: set once, while the value is being built
-        ids = [c.id for c in get_pack(self.pack, digest).characters]
-        if self.character not in ids:
-            raise ValueError(f"unknown character {self.character!r} (known: {ids})")
 
 
 @attrs.frozen
@@ -118,85 +129,12 @@ class Combat:
     power: int = 0
     skip: bool = False
     rerolls: int = 0
-    stolen: tuple[int, ...] = (0,) * 9
-
-
-@attrs.frozen
-class Exec:
-    """Run ``ops`` in order (``src`` names the card, e.g. ``condition:paralyzed``)."""
-
-    TAG: ClassVar[str] = "unbroken.exec"
-    ops: tuple[Op, ...]
-    src: str = ""
-
-
-@attrs.frozen
-class Choose:
-    """A decision among branches of ops (``purpose`` names what is chosen)."""
-
-    TAG: ClassVar[str] = "unbroken.choose"
-    purpose: str
-    options: tuple[tuple[Op, ...], ...]
-    labels: tuple[str, ...]
-    src: str = ""
-
-
-@attrs.frozen
-class Cand:
-    """A Response or Passive that a trigger activated: its card (``kind:id``), ability index, optional or not."""
-
-    TAG: ClassVar[str] = "unbroken.cand"
-    src: str
-    index: int
-    optional: bool
-
-
-@attrs.frozen
-class Trig:
-    """The Responses (stage 0) then Passives (stage 1) activated by ``trigger``, not yet resolved."""
-
-    TAG: ClassVar[str] = "unbroken.trig"
-    trigger: str
-    cands: tuple[Cand, ...]
-    stage: int = 0
-
-
-@attrs.frozen
-class Roll:
-    """A chance node: a roll of the Slashes Die for ``purpose`` (``op`` rolls carry their branches)."""
-
-    TAG: ClassVar[str] = "unbroken.roll"
-    purpose: str
-    n: int = 0
-    then: tuple[Op, ...] = ()
-    alt: tuple[Op, ...] = ()
-    src: str = ""
-
-
-@attrs.frozen
-class Draw:
-    """A chance node: ``n`` more cards to draw from the ``enc`` or ``skill`` deck."""
-
-    TAG: ClassVar[str] = "unbroken.draw"
-    deck: str
-    n: int
-
-
-@attrs.frozen
-class Cont:
-    """A step of the rules waiting on the stack (a decision point or a continuation); ``n`` is its argument."""
-
-    TAG: ClassVar[str] = "unbroken.cont"
-    kind: str
-    n: int = 0
-
-
-Frame = Exec | Choose | Trig | Roll | Draw | Cont
+    stolen: tuple[int, ...] = (0,) * N_RESOURCES
 
 
 def new_tracks(se: int) -> tuple[Track, ...]:
     """Fresh resource tracks with ``se`` Small Effort and Level 1's Time."""
-    values = [0] * 9
+    values = no_resources()
     values[SE], values[TIME] = se, LEVEL_TIME[0]
     return tuple(Track(name, min(v, cap), high=cap) for name, v, cap in zip(RESOURCES, values, CAPS, strict=True))
 
@@ -231,7 +169,7 @@ class State:
     @property
     def level(self) -> int:
         """The current Level (1-4)."""
-        return max(1, min(4, self.pos.round))
+        return max(1, min(LAST_LEVEL, self.pos.round))
 
     @property
     def pack(self) -> Pack:
@@ -243,54 +181,31 @@ class State:
         """The equipped weapon's id."""
         return self.weapons[-1]
 
-    def amount(self, r: int) -> int:
+    def amount(self, r: Resource) -> int:
         """The current value of resource ``r``."""
         return self.res[r].value
 
-    def with_res(self, r: int, track: Track) -> State:
+    def with_res(self, r: Resource, track: Track) -> State:
         """This state with resource ``r``'s track replaced."""
         res = list(self.res)
         res[r] = track
-        return evolve(self, res=tuple(res))
+        return replace(self, res=tuple(res))
 
     def push(self, *frames: Frame) -> State:
         """This state with ``frames`` pushed in order (the last one ends on top)."""
         p = self.pending
         for f in frames:
             p = p.push(f)
-        return evolve(self, pending=p)
+        return replace(self, pending=p)
 
     def pop(self) -> State:
         """This state without its top frame."""
-        return evolve(self, pending=self.pending.pop())
+        return replace(self, pending=self.pending.pop())
 
     def replace_top(self, frame: Frame) -> State:
         """This state with its top frame replaced."""
-        return evolve(self, pending=self.pending.replace_top(frame))
+        return replace(self, pending=self.pending.replace_top(frame))
 
     def at(self, phase: str, step: str, level: int | None = None) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
-        return evolve(self, pos=FLOW.at(phase, step, level or self.pos.round))
-
-
-_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {
-    cls: (names, frozenset(names)) for cls in (State, Combat) for names in [tuple(a.name for a in attrs.fields(cls))]
-}
-T = TypeVar("T", State, Combat)
-
-
-def evolve(inst: T, **changes: Any) -> T:
-    """``attrs.evolve`` for :class:`State` and :class:`Combat` (which have no validators), without its overhead.
-
-    >>> c = Combat("kobold", 0, 0, 5, 5)
-    >>> evolve(c, health=3).health, c.health
-    (3, 5)
-    """
-    cls = type(inst)
-    names, known = _FIELDS[cls]
-    if not known.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
-    new = object.__new__(cls)
-    for name in names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(inst, name))
-    return new
+        return replace(self, pos=FLOW.at(phase, step, level or self.pos.round))

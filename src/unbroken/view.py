@@ -5,34 +5,51 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
-from unbroken.state import CAPS, FLOW, RESOURCES, SCORE, Choose, Cont, Draw, Exec, Roll, State, Trig
+from tabletop_core.tensor import TensorLayout
+from unbroken.actions import Action, Die, DrawCard, Pick
+from unbroken.content.loader import MAX_CONDITIONS, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
+from unbroken.notation import RES_NAMES, action_to_str
+from unbroken.rules.combat import CombatRoll, MonsterAct, MonsterReveal, monster
+from unbroken.rules.effects import EffectRoll
+from unbroken.rules.flow import DRIVER, FRAMES
+from unbroken.rules.scoring import score, title
+from unbroken.rules.skills import SkillKeep
+from unbroken.rules.travel import DrawEncounters, ExploreMode, ExplorePick
+from unbroken.setup import EASY_RESOURCE, EasyRoll
+from unbroken.state import CAPS, FLOW, LAST_LEVEL, N_RESOURCES, RESOURCES, State
 
-__all__ = ["OBS_SHAPE", "View", "observation", "observe", "render", "score", "title"]
+__all__ = ["LAYOUT", "OBS_SHAPE", "View", "describe", "observation", "observe", "render"]
 
 _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
-_FRAMES = (Exec, Choose, Trig, Roll, Draw, Cont)
-_CONDS = 24
-_WEAPONS = 12
-_MONSTERS = 24
-# resources, level, step, frame kind, monster stats, monster id, weapon, skills, conditions now/next, revealed,
-# offered, misc (uses, committed, defend, roll, skip, tricked, outcome, reveal bonus)
-_SIZES = (
-    9,
-    4,
-    len(_STEPS),
-    len(_FRAMES),
-    4,
-    _MONSTERS,
-    _WEAPONS,
-    MAX_SKILLS,
-    _CONDS,
-    _CONDS,
-    MAX_ENCOUNTERS,
-    MAX_SKILLS,
-    8,
+#: Scales that bring the monster's trackers near 0..1.
+_ARMOR_SCALE, _HEALTH_SCALE = 10, 20
+#: The observation tensor, piece by piece. Packs larger than a piece holds are refused when loaded
+#: (``content/loader.py``: ``MAX_WEAPONS``, ``MAX_CONDITIONS``, ...), so no card shares a slot with another.
+LAYOUT = TensorLayout(
+    (
+        ("resources", (N_RESOURCES,)),  # each track's value over its cap
+        ("level", (LAST_LEVEL,)),  # one-hot
+        ("step", (len(_STEPS),)),  # one-hot (phase, step)
+        ("frame", (len(FRAMES),)),  # one-hot kind of the pending frame on top
+        ("monster_trackers", (4,)),  # armor, max armor, health, max health (scaled)
+        ("monster", (MAX_MONSTERS,)),  # one-hot by pack index (in combat, or scouted)
+        ("weapon", (MAX_WEAPONS,)),  # one-hot by pack index
+        ("skills", (MAX_SKILLS,)),  # 1 per skill held
+        ("conditions", (MAX_CONDITIONS,)),  # 1 + its tokens, per active condition
+        ("next_conditions", (MAX_CONDITIONS,)),  # 1 + its tokens, per condition for the next Level
+        ("revealed", (MAX_ENCOUNTERS,)),  # copies revealed, per encounter
+        ("offered", (MAX_SKILLS,)),  # copies offered, per skill
+        ("uses", (1,)),
+        ("committed", (1,)),
+        ("defend", (1,)),
+        ("roll", (1,)),
+        ("skip", (1,)),
+        ("tricked", (1,)),
+        ("outcome", (1,)),
+        ("reveal_bonus", (1,)),
+    )
 )
-OBS_SHAPE = (sum(_SIZES),)
+OBS_SHAPE = LAYOUT.shape
 
 
 @attrs.frozen
@@ -48,64 +65,45 @@ def observe(state: State, player: int) -> View:
     return View(player, state)
 
 
-def score(state: State) -> int:
-    """Points for the remaining resources: Medium Effort 3, Large 5, Cunning 2, Metal 3, Wood 2, Food 3, Treasure 10."""
-    return sum(state.amount(r) * p for r, p in enumerate(SCORE))
-
-
-#: "Points 0 1-10 11-20 21-30 31-40 41+ / Title Prey Cast-off Survivor Avenger Revenant Nemesis"
-TITLES = ((0, "Prey"), (10, "Cast-off"), (20, "Survivor"), (30, "Avenger"), (40, "Revenant"))
-
-
-def title(points: int) -> str:
-    """The title of a winning score.
-
-    >>> title(0), title(10), title(11), title(41)
-    ('Prey', 'Cast-off', 'Survivor', 'Nemesis')
-    """
-    for top, name in TITLES:
-        if points <= top:
-            return name
-    return "Nemesis"
-
-
 def observation(view: View) -> np.ndarray:
-    """The float32 tensor of a view (shape :data:`OBS_SHAPE`)."""
+    """The float32 tensor of a view (see :data:`LAYOUT`)."""
     s = view.state
     pack = s.pack
-    out = np.zeros(OBS_SHAPE, dtype=np.float32)
-    offs = np.cumsum((0, *_SIZES))
-    for r in range(9):
-        out[offs[0] + r] = s.amount(r) / CAPS[r]
-    out[offs[1] + s.level - 1] = 1
-    out[offs[2] + _STEPS.index((s.pos.phase, s.pos.step))] = 1
+    out, v = LAYOUT.new()
+    for r in range(N_RESOURCES):
+        v["resources"][r] = s.amount(r) / CAPS[r]
+    v["level"][s.level - 1] = 1
+    v["step"][_STEPS.index((s.pos.phase, s.pos.step))] = 1
     top = s.pending.top
     if top is not None:
-        out[offs[3] + _FRAMES.index(type(top))] = 1
+        v["frame"][FRAMES.index(type(top))] = 1
     c = s.combat
     mid = c.monster if c is not None else s.monster
     if c is not None:
-        out[offs[4] : offs[4] + 4] = (c.armor / 10, c.max_armor / 10, c.health / 20, c.max_health / 20)
+        trackers = (c.armor / _ARMOR_SCALE, c.max_armor / _ARMOR_SCALE, c.health / _HEALTH_SCALE)
+        v["monster_trackers"][:] = (*trackers, c.max_health / _HEALTH_SCALE)
     if mid:
-        m = next(i for i, x in enumerate(pack.monsters) if x.id == mid)
-        out[offs[5] + m % _MONSTERS] = 1
-    w = next(i for i, x in enumerate(pack.weapons) if x.id == s.weapon)
-    out[offs[6] + w % _WEAPONS] = 1
+        v["monster"][next(i for i, x in enumerate(pack.monsters) if x.id == mid)] = 1
+    v["weapon"][next(i for i, x in enumerate(pack.weapons) if x.id == s.weapon)] = 1
     skills = {x.id: i for i, x in enumerate(pack.skills)}
     conds = {x.id: i for i, x in enumerate(pack.conditions)}
     for sid in s.skills:
-        out[offs[7] + skills[sid]] = 1
+        v["skills"][skills[sid]] = 1
     for cd in s.conditions:
-        out[offs[8] + conds[cd.id] % _CONDS] = 1 + cd.tokens
+        v["conditions"][conds[cd.id]] = 1 + cd.tokens
     for cd in s.next_conditions:
-        out[offs[9] + conds[cd.id] % _CONDS] = 1 + cd.tokens
+        v["next_conditions"][conds[cd.id]] = 1 + cd.tokens
     for e in s.revealed:
-        out[offs[10] + e] += 1
+        v["revealed"][e] += 1
     for k in s.offered:
-        out[offs[11] + k] += 1
-    misc = (s.uses, s.committed, c.defend if c else 0, c.roll if c else 0, c.skip if c else 0, s.tricked, s.outcome)
-    out[offs[12] : offs[12] + 7] = misc
-    out[offs[12] + 7] = s.reveal_bonus
+        v["offered"][k] += 1
+    v["uses"][0] = s.uses
+    v["committed"][0] = s.committed
+    v["tricked"][0] = s.tricked
+    v["outcome"][0] = s.outcome
+    v["reveal_bonus"][0] = s.reveal_bonus
+    if c is not None:
+        v["defend"][0], v["roll"][0], v["skip"][0] = c.defend, c.roll, c.skip
     return out
 
 
@@ -146,3 +144,119 @@ def render(state: State) -> str:
 def _cond(state: State, cid: str, tokens: int) -> str:
     name = state.pack.condition(cid).name
     return f"{name} ({tokens} tokens)" if tokens else name
+
+
+# ----- per-seat descriptions: what happened, in words (solo, perfect information: everything is shown) ---------------
+
+
+def describe(before: State, action: Action, after: State, player: int | None = None) -> tuple[str, ...]:
+    """What the transition ``before --action--> after`` did, as short lines in words.
+
+    Unbroken is solo with perfect information, so every line is shown whoever asks (``player`` is ignored): the
+    move or chance event ("you reveal the encounter Rotten Bridge", "the monster rolls 6: ..."), then what it did
+    to the resources (before and after amounts), the monster's trackers, the weapon, skills and conditions, the
+    step reached, and the end of the game.
+    """
+    lines = [_event(before, action)]
+    if not isinstance(DRIVER.frame(before), CombatRoll) and _row_resolved(before, after):
+        c = before.combat
+        assert c is not None
+        row = monster(before).table[c.roll - 1]
+        lines.append(f"the {monster(before).name}'s Combat Action: {row.text or row.kind.upper()}")
+    lines += _changes(before, after)
+    return tuple(line for line in lines if line)
+
+
+def _event(s: State, action: Action) -> str:
+    frame = DRIVER.frame(s)
+    if isinstance(action, Die):
+        face = action.face
+        if isinstance(frame, MonsterReveal):
+            return f"you roll {face}: the monster of Level {s.level} is the {s.pack.monster_for(s.level, face).name}"
+        if isinstance(frame, CombatRoll):
+            row = monster(s).table[face - 1]
+            again = "re-rolls" if frame.reroll else "rolls"
+            return f"the {monster(s).name} {again} {face}: {row.text or row.kind.upper()}"
+        if isinstance(frame, EasyRoll):
+            return (
+                f"you roll {face} for the extra starting resource: +1 {RES_NAMES[RESOURCES[EASY_RESOURCE[face - 1]]]}"
+            )
+        if isinstance(frame, EffectRoll):
+            kind, _, cid = frame.src.partition(":")
+            name = s.pack.condition(cid).name if kind == "condition" else cid.replace("_", " ")
+            hit = face <= frame.n
+            return f"you roll {face} for {name} (at most {frame.n}: {'yes' if hit else 'no'})"
+        return f"you roll {face}"
+    if isinstance(action, DrawCard):
+        if isinstance(frame, DrawEncounters):
+            return f"you reveal the encounter {s.pack.encounters[action.index].name}"
+        return f"you reveal the skill {s.pack.skills[action.index].name}"
+    text = action_to_str(s, action)
+    if isinstance(frame, ExploreMode):
+        name = s.pack.encounters[frame.card].name
+        return f"you {'resolve' if text == 'resolve' else 'rest at'} the encounter {name}"
+    if isinstance(action, Pick) and isinstance(frame, ExplorePick | SkillKeep):
+        what = "encounter" if isinstance(frame, ExplorePick) else "skill"
+        return f"you keep the {what} {frame.label(s, action.i)}"
+    if isinstance(action, Pick):
+        return f"you choose: {text.split(' ', 2)[2] if text.count(' ') >= 2 else text}"
+    return f"you {text}"
+
+
+def _row_resolved(before: State, after: State) -> bool:
+    """Whether the monster's rolled Combat Action took effect in this transition (after its Responses)."""
+    waiting = sum(isinstance(f, MonsterAct) for f in before.pending.frames)
+    return (
+        waiting > 0
+        and before.combat is not None
+        and sum(isinstance(f, MonsterAct) for f in after.pending.frames) < waiting
+    )
+
+
+def _amounts(before: State, after: State) -> str:
+    parts = [
+        f"{RES_NAMES[name]} {before.amount(r)} -> {after.amount(r)}"
+        for r, name in enumerate(RESOURCES)
+        if before.amount(r) != after.amount(r)
+    ]
+    return "resources: " + ", ".join(parts) if parts else ""
+
+
+def _changes(before: State, after: State) -> list[str]:
+    pack = after.pack
+    out = [_amounts(before, after)]
+    if after.monster and after.monster != before.monster:
+        out.append(f"the monster is revealed: the {pack.monster_for_id(after.monster).name}")
+    b, a = before.combat, after.combat
+    if a is not None:
+        name = pack.monster_for_id(a.monster).name
+        if b is None or b.monster != a.monster:
+            out.append(f"the {name} is on the Monster Tracker: Armor {a.armor}, Health {a.health}")
+        else:
+            for label, x, y in (("Armor", b.armor, a.armor), ("Health", b.health, a.health)):
+                if x != y:
+                    out.append(f"the {name}'s {label} {x} -> {y}")
+            if a.defend and not b.defend:
+                out.append(f"the {name} will DEFEND against your next weapon attack")
+    elif b is not None and after.outcome == 0:
+        out.append(f"the {pack.monster_for_id(b.monster).name} is discarded")
+    if after.weapon != before.weapon:
+        out.append(f"your weapon is now {pack.weapon(after.weapon).name}")
+    for sid in after.skills[len(before.skills) :]:
+        out.append(f"you gain the skill {next(x.name for x in pack.skills if x.id == sid)}")
+    now = {c.id: c.tokens for c in after.conditions}
+    was = {c.id: c.tokens for c in before.conditions}
+    for cid in now.keys() - was.keys():
+        out.append(f"you gain the condition {pack.condition(cid).name}")
+    for cid in was.keys() - now.keys():
+        out.append(f"the condition {pack.condition(cid).name} ends")
+    for c in after.next_conditions[len(before.next_conditions) :]:
+        out.append(f"you will have {pack.condition(c.id).name} next Level")
+    if after.level != before.level:
+        out.append(f"Level {after.level} begins")
+    elif (after.pos.phase, after.pos.step) != (before.pos.phase, before.pos.step) and after.outcome == 0:
+        out.append(f"now: {after.pos.phase} phase, {after.pos.step} step")
+    if after.outcome and not before.outcome:
+        won = after.outcome > 0
+        out.append(f"you win with {score(after)} points ({title(score(after))})" if won else "you lose")
+    return out

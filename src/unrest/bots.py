@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -117,6 +117,9 @@ def _gain(view: UnrestView, tallies: dict[int, list[int]], district: int, kind: 
 class RebellionBot:
     """A greedy Rebellion: progress toward Missions, best cards hidden."""
 
+    #: The seats this bot can play (the Rebellion's); simulation never seats it elsewhere.
+    seats: ClassVar[tuple[int, ...]] = (0,)
+
     def act(self, view: UnrestView, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """Choose the Rebellion's action from its view."""
         first = legal_actions[0]
@@ -205,6 +208,9 @@ class RebellionBot:
 class EmpireBot:
     """A defensive Empire: strike the hidden planned cards, move revealed ones where they help least, blockade
     the most threatened District."""
+
+    #: The seats this bot can play (the Empire's); simulation never seats it elsewhere.
+    seats: ClassVar[tuple[int, ...]] = (1,)
 
     def act(self, view: UnrestView, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         """Choose the Empire's action from its view."""

@@ -58,6 +58,7 @@ def test_every_adapter_example_defines_main_and_is_run_here() -> None:
         "pettingzoo_runebound_coop.py",
         "gymnasium_unbroken.py",
         "gymnasium_runebound_fight.py",
+        "openspiel_qlearning_runebound.py",
     } <= names
     for path in EXAMPLES:
         text = path.read_text(encoding="utf-8")
@@ -108,3 +109,9 @@ def test_gymnasium_runebound_fight_example_fights_every_board() -> None:
     means = _example("gymnasium_runebound_fight.py").main(episodes=2)
     assert set(means) == {"warrior", "mystic", "savage", "trickster"}
     assert all(-1.0 <= m <= 1.0 for m in means.values())
+
+
+def test_openspiel_qlearning_runebound_example_beats_random_play() -> None:
+    learned, random = _example("openspiel_qlearning_runebound.py").main(episodes=300, evaluation=200)
+    assert -1.0 <= random < learned <= 1.0
+    assert learned - random > 0.5  # seeded: about +0.8 against -0.25

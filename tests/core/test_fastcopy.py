@@ -92,3 +92,13 @@ def test_replace_copies_core_values() -> None:
     pos = Position(1, "a", "x")
     assert replace(pos, round=3) == Position(3, "a", "x")
     assert replace(Pending[int]((1, 2)), frames=(3,)).top == 3
+
+
+def test_replace_copies_keyword_only_and_validated_classes_without_their_checks() -> None:
+    @attrs.frozen
+    class Keyed:
+        a: int
+        b: int = attrs.field(kw_only=True, default=0, validator=attrs.validators.ge(0))
+
+    assert replace(Keyed(1, b=2), a=5) == Keyed(5, b=2)
+    assert replace(Keyed(1), b=-3).b == -3

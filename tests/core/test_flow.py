@@ -168,7 +168,7 @@ def test_driver_loop_guard_names_the_game_the_position_and_the_frame() -> None:
     with pytest.raises(TabletopError, match=r"dice: the rules did not come to rest after 50") as info:
         driver.run(_Dice(0, 2))
     message = str(info.value)
-    assert "play/spin, round 1" in message and "_Spin" in message
+    assert "play/spin, round 1" in message and "frame _Spin()" in message
 
 
 def test_driver_refuses_steps_outside_the_flow_and_reports_missing_frames() -> None:

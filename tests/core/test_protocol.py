@@ -143,3 +143,26 @@ def test_bad_option_value_message_is_readable() -> None:
 def test_describe_step_names_the_deal_and_the_betting() -> None:
     assert GAME.describe_step(GAME.new_game()) == "the deal (card 1 of 2)"
     assert GAME.describe_step(GAME.new_game(seed=1)) == "the betting after -"
+
+
+def test_options_need_states_that_carry_them_and_default_agents_are_random() -> None:
+    from tabletop_core.agents import RandomAgent
+    from tabletop_core.game import carries_options
+    from tabletop_core.testing.kuhn import GAME as KUHN
+
+    state = KUHN.new_game(seed=1)
+    assert KUHN.options(state) == state.options
+    assert carries_options(KUHN.new_game(seed=1)) and not carries_options(object())
+    with pytest.raises(TypeError, match="does not carry its options"):
+        KUHN.options(object())  # type: ignore[arg-type]  # a state without options on purpose
+    agents = KUHN.default_agents(state)
+    assert len(agents) == 2 and all(isinstance(a, RandomAgent) for a in agents)
+
+
+def test_load_game_refuses_what_is_not_a_game() -> None:
+    from tabletop_core.errors import TabletopError
+    from tabletop_core.registry import load_game
+
+    assert load_game("tabletop_core.testing.kuhn:GAME").spec.short_name == "kuhn"
+    with pytest.raises(TabletopError, match="not a tabletop_core Game"):
+        load_game("tabletop_core.testing.kuhn:CARDS")

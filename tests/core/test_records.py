@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
+import numpy as np
 import pytest
 
 from tabletop_core import FirstAgent, RandomAgent, Record, StateFormatError, play, replay, to_json
 from tabletop_core.errors import OptionError
-from tabletop_core.records import options_from_json, options_json
+from tabletop_core.records import Step, options_from_json, options_json, playout
+from tabletop_core.spec import CHANCE
 from tabletop_core.testing.kuhn import GAME
 
 
@@ -111,3 +114,22 @@ def test_records_keep_tagged_enum_and_tuple_options_with_their_types() -> None:
     assert back == options and type(back.mode) is Mode and type(back.seats) is tuple
     with pytest.raises(StateFormatError, match="mode"):
         options_from_json(_RichGame(), {"mode": "brutal", "seats": []})
+
+
+def test_playout_is_the_loop_play_runs_and_on_step_sees_every_step() -> None:
+    seen: list[Step[Any, Any]] = []
+    final, record = play(GAME, [RandomAgent(), RandomAgent()], seed=11, on_step=seen.append)
+    assert tuple(s.action_id for s in seen) == record.actions
+    assert [s.index for s in seen] == list(range(len(seen)))
+    assert seen[-1].after == final and seen[0].before == GAME.initial_state(GAME.make_options())
+    assert all(a.after == b.before for a, b in itertools.pairwise(seen))
+    assert [s.player for s in seen[:2]] == [CHANCE, CHANCE] and all(s.player in (0, 1) for s in seen[2:])
+    # The same seed through the bare generator gives the same steps; max_steps stops it early.
+    start = GAME.initial_state(GAME.make_options())
+    again = list(playout(GAME, [RandomAgent(), RandomAgent()], start, seed=11))
+    assert again == seen
+    assert len(list(playout(GAME, [RandomAgent(), RandomAgent()], start, seed=11, max_steps=3))) == 3
+    _, short = play(GAME, [RandomAgent(), RandomAgent()], seed=11, max_steps=3)
+    assert short.returns is None and short.actions == record.actions[:3]
+    with pytest.raises(OptionError, match="rng or a seed"):
+        next(playout(GAME, [RandomAgent(), RandomAgent()], start, np.random.default_rng(0), seed=1))

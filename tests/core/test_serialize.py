@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop_core import RandomAgent, StateFormatError, from_json, play, to_json
+from tabletop_core import RandomAgent, Record, StateFormatError, from_json, play, replay, to_json
 from tabletop_core.components import Pile
-from tabletop_core.serialize import structure, unstructure
+from tabletop_core.serialize import action_from_json, state_from_json, structure, unstructure
 from tabletop_core.testing.kuhn import GAME, Deal, KuhnState, Move
 from tests.core.flowgame import GAME as FLOW_GAME
 
@@ -212,3 +212,142 @@ def test_str_and_int_enums_come_back_as_enums() -> None:
     assert type(hand.suit) is Suit and type(hand.rank) is Rank
     with pytest.raises(StateFormatError, match="suit"):
         structure({"$type": "test.hand", "suit": "clubs", "rank": 1}, Hand)
+
+
+def test_typed_readers_take_only_their_kind() -> None:
+    state = GAME.new_game(seed=2)
+    assert state_from_json(GAME, to_json(state)) == state
+    assert action_from_json(GAME, to_json(Move(1))) == Move(1)
+    with pytest.raises(StateFormatError, match="not a state"):
+        state_from_json(GAME, to_json(Move(1)))
+    with pytest.raises(StateFormatError, match="not an action"):
+        action_from_json(GAME, to_json(state))
+
+
+# ----- strict primitives: values that would still be valid after a coercion must be refused -------------------------
+
+
+def _kuhn_after_a_pass() -> KuhnState:
+    state = GAME.new_game(seed=5)
+    return GAME.step(state, Move(0))
+
+
+def _mutated(state: Any, **data: Any) -> str:
+    doc = json.loads(to_json(state))
+    doc["data"].update(data)
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("history", [True]),  # would coerce to [1]: the valid line "bet"
+        ("history", [0.0]),  # would coerce to [0]: the pass actually played
+        ("history", ["0"]),  # string coercion
+        ("hands", "coerced"),  # replaced below with the dealt hands as floats
+    ],
+)
+def test_no_primitive_is_coerced_even_when_the_result_would_be_valid(field: str, value: Any) -> None:
+    state = _kuhn_after_a_pass()
+    if value == "coerced":
+        value = [float(c) for c in state.hands]
+    good = from_json(GAME, _mutated(state, **{field: list(getattr(state, field))}))
+    assert good == state  # the same document with exact values loads
+    with pytest.raises(StateFormatError, match=field):
+        from_json(GAME, _mutated(state, **{field: value}))
+
+
+def test_flow_positions_and_scores_take_exact_ints_and_strings() -> None:
+    state = FLOW_GAME.new_game(seed=4)
+    doc = json.loads(to_json(state))
+    pos = dict(doc["data"]["position"])
+    for bad_pos in ({**pos, "round": 1.0}, {**pos, "round": True}, {**pos, "round": "1"}, {**pos, "phase": None}):
+        bad = json.loads(json.dumps(doc))
+        bad["data"]["position"] = bad_pos
+        with pytest.raises(StateFormatError, match=r"round|phase"):
+            from_json(FLOW_GAME, json.dumps(bad))
+    for score in (0.0, False, "0"):
+        with pytest.raises(StateFormatError, match="score"):
+            from_json(FLOW_GAME, _mutated(state, score=score))
+
+
+@attrs.frozen
+class Prims:
+    TAG: ClassVar[str] = "test.prims"
+    flag: bool = False
+    count: int = 0
+    weight: float = 0.0
+    name: str = ""
+    maybe: int | None = None
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("flag", "false"),
+        ("flag", 0),
+        ("flag", 1),
+        ("count", True),
+        ("count", 1.99),
+        ("count", 2.0),
+        ("count", "1"),
+        ("count", 2**53 + 1),
+        ("count", -(2**53) - 1),
+        ("weight", "nan"),
+        ("weight", "1.5"),
+        ("weight", True),
+        ("weight", 2.0**60),
+        ("name", None),
+        ("name", 5),
+        ("maybe", "3"),
+        ("maybe", 3.0),
+        ("maybe", False),
+    ],
+)
+def test_every_primitive_is_exact(field: str, value: Any) -> None:
+    with pytest.raises(StateFormatError, match=field):
+        structure({"$type": "test.prims", field: value}, Prims)
+
+
+def test_exact_primitives_still_load() -> None:
+    data = {"$type": "test.prims", "flag": True, "count": 2**53, "weight": 2, "name": "x", "maybe": -(2**53)}
+    value = structure(data, Prims)
+    assert value == Prims(True, 2**53, 2.0, "x", -(2**53)) and type(value.weight) is float
+    assert structure({"$type": "test.prims", "maybe": None}, Prims).maybe is None
+
+
+class Mixed(str, Enum):  # noqa: UP042  # the (str, Enum) mixin style on purpose, beside StrEnum
+    UP = "up"
+
+
+class Plain(Enum):
+    ONE = 1
+
+
+@attrs.frozen
+class Enums:
+    TAG: ClassVar[str] = "test.enums"
+    suit: Suit
+    rank: Rank
+    mixed: Mixed
+    plain: Plain
+
+
+def test_enums_of_every_kind_survive_the_strict_primitives() -> None:
+    value = Enums(Suit.HEARTS, Rank.LOW, Mixed.UP, Plain.ONE)
+    back = structure(json.loads(json.dumps(unstructure(value))), Enums)
+    assert back == value and type(back.rank) is Rank and type(back.mixed) is Mixed and type(back.plain) is Plain
+    good = {"$type": "test.enums", "suit": "hearts", "rank": 1, "mixed": "up", "plain": 1}
+    for field, bad in (("rank", True), ("rank", 1.0), ("rank", "1"), ("suit", None), ("plain", 1.0)):
+        with pytest.raises(StateFormatError, match=field):
+            structure({**good, field: bad}, Enums)
+
+
+def test_a_record_whose_returns_are_nan_strings_does_not_replay() -> None:
+    _, record = play(GAME, [RandomAgent(), RandomAgent()], seed=3)
+    doc = json.loads(record.to_json())
+    assert Record.from_json(json.dumps(doc)) == record
+    for returns in (["nan", "nan"], ["1", "-1"], [True, False]):
+        doc["record"]["returns"] = returns
+        with pytest.raises(StateFormatError, match="returns"):
+            replay(json.dumps(doc), GAME)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import runebound_coop as rb
-from runebound_coop.actions import Action, Land
-from runebound_coop.rules.setup import Setup, setup_of
-from runebound_coop.state import RuneboundState
+from runebound_coop.actions import Action, Choose, Land
+from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.state import AttackFrame, RuneboundState
 from tabletop_core.spec import CHANCE
 
 
@@ -28,6 +28,14 @@ def land(state: RuneboundState, sides: str) -> RuneboundState:
 def act(state: RuneboundState, text: str) -> RuneboundState:
     """Apply the legal action written ``text``."""
     return rb.step(state, rb.parse_action(state, text))
+
+
+def attack_all(state: RuneboundState, symbol: str) -> RuneboundState:
+    """Attack with every token showing ``symbol`` (adding each one when several show it)."""
+    state = act(state, f"attack {symbol}")
+    while isinstance(state.pending.top, AttackFrame):
+        state = rb.step(state, next(a for a in rb.legal_actions(state) if isinstance(a, Choose)))
+    return state
 
 
 def texts(state: RuneboundState) -> list[str]:

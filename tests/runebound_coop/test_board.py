@@ -4,15 +4,16 @@ moving tokens, agility abilities, optional abilities and the title abilities."""
 from __future__ import annotations
 
 import runebound_coop as rb
-from runebound_coop.actions import Pass, Respond
+from runebound_coop.actions import Block, Pass, Respond
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.enemy import enemy_act
 from runebound_coop.rules.hero import hero_apply
 from runebound_coop.rules.tokens import fight_of, showing
 from runebound_coop.state import ENEMY, CancelFrame
+from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE
 
-from .helpers import act, forced, land, setup
+from .helpers import act, attack_all, forced, land, setup
 
 
 def test_skip_a_space_that_cannot_resolve_and_recheck_it_next_action() -> None:
@@ -31,7 +32,7 @@ def test_skip_a_space_that_cannot_resolve_and_recheck_it_next_action() -> None:
 def test_plus_symbol_added_only_with_tokens_of_that_symbol() -> None:
     # Warrior skull space "+1 skull": three 1-skull tokens deal 4 (Elian spent charge so he cannot block).
     state = forced("a b a  a a b a b", heroes=("Elian",), enemies=("Ogre",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert state.hero_damage == (4,)
     # One skull deals 1 + 1 = 2 (the Ogre has more initiative marks and acts first).
     state = forced("a a a  b a b b b", heroes=("Corbin",), enemies=("Ogre",))
@@ -72,7 +73,7 @@ def test_equal_costs_resolve_bottom_to_top() -> None:
 def test_double_returns_to_its_space_when_the_token_under_it_moves() -> None:
     # Mystic: the double stacks on the surge; Elian recasts the surge token: the double returns (unspent).
     state = forced("a a b  a a b a a b", heroes=("Elian",), enemies=("Sorcerer",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert fight_of(state).enemy_pool.links == (1 * 16 + 0,)
     state = act(state, "recast enemy 0")
     fight = fight_of(state)
@@ -108,8 +109,11 @@ def test_blast_may_be_cancelled_with_one_tactics() -> None:
     assert rb.legal_actions(state) == (Respond(False), Respond(True))
     # Cancelled: the tactics copy of a skull is blocked by the shield, the 2 skulls hit: 2.
     assert rb.step(state, Respond(True)).hero_damage == (2,)
-    # Allowed: Blast 3, tactics-as-shield 1 and shield 1 block 2: 1; the tactics copy 1; the skulls 2: 4.
-    assert rb.step(state, Respond(False)).hero_damage == (4,)
+    # Allowed: Blast 3; Elian chooses to spend the tactics as a shield (issue 11, point 9): tactics-as-shield 1 and
+    # shield 1 block 2: 1; the tactics copy 1; the skulls 2: 4.
+    allowed = rb.step(state, Respond(False))
+    assert rb.legal_actions(allowed) == (Block(False), Block(True))
+    assert rb.step(allowed, Block(True)).hero_damage == (4,)
 
 
 def test_mystic_title_ability_surge_left_deals_one_skull() -> None:
@@ -124,7 +128,7 @@ def test_mystic_title_ability_surge_left_deals_one_skull() -> None:
 def test_warrior_title_ability_heals_with_a_shield_left() -> None:
     # Elian's 2 charge hit the Ogre (its shield cannot block); the shield is still there at the end: heal 1.
     state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert state.enemy_damage == (2,)
     state = rb.step(state, Pass())
     assert state.enemy_damage == (1,) and state.pos.round == 2
@@ -147,6 +151,30 @@ def test_double_skips_surge_once_no_surge_ability_is_left() -> None:
     # have no effect: the double goes to a skull instead.
     state = forced("a a a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
     s = setup(state)
-    state = state.but(fight=fight_of(state).but(used=1 << 8))
+    state = replace(state, fight=replace(fight_of(state), used=1 << 8))
     state = enemy_act(hero_apply(state, s, Pass()), s)
     assert fight_of(state).enemy_pool.links == (1 * 16 + 3,)
+
+
+def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -> None:
+    """ "Resolve all of the tokens in that space." The Mirror Imp shows two agility tokens (0: A*, 4: A): in one
+    action each fires Echo ("Recast any spent token"), not only the first (issue 11, point 11)."""
+    state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",))
+    state = attack_all(state, "physical")  # Corbin spends 2P and P*; then the Imp acts once
+    fight = fight_of(state)
+    assert state.enemy_damage == (3,) and rb.current_player(state) == CHANCE
+    assert not fight.enemy_pool.is_live(4), "the second agility token fired too"
+    # Two recasts pending: Echo paid by token 0 recast Corbin's spent P*, Echo paid by token 4 the spent token 0.
+    assert fight.casting == (1, 16)
+
+
+def test_point_12_a_token_moved_into_a_resolved_space_resolves_again() -> None:
+    """ "Whenever it is the enemy's turn to take a combat action, resolve the next space on the combat board that
+    contains a token (from top to bottom)" and "If a token is recast or flipped to a different symbol, move it to
+    the corresponding space": every action looks for the first space holding a token, so a space can resolve again
+    in the same round (never twice in one action) (issue 11, point 12, kept). Savage board: double, skull,
+    agility (flip own), tactics, surge."""
+    state = forced("aaa aabaaa", heroes=("Lord Hawthorne",), enemies=("Thornback Boar",))
+    state = rb.step(state, Pass())
+    # Double on the 2 skull; skull space: 4 + 1 = 5; agility flips the shield (token 5) to 2 skull; skull space: 2.
+    assert state.hero_damage == (7,) and state.pos.round == 2

@@ -10,6 +10,7 @@ import pytest
 from runebound_coop.content import TRAITS, builtin_content, load_content, parse_face
 from runebound_coop.content.loader import SOURCES, parse_pack
 from runebound_coop.content.schema import Sym
+from tabletop_core.content import SOURCES as CORE_SOURCES
 from tabletop_core.errors import ContentError
 
 
@@ -161,3 +162,10 @@ def test_custom_pack_loads_with_the_same_validation(tmp_path: Path) -> None:
     with pytest.raises(ContentError) as info:
         load_content(tmp_path)
     assert info.value.file.endswith("heroes.toml") and info.value.field == "health"
+
+
+def test_a_custom_pack_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path: Path) -> None:
+    (tmp_path / "heroes.toml").write_bytes(b'[[hero]]\nname = "\xff"\n')
+    with pytest.raises(ContentError, match=r"heroes\.toml.*not UTF-8"):
+        load_content(tmp_path)
+    assert SOURCES == CORE_SOURCES  # one list of content sources, the core's

@@ -14,7 +14,7 @@ from tabletop_core import FirstAgent, OptionError, play
 from tabletop_core.conformance import check_game
 from tabletop_core.spec import CHANCE, TERMINAL
 
-from .helpers import act, forced, land
+from .helpers import attack_all, forced, land
 
 
 def test_heroes_choose_who_engages_the_next_enemy() -> None:
@@ -31,7 +31,7 @@ def test_damage_persists_between_fights() -> None:
     state = rb.new_game(heroes=("Corbin", "Lissa"), enemies=("Undead Horde", "Ogre"))
     state = land(rb.step(state, Engage(0)), "a a b  b b b b b")
     assert state.hero_damage == (1, 0)  # Grasping Dead hit first (1 skull)
-    state = act(state, "attack physical")
+    state = attack_all(state, "physical")
     assert state.enemy_damage == (3, 0) and state.fight is None
     assert rb.legal_actions(state) == (Engage(0), Engage(1))
     state = rb.step(state, Engage(0))
@@ -50,7 +50,7 @@ def test_party_wins_when_every_enemy_is_defeated() -> None:
     options = {"heroes": ("Corbin", "Elian", "Lissa", "Tatianna"), "enemies": ("Undead Horde", "Cliff Harpy")}
     wins = 0
     for seed in range(5):
-        state, _ = play(rb.GAME, [HeuristicHero()] * 4, seed=seed, options=options)
+        state, _ = play(rb.GAME, [HeuristicHero(rb.GAME)] * 4, seed=seed, options=options)
         returns = rb.returns(state)
         assert len(set(returns)) == 1  # one shared utility
         wins += returns[0] == 1.0

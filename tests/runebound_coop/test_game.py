@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import attrs
+import numpy as np
 import pytest
 
 import runebound_coop as rb
 from tabletop_core import from_json, to_json
 from tabletop_core.errors import StateFormatError
-from tabletop_core.spec import CHANCE
+from tabletop_core.spec import CHANCE, Utility
 
 from .helpers import forced, texts
 
@@ -61,3 +63,22 @@ def test_loading_a_broken_pool_raises(old: str, new: str, message: str) -> None:
     assert from_json(rb.GAME, text) is not None and old in text
     with pytest.raises(StateFormatError, match=message):
         from_json(rb.GAME, text.replace(old, new, 1))
+
+
+def test_spec_for_an_all_hero_party_is_identical_and_with_an_enemy_player_general_sum() -> None:
+    party = rb.GAME.make_options(heroes=("Elian", "Corbin"))
+    solo = rb.GAME.make_options(heroes=("Elian",), enemy_choices="damage")
+    versus = rb.GAME.make_options(heroes=("Elian", "Corbin"), enemy_choices="player")
+    assert rb.GAME.spec_for(party).utility == Utility.IDENTICAL
+    assert rb.GAME.spec_for(solo).utility == Utility.IDENTICAL
+    assert rb.GAME.spec_for(versus).utility == Utility.GENERAL_SUM
+    assert rb.GAME.spec_for(party).num_distinct_actions == rb.GAME.spec.num_distinct_actions
+    # The spec describes the returns: every hero the same, the enemy player the negation.
+    for options in (party, versus):
+        state = rb.GAME.new_game(seed=5, **{f.name: getattr(options, f.name) for f in attrs.fields(type(options))})
+        while not rb.is_terminal(state):
+            state = rb.step(state, rb.legal_actions(state)[0], rng=np.random.default_rng(5))
+        returns = rb.returns(state)
+        assert len(set(returns[:2])) == 1
+        if options.enemy_choices == "player":
+            assert returns[2] == -returns[0]

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import runebound_coop as rb
-from runebound_coop.actions import Copy, Double, Flip, Land, Pass, Recast, Surge
+from runebound_coop.actions import Attack, Block, Choose, Copy, Double, Flip, Land, Pass, Recast, Respond, Surge
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.tokens import fight_of, showing
-from runebound_coop.state import ENEMY, HERO
+from runebound_coop.state import ENEMY, HERO, AttackFrame
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.serialize import to_json
 from tabletop_core.spec import CHANCE
 
-from .helpers import act, forced, land, setup, texts
+from .helpers import act, attack_all, forced, land, setup, texts
 
 
 def test_initiative_more_marks_acts_first() -> None:
@@ -29,11 +31,11 @@ def test_initiative_tie_goes_to_the_hero() -> None:
     assert fight.enemy_pool.links == () and fight.enemy_pool.spent == 0
 
 
-def test_attack_spends_every_token_of_one_type_values_summed() -> None:
+def test_attack_with_every_token_of_one_type_sums_their_values() -> None:
     # Corbin: 2P, P*, P = 4 physical; the Ogre's shield blocks 1 at the first opportunity.
     state = forced("a a b  b a b a a", heroes=("Corbin",), enemies=("Ogre",))
     assert texts(state) == ["pass", "attack physical"]
-    state = act(state, "attack physical")
+    state = attack_all(state, "physical")
     assert state.enemy_damage == (3,)
     assert fight_of(state).hero_pool.spent == 0b111
     assert fight_of(state).enemy_pool.spent & 1  # the shield token is spent
@@ -43,7 +45,7 @@ def test_tactics_spent_as_shield_first_then_shields() -> None:
     # The Sorcerer shows a tactics (M5) and a shield (M3): the tactics copies the shield and blocks 1, then the
     # shield blocks 1: 4 physical deal 2.
     state = forced("a a a a  a a b a b a", heroes=("Corbin",), enemies=("Sorcerer",), assets=(("Short Bow",),))
-    state = act(state, "attack physical")
+    state = attack_all(state, "physical")
     assert state.enemy_damage == (2,)
     spent = fight_of(state).enemy_pool.spent
     assert spent & (1 << 4) and spent & (1 << 2)
@@ -52,7 +54,7 @@ def test_tactics_spent_as_shield_first_then_shields() -> None:
 def test_charge_is_unblockable_and_its_spender_cannot_block() -> None:
     # Elian: C, T, S*; the Ogre shows a shield it cannot use against charge.
     state = forced("a b a  a a b a b", heroes=("Elian",), enemies=("Ogre",))
-    state = act(state, "attack charge")
+    state = attack_all(state, "charge")
     assert state.enemy_damage == (1,)
     # The Ogre's skulls (3, +1 on the Warrior board) hit Elian, who spent charge: no shield, no tactics block.
     assert state.hero_damage == (4,)
@@ -171,7 +173,66 @@ def test_illegal_actions_raise_and_leave_the_state() -> None:
 def test_hero_wins_a_fight_by_defeating_the_enemy() -> None:
     state = forced("a a b", heroes=("Corbin",), enemies=("Undead Horde",))
     state = land(state, "b b b b b")
-    state = act(state, "attack physical")
+    state = attack_all(state, "physical")
     assert rb.is_terminal(state) and rb.returns(state) == (1.0,)
     assert state.enemy_damage == (3,)
     assert ENEMY == 1
+
+
+def test_point_9_the_heros_tactics_block_is_the_heros_choice() -> None:
+    """ "When a player is about to take damage, that player *can* spend one tactics symbol ... as a copy of a
+    symbol that would allow him or her to block or prevent that damage"; the automatic order ("the tactics symbol
+    is always spent as a shield to block damage first") is written for "an enemy" (issue 11, point 9)."""
+    # Elian shows 2P, T, S*; the Mirror Imp (two initiative marks) acts first: its tactics copies a skull, 1 damage.
+    state = forced("bba aaabab", heroes=("Elian",), enemies=("Mirror Imp",))
+    assert rb.current_player(state) == 0 and rb.legal_actions(state) == (Block(False), Block(True))
+    kept = rb.step(state, Block(False))  # the shield blocks ("always spent at the first opportunity")
+    assert kept.hero_damage == (0,) and not showing(setup(kept), fight_of(kept), HERO, Sym.SHIELD)
+    assert Copy(Sym.PHYSICAL, 2) in rb.legal_actions(kept), "the tactics is kept for a later copy of 2 physical"
+    spent = rb.step(state, Block(True))  # the tactics copies a shield and blocks the 1; the shield stays
+    assert spent.hero_damage == (0,) and showing(setup(spent), fight_of(spent), HERO, Sym.SHIELD)
+    assert Copy(Sym.PHYSICAL, 2) not in rb.legal_actions(spent)
+
+
+def test_point_9_no_block_question_when_there_is_one_choice() -> None:
+    # The Blast example: once Elian cancels Blast with his tactics, the Sorcerer's tactics copy (1 skull) meets only
+    # Elian's shield: no question, the shield blocks; the 2 skulls hit.
+    state = forced("a b a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
+    state = rb.step(rb.step(state, Pass()), Respond(True))
+    assert state.hero_damage == (2,) and state.pending.top is None
+
+
+def test_point_10_the_hero_chooses_which_tokens_of_the_type_an_attack_spends(tmp_path: Path) -> None:
+    """ "One action: spend damage symbols of ONE type (physical or magic, values summed)": nothing says all of
+    them, and a split deals more against a shield worth 2 (issue 11, point 10). Corbin shows 2P, P*, P."""
+    (tmp_path / "token_sets.toml").write_text(
+        '[[token_set]]\ntrait = "warrior"\nsource = "standin"\n'
+        'tokens = [{ id = "X", faces = "2S/2S" }, { id = "Y", faces = "B/B" }]\n'
+    )
+    (tmp_path / "enemies.toml").write_text(
+        '[[enemy]]\nname = "Wall"\ntrait = "warrior"\nhealth = 9\nsource = "standin"\n'
+    )
+    state = forced("aab aa", heroes=("Corbin",), enemies=("Wall",), pack=str(tmp_path))
+    picking = rb.step(state, Attack(Sym.PHYSICAL))
+    assert rb.legal_actions(picking) == (Choose(0), Choose(1), Choose(2)), "which tokens, one at a time"
+    assert texts(picking) == ["add token 0 2P", "add token 1 P*", "add token 2 P"]
+    # All at once: 4 against the 2-shield deals 2 (the attack strikes by itself once every token is chosen).
+    everything = rb.step(rb.step(rb.step(picking, Choose(0)), Choose(1)), Choose(2))
+    assert everything.enemy_damage == (2,) and everything.pending.top is None
+    # 1P first (the shield takes it), then 2P + P*: 3.
+    first = rb.step(picking, Choose(2))
+    assert (
+        rb.legal_actions(first) == (Attack(Sym.PHYSICAL), Choose(0), Choose(1)) and texts(first)[0] == "strike physical"
+    )
+    first = rb.step(first, Attack(Sym.PHYSICAL))
+    assert first.enemy_damage == (0,) and rb.current_player(first) == 0
+    rest = rb.step(rb.step(rb.step(first, Attack(Sym.PHYSICAL)), Choose(0)), Choose(1))
+    assert rest.enemy_damage == (3,)
+
+
+def test_point_10_a_single_token_attack_asks_nothing() -> None:
+    # Elian shows 2P, T, S*: one physical token, so the attack strikes at once (no choice to ask).
+    state = forced("bba aaaaaa", heroes=("Elian",), enemies=("Sorcerer",))
+    after = rb.step(state, Attack(Sym.PHYSICAL))
+    assert not isinstance(after.pending.top, AttackFrame)
+    assert not fight_of(after).hero_pool.is_live(0) and after.enemy_damage[0] > 0

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import runebound_coop as rb
-from runebound_coop.rules.setup import setup_of
+from runebound_coop.content.roster import setup_of
 from runebound_coop.state import ENEMY, ENEMY_REF, HERO, RuneboundState
 from tabletop_core import from_json, sample_outcome, to_json
 from tabletop_core.spec import CHANCE

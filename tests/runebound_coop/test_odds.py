@@ -11,7 +11,7 @@ import pytest
 
 import runebound_coop as rb
 from runebound_coop.actions import Action
-from runebound_coop.exact import Policy, RoundSolver, Solver, fight_state, odds, solve
+from runebound_coop.exact import Policy, RoundSolver, Solver, fight_state, solve
 from runebound_coop.state import RuneboundState
 from tabletop_core import sample_outcome
 from tabletop_core.spec import CHANCE
@@ -38,40 +38,40 @@ def toy_pack(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("rounds", [1, 2, 3, 5])
 def test_odds_closed_form_one_token(toy_pack: Path, rounds: int) -> None:
     # The hero wins in the first round whose cast shows 3P: P(win) = 1 - (1/2)^rounds.
-    result = odds("Toy", "Dummy", pack=str(toy_pack), max_rounds=rounds)
+    result = rb.odds("Toy", "Dummy", pack=str(toy_pack), max_rounds=rounds)
     assert math.isclose(result.win, 1 - 0.5**rounds, abs_tol=1e-12)
     assert result.loss == 0.0 and result.damage[0] == pytest.approx(1.0)
 
 
 def test_odds_distributions_sum_to_one() -> None:
-    result = odds("Corbin", "Undead Horde", max_rounds=1)
+    result = rb.odds("Corbin", "Undead Horde", max_rounds=1)
     assert math.isclose(result.win + result.loss + result.undecided, 1.0, abs_tol=1e-12)
     assert math.isclose(sum(result.damage), 1.0, abs_tol=1e-12)
     assert len(result.damage) == 11 and result.states > 100
 
 
 def test_optimal_play_is_at_least_any_policy() -> None:
-    best = odds("Elian", "Cliff Harpy", max_rounds=1)
-    fixed = odds("Elian", "Cliff Harpy", max_rounds=1, policy=_last)
+    best = rb.odds("Elian", "Cliff Harpy", max_rounds=1)
+    fixed = rb.odds("Elian", "Cliff Harpy", max_rounds=1, policy=_last)
     assert best.win >= fixed.win - 1e-12
     assert best.win > 0.0
 
 
 def test_odds_from_a_mid_fight_state() -> None:
-    state = fight_state("Corbin", "Undead Horde", max_rounds=1)
+    state = fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1)
     for side in (0, 0, 1, 1, 1, 1, 1, 1):
         state = rb.step(state, rb.GAME.action_from_id(state, side))
     # Corbin shows 2P, P*, P: attacking deals 4 (the shield blocks 1): exactly 3, a certain win.
-    assert solve(state).win == 1.0
+    assert solve(rb.GAME, state).win == 1.0
 
 
 def test_odds_rejects_encounters_and_enemy_players() -> None:
     with pytest.raises(ValueError, match="single fight"):
-        solve(rb.new_game(heroes=("Corbin", "Lissa"), enemies=("Ogre",)))
+        solve(rb.GAME, rb.new_game(heroes=("Corbin", "Lissa"), enemies=("Ogre",)))
     with pytest.raises(ValueError, match="enemy must decide"):
-        odds("Corbin", "Ogre", enemy_choices="player")
+        rb.odds("Corbin", "Ogre", enemy_choices="player")
     with pytest.raises(ValueError, match="one hero against one enemy only; got heroes="):
-        odds("Corbin", "Ogre", heroes=("Corbin", "Lissa"))
+        rb.odds("Corbin", "Ogre", heroes=("Corbin", "Lissa"))
 
 
 def _monte_carlo(policy: Policy, n: int, seed: int) -> tuple[float, list[int]]:
@@ -80,7 +80,7 @@ def _monte_carlo(policy: Policy, n: int, seed: int) -> tuple[float, list[int]]:
     wins = 0
     damage = []
     for _ in range(n):
-        state = fight_state("Corbin", "Undead Horde", max_rounds=1)
+        state = fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1)
         while not rb.is_terminal(state):
             if rb.current_player(state) == CHANCE:
                 action = sample_outcome(rb.chance_outcomes(state), rng)
@@ -95,9 +95,9 @@ def _monte_carlo(policy: Policy, n: int, seed: int) -> tuple[float, list[int]]:
 def test_odds_match_monte_carlo_within_confidence_interval() -> None:
     """Exact odds vs 2000 simulated fights (99.9% normal intervals), optimal and fixed policies: the win
     probability, the expected damage taken and each damage value's probability."""
-    solver = Solver(fight_state("Corbin", "Undead Horde", max_rounds=1))
+    solver = Solver(rb.GAME, fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1))
     exact = solver.odds()
-    fixed = odds("Corbin", "Undead Horde", policy=_last, max_rounds=1)
+    fixed = rb.odds("Corbin", "Undead Horde", policy=_last, max_rounds=1)
     n = 2000
     for result, policy, seed in ((exact, lambda s, _legal: solver.best_action(s), 1), (fixed, _last, 2)):
         p = result.win
@@ -115,18 +115,18 @@ def test_odds_match_monte_carlo_within_confidence_interval() -> None:
 def test_round_solver_matches_plain_expectimax(toy_pack: Path) -> None:
     """The per-round graph gives exactly the memoized expectimax's odds and damage distribution."""
     for state in (
-        fight_state("Corbin", "Undead Horde", max_rounds=1),
-        fight_state("Toy", "Dummy", pack=str(toy_pack), max_rounds=4),
-        fight_state("Lissa", "Lantern Wisp", max_rounds=1),
+        fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1),
+        fight_state(rb.GAME, "Toy", "Dummy", pack=str(toy_pack), max_rounds=4),
+        fight_state(rb.GAME, "Lissa", "Lantern Wisp", max_rounds=1),
     ):
-        plain, graph = Solver(state).odds(), RoundSolver(state).odds()
+        plain, graph = Solver(rb.GAME, state).odds(), RoundSolver(rb.GAME, state).odds()
         assert graph.win == pytest.approx(plain.win, abs=1e-12)
         assert graph.loss == pytest.approx(plain.loss, abs=1e-12)
         assert graph.damage == pytest.approx(plain.damage, abs=1e-12)
 
 
 def test_round_solver_starts_at_a_round_start() -> None:
-    state = fight_state("Corbin", "Undead Horde", max_rounds=1)
+    state = fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1)
     state = rb.step(state, rb.GAME.action_from_id(state, 0))
     with pytest.raises(ValueError, match="first cast of a round"):
-        RoundSolver(state)
+        RoundSolver(rb.GAME, state)

@@ -9,7 +9,7 @@ import attrs
 import unbroken
 from tabletop_core.flow import Pending
 from unbroken.actions import Action, Die, DrawCard
-from unbroken.rules import engine
+from unbroken.rules import flow
 from unbroken.rules.effects import new_combat
 from unbroken.state import FLOW, RES, Cond, State
 
@@ -43,7 +43,7 @@ def at_battle(monster: str, level: int, *, advance: bool = True, **kw: Any) -> S
     s = fresh(**options)
     s = attrs.evolve(s, pos=FLOW.at("combat", "battle", level), pending=Pending(), monster=monster, uses=level, **kw)
     s = attrs.evolve(s, combat=new_combat(s))
-    return engine.advance(s) if advance else s
+    return flow.run(s) if advance else s
 
 
 def do(state: State, *texts: str) -> State:

@@ -7,8 +7,12 @@ import attrs
 from tests.unbroken.helpers import at_battle, at_prep, cond, do, draw, roll, texts, with_res
 from unbroken.content.loader import _all_ops, default_pack
 from unbroken.content.schema import OPS
-from unbroken.rules import engine
-from unbroken.state import CUNNING, FOOD, METAL, SE, TIME, TREASURE, Draw, Roll
+from unbroken.rules import flow
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.combat import CombatRoll
+from unbroken.rules.skills import DrawSkills
+from unbroken.rules.travel import DrawEncounters
+from unbroken.state import CUNNING, FOOD, METAL, SE, TIME, TREASURE
 
 
 def test_every_op_of_the_language_is_used_by_some_card() -> None:
@@ -39,7 +43,7 @@ def test_scaled_loss_bleeding() -> None:
 
 def test_roll_alternative_branch_shaken() -> None:
     s = at_battle("kobold", 1, character="hunter", conditions=cond("shaken", tokens=2), advance=False)
-    s = engine.advance(with_res(s, cunning=2))
+    s = flow.run(with_res(s, cunning=2))
     assert texts(s)[5] == "roll 6: Shaken: lose 1 Cunning"
     s = roll(s, 6)  # 3-6: not skipped, but lose 1 Cunning
     assert s.amount(CUNNING) == 1 and "attack punch" in texts(s)
@@ -78,24 +82,24 @@ def test_reroll_sage_foresight() -> None:
     s = at_battle("hyena", 1, character="sage")
     s = roll(do(s, "skip"), 6)
     s = do(s, "respond 0 Foresight")
-    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "reroll"
+    assert isinstance(s.pending.top, CombatRoll) and s.pending.top.reroll
     s = roll(s, 1)
     assert s.amount(SE) == 12 and s.uses == 0
 
 
 def test_extra_turn_quick_hands() -> None:
     s0 = at_battle("kobold", 1, character="hunter", skills=("quick_hands",), difficulty="hard", advance=False)
-    s0 = engine.advance(s0)
+    s0 = flow.run(s0)
     s0 = do(s0, "respond 0 quick hands")
     assert "attack punch" in texts(s0)
     s0 = do(s0, "attack punch")
-    assert isinstance(s0.pending.top, Roll) and s0.combat is not None and s0.combat.health == 4
+    assert isinstance(s0.pending.top, DieRoll) and s0.combat is not None and s0.combat.health == 4
 
 
 def test_skip_turn_and_tick_paralyzed() -> None:
     s = at_battle("kobold", 1, character="hunter", conditions=cond("paralyzed", tokens=2))
     s = roll(s, 2)  # 1-3: the turn is skipped
-    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "combat"
+    assert isinstance(s.pending.top, CombatRoll) and not s.pending.top.reroll
     assert [(c.id, c.tokens) for c in s.conditions] == [("paralyzed", 1)]
     s = roll(s, 1)  # DEFEND
     s = roll(s, 5)  # not paralyzed this turn; the last token goes
@@ -115,18 +119,18 @@ def test_reveal_map_fragment_and_pathfinder() -> None:
     s = with_res(at_prep(1), time=7)
     s = draw(draw(do(s, "explore"), "map_fragment"), "lichen_wall")
     s = do(s, "pick 0 Map Fragment", "resolve", "explore")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 4
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 4
     s = do(at_prep(1, skills=("pathfinder",)), "explore")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 3
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 3
     s = do(at_prep(1, conditions=cond("lost")), "explore")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 1
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 1
 
 
 def test_skill_faded_mural() -> None:
     s = with_res(at_prep(1), cunning=1, time=7)
     s = draw(draw(do(s, "explore"), "faded_mural"), "lichen_wall")
     s = do(s, "pick 0 Faded Mural", "resolve")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.deck == "skill" and s.amount(CUNNING) == 0
+    assert isinstance(s.pending.top, DrawSkills) and s.amount(CUNNING) == 0
     s = draw(draw(s, "sling", "skill"), "crowbar", "skill")
     s = do(s, "pick 1 Crowbar")
     assert s.skills == ("crowbar",)
@@ -135,7 +139,7 @@ def test_skill_faded_mural() -> None:
 def test_scout_spy_hole() -> None:
     s = draw(draw(do(at_prep(1), "explore"), "spy_hole"), "lichen_wall")
     s = do(s, "pick 0 Spy Hole", "resolve")
-    assert isinstance(s.pending.top, Roll)
+    assert isinstance(s.pending.top, DieRoll)
     assert roll(s, 4).monster == "cave_rat_swarm"
 
 

@@ -8,26 +8,29 @@ import attrs
 
 from tests.unbroken.helpers import GAME, at_battle, at_prep, cond, do, roll, texts, with_res
 from unbroken.content.schema import Op
-from unbroken.rules import engine
+from unbroken.rules import flow
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.combat import CombatRoll
 from unbroken.rules.effects import run_op
-from unbroken.state import CUNNING, FLOW, FOOD, LE, METAL, SE, TIME, TREASURE, WOOD, Draw, Roll, State
+from unbroken.rules.skills import DrawSkills
+from unbroken.state import CUNNING, FLOW, FOOD, LE, METAL, SE, TIME, TREASURE, WOOD, State
 
 
 def _trickery(monster: str, level: int = 1, **res: int) -> State:
     s = with_res(at_prep(level), **res)
     s = attrs.evolve(s, pos=FLOW.at("combat", "trickery", level), monster=monster)
-    return engine.advance(s)
+    return flow.run(s)
 
 
 def test_ambush_reveals_resets_time_and_applies_the_ambush_effect() -> None:
-    s = engine.advance(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
-    assert isinstance(s.pending.top, Roll)
+    s = flow.run(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
+    assert isinstance(s.pending.top, DieRoll)
     s = roll(s, 1)  # Kobold: Ambush lose 2 Small Effort
     assert s.amount(SE) == 8 and s.amount(TIME) == 9 and s.pos.step == "battle" and not s.tricked
 
 
 def test_monster_without_ambush_effect_cannot_ambush() -> None:
-    s = engine.advance(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
+    s = flow.run(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
     s = roll(s, 3)  # Giant Spider has no Ambush Effect
     assert s.amount(SE) == 10 and s.pos.step == "battle"
 
@@ -110,14 +113,14 @@ def test_steal_is_returned_with_the_rewards() -> None:
 def test_condition_already_gained_for_next_level_rerolls() -> None:
     s = at_battle("dark_elf", 2, character="hunter", next_conditions=cond("paranoid"))
     s = roll(do(s, "skip"), 3)
-    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "reroll"
+    assert isinstance(s.pending.top, CombatRoll) and s.pending.top.reroll
     s = roll(s, 2)
     assert s.amount(SE) == 12 and len(s.next_conditions) == 1
 
 
 def test_active_timed_condition_is_extended() -> None:
     s = at_battle("basilisk", 4, character="hunter", advance=False)
-    s = engine.advance(with_res(s, metal=0, se=12))
+    s = flow.run(with_res(s, metal=0, se=12))
     s = roll(s, 6)  # Paralyzed roll: no skip
     s = do(s, "skip")
     s = roll(s, 6)  # WOUND and 1 more Paralyzed token
@@ -185,13 +188,13 @@ def test_defeat_at_zero_health_then_rewards_and_skill_draw() -> None:
     s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=1))
     s = do(s, "attack punch")
     assert s.pos.step == "rewards" and s.amount(FOOD) == 2
-    assert isinstance(s.pending.top, Draw) and s.pending.top.deck == "skill" and s.pending.top.n == 2
+    assert isinstance(s.pending.top, DrawSkills) and s.pending.top.n == 2
 
 
 def test_no_skill_after_the_level_four_monster() -> None:
     s = with_res(at_battle("troll", 4, character="hunter"), food=0, se=20)
     assert s.combat is not None
-    s = engine.advance(attrs.evolve(s, combat=attrs.evolve(s.combat, health=0)))
+    s = flow.run(attrs.evolve(s, combat=attrs.evolve(s.combat, health=0)))
     assert s.amount(TREASURE) == 2 and s.amount(LE) == 1 and s.pos.step == "hunger"
 
 
@@ -199,7 +202,7 @@ def test_skip_turn_and_general_actions_in_battle() -> None:
     s = with_res(at_battle("kobold", 1, character="hunter"), se=10)
     assert "skip" in texts(s) and "focus" in texts(s)
     s = do(s, "focus")
-    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "combat"
+    assert isinstance(s.pending.top, CombatRoll) and not s.pending.top.reroll
     _ = (GAME, METAL)
 
 

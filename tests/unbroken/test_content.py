@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 
@@ -36,7 +37,9 @@ def test_rulebook_named_cards() -> None:
     assert {"daring", "wrecker"} <= {s.id for s in p.skills}
     basilisk = next(m for m in p.monsters if m.id == "basilisk")
     assert (basilisk.level, basilisk.armor, basilisk.health) == (4, 1, 12)
-    assert next(m for m in p.monsters if m.id == "dark_elf").level == 2
+    # "Combat with a Dark Elf on the previous Level left the Sneak with a Paranoid Condition" before the Level 4
+    # Basilisk: the Dark Elf is a Level 3 monster.
+    assert next(m for m in p.monsters if m.id == "dark_elf").level == 3
     assert next(m for m in p.monsters if m.id == "minotaur").level == 3
     sword = p.weapon("sword")
     assert [(a.kind, a.power) for a in sword.attacks][:2] == [("break", 1), ("wound", 5)]
@@ -184,3 +187,54 @@ def test_a_saved_game_refuses_a_pack_file_that_changed(tmp_path: Path) -> None:
     _write(tmp_path, _paper_kobold(3))
     with pytest.raises(TabletopError, match="changed"):
         from_json(unbroken.GAME, saved)
+
+
+def _extra_weapons(n: int) -> str:
+    return 'extends = "default"\n' + "".join(
+        f'[[weapon]]\nid = "club_{i}"\nname = "Club {i}"\ntier = "basic"\nsource = "standin"\n'
+        f'attacks = [{{ name = "bash", kind = "break", power = 1, cost = [{{ op = "spend", res = "se", n = 1 }}] }}]\n'
+        for i in range(n)
+    )
+
+
+def _extra_conditions(n: int) -> str:
+    return 'extends = "default"\n' + "".join(
+        f'[[condition]]\nid = "itch_{i}"\nname = "Itch {i}"\nsource = "standin"\n' for i in range(n)
+    )
+
+
+def test_a_pack_with_more_weapons_than_the_tensor_holds_is_refused(tmp_path: Path) -> None:
+    from unbroken.content.loader import MAX_WEAPONS
+
+    extra = MAX_WEAPONS - len(default_pack().weapons)
+    path = _write(tmp_path, _extra_weapons(extra))
+    assert len(load_pack(path).weapons) == MAX_WEAPONS  # a full pack still fits
+    path = _write(tmp_path, _extra_weapons(extra + 1))
+    with pytest.raises(ContentError) as info:
+        load_pack(path)
+    err = info.value
+    assert (err.file, err.entry, err.field) == (str(path), f"club_{extra}", "id")
+    assert "13 weapon entries" in str(err) and "12" in str(err)
+
+
+def test_a_pack_with_more_conditions_than_the_tensor_holds_is_refused(tmp_path: Path) -> None:
+    from unbroken.content.loader import MAX_CONDITIONS
+
+    extra = MAX_CONDITIONS - len(default_pack().conditions)
+    path = _write(tmp_path, _extra_conditions(extra + 1))
+    with pytest.raises(ContentError) as info:
+        load_pack(path)
+    assert (info.value.file, info.value.entry, info.value.field) == (str(path), f"itch_{extra}", "id")
+
+
+def test_the_last_weapon_slot_of_a_full_pack_is_its_own(tmp_path: Path) -> None:
+    from unbroken.content.loader import MAX_WEAPONS
+    from unbroken.view import LAYOUT
+
+    path = _write(tmp_path, _extra_weapons(MAX_WEAPONS - len(default_pack().weapons)))
+    state = unbroken.new_game(seed=0, pack=str(path))
+    last = load_pack(path).weapons[-1].id
+    assert LAYOUT.piece(unbroken.observation_tensor(state, 0), "weapon")[0] == 1.0  # Bare Hands, slot 0
+    armed = attrs.evolve(state, weapons=("bare_hands", last))
+    weapon = LAYOUT.piece(unbroken.observation_tensor(armed, 0), "weapon")
+    assert weapon[MAX_WEAPONS - 1] == 1.0 and weapon.sum() == 1.0

@@ -9,8 +9,8 @@ import pytest
 
 import unbroken
 from tests.unbroken.helpers import GAME, at_prep, cond, do, with_res
+from unbroken.rules.scoring import score, title
 from unbroken.state import FLOW, Cond
-from unbroken.view import score, title
 
 
 def _hunger(level: int, **kw: Any) -> unbroken.State:

@@ -20,9 +20,9 @@ def test_sneak_vs_basilisk_combat_example() -> None:
         conditions=cond("paranoid"),
     )
     s = attrs.evolve(with_res(s, se=6, le=1, metal=1, food=2), uses=2)
-    from unbroken.rules import engine
+    from unbroken.rules import flow
 
-    s = engine.advance(s)
+    s = flow.run(s)
     # The Basilisk starts with 1 Armor and 12 Health; the mandatory Responses (Paralyzed 2 tokens, Paranoid +2
     # Health) commute; Daring is optional, so the player decides.
     assert s.combat is not None and s.combat.armor == 1

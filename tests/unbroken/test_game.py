@@ -14,7 +14,7 @@ import unbroken
 from tabletop_core import from_json, play, to_json
 from tabletop_core.errors import IllegalActionError, StateFormatError
 from unbroken.bots import HeuristicAgent
-from unbroken.view import score, title
+from unbroken.rules.scoring import score, title
 
 LINE = Path(__file__).parent / "data" / "winning_line.txt"
 
@@ -163,7 +163,8 @@ def test_bot_spends_little_on_an_attack_the_monster_will_ignore() -> None:
 
     s = at_battle("troll", 4, character="hunter", weapons=("bare_hands", "knife", "sword"))
     assert s.combat is not None
-    s = with_res(attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0), uses=0), se=10, me=1, le=1)
+    # 5 Health left: the Sword's Cleave (5 Wounds) would kill.
+    s = with_res(attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0, health=5), uses=0), se=10, me=1, le=1)
     assert {"attack slash", "attack lunge", "attack cleave"} <= set(texts(s))
     legal = list(unbroken.legal_actions(s))
     bot = HeuristicAgent()

@@ -7,13 +7,16 @@ from pathlib import Path
 import attrs
 
 from tests.unbroken.helpers import at_battle, cond, do, texts, with_res
-from unbroken.rules import engine
-from unbroken.state import FOOD, SE, Roll, Trig
+from unbroken.rules import flow
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.effects import EffectRoll
+from unbroken.rules.triggers import Trig
+from unbroken.state import FOOD, SE
 
 
 def test_condition_and_monster_responses_are_mandatory() -> None:
     s = at_battle("kobold", 1, character="hunter", conditions=cond("poisoned", tokens=2), advance=False)
-    s = engine.advance(with_res(s, se=10))
+    s = flow.run(with_res(s, se=10))
     # Poisoned fired at the start of the turn without asking: 1 Small Effort lost, a token removed.
     assert s.amount(SE) == 9 and [(c.id, c.tokens) for c in s.conditions] == [("poisoned", 1)]
 
@@ -36,26 +39,34 @@ def test_responses_activate_once_per_trigger() -> None:
     assert s.combat is not None and s.combat.health == 2 and s.uses == 0
 
 
-def test_player_orders_passives_when_the_order_matters() -> None:
-    s = at_battle("basilisk", 4, character="hunter", skills=("bloodlust",), advance=False)
-    s = engine.advance(with_res(s, metal=1, le=1, se=12))
-    assert s.combat is not None
-    s = attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0))
-    s = do(s, "pick 1 spend 1 metal")  # avoid the paralysis roll
-    s = attrs.evolve(s, weapons=("bare_hands", "knife", "sword"))
-    s = do(s, "attack cleave")  # 5 Wounds; Passives: Bloodlust +1 and the Basilisk's cap of 4
+_BLUNTING_KOBOLD = (
+    'extends = "default"\n[[monster]]\nid = "kobold"\nname = "Blunt Kobold"\nlevel = 1\nnumber = 1\narmor = 0\n'
+    'health = 9\nsource = "standin"\n'
+    'abilities = [{ name = "Blunting Hide", kind = "passive", trigger = "attack", '
+    'effects = [{ op = "power", n = -3 }] }]\n'
+    "table = [" + ", ".join(['{ kind = "defend", effects = [{ op = "defend" }] }'] * 6) + "]\n"
+)
+
+
+def test_player_orders_passives_when_the_order_matters(tmp_path: Path) -> None:
+    # "If several Passive effects are in play, the player chooses the order in which these are applied."
+    pack = tmp_path / "blunt.toml"
+    pack.write_text(_BLUNTING_KOBOLD, encoding="utf-8")
+    s = at_battle("kobold", 1, skills=("bloodlust",), pack=str(pack), advance=False)
+    s = flow.run(with_res(s, se=12))
+    s = do(s, "attack punch")  # power 1; Passives: Bloodlust +1 and the hide's -3 (never below 0)
     top = s.pending.top
     assert isinstance(top, Trig) and top.stage == 1
-    assert texts(s) == ["respond 0 bloodlust", "respond 1 Stone Hide"]
-    cap_first = do(s, "respond 1 Stone Hide")
-    assert cap_first.combat is not None and cap_first.combat.health == 12 - 5  # min(5, 4) + 1
+    assert texts(s) == ["respond 0 bloodlust", "respond 1 Blunting Hide"]
+    hide_first = do(s, "respond 1 Blunting Hide")
+    assert hide_first.combat is not None and hide_first.combat.health == 9 - 1  # max(0, 1 - 3) + 1
     bonus_first = do(s, "respond 0 bloodlust")
-    assert bonus_first.combat is not None and bonus_first.combat.health == 12 - 4  # min(5 + 1, 4)
+    assert bonus_first.combat is not None and bonus_first.combat.health == 9  # max(0, 1 + 1 - 3)
 
 
 def test_passives_resolve_after_responses() -> None:
     s = at_battle("basilisk", 4, character="brawler", advance=False)
-    s = engine.advance(with_res(s, metal=1, le=1, se=12))
+    s = flow.run(with_res(s, metal=1, le=1, se=12))
     s = do(s, "pick 1 spend 1 metal")
     assert s.combat is not None
     s = attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0), weapons=("bare_hands", "knife", "sword"))
@@ -67,12 +78,12 @@ def test_passives_resolve_after_responses() -> None:
 
 def test_orders_that_cannot_matter_are_not_offered() -> None:
     s = at_battle("basilisk", 4, character="hunter", conditions=cond("paranoid"), advance=False)
-    s = engine.advance(with_res(s, metal=0))
+    s = flow.run(with_res(s, metal=0))
     # Two mandatory Responses (Paralyzed from the Basilisk, +2 Health from Paranoid) resolved without a choice;
     # play went on to the Paralyzed roll at the start of the player's turn.
     assert s.combat is not None and s.combat.health == 14
     assert any(c.id == "paralyzed" for c in s.conditions)
-    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "op"
+    assert isinstance(s.pending.top, EffectRoll)
 
 
 def test_level_start_trigger_survivor() -> None:
@@ -104,14 +115,14 @@ def test_two_wound_bonuses_resolve_without_an_order() -> None:
     """Bloodlust and Old Habits both add 1 to the attack: no order is offered (it cannot change the result)."""
     s = at_battle("kobold", 1, character="hunter", skills=("bloodlust", "old_habits"))
     s = do(with_res(s, se=10), "attack punch")
-    assert s.combat is not None and s.combat.health == 5 - 3 and isinstance(s.pending.top, Roll | type(None))
+    assert s.combat is not None and s.combat.health == 5 - 3 and isinstance(s.pending.top, DieRoll | type(None))
 
 
 def test_a_loss_and_a_gain_of_effort_are_ordered_by_the_player() -> None:
     """Exhausted (lose 2 Small Effort) and Daring (+Level Small Effort) at the start of the battle: with 1 Small
     Effort the order decides whether Exhausted can be paid in Effort, so the player chooses it."""
     s = at_battle("kobold", 2, character="hunter", skills=("daring",), conditions=cond("exhausted"), advance=False)
-    s = engine.advance(with_res(s, se=1, food=1))
+    s = flow.run(with_res(s, se=1, food=1))
     assert texts(s) == ["respond 0 daring", "respond 1 exhausted"]
     daring_first = do(s, "respond 0 daring")  # Exhausted, alone and mandatory, then resolves by itself
     assert daring_first.amount(SE) == 1 + 2 - 2 and daring_first.amount(FOOD) == 1

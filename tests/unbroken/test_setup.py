@@ -6,7 +6,9 @@ import pytest
 
 from tabletop_core.errors import OptionError
 from tests.unbroken.helpers import GAME, at_battle, fresh, roll, texts
-from unbroken.state import CUNNING, ME, METAL, SE, TIME, TREASURE, Roll
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.combat import CombatRoll
+from unbroken.state import CUNNING, ME, METAL, SE, TIME, TREASURE
 
 
 def test_setup_bare_hands_equipped_and_level_one_time() -> None:
@@ -36,7 +38,7 @@ def test_bad_options_are_refused() -> None:
 @pytest.mark.parametrize(("face", "slot"), [(1, METAL), (4, CUNNING), (5, ME), (6, TREASURE)])
 def test_easy_extra_resource_by_die_roll(face: int, slot: int) -> None:
     s = fresh(difficulty="easy")
-    assert isinstance(s.pending.top, Roll) and GAME.current_player(s) == -1
+    assert isinstance(s.pending.top, DieRoll) and GAME.current_player(s) == -1
     s = roll(s, face)
     assert s.amount(slot) == 1
 
@@ -58,6 +60,6 @@ def test_normal_and_hard_have_no_setup_chance() -> None:
 
 def test_hard_monster_acts_first() -> None:
     s = at_battle("kobold", 1, difficulty="hard")
-    assert isinstance(s.pending.top, Roll) and s.pending.top.purpose == "combat"
+    assert isinstance(s.pending.top, CombatRoll) and not s.pending.top.reroll
     n = at_battle("kobold", 1, difficulty="normal")
     assert "skip" in texts(n)

@@ -7,7 +7,9 @@ import pytest
 
 from tabletop_core.components import Pile
 from tests.unbroken.helpers import GAME, at_prep, do, draw, enc_index, roll, texts, with_res
-from unbroken.state import CUNNING, FOOD, LE, ME, SE, TIME, WOOD, Draw, Roll
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.travel import DrawEncounters
+from unbroken.state import CUNNING, FOOD, LE, ME, SE, TIME, WOOD
 
 
 def test_general_action_focus() -> None:
@@ -33,7 +35,7 @@ def test_cannot_take_an_action_without_its_resources() -> None:
 def test_orienteer_reveals_two_extra_encounters() -> None:
     s = do(with_res(at_prep(1), se=5), "orienteer", "explore")
     assert s.amount(SE) == 4
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 4
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 4
 
 
 @pytest.mark.parametrize(
@@ -50,7 +52,7 @@ def test_scout_costs_per_level_and_reveals_the_monster(
 ) -> None:
     s = with_res(at_prep(level), **before)
     s = do(s, "scout")
-    assert isinstance(s.pending.top, Roll)
+    assert isinstance(s.pending.top, DieRoll)
     s = roll(s, 3)
     assert s.monster == s.pack.monster_for(level, 3).id and s.pos.step == "preparation"
     for name, n in after.items():
@@ -66,12 +68,12 @@ def test_scouting_does_not_prevent_an_ambush() -> None:
 
 def test_decision_fight_goes_to_trickery() -> None:
     s = do(at_prep(1), "fight")
-    assert (s.pos.phase, s.pos.step) == ("combat", "trickery") and isinstance(s.pending.top, Roll)
+    assert (s.pos.phase, s.pos.step) == ("combat", "trickery") and isinstance(s.pending.top, DieRoll)
 
 
 def test_exploration_reveal_two_choose_one_discard_the_rest() -> None:
     s = do(at_prep(1), "explore")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 2
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 2
     s = draw(draw(s, "rotten_cart"), "lichen_wall")
     assert texts(s) == ["pick 0 Rotten Cart", "pick 1 Lichen Wall"]
     s = do(s, "pick 1 Lichen Wall")
@@ -102,15 +104,16 @@ def test_commit_to_the_next_encounter() -> None:
     assert s.committed and s.amount(WOOD) == 2
     assert "fight" not in texts(s)  # forced exploration
     s = do(s, "explore")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 1  # exactly 1, regardless of modifiers
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 1  # exactly 1, regardless of modifiers
     s = draw(s, "quiet_alcove")
     assert s.amount(SE) == 17 and s.pos.step == "preparation" and not s.committed  # resolved, no Rest offered
 
 
 def test_committed_unpayable_encounter_gives_nothing_but_costs_time() -> None:
     s = draw(draw(do(with_res(at_prep(1), treasure=0), "explore"), "rope_descent"), "lichen_wall")
-    s = do(s, "pick 0 Rope Descent", "resolve", "orienteer", "explore")
-    assert isinstance(s.pending.top, Draw) and s.pending.top.n == 1
+    s = do(s, "pick 0 Rope Descent", "resolve")
+    s = do(attrs.evolve(s, reveal_bonus=2), "explore")  # a reveal bonus does not count while committed
+    assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 1
     before = s
     s = draw(s, "lost_merchant")  # spends 2 Treasure: cannot be paid
     assert s.amount(TIME) == before.amount(TIME) - 3
@@ -124,9 +127,9 @@ def test_time_reaching_zero_ambushes_with_full_benefit() -> None:
 
 
 def test_zero_time_at_level_start_is_an_ambush() -> None:
-    from unbroken.rules import engine
+    from unbroken.rules import flow
 
-    s = engine.advance(with_res(at_prep(2), time=0))
+    s = flow.run(with_res(at_prep(2), time=0))
     assert s.pos.step == "ambush"
 
 

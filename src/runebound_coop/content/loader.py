@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Callable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,15 +35,21 @@ from runebound_coop.content.schema import (
     TokenSet,
     parse_face,
 )
+from runebound_coop.limits import (
+    MAX_CARDS,
+    MAX_ENEMY_ABILITIES,
+    MAX_HERO_ABILITIES,
+    MAX_HERO_TOKENS,
+    MAX_TOKENS,
+)
 from tabletop_core.components import TwoSidedToken
+from tabletop_core.content import SOURCES, package_file, read_text
 from tabletop_core.errors import ContentError
 
 __all__ = ["FILES", "SOURCES", "TRAITS", "builtin_content", "load_content", "parse_pack"]
 
 #: The four enemy traits, each with a token set and a combat board.
 TRAITS = ("warrior", "mystic", "savage", "trickster")
-#: Where an entry's facts come from.
-SOURCES = ("rulebook", "public", "standin")
 #: The files of a pack and the array-of-tables key each one holds.
 FILES = {
     "token_sets.toml": "token_set",
@@ -61,7 +66,6 @@ _SPACE_SYMBOLS = (Sym.AGILITY, Sym.DOUBLE, Sym.SURGE, Sym.TACTICS, Sym.SKULL)
 _ENEMY_SYMBOLS = frozenset(Sym) - {Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE}
 _ENEMY_DEAL = (Sym.SKULL,)
 _HERO_DEAL = (Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE)
-_MAX_HERO_TOKENS = 8
 
 T = TypeVar("T")
 
@@ -198,8 +202,8 @@ def _load_token_set(e: _Entry) -> TokenSet:
     if trait not in TRAITS:
         raise e.error("trait", f"{trait!r} is not one of {TRAITS}")
     raw = e.get("tokens", list)
-    if not 1 <= len(raw) <= 8:
-        raise e.error("tokens", "a token set holds 1 to 8 tokens")
+    if not 1 <= len(raw) <= MAX_TOKENS:
+        raise e.error("tokens", f"a token set holds 1 to {MAX_TOKENS} tokens")
     tokens, acts = [], []
     for i, d in enumerate(raw):
         t = e.sub("tokens", d, i)
@@ -263,18 +267,18 @@ def _load_hero(e: _Entry) -> HeroDef:
     e.check_keys({"name", "health", "tokens", "abilities", "cards", "source"})
     name = e.get("name", str)
     raw = e.get("tokens", list)
-    if not 1 <= len(raw) <= 4:
-        raise e.error("tokens", "a hero has 1 to 4 tokens")
+    if not 1 <= len(raw) <= MAX_HERO_TOKENS:
+        raise e.error("tokens", f"a hero has 1 to {MAX_HERO_TOKENS} tokens")
     tokens = tuple(_token(e, f"tokens[{i}]", f"{name} {i + 1}", t) for i, t in enumerate(raw))
     for i, t in enumerate(tokens):
         if Sym.SKULL in (t.a.symbol, t.b.symbol):
             raise e.error(f"tokens[{i}]", "heroes never show skulls (only enemies spend them)")
     abilities = tuple(_ability(e, "abilities", i, d, hero=True) for i, d in enumerate(e.get("abilities", list, [])))
-    if len(abilities) > 4:
-        raise e.error("abilities", "at most 4 surge abilities")
+    if len(abilities) > MAX_HERO_ABILITIES:
+        raise e.error("abilities", f"at most {MAX_HERO_ABILITIES} surge abilities")
     cards = tuple(e.get("cards", list, []))
-    if len(cards) > 4 or not all(isinstance(c, str) for c in cards):
-        raise e.error("cards", "up to 4 card names")
+    if len(cards) > MAX_CARDS or not all(isinstance(c, str) for c in cards):
+        raise e.error("cards", f"up to {MAX_CARDS} card names")
     return HeroDef(name, e.positive("health", 1, 30), tokens, abilities, cards, e.source())
 
 
@@ -286,8 +290,8 @@ def _load_enemy(e: _Entry) -> EnemyDef:
     abilities = tuple(_ability(e, "abilities", i, d, hero=False) for i, d in enumerate(e.get("abilities", list, [])))
     if sum(a.trigger == "agility" for a in abilities) > 1:
         raise e.error("abilities", "at most one agility ability")
-    if len(abilities) > 6:
-        raise e.error("abilities", "at most 6 abilities")
+    if len(abilities) > MAX_ENEMY_ABILITIES:
+        raise e.error("abilities", f"at most {MAX_ENEMY_ABILITIES} abilities")
     return EnemyDef(e.get("name", str), trait, e.positive("health", 1, 30), abilities, e.source())
 
 
@@ -391,8 +395,7 @@ def _assemble(entries: dict[str, dict[str, Any]], where: str) -> Content:
 
 
 def _builtin_texts() -> dict[str, str]:
-    root = resources.files("runebound_coop.content")
-    return {name: (root / name).read_text(encoding="utf-8") for name in FILES}
+    return {name: read_text(package_file("runebound_coop.content", name)) for name in FILES}
 
 
 @functools.cache
@@ -412,7 +415,8 @@ def load_content(path: str | Path | None = None) -> Content:
     folder = Path(path)
     if not folder.is_dir():
         raise ContentError(str(folder), "-", "-", "a custom pack is a directory of TOML files")
-    custom = {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.toml"))}
+    # The core's reader: regular files only, bounded in size, UTF-8 problems reported as ContentError.
+    custom = {p.name: read_text(p) for p in sorted(folder.glob("*.toml"))}
     try:
         extra = parse_pack(custom)
     except ContentError as exc:

@@ -17,6 +17,7 @@ from enum import StrEnum
 
 import attrs
 
+from runebound_coop.limits import MAX_FACE_VALUE
 from tabletop_core.components import TwoSidedToken
 
 __all__ = [
@@ -74,7 +75,7 @@ _LETTER_OF = {
 _SYM_OF = {v: k for k, v in _LETTER_OF.items()}
 #: The hero damage symbols (the hero spends one type per action).
 DAMAGE = (Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE)
-_FACE_RE = re.compile(r"^([1-4]?)([PMKSADUBTC])(\*?)$")
+_FACE_RE = re.compile(rf"^([1-{MAX_FACE_VALUE}]?)([PMKSADUBTC])(\*?)$")
 
 
 @attrs.frozen
@@ -98,7 +99,7 @@ def parse_face(text: str) -> Face:
     """
     m = _FACE_RE.match(text.strip())
     if not m:
-        raise ValueError(f"{text!r} is not a face (value 1-4, a letter of PMKSADUBTC, optional '*')")
+        raise ValueError(f"{text!r} is not a face (value 1-{MAX_FACE_VALUE}, a letter of PMKSADUBTC, optional '*')")
     value = int(m.group(1)) if m.group(1) else 1
     return Face(_SYM_OF[m.group(2)], value, m.group(3) == "*")
 

@@ -22,10 +22,23 @@ hero (the source token is still spent); with ``"player"`` the enemy player picks
 
 from __future__ import annotations
 
+from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Face, Sym
-from runebound_coop.rules.setup import Setup
 from runebound_coop.rules.tokens import add_damage, faces_of, fight_of, live, spend, unlink, with_fight
-from runebound_coop.state import ENEMY, ENEMY_REF, HERO, ChoiceFrame, Fight, RuneboundState
+from runebound_coop.state import (
+    ENEMY,
+    HERO,
+    SIDES,
+    ChoiceFrame,
+    Fight,
+    RuneboundState,
+    TokenRef,
+    link_double,
+    link_target,
+    split_ref,
+    token_ref,
+)
+from tabletop_core.fastcopy import replace
 
 __all__ = ["apply_choice", "candidates", "decide", "score", "worth"]
 
@@ -56,13 +69,9 @@ def _mean(faces: tuple[Face, Face]) -> float:
     return (worth(faces[0]) + worth(faces[1])) / 2
 
 
-def _side_index(ref: int) -> tuple[int, int]:
-    return (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
-
-
-def score(setup: Setup, fight: Fight, kind: str, ref: int) -> float:
+def score(setup: Setup, fight: Fight, kind: str, ref: TokenRef) -> float:
     """The detriment to the hero of choosing token ``ref`` for a choice of ``kind``."""
-    side, i = _side_index(ref)
+    side, i = split_ref(ref)
     faces = faces_of(setup, fight, side)[i]
     pool = fight.pool(side)
     now = worth(faces[pool.side(i)], pool.doubled(i))
@@ -82,20 +91,21 @@ def candidates(state: RuneboundState, setup: Setup, kind: str, source: int, symb
         return tuple(live(setup, fight, HERO))
     if kind == "flip_own":
         return tuple(
-            ENEMY_REF + i
+            token_ref(ENEMY, i)
             for i in live(setup, fight, ENEMY)
-            if i != source and score(setup, fight, kind, ENEMY_REF + i) > 0
+            if i != source and score(setup, fight, kind, token_ref(ENEMY, i)) > 0
         )
     if kind == "relentless":
         out = []
-        for side, offset in ((HERO, 0), (ENEMY, ENEMY_REF)):
+        for side in SIDES:
             pool = fight.pool(side)
             # A double stacked on a live token is still in play (on the board), not spent.
-            stacked = {link >> 4 for link in pool.links if pool.is_live(link & 15)}
+            stacked = {link_double(link) for link in pool.links if pool.is_live(link_target(link))}
             for i in range(len(faces_of(setup, fight, side))):
                 spent = (pool.spent >> i) & 1 and not (pool.removed >> i) & 1 and i not in stacked
-                if spent and not (side == ENEMY and i == source) and offset + i not in fight.casting:
-                    out.append(offset + i)
+                ref = token_ref(side, i)
+                if spent and not (side == ENEMY and i == source) and ref not in fight.casting:
+                    out.append(ref)
         return tuple(out)
     if kind == "remove":
         faces = faces_of(setup, fight, HERO)
@@ -104,29 +114,29 @@ def candidates(state: RuneboundState, setup: Setup, kind: str, source: int, symb
     raise ValueError(f"unknown choice kind {kind!r}")
 
 
-def apply_choice(state: RuneboundState, setup: Setup, kind: str, source: int, ref: int) -> RuneboundState:
+def apply_choice(state: RuneboundState, setup: Setup, kind: str, source: int, ref: TokenRef) -> RuneboundState:
     """Spend ``source`` (if any) and apply the effect of ``kind`` to token ``ref``."""
     if source >= 0:
         state = spend(state, ENEMY, [source])
     fight = fight_of(state)
-    side, i = _side_index(ref)
+    side, i = split_ref(ref)
     pool = fight.pool(side)
     if kind in ("recast_foe", "relentless"):
         # The token leaves its space (a double on a live token returns) and is cast again: a chance node.
         if pool.is_live(i):
             pool = unlink(pool, i)
         # A spent stack stays spent: recasting either of its tokens dissolves it without returning the double.
-        links = tuple(link for link in pool.links if link >> 4 != i and link & 15 != i)
-        pool = pool.but(spent=pool.spent & ~(1 << i), links=links)
-        fight = fight.with_pool(side, pool).but(casting=(*fight.casting, ref))
+        links = tuple(link for link in pool.links if i not in (link_double(link), link_target(link)))
+        pool = replace(pool, spent=pool.spent & ~(1 << i), links=links)
+        fight = replace(fight.with_pool(side, pool), casting=(*fight.casting, ref))
         return with_fight(state, fight)
     if kind == "flip_own":
         pool = unlink(pool, i)
-        pool = pool.but(sides=pool.sides ^ (1 << i))
+        pool = replace(pool, sides=pool.sides ^ (1 << i))
         return with_fight(state, fight.with_pool(side, pool))
     # remove
     pool = unlink(pool, i)
-    pool = pool.but(removed=pool.removed | (1 << i))
+    pool = replace(pool, removed=pool.removed | (1 << i))
     return with_fight(state, fight.with_pool(side, pool))
 
 
@@ -138,6 +148,7 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
     cands: tuple[int, ...],
     rest: tuple[int, ...] = (),
     symbol: str = "",
+    ability: int = -1,
 ) -> RuneboundState:
     """Make (or hand to the enemy player) a choice among ``cands`` (non-empty), per ``enemy_choices``.
 
@@ -147,12 +158,12 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
     if len(cands) == 1:
         return apply_choice(state, setup, kind, source, cands[0])
     if mode == "player":
-        frame = ChoiceFrame(kind, source, cands, rest, symbol)
-        return state.but(pending=state.pending.push(frame))
+        frame = ChoiceFrame(kind, source, cands, rest, symbol, ability)
+        return replace(state, pending=state.pending.push(frame))
     if mode == "damage":
         if source >= 0:
             state = spend(state, ENEMY, [source])
-        return add_damage(state, HERO, 2)
+        return add_damage(state, setup, HERO, 2)
     fight = fight_of(state)
     best = max(cands, key=lambda ref: (score(setup, fight, kind, ref), -ref))
     return apply_choice(state, setup, kind, source, best)

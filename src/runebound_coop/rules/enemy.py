@@ -12,36 +12,52 @@ that was recast or flipped is found in the space of its new symbol ("Moving Toke
 
 from __future__ import annotations
 
+from runebound_coop.content.roster import EnemySetup, Setup
 from runebound_coop.content.schema import Ability, Space, Sym
-from runebound_coop.rules.choices import candidates, decide
-from runebound_coop.rules.setup import EnemySetup, Setup
+from runebound_coop.rules.choices import apply_choice, candidates, decide
 from runebound_coop.rules.tokens import (
     best_subset,
     deal,
     face_of,
     faces_of,
+    faces_showing,
     fight_of,
     heal,
     live,
     live_mask,
     showing,
     spend,
+    tactics_block_open,
     unlink,
     value_of,
     with_fight,
 )
-from runebound_coop.state import ENEMY, HERO, CancelFrame, RuneboundState
+from runebound_coop.state import (
+    ENEMY,
+    HERO,
+    BlockFrame,
+    CancelFrame,
+    ChoiceFrame,
+    RuneboundState,
+    enemy_ability_bit,
+    make_link,
+    token_ref,
+)
+from tabletop_core.fastcopy import replace
 
 __all__ = [
     "ability_effects",
+    "block",
+    "choose",
     "enemy_act",
     "has_effect",
+    "hurt_hero",
     "prevent_flip",
     "resolve_sources",
+    "respond",
     "title_ability",
 ]
 
-_USED = 8  # enemy ability a is bit _USED + a of Fight.used
 _PAYERS = (Sym.AGILITY, Sym.TACTICS)
 
 
@@ -58,7 +74,7 @@ def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
         new = _resolve_space(state, setup, enemy, space)
         if new is not None:
             return new
-    return with_fight(state, fight.but(passed=fight.passed | (1 << ENEMY)))
+    return with_fight(state, fight.with_passed(ENEMY))
 
 
 def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space) -> RuneboundState | None:
@@ -77,32 +93,58 @@ def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space
         return _tactics(state, setup, enemy, tokens[0], space)
     # Skull: "+ symbols add only when there are one or more tokens with that symbol being resolved."
     total = sum(value_of(setup, fight, ENEMY, i) for i in tokens) + space.plus
-    return deal(spend(state, ENEMY, tokens), setup, HERO, total)
+    return hurt_hero(spend(state, ENEMY, tokens), setup, total)
 
 
 def _agility(
     state: RuneboundState, setup: Setup, enemy: EnemySetup, sources: tuple[int, ...], mode: str
 ) -> RuneboundState | None:
-    """Agility: the enemy card's agility ability replaces the board's agility space ("Agility Abilities")."""
+    """Agility: the enemy card's agility ability replaces the board's agility space ("Agility Abilities").
+
+    "Resolve all of the tokens in that space": each agility token in it fires the ability once, in one action
+    (and the ability then rests for the round, as a surge ability does).
+    """
     if enemy.agility >= 0:
-        if (fight_of(state).used >> (_USED + enemy.agility)) & 1:
+        if fight_of(state).has_used(enemy_ability_bit(enemy.agility)):
             return None
-        return _agility_ability(state, setup, enemy, sources[0])
+        return _fire_agility(state, setup, enemy, sources)
     kind = "recast_foe" if mode == "recast_foe" else "flip_own"
     if not any(candidates(state, setup, kind, s) for s in sources):
         return None
     return resolve_sources(state, setup, kind, sources)
 
 
-def _agility_ability(state: RuneboundState, setup: Setup, enemy: EnemySetup, source: int) -> RuneboundState | None:
-    """Trigger the agility ability paid by ``source`` (once per round), or ``None`` if it would do nothing."""
+def _fire_agility(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, sources: tuple[int, ...]
+) -> RuneboundState | None:
+    """Fire the agility ability once for each of ``sources`` that still shows agility and would have an effect
+    (stops at a pending choice, which carries the rest); ``None`` if none fired."""
+    fired = False
+    for k, src in enumerate(sources):
+        fight = fight_of(state)
+        if src not in live(setup, fight, ENEMY) or face_of(setup, fight, ENEMY, src).symbol != Sym.AGILITY:
+            continue  # an earlier firing recast this token: it no longer pays
+        new = _agility_ability(state, setup, enemy, src, sources[k + 1 :])
+        if new is None:
+            continue
+        state, fired = new, True
+        if state.pending:
+            return state
+    return state if fired else None
+
+
+def _agility_ability(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, source: int, rest: tuple[int, ...] = ()
+) -> RuneboundState | None:
+    """Trigger the agility ability paid by ``source``, or ``None`` if it would do nothing (``rest``: further
+    agility tokens of the space, carried by a pending choice)."""
     ability = enemy.abilities[enemy.agility]
     trial = spend(state, ENEMY, [source])
     if not has_effect(trial, setup, ability, source):
         return None
     fight = fight_of(state)
-    state = with_fight(state, fight.but(used=fight.used | (1 << (_USED + enemy.agility))))
-    return ability_effects(state, setup, ability, source)
+    state = with_fight(state, fight.with_used(enemy_ability_bit(enemy.agility)))
+    return ability_effects(state, setup, ability, source, rest=rest, index=enemy.agility)
 
 
 def resolve_sources(
@@ -133,7 +175,7 @@ def _doubles(
         pool = fight.enemy_pool
         target = -1
         for sym in priority:
-            if sym == Sym.SURGE and all((fight.used >> (_USED + a)) & 1 for a in enemy.surge_order):
+            if sym == Sym.SURGE and all(fight.has_used(enemy_ability_bit(a)) for a in enemy.surge_order):
                 continue  # no surge ability left to trigger this round: doubling a surge would have no effect
             cands = [
                 i
@@ -145,7 +187,7 @@ def _doubles(
                 break
         if target < 0:
             continue
-        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + target))
+        pool = replace(pool, spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, target)))
         state = with_fight(state, fight.with_pool(ENEMY, pool))
         placed = True
     return state if placed else None
@@ -177,7 +219,7 @@ def _surge(
     fight = fight_of(state)
     for a in enemy.surge_order:
         ability = enemy.abilities[a]
-        if ability.cost > budget or (fight.used >> (_USED + a)) & 1:
+        if ability.cost > budget or fight.has_used(enemy_ability_bit(a)):
             continue
         if not has_effect(state, setup, ability):
             continue
@@ -187,23 +229,39 @@ def _surge(
         else:
             paid = spend(state, ENEMY, [tactics])
         f = fight_of(paid)
-        paid = with_fight(paid, f.but(used=f.used | (1 << (_USED + a))))
+        paid = with_fight(paid, f.with_used(enemy_ability_bit(a)))
         if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
-            return paid.but(pending=paid.pending.push(CancelFrame(a)))
-        return ability_effects(paid, setup, ability, -1)
+            return replace(paid, pending=paid.pending.push(CancelFrame(a)))
+        return ability_effects(paid, setup, ability, -1, index=a)
     return None
 
 
-def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, source: int) -> RuneboundState:
-    """Resolve the effects of an enemy ability in order (a choice, always last, may leave a pending frame).
+def ability_effects(
+    state: RuneboundState,
+    setup: Setup,
+    ability: Ability,
+    source: int,
+    *,
+    rest: tuple[int, ...] = (),
+    index: int = -1,
+    start: int = 0,
+) -> RuneboundState:
+    """Resolve the effects of enemy ability ``index`` (``ability``) in order from effect ``start`` (a choice, always
+    last, may leave a pending frame; so may the hero's tactics block, which then carries the rest).
 
-    ``source`` is the enemy token that pays for an agility ability (spent here), or -1 if already paid.
+    ``source`` is the enemy token that pays for an agility ability (spent here), or -1 if already paid; ``rest``
+    the further agility tokens that fire the ability after a pending question.
     """
     if source >= 0 and not any(e.is_choice for e in ability.effects):
         state = spend(state, ENEMY, [source])
         source = -1
-    for e in ability.effects:
+    for k, e in enumerate(ability.effects):
+        if k < start:
+            continue
         if e.kind == "deal":
+            if not e.unblockable and tactics_block_open(state, setup, e.amount):
+                frame = BlockFrame(e.amount, index, k + 1, source, rest)
+                return replace(state, pending=state.pending.push(frame))
             state = deal(state, setup, HERO, e.amount, blockable=not e.unblockable)
         elif e.kind == "heal":
             state = heal(state, ENEMY, e.amount)
@@ -212,14 +270,14 @@ def ability_effects(state: RuneboundState, setup: Setup, ability: Ability, sourc
             pool = fight.hero_pool
             for i in showing(setup, fight, HERO, e.symbol or Sym.BLANK):
                 pool = unlink(pool, i)
-                pool = pool.but(removed=pool.removed | (1 << i))
+                pool = replace(pool, removed=pool.removed | (1 << i))
             state = with_fight(state, fight.with_pool(HERO, pool))
         elif e.kind in ("remove", "recast_spent"):
             kind = "remove" if e.kind == "remove" else "relentless"
             symbol = e.symbol.value if e.symbol else ""
             cands = candidates(state, setup, kind, source, symbol)
             if cands:
-                state = decide(state, setup, kind, source, cands, (), symbol)
+                state = decide(state, setup, kind, source, cands, rest, symbol, index)
             elif source >= 0:
                 state = spend(state, ENEMY, [source])
     return state
@@ -239,7 +297,7 @@ def _tactics(
         if best == 0:
             continue
         if sym == Sym.SKULL:
-            return deal(spend(state, ENEMY, [tactics]), setup, HERO, best)
+            return hurt_hero(spend(state, ENEMY, [tactics]), setup, best)
         if sym == Sym.SURGE:
             new = _surge(state, setup, enemy, best, tactics)
             if new is not None:
@@ -247,7 +305,7 @@ def _tactics(
             continue
         # agility
         if enemy.agility >= 0:
-            if not (fight.used >> (_USED + enemy.agility)) & 1:
+            if not fight.has_used(enemy_ability_bit(enemy.agility)):
                 new = _agility_ability(state, setup, enemy, tactics)
                 if new is not None:
                     return new
@@ -261,18 +319,8 @@ def _tactics(
 
 def _best_printed(state: RuneboundState, setup: Setup, sym: Sym, exclude: int) -> int:
     """The highest printed value of ``sym`` showing on a live token other than enemy token ``exclude``."""
-    fight = fight_of(state)
-    best = 0
-    for side in (HERO, ENEMY):
-        faces = faces_of(setup, fight, side)
-        pool = fight.pool(side)
-        for i in live(setup, fight, side):
-            if side == ENEMY and i == exclude:
-                continue
-            face = faces[i][pool.side(i)]
-            if face.symbol == sym and face.value > best:
-                best = face.value
-    return best
+    shown = faces_showing(setup, fight_of(state), exclude=token_ref(ENEMY, exclude))
+    return max((face.value for _, _, face in shown if face.symbol == sym), default=0)
 
 
 def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:
@@ -298,5 +346,60 @@ def title_ability(state: RuneboundState, setup: Setup) -> RuneboundState:
     if not showing(setup, fight, ENEMY, title.symbol):
         return state
     if title.effect == "deal":
-        return deal(state, setup, HERO, title.amount)
+        return hurt_hero(state, setup, title.amount, round_end=True)
     return heal(state, ENEMY, title.amount)
+
+
+def respond(state: RuneboundState, setup: Setup, cancel: bool) -> RuneboundState:
+    """The hero answers a :class:`CancelFrame`: spend 1 tactics to cancel the ability, or let it resolve.
+
+    "Blast: Deal 3 skull. Your foe may spend 1 tactics to cancel this ability."
+    """
+    frame = state.pending.top
+    assert isinstance(frame, CancelFrame)  # Respond is legal only under a cancel frame
+    state = replace(state, pending=state.pending.pop())
+    fight = fight_of(state)
+    if cancel:
+        return spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
+    return ability_effects(state, setup, setup.enemies[fight.enemy].abilities[frame.ability], -1, index=frame.ability)
+
+
+def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
+    """The enemy player answers a :class:`ChoiceFrame` with candidate ``option``; the space's further sources
+    then resolve."""
+    frame = state.pending.top
+    assert isinstance(frame, ChoiceFrame)  # Choose is legal only under a choice frame
+    state = replace(state, pending=state.pending.pop())
+    state = apply_choice(state, setup, frame.kind, frame.source, frame.candidates[option])
+    if frame.rest and frame.ability >= 0:
+        enemy = setup.enemies[fight_of(state).enemy]
+        return _fire_agility(state, setup, enemy, frame.rest) or state
+    if frame.rest:
+        state = resolve_sources(state, setup, frame.kind, frame.rest, frame.symbol)
+    return state
+
+
+def hurt_hero(state: RuneboundState, setup: Setup, amount: int, *, round_end: bool = False) -> RuneboundState:
+    """The enemy deals ``amount`` blockable damage to the hero: at once when the hero has no tactics block to
+    decide, else a pending :class:`BlockFrame` (``round_end``: the round ends after the answer)."""
+    if tactics_block_open(state, setup, amount):
+        return replace(state, pending=state.pending.push(BlockFrame(amount, round_end=round_end)))
+    return deal(state, setup, HERO, amount)
+
+
+def block(state: RuneboundState, setup: Setup, tactics: bool) -> RuneboundState:
+    """The hero answers a :class:`BlockFrame`: the damage lands, blocked by a tactics copying a shield (``tactics``)
+    and then the shields; the enemy's ability goes on (the end of the round is the caller's business)."""
+    frame = state.pending.top
+    assert isinstance(frame, BlockFrame)  # Block is legal only under a block frame
+    state = deal(replace(state, pending=state.pending.pop()), setup, HERO, frame.amount, tactics=tactics)
+    if frame.ability < 0:
+        return state
+    enemy = setup.enemies[fight_of(state).enemy]
+    ability = enemy.abilities[frame.ability]
+    state = ability_effects(
+        state, setup, ability, frame.source, rest=frame.rest, index=frame.ability, start=frame.effect
+    )
+    if frame.rest and not state.pending:
+        return _fire_agility(state, setup, enemy, frame.rest) or state
+    return state

@@ -1,34 +1,78 @@
-"""The round structure and the co-op frame, driven by the core's :class:`~tabletop_core.flow.Flow`.
+"""The round structure and the co-op frame, declared as steps and frames that the core's driver runs.
 
 ``encounter/engage``: the party sends a hero against the next undefeated enemy (automatic with one hero left).
 ``combat/cast``: every token of both combatants is cast, one chance node per token. Initiative: the side showing
 more initiative marks acts first; "If there is a tie for initiative, the hero takes the first combat action."
-``combat/actions``: the sides alternate combat actions; a side that passed acts no more this round; the enemy
-acts automatically from its board. When both have passed the board's title ability resolves and the round ends.
+``combat/actions``: the sides alternate combat actions; a side that passed acts no more this round (after the
+hero's action the enemy acts next unless it has passed, :func:`hand_off`); the enemy acts automatically from its
+board. When both have passed the board's title ability resolves and the round ends.
 ``combat/round_end``: with the ``retreat`` option the hero may withdraw; otherwise a new round is cast.
-A fight ends as soon as the hero or the enemy is defeated (damage reaches health); the encounter ends when every
-enemy is defeated (the party wins) or no hero can engage (the party loses if every hero was defeated).
+A fight ends as soon as the hero or the enemy is defeated (damage reaches health: the end check
+:func:`defeat`, run before every frame); the encounter ends when every enemy is defeated (the party wins) or no
+hero can engage (the party loses if every hero was defeated).
+
+Who acts is the frame's business (:data:`DRIVER`): a pending question (the hero's cancel, the enemy player's
+choice), else a token being cast (a chance frame, wherever in the round a cast or recast happens), else the step's
+frame. The pending questions' data live in :mod:`runebound_coop.state` (a state's JSON names them by tag); their
+handlers, :class:`AnswerCancel` and :class:`EnemyChoice`, sit here beside the steps.
 """
 
 from __future__ import annotations
 
-from runebound_coop.rules.enemy import enemy_act, title_ability
-from runebound_coop.rules.setup import Setup
-from runebound_coop.rules.tokens import faces_of, fight_of, with_fight
-from runebound_coop.state import ENEMY, ENEMY_REF, FLOW, HERO, Fight, Pool, RuneboundState
-from tabletop_core.components import Cast
-from tabletop_core.flow import Pending
+from typing import Any
+
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw, action_id
+from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.schema import Sym
+from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
+from runebound_coop.rules.hero import attack, hero_actions, hero_apply
+from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
+from runebound_coop.state import (
+    ENEMY,
+    FLOW,
+    HERO,
+    SIDES,
+    AttackFrame,
+    BlockFrame,
+    CancelFrame,
+    ChoiceFrame,
+    Fight,
+    Pool,
+    RuneboundState,
+    split_ref,
+    token_ref,
+)
+from tabletop_core.components import Cast, TwoSidedToken
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
 __all__ = [
-    "advance",
+    "CAST",
+    "DRIVER",
+    "AnswerBlock",
+    "AnswerCancel",
+    "CastToken",
+    "CombatActions",
+    "EnemyChoice",
+    "Engagement",
+    "Initiative",
+    "PickAttack",
+    "RoundEnd",
     "available_heroes",
+    "defeat",
+    "end_round",
+    "hand_off",
     "initiative",
     "land",
     "next_enemy",
     "next_round",
+    "returns",
     "start_fight",
     "withdraw",
 ]
+
+#: The outcomes of one token's cast: either face, even odds.
+CAST = tuple((Land(side), p) for side, p in TwoSidedToken.cast_outcomes())
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -48,33 +92,33 @@ def next_enemy(state: RuneboundState, setup: Setup) -> int:
 def start_fight(state: RuneboundState, setup: Setup, hero: int) -> RuneboundState:
     """Hero ``hero`` engages the next enemy: round 1 begins with the casts."""
     fight = Fight(hero, next_enemy(state, setup))
-    return _new_round(state.but(fight=fight), setup, 1)
+    return _new_round(replace(state, fight=fight), setup, 1)
 
 
 def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundState:
     fight = fight_of(state)
     nh = len(faces_of(setup, fight, HERO))
     ne = len(faces_of(setup, fight, ENEMY))
-    casting = (*range(nh), *range(ENEMY_REF, ENEMY_REF + ne))
+    casting = (*(token_ref(HERO, i) for i in range(nh)), *(token_ref(ENEMY, i) for i in range(ne)))
     fight = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
-    return state.but(fight=fight, pos=FLOW.at("combat", "cast", round_))
+    return replace(state, fight=fight, pos=FLOW.at("combat", "cast", round_))
 
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
     """The next token being cast lands on ``side`` (one chance node per token)."""
     fight = fight_of(state)
     ref = fight.casting[0]
-    who, i = (ENEMY, ref - ENEMY_REF) if ref >= ENEMY_REF else (HERO, ref)
+    who, i = split_ref(ref)
     pool = fight.pool(who)
     sides = (pool.sides & ~(1 << i)) | (side << i)
-    fight = fight.with_pool(who, pool.but(sides=sides)).but(casting=fight.casting[1:])
+    fight = replace(fight.with_pool(who, replace(pool, sides=sides)), casting=fight.casting[1:])
     return with_fight(state, fight)
 
 
 def initiative(setup: Setup, fight: Fight) -> int:
     """The side that takes the first combat action: more initiative marks; the hero wins ties."""
     marks = []
-    for side in (HERO, ENEMY):
+    for side in SIDES:
         pool = fight.pool(side)
         tokens = setup.heroes[fight.hero].tokens if side == HERO else setup.enemies[fight.enemy].tokens
         cast = Cast(tokens, tuple(pool.side(i) for i in range(len(tokens))))
@@ -82,20 +126,10 @@ def initiative(setup: Setup, fight: Fight) -> int:
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
-def _end_fight(state: RuneboundState, setup: Setup) -> RuneboundState | None:
-    """End the fight if a combatant is defeated (``None`` otherwise)."""
-    fight = fight_of(state)
-    if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
-        state = state.but(out=state.out | (1 << fight.hero))
-    elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
-        return None
-    return state.but(fight=None, pending=Pending(), pos=FLOW.at("encounter"))
-
-
 def withdraw(state: RuneboundState) -> RuneboundState:
     """The engaged hero leaves the fight (and engages no more this encounter); the enemy keeps its damage."""
     fight = fight_of(state)
-    return state.but(withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
+    return replace(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
 
 
 def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -105,55 +139,265 @@ def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
     return _new_round(state, setup, state.pos.round + 1)
 
 
-def advance(state: RuneboundState, setup: Setup) -> RuneboundState:
-    """Run the automatic steps (enemy actions, initiative, round ends) until a decision, a chance node or the end."""
-    while True:
-        if state.fight is not None:
-            # A defeat ends the fight at once, even in the middle of an enemy ability (pending frames are dropped).
-            ended = _end_fight(state, setup)
-            if ended is not None:
-                state = ended
-                continue
-        if state.pending:
-            return state
-        if state.fight is None:
-            if state.pos.phase == "over":
-                return state
-            heroes = available_heroes(state)
-            if next_enemy(state, setup) < 0 or not heroes:
-                return state.but(pos=FLOW.at("over"))
-            if len(heroes) == 1:
-                state = start_fight(state, setup, heroes[0])
-                continue
-            return state.but(pos=FLOW.at("encounter"))
+def hand_off(state: RuneboundState) -> RuneboundState:
+    """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
+    actions; a side that passed acts no more")."""
+    fight = fight_of(state)
+    return with_fight(state, replace(fight, turn=HERO if fight.has_passed(ENEMY) else ENEMY))
+
+
+def defeat(state: RuneboundState) -> RuneboundState | None:
+    """The end check: a defeated combatant ends the fight at once, even in the middle of an enemy ability (pending
+    questions are dropped); a defeated hero is out of the encounter. ``None`` while both stand."""
+    fight = state.fight
+    if fight is None:
+        return None
+    setup = setup_of(state.options)
+    if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
+        state = replace(state, out=state.out | (1 << fight.hero))
+    elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
+        return None
+    return replace(state, fight=None, pending=Pending(), pos=FLOW.at("encounter"))
+
+
+class Engagement(Decision[RuneboundState, Engage]):
+    """``encounter/engage``: the party's lowest available hero sends one available hero against the next enemy;
+    by itself when one hero is left, and the encounter is over when no enemy or no hero is left."""
+
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        heroes = available_heroes(state)
+        if next_enemy(state, setup_of(state.options)) < 0 or not heroes:
+            return replace(state, pos=FLOW.at("over"))
+        if len(heroes) == 1:
+            return start_fight(state, setup_of(state.options), heroes[0])
+        return None
+
+    def actor(self, state: RuneboundState) -> int:
+        return available_heroes(state)[0]
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Engage, ...]:
+        return tuple(Engage(h) for h in available_heroes(state))
+
+    def apply(self, state: RuneboundState, action: Engage) -> RuneboundState:
+        return start_fight(state, setup_of(state.options), action.hero)
+
+
+class CastToken(Chance[RuneboundState, Land]):
+    """A token is being cast (the round's casts, or a recast mid-round): it lands on either face, even odds."""
+
+    def chance_outcomes(self, state: RuneboundState) -> tuple[tuple[Land, float], ...]:
+        return CAST
+
+    def apply(self, state: RuneboundState, action: Land) -> RuneboundState:
+        return land(state, action.side)
+
+
+class Initiative(Automatic[RuneboundState]):
+    """``combat/cast`` once every token has landed: the side with more initiative marks acts first."""
+
+    def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        if fight.casting:
-            return state
-        step = state.pos.step
-        if step == "cast":
-            fight = fight.but(turn=initiative(setup, fight))
-            state = state.but(fight=fight, pos=FLOW.next(state.pos))
-            continue
-        if step == "round_end":
-            return state
-        both = (1 << HERO) | (1 << ENEMY)
-        if fight.passed & both == both:
+        fight = replace(fight, turn=initiative(setup_of(state.options), fight))
+        return replace(state, fight=fight, pos=FLOW.next(state.pos))
+
+
+class CombatActions(Decision[RuneboundState, Action]):
+    """``combat/actions``: the hero's combat action when it is the hero's turn; otherwise, by itself, the enemy's
+    action from its board, the turn passing over a side that passed, or the round's end once both passed."""
+
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        fight = fight_of(state)
+        setup = setup_of(state.options)
+        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
             state = title_ability(state, setup)
-            if _end_fight(state, setup) is not None:
-                continue
-            if state.options.retreat:
-                state = state.but(pos=FLOW.next(state.pos))
-                return state
-            state = next_round(state, setup)
-            continue
+            if state.pending:
+                return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
+            return end_round(state, setup)
         if fight.turn == HERO:
-            if not (fight.passed >> HERO) & 1:
-                return state
-            state = with_fight(state, fight.but(turn=ENEMY))
-            continue
-        if (fight.passed >> ENEMY) & 1:
-            state = with_fight(state, fight.but(turn=HERO))
-            continue
+            if not fight.has_passed(HERO):
+                return None
+            return with_fight(state, replace(fight, turn=ENEMY))
+        if fight.has_passed(ENEMY):
+            return with_fight(state, replace(fight, turn=HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
-        nxt = HERO if not (fight.passed >> HERO) & 1 else ENEMY
-        state = enemy_act(with_fight(state, fight.but(turn=nxt)), setup)
+        nxt = ENEMY if fight.has_passed(HERO) else HERO
+        return enemy_act(with_fight(state, replace(fight, turn=nxt)), setup)
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
+        return tuple(sorted(hero_actions(state, setup_of(state.options)), key=action_id))
+
+    def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
+        setup = setup_of(state.options)
+        if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
+            # Several tokens show the symbol: the hero picks which of them the attack spends.
+            return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))
+        return hand_off(hero_apply(state, setup, action))
+
+
+def end_round(state: RuneboundState, setup: Setup) -> RuneboundState:
+    """After the title ability: the round ends (unless the end check ends the fight): the retreat question, or a
+    new round."""
+    if defeat(state) is not None:
+        return state  # the end check ends the fight
+    if state.options.retreat:
+        return replace(state, pos=FLOW.next(state.pos))
+    return next_round(state, setup)
+
+
+class RoundEnd(Decision[RuneboundState, Withdraw]):
+    """``combat/round_end`` (option ``retreat``): the hero withdraws from the fight or stays for another round."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Withdraw, ...]:
+        return (Withdraw(False), Withdraw(True))
+
+    def apply(self, state: RuneboundState, action: Withdraw) -> RuneboundState:
+        return withdraw(state) if action.leave else next_round(state, setup_of(state.options))
+
+
+class AnswerCancel(Decision[RuneboundState, Respond]):
+    """A :class:`~runebound_coop.state.CancelFrame` on top: the hero cancels the ability with 1 tactics, or not."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Respond, ...]:
+        return (Respond(False), Respond(True))
+
+    def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
+        return respond(state, setup_of(state.options), action.cancel)
+
+
+class EnemyChoice(Decision[RuneboundState, Choose]):
+    """A :class:`~runebound_coop.state.ChoiceFrame` on top: the enemy player (the last seat) picks a candidate."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return len(state.options.heroes)
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
+        top = state.pending.top
+        assert isinstance(top, ChoiceFrame)  # this handler serves only choice frames
+        return tuple(Choose(k) for k in range(len(top.candidates)))
+
+    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
+        return choose(state, setup_of(state.options), action.option)
+
+
+class AnswerBlock(Decision[RuneboundState, Block]):
+    """A :class:`~runebound_coop.state.BlockFrame` on top: the hero spends a tactics as a shield, or keeps it."""
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Block, ...]:
+        return (Block(False), Block(True))
+
+    def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
+        frame = state.pending.top
+        assert isinstance(frame, BlockFrame)  # this handler serves only block frames
+        setup = setup_of(state.options)
+        state = block(state, setup, action.tactics)
+        return end_round(state, setup) if frame.round_end else state
+
+
+class PickAttack(Decision[RuneboundState, Action]):
+    """An :class:`~runebound_coop.state.AttackFrame` on top: the hero adds a token showing the attack's symbol
+    (``Choose(i)``: token ``i``) or strikes with those chosen (``Attack(symbol)``, once one is chosen); with every
+    such token chosen the attack strikes by itself.
+
+    "One action: spend damage symbols of ONE type (physical or magic, values summed)": which of them is the
+    hero's choice, and a split can deal more (against a shield each attack meets anew).
+    """
+
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        frame = state.pending.top
+        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
+        if self._left(state, frame):
+            return None
+        return self._strike(state, frame)
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
+        frame = state.pending.top
+        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
+        picks: list[Action] = [Choose(i) for i in self._left(state, frame)]
+        return (Attack(Sym(frame.symbol)), *picks) if frame.chosen else tuple(picks)
+
+    def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
+        frame = state.pending.top
+        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
+        if isinstance(action, Choose):
+            return replace(
+                state, pending=state.pending.replace_top(replace(frame, chosen=frame.chosen | (1 << action.option)))
+            )
+        return self._strike(state, frame)
+
+    @staticmethod
+    def _left(state: RuneboundState, frame: AttackFrame) -> list[int]:
+        tokens = showing(setup_of(state.options), fight_of(state), HERO, Sym(frame.symbol))
+        return [i for i in tokens if not (frame.chosen >> i) & 1]
+
+    @staticmethod
+    def _strike(state: RuneboundState, frame: AttackFrame) -> RuneboundState:
+        state = replace(state, pending=state.pending.pop())
+        tokens = [i for i in range(frame.chosen.bit_length()) if (frame.chosen >> i) & 1]
+        return hand_off(attack(state, setup_of(state.options), Sym(frame.symbol), tokens))
+
+
+_CAST_TOKEN = CastToken()
+_HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
+    CancelFrame: AnswerCancel(),
+    ChoiceFrame: EnemyChoice(),
+    BlockFrame: AnswerBlock(),
+    AttackFrame: PickAttack(),
+}
+
+
+def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
+    """A pending question's handler, else the cast of a token while one is being cast."""
+    top = state.pending.top
+    if top is not None:
+        return _HANDLERS[type(top)]
+    if state.fight is not None and state.fight.casting:
+        return _CAST_TOKEN
+    return None
+
+
+#: The rules as the core's driver runs them: the steps with their frames, the pending questions, the end check.
+DRIVER: Driver[RuneboundState, Action] = Driver(
+    "runebound_coop",
+    FLOW,
+    {
+        ("encounter", "engage"): Engagement(),
+        ("combat", "cast"): Initiative(),
+        ("combat", "actions"): CombatActions(),
+        ("combat", "round_end"): RoundEnd(),
+    },
+    position=lambda s: s.pos,
+    top=_top,
+    over=lambda s: s.pos.phase == "over",
+    end_checks=(defeat,),
+)
+
+
+def returns(state: RuneboundState, setup: Setup) -> tuple[float, ...]:
+    """Every hero: +1 if every enemy is defeated, -1 if every hero is, else 0 (also while the encounter goes on);
+    the enemy player, when there is one, the negation."""
+    n = state.options.num_players
+    if state.pos.phase != "over":
+        return (0.0,) * n
+    if all(d >= e.health for d, e in zip(state.enemy_damage, setup.enemies, strict=True)):
+        party = 1.0
+    elif state.out == (1 << len(setup.heroes)) - 1:
+        party = -1.0
+    else:
+        party = 0.0
+    heroes = (party,) * len(setup.heroes)
+    return (*heroes, -party) if n > len(setup.heroes) else heroes

@@ -9,13 +9,13 @@ copy of a symbol showing on another token in either pool; exert a skill card; or
 from __future__ import annotations
 
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
+from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Ability, Sym
 from runebound_coop.rules.enemy import prevent_flip
-from runebound_coop.rules.setup import Setup
 from runebound_coop.rules.tokens import (
     best_subset,
     deal,
-    faces_of,
+    faces_showing,
     fight_of,
     heal,
     live,
@@ -25,9 +25,19 @@ from runebound_coop.rules.tokens import (
     value_of,
     with_fight,
 )
-from runebound_coop.state import ENEMY, ENEMY_REF, HERO, Fight, RuneboundState
+from runebound_coop.state import (
+    ENEMY,
+    HERO,
+    Fight,
+    RuneboundState,
+    card_bit,
+    hero_ability_bit,
+    make_link,
+    token_ref,
+)
+from tabletop_core.fastcopy import replace
 
-__all__ = ["hero_actions", "hero_apply"]
+__all__ = ["attack", "hero_actions", "hero_apply"]
 
 #: Symbols a double may be spent on ("damage, shield, surge or charge; not a double, not agility").
 _DOUBLABLE = frozenset({Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE, Sym.SHIELD, Sym.SURGE})
@@ -39,31 +49,18 @@ def _copyable(setup: Setup, fight: Fight, tactics: int) -> dict[Sym, int]:
     Heroes never copy a skull; nobody copies a double (the tactics is spent, so it cannot use one).
     """
     best: dict[Sym, int] = {}
-    for side in (HERO, ENEMY):
-        faces = faces_of(setup, fight, side)
-        pool = fight.pool(side)
-        for i in live(setup, fight, side):
-            if side == HERO and i == tactics:
-                continue
-            face = faces[i][pool.side(i)]
-            if face.symbol in (Sym.SKULL, Sym.DOUBLE):
-                continue
+    for _, _, face in faces_showing(setup, fight, exclude=token_ref(HERO, tactics)):
+        if face.symbol not in (Sym.SKULL, Sym.DOUBLE):
             best[face.symbol] = max(best.get(face.symbol, 0), face.value)
     return best
 
 
 def _copy_values(setup: Setup, fight: Fight, tactics: int) -> set[tuple[Sym, int]]:
-    out = set()
-    for side in (HERO, ENEMY):
-        faces = faces_of(setup, fight, side)
-        pool = fight.pool(side)
-        for i in live(setup, fight, side):
-            if side == HERO and i == tactics:
-                continue
-            face = faces[i][pool.side(i)]
-            if face.symbol in ATTACK_SYMBOLS:
-                out.add((face.symbol, face.value))
-    return out
+    """Each damage symbol and printed value a tactics may copy as an attack."""
+    exclude = token_ref(HERO, tactics)
+    return {
+        (f.symbol, f.value) for _, _, f in faces_showing(setup, fight, exclude=exclude) if f.symbol in ATTACK_SYMBOLS
+    }
 
 
 def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
@@ -88,7 +85,7 @@ def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
         out.extend(Double(t) for t in mine if shows[t] in _DOUBLABLE and not pool.doubled(t))
     surge = sum(value_of(setup, fight, HERO, i) for i in mine if shows[i] == Sym.SURGE)
     for a, ability in enumerate(hero.abilities):
-        if not (fight.used >> a) & 1 and ability.cost <= surge:
+        if not fight.has_used(hero_ability_bit(a)) and ability.cost <= surge:
             out.append(Surge(a))
     tactics = [i for i in mine if shows[i] == Sym.TACTICS]
     if tactics:
@@ -98,10 +95,10 @@ def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
             out.extend(Flip(t, True) for t in mine if t != tactics[0])
             out.extend(Recast(t, True) for t in foe)
         for a, ability in enumerate(hero.abilities):
-            if not (fight.used >> a) & 1 and ability.cost <= best.get(Sym.SURGE, 0):
+            if not fight.has_used(hero_ability_bit(a)) and ability.cost <= best.get(Sym.SURGE, 0):
                 out.append(Surge(a, True))
     for c, card in enumerate(hero.cards):
-        if state.hand[fight.hero] < 1 or (fight.used >> (16 + c)) & 1:
+        if state.hand[fight.hero] < 1 or fight.has_used(card_bit(c)):
             continue
         if card.remove == 0:
             out.append(Exert(c, None))
@@ -116,12 +113,9 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
     """Resolve a legal hero combat action (the turn is handed on by the caller)."""
     fight = fight_of(state)
     if isinstance(action, Pass):
-        return with_fight(state, fight.but(passed=fight.passed | (1 << HERO)))
+        return with_fight(state, fight.with_passed(HERO))
     if isinstance(action, Attack):
-        tokens = showing(setup, fight, HERO, action.symbol)
-        total = sum(value_of(setup, fight, HERO, i) for i in tokens)
-        state = spend(state, HERO, tokens)
-        return _damage(state, setup, action.symbol, total)
+        return attack(state, setup, action.symbol, showing(setup, fight, HERO, action.symbol))
     if isinstance(action, Copy):
         state = spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
         return _damage(state, setup, action.symbol, action.value)
@@ -131,19 +125,19 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
         if isinstance(action, Recast):
             f = fight_of(state)
             pool = unlink(f.enemy_pool, action.target)
-            f = f.with_pool(ENEMY, pool).but(casting=(*f.casting, ENEMY_REF + action.target))
+            f = replace(f.with_pool(ENEMY, pool), casting=(*f.casting, token_ref(ENEMY, action.target)))
             return with_fight(state, f)
         prevented = prevent_flip(state, setup)
         if prevented is not None:
             return prevented
         f = fight_of(state)
         pool = unlink(f.hero_pool, action.target)
-        pool = pool.but(sides=pool.sides ^ (1 << action.target))
+        pool = replace(pool, sides=pool.sides ^ (1 << action.target))
         return with_fight(state, f.with_pool(HERO, pool))
     if isinstance(action, Double):
         d = showing(setup, fight, HERO, Sym.DOUBLE)[0]
         pool = fight.hero_pool
-        pool = pool.but(spent=pool.spent | (1 << d), links=(*pool.links, d * 16 + action.target))
+        pool = replace(pool, spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, action.target)))
         return with_fight(state, fight.with_pool(HERO, pool))
     if isinstance(action, Surge):
         ability = setup.heroes[fight.hero].abilities[action.ability]
@@ -153,18 +147,25 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
             surges = [(i, value_of(setup, fight, HERO, i)) for i in showing(setup, fight, HERO, Sym.SURGE)]
             state = spend(state, HERO, best_subset(surges, ability.cost))
         f = fight_of(state)
-        state = with_fight(state, f.but(used=f.used | (1 << action.ability)))
+        state = with_fight(state, f.with_used(hero_ability_bit(action.ability)))
         return _hero_ability(state, setup, ability)
     if isinstance(action, Exert):
         return _exert(state, setup, action)
     raise ValueError(f"not a hero combat action: {action!r}")
 
 
+def attack(state: RuneboundState, setup: Setup, symbol: Sym, tokens: list[int] | tuple[int, ...]) -> RuneboundState:
+    """Spend ``tokens`` (all showing ``symbol``) as one attack: their values summed, doubles counted."""
+    fight = fight_of(state)
+    total = sum(value_of(setup, fight, HERO, i) for i in tokens)
+    return _damage(spend(state, HERO, tokens), setup, symbol, total)
+
+
 def _damage(state: RuneboundState, setup: Setup, symbol: Sym, amount: int) -> RuneboundState:
     """Physical and magic damage can be blocked; charge cannot, and its spender cannot block this round."""
     if symbol == Sym.CHARGE:
         f = fight_of(state)
-        state = with_fight(state, f.but(charged=f.charged | (1 << HERO)))
+        state = with_fight(state, f.with_charged(HERO))
         return deal(state, setup, ENEMY, amount, blockable=False)
     return deal(state, setup, ENEMY, amount)
 
@@ -180,7 +181,7 @@ def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> Rune
             pool = fight.enemy_pool
             for i in showing(setup, fight, ENEMY, e.symbol or Sym.BLANK):
                 pool = unlink(pool, i)
-                pool = pool.but(removed=pool.removed | (1 << i))
+                pool = replace(pool, removed=pool.removed | (1 << i))
             state = with_fight(state, fight.with_pool(ENEMY, pool))
     return state
 
@@ -197,15 +198,15 @@ def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState
     card = setup.heroes[fight.hero].cards[action.card]
     hand = list(state.hand)
     hand[fight.hero] -= 1
-    fight = fight.but(used=fight.used | (1 << (16 + action.card)))
-    state = state.but(hand=tuple(hand), fight=fight)
+    fight = fight.with_used(card_bit(action.card))
+    state = replace(state, hand=tuple(hand), fight=fight)
     if card.remove and action.symbol is not None:
         tokens = showing(setup, fight, HERO, action.symbol)
         chosen = sorted(tokens, key=lambda i: (value_of(setup, fight, HERO, i), i))[: card.remove]
         pool = fight.hero_pool
         for i in chosen:
             pool = unlink(pool, i)
-            pool = pool.but(removed=pool.removed | (1 << i))
+            pool = replace(pool, removed=pool.removed | (1 << i))
         state = with_fight(state, fight.with_pool(HERO, pool))
     if card.deal:
         state = deal(state, setup, ENEMY, card.deal, blockable=not card.unblockable)

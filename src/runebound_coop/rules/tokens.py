@@ -5,11 +5,25 @@ These are the verbs every rule uses; each returns a new state. ``side`` is ``HER
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
+from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Face, Sym
-from runebound_coop.rules.setup import Setup
-from runebound_coop.state import ENEMY, ENEMY_REF, HERO, Fight, Pool, RuneboundState
+from runebound_coop.state import (
+    HERO,
+    SIDES,
+    Fight,
+    Pool,
+    RuneboundState,
+    Side,
+    TokenRef,
+    link_double,
+    link_target,
+    split_ref,
+    token_ref,
+)
+from tabletop_core.fastcopy import replace
 
 __all__ = [
     "add_damage",
@@ -17,12 +31,14 @@ __all__ = [
     "deal",
     "face_of",
     "faces_of",
+    "faces_showing",
     "fight_of",
     "heal",
     "live",
     "live_mask",
     "showing",
     "spend",
+    "tactics_block_open",
     "unlink",
     "value_of",
     "with_fight",
@@ -37,29 +53,28 @@ def fight_of(state: RuneboundState) -> Fight:
 
 def with_fight(state: RuneboundState, fight: Fight) -> RuneboundState:
     """The state with its fight replaced."""
-    return state.but(fight=fight)
+    return replace(state, fight=fight)
 
 
-def faces_of(setup: Setup, fight: Fight, side: int) -> tuple[tuple[Face, Face], ...]:
+def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
     """The token faces of ``side`` in ``fight``."""
     return setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
 
 
-def face_of(setup: Setup, fight: Fight, side: int, i: int) -> Face:
+def face_of(setup: Setup, fight: Fight, side: Side, i: int) -> Face:
     """The face token ``i`` of ``side`` shows."""
     return faces_of(setup, fight, side)[i][fight.pool(side).side(i)]
 
 
-def live_mask(setup: Setup, fight: Fight, side: int) -> int:
+def live_mask(setup: Setup, fight: Fight, side: Side) -> int:
     """Bitmask of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
     pool = fight.pool(side)
     n = len(setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces)
     mask = ((1 << n) - 1) & ~(pool.spent | pool.removed)
-    if fight.casting:
-        offset = 0 if side == HERO else ENEMY_REF
-        for ref in fight.casting:
-            if offset <= ref < offset + ENEMY_REF:
-                mask &= ~(1 << (ref - offset))
+    for ref in fight.casting:
+        who, i = split_ref(ref)
+        if who == side:
+            mask &= ~(1 << i)
     return mask
 
 
@@ -74,33 +89,50 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def live(setup: Setup, fight: Fight, side: int) -> list[int]:
+def live(setup: Setup, fight: Fight, side: Side) -> list[int]:
     """Indices of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
     return _bits(live_mask(setup, fight, side))
 
 
-def showing(setup: Setup, fight: Fight, side: int, symbol: Sym) -> list[int]:
+def faces_showing(setup: Setup, fight: Fight, *, exclude: TokenRef | None = None) -> Iterator[tuple[Side, int, Face]]:
+    """Every live token of both pools (hero first, then by index) with the face it shows, but token ``exclude``.
+
+    >>> from runebound_coop import GAME
+    >>> from runebound_coop.content.roster import setup_of
+    >>> state = GAME.new_game(seed=1, heroes=("Corbin",), enemies=("Ogre",))
+    >>> [f"{side}:{i}:{face}" for side, i, face in faces_showing(setup_of(state.options), state.fight)][:2]
+    ['0:0:U', '0:1:S']
+    """
+    for side in SIDES:
+        faces = faces_of(setup, fight, side)
+        pool = fight.pool(side)
+        for i in live(setup, fight, side):
+            if exclude is None or token_ref(side, i) != exclude:
+                yield side, i, faces[i][pool.side(i)]
+
+
+def showing(setup: Setup, fight: Fight, side: Side, symbol: Sym) -> list[int]:
     """Indices of ``side``'s live tokens showing ``symbol``."""
     a, b = setup.heroes[fight.hero].masks if side == HERO else setup.enemies[fight.enemy].masks
     sides = fight.pool(side).sides
     return _bits(((a[symbol] & ~sides) | (b[symbol] & sides)) & live_mask(setup, fight, side))
 
 
-def value_of(setup: Setup, fight: Fight, side: int, i: int) -> int:
+def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
     """The value of token ``i``'s face, twice the printed value when a double sits on it."""
     pool = fight.pool(side)
     v = faces_of(setup, fight, side)[i][pool.side(i)].value
     return 2 * v if pool.doubled(i) else v
 
 
-def spend(state: RuneboundState, side: int, indices: list[int] | tuple[int, ...]) -> RuneboundState:
+def spend(state: RuneboundState, side: Side, indices: list[int] | tuple[int, ...]) -> RuneboundState:
     """Mark ``side``'s tokens ``indices`` spent."""
     fight = fight_of(state)
     pool = fight.pool(side)
     mask = 0
     for i in indices:
         mask |= 1 << i
-    return with_fight(state, fight.with_pool(side, pool.but(spent=pool.spent | mask)))
+    return with_fight(state, fight.with_pool(side, replace(pool, spent=pool.spent | mask)))
 
 
 def unlink(pool: Pool, i: int) -> Pool:
@@ -108,14 +140,14 @@ def unlink(pool: Pool, i: int) -> Pool:
 
     "If a token on top of a double symbol is removed, the double token returns to its original space."
     """
-    links = tuple(link for link in pool.links if link & 15 != i)
+    links = tuple(link for link in pool.links if link_target(link) != i)
     if len(links) == len(pool.links):
         return pool
     returned = 0
     for link in pool.links:
-        if link & 15 == i:
-            returned |= 1 << (link >> 4)
-    return pool.but(links=links, spent=pool.spent & ~returned)
+        if link_target(link) == i:
+            returned |= 1 << link_double(link)
+    return replace(pool, links=links, spent=pool.spent & ~returned)
 
 
 def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
@@ -145,57 +177,62 @@ def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
     return best[2]
 
 
-def add_damage(state: RuneboundState, side: int, amount: int) -> RuneboundState:
+def add_damage(state: RuneboundState, setup: Setup, side: Side, amount: int) -> RuneboundState:
     """Put ``amount`` damage on the engaged hero or the enemy (never beyond its health)."""
     fight = fight_of(state)
-    setup_health = _health(state, side)
     if side == HERO:
         dmg = list(state.hero_damage)
-        dmg[fight.hero] = min(setup_health, dmg[fight.hero] + amount)
-        return state.but(hero_damage=tuple(dmg))
+        dmg[fight.hero] = min(setup.heroes[fight.hero].health, dmg[fight.hero] + amount)
+        return replace(state, hero_damage=tuple(dmg))
     dmg = list(state.enemy_damage)
-    dmg[fight.enemy] = min(setup_health, dmg[fight.enemy] + amount)
-    return state.but(enemy_damage=tuple(dmg))
+    dmg[fight.enemy] = min(setup.enemies[fight.enemy].health, dmg[fight.enemy] + amount)
+    return replace(state, enemy_damage=tuple(dmg))
 
 
-def heal(state: RuneboundState, side: int, amount: int) -> RuneboundState:
+def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
     """Remove up to ``amount`` damage from ``side``."""
     fight = fight_of(state)
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = max(0, dmg[fight.hero] - amount)
-        return state.but(hero_damage=tuple(dmg))
+        return replace(state, hero_damage=tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = max(0, dmg[fight.enemy] - amount)
-    return state.but(enemy_damage=tuple(dmg))
+    return replace(state, enemy_damage=tuple(dmg))
 
 
-def _health(state: RuneboundState, side: int) -> int:
-    from runebound_coop.rules.setup import setup_of
-
-    setup = setup_of(state.options)
+def tactics_block_open(state: RuneboundState, setup: Setup, amount: int, blockable: bool = True) -> bool:
+    """Whether the hero, about to take ``amount`` damage, has a choice to make: spend a tactics as a copy of a
+    shield, or not ("when a player is about to take damage, that player can spend one tactics symbol ... as a copy
+    of a symbol that would allow him or her to block"). Only when the damage can be blocked, the hero has not
+    spent charge, a tactics is live and a shield shows on some live token to be copied."""
     fight = fight_of(state)
-    return setup.heroes[fight.hero].health if side == HERO else setup.enemies[fight.enemy].health
+    if amount <= 0 or not blockable or fight.has_charged(HERO) or not showing(setup, fight, HERO, Sym.TACTICS):
+        return False
+    return _best_shield_copy(setup, fight) > 0
 
 
-def deal(state: RuneboundState, setup: Setup, to: int, amount: int, blockable: bool = True) -> RuneboundState:
+def deal(
+    state: RuneboundState, setup: Setup, to: Side, amount: int, blockable: bool = True, *, tactics: bool = True
+) -> RuneboundState:
     """Deal ``amount`` damage to side ``to``, which blocks it if it can.
 
-    "Shield symbols are always spent at the first opportunity in response to taking damage. If an enemy casts
-    both a tactics symbol and a shield, the tactics symbol is always spent as a shield to block damage first, and
-    then the shield is used." Both combatants block this way. A tactics blocks as a copy of the highest printed
+    "Shield symbols are always spent at the first opportunity in response to taking damage" (both sides). "If an
+    enemy casts both a tactics symbol and a shield, the tactics symbol is always spent as a shield to block damage
+    first, and then the shield is used": the enemy's tactics blocks by itself. The hero's tactics is the hero's
+    choice (:func:`tactics_block_open`), passed as ``tactics``. A tactics blocks as a copy of the highest printed
     shield showing on any other live token (the number is copied, not a double). A side that spent charge this
     round cannot block; unblockable damage (charge, "cannot be blocked") is never blocked.
     """
     fight = fight_of(state)
     if amount <= 0:
         return state
-    if blockable and not (fight.charged >> to) & 1:
-        tactics = showing(setup, fight, to, Sym.TACTICS)
-        if tactics:
+    if blockable and not fight.has_charged(to):
+        tactics_tokens = showing(setup, fight, to, Sym.TACTICS) if tactics else []
+        if tactics_tokens:
             shield = _best_shield_copy(setup, fight)
             if shield:
-                state = spend(state, to, [tactics[0]])
+                state = spend(state, to, [tactics_tokens[0]])
                 amount = max(0, amount - shield)
                 fight = fight_of(state)
         if amount > 0:
@@ -205,16 +242,8 @@ def deal(state: RuneboundState, setup: Setup, to: int, amount: int, blockable: b
                 blocked = sum(v for i, v in shields if i in chosen)
                 state = spend(state, to, chosen)
                 amount = max(0, amount - blocked)
-    return add_damage(state, to, amount) if amount > 0 else state
+    return add_damage(state, setup, to, amount) if amount > 0 else state
 
 
 def _best_shield_copy(setup: Setup, fight: Fight) -> int:
-    best = 0
-    for side in (HERO, ENEMY):
-        faces = faces_of(setup, fight, side)
-        pool = fight.pool(side)
-        for i in live(setup, fight, side):
-            face = faces[i][pool.side(i)]
-            if face.symbol == Sym.SHIELD and face.value > best:
-                best = face.value
-    return best
+    return max((face.value for _, _, face in faces_showing(setup, fight) if face.symbol == Sym.SHIELD), default=0)

@@ -24,21 +24,27 @@ How the protocol maps onto OpenSpiel:
 - **Ids.** Decision ids are OpenSpiel actions in ``range(num_distinct_actions)``; chance outcome ids are OpenSpiel
   chance outcomes in ``range(max_chance_outcomes)``. The two spaces are separate in both libraries, and an id is
   always decoded by the kind of node it is applied at (``Game.action_from_id(state, id)``).
-- **GameType / GameInfo** come from ``game.spec``: chance mode, information, utility, ``reward_model=TERMINAL``
-  (our games pay only at the end), player bounds, distinct actions, chance outcomes, utility bounds and sum, and
-  ``max_game_length`` (ours counts chance outcomes too, so it is a valid upper bound on OpenSpiel's decisions).
-  ``num_players`` is the count for the chosen options (``game.num_players`` of the initial state).
+- **GameType / GameInfo** come from ``game.spec_for(options)`` (``game.spec`` unless the options change it): chance
+  mode, information, utility, ``reward_model=TERMINAL`` (our games pay only at the end), player bounds, distinct
+  actions, chance outcomes, utility bounds and sum, and ``max_game_length`` (ours counts chance outcomes too, so it
+  is a valid upper bound on OpenSpiel's decisions). ``num_players`` is the count for the chosen options
+  (``game.num_players`` of the initial state).
 - **Parameters** are the fields of ``game.options_type``: bool, int, float and str fields pass as themselves, enums
   as their value, anything else (tuples, optionals, nested classes) as JSON text written with ``;`` between items
   and ``, ( ) =`` escaped inside strings, so it survives OpenSpiel's game strings: ``python_solo(bust_faces=[1;2])``.
-- **Observations** come from ``game.observe``: the observation string is the canonical JSON of the view, the
-  observation tensor is ``game.observation_tensor``. The information state is perfect recall. When the game
-  declares ``spec.provides_information_state`` (Kuhn poker, Unrest), its string is the canonical JSON of
-  ``game.information_state`` and its tensor ``game.information_state_tensor`` (shape
-  ``spec.information_state_tensor_shape``). Otherwise (the perfect-information games, whose observation is the
-  state) the adapter builds the string from the views: the current view plus a digest of everything the player
-  has seen and done (the sequence of distinct views and its own actions), and offers no information state tensor
-  (OpenSpiel's own perfect-information games, tic-tac-toe among them, offer none either).
+- **Registration.** Importing this module registers every installed game (the ``tabletop.games`` entry points,
+  :data:`INSTALLED`); one that fails to import is skipped with a ``RuntimeWarning``. Other games (your own, the core's
+  Kuhn poker) register with :func:`register`. ``python -m tabletop_core.adapters.openspiel_run MODULE FLAGS...`` runs
+  one of OpenSpiel's own scripts with the games registered.
+- **Observations.** The observation string is ``game.observation_string`` (the seat's view in words), the tensor
+  ``game.observation_tensor``. The information state string is that text plus ``recall <digest>``: perfect recall,
+  a digest of the game's own ``information_state`` where the spec declares ``provides_information_state`` (Kuhn
+  poker, Unrest; its tensor is then ``game.information_state_tensor``), and otherwise of the sequence of distinct
+  views the player has had and the actions it took (no tensor then, as OpenSpiel's own perfect-information games
+  offer none). Every other ``IIGObservationType`` (public only, private only, every player's, with or without
+  perfect recall) is a string observer built from ``game.public_observation`` and ``game.private_observation``
+  (:class:`_Observer`), offered where the game says what is public.
+
 - **Serialization** goes through :func:`tabletop_core.to_json` / :func:`tabletop_core.from_json`. OpenSpiel 2.0's
   ``PyState::Serialize`` (C++, not overridable from Python) writes the history, the move number and a base64
   pickle of the Python object's ``__dict__``; this adapter keeps a single entry there whose pickled form is the

@@ -2,11 +2,9 @@
 
 ``python -m tabletop_core.adapters.openspiel_run MODULE [FLAGS...]`` imports :mod:`tabletop_core.adapters.openspiel`
 (which registers every installed game as ``python_<name>``), then runs ``MODULE`` as ``__main__`` with ``FLAGS`` as
-its command line, exactly as ``python -m MODULE FLAGS...`` would::
-
-    python -m tabletop_core.adapters.openspiel_run open_spiel.python.examples.example --game_string=python_unrest
-    python -m tabletop_core.adapters.openspiel_run open_spiel.python.examples.mcts --game=python_unbroken --quiet
-    python -m tabletop_core.adapters.openspiel_run open_spiel.python.examples.playthrough --game=python_unrest
+its command line, exactly as ``python -m MODULE FLAGS...`` would; for example
+``python -m tabletop_core.adapters.openspiel_run open_spiel.python.examples.example --game_string=python_unrest``
+or ``... open_spiel.python.examples.mcts --game=python_unbroken --quiet``.
 
 In your own code, ``import tabletop_core.adapters.openspiel`` before ``pyspiel.load_game`` does the same.
 """

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["Agent", "FirstAgent", "RandomAgent", "SearchAgent", "choose_action"]
 
 A = TypeVar("A")
+S = TypeVar("S")
 
 
 @runtime_checkable
@@ -34,17 +38,22 @@ class SearchAgent(Protocol):
     so a search agent can leak nothing that ``observe`` hides.
     """
 
-    def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
+    def act_in(self, game: Game[Any, Any, Any], state: Any, player: int, rng: np.random.Generator) -> Any:
         """Choose a legal action of ``player`` in ``state`` (a determinization of the true state)."""
         ...
 
 
-def choose_action(agent: Agent | SearchAgent, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
+def choose_action(
+    agent: Agent | SearchAgent, game: Game[S, A, Any], state: S, player: int, rng: np.random.Generator
+) -> A:
     """Ask ``agent`` for ``player``'s action in ``state``: a view for an :class:`Agent`, a determinization for a
     :class:`SearchAgent`."""
+    action: A
     if isinstance(agent, SearchAgent):
-        return agent.act_in(game, game.determinize(state, player, rng), player, rng)
-    return agent.act(game.observe(state, player), game.legal_actions(state), rng)
+        action = agent.act_in(game, game.determinize(state, player, rng), player, rng)
+    else:
+        action = agent.act(game.observe(state, player), game.legal_actions(state), rng)
+    return action
 
 
 class RandomAgent:

@@ -1,10 +1,36 @@
 """Open-loop Monte Carlo tree search that serves perfect information, chance and hidden information alike.
 
-The tree is keyed by the sequence of decision ids from the root; chance outcomes are sampled afresh on every
-iteration (open loop), so the same tree averages over dice, draws and casts with their true probabilities. In a
-hidden-information game every iteration starts from a new ``determinize`` of the root, which makes the search a
-single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012): actions are scored with
-availability counts, because an action legal in one determinization may not be in another.
+The tree is keyed by the sequence of decision ids from the root; chance outcomes are never nodes of the tree but
+are sampled afresh from their exact distribution on every iteration (open-loop chance sampling). So a chance node
+with a thousand outcomes costs no more than one with two: the statistics of the decision that follows average
+over the outcomes with their true probabilities, and the tree never splits into branches that are each visited
+once. In a hidden-information game every iteration starts from a new ``determinize`` of the root, which makes the
+search a single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley and Whitehouse 2012): actions are
+scored with availability counts, because an action legal in one determinization may not be in another.
+
+Budgets: ``iterations`` (a count) and ``seconds`` (wall time per decision), whichever ends first. A count gives
+the same game for the same seed on any machine; a time budget does not, because the number of iterations it
+buys depends on the machine and its load.
+
+Rollouts: uniform random by default; ``rollout="heuristic"`` plays the game's own bots
+(``Game.default_agents``) to the end, and any :class:`RolloutPolicy` may be given.
+
+Chance: open-loop sampling (``chance="sample"``, the default) is cheap and needs no memory per outcome, but it
+averages the decisions that follow a chance node over all its outcomes, so it undervalues a gamble whose best
+follow-up depends on how the dice fell. ``chance="widen"`` puts chance outcomes in the tree (closed loop) with
+progressive widening (Couetoux et al. 2011, "double progressive widening"): a chance node visited ``n`` times
+holds at most ``ceil(widening * (n + 1) ** widening_power)`` sampled outcomes, and once full it samples among
+them in proportion to their true probabilities. Each kept outcome is visited often enough to learn its own
+follow-up, and the node grows toward the full distribution as the budget grows, so the search stays sound with
+thousands of outcomes (tests/core/test_mcts.py shows the open-loop search picking the wrong move where the
+widened one picks the right one).
+
+Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
+becomes the next decision's root. Open loop, that is the subtree itself (chance is not in the key); widened, it
+is the subtree under the chance outcomes that happened, found by the state they led to (perfect information
+only). With other players between its moves the agent is not told their moves, so it searches afresh. An agent plays one
+game at a time (the runners build fresh agents for every game); call :meth:`MCTSAgent.reset` before reusing an
+instance for another game.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
@@ -16,8 +42,9 @@ True
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,72 +52,220 @@ from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import TabletopError
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
-__all__ = ["MCTSAgent"]
+__all__ = ["AgentRollout", "MCTSAgent", "RandomRollout", "RolloutPolicy"]
+
+
+class RolloutPolicy(Protocol):
+    """Chooses the actions of a rollout, for every player."""
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        """One of ``legal``, the move of ``player`` in ``state``."""
+        ...
+
+
+class RandomRollout:
+    """Uniformly random rollout moves."""
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        """A uniformly random legal action."""
+        return legal[int(rng.integers(len(legal)))]
+
+    def __repr__(self) -> str:
+        return "RandomRollout()"
+
+
+class AgentRollout:
+    """Rollout moves chosen by agents, one per seat (for example the game's heuristic bots).
+
+    Each agent sees only ``game.observe(state, player)`` (or a determinization, for a search agent), as it would
+    at the table.
+
+    Args:
+        agents: one agent per seat; ``None`` means the game's own bots, taken from ``game.default_agents``
+            at the first rollout.
+    """
+
+    def __init__(self, agents: Sequence[Any] | None = None) -> None:
+        self.agents: list[Any] | None = list(agents) if agents is not None else None
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        """The seat's agent's move."""
+        from tabletop_core.agents.base import choose_action
+
+        if self.agents is None:
+            self.agents = list(game.default_agents(state))
+        return choose_action(self.agents[player], game, state, player, rng)
+
+    def __repr__(self) -> str:
+        return "AgentRollout(heuristic)" if self.agents is None else f"AgentRollout({self.agents!r})"
 
 
 class _Node:
-    __slots__ = ("avail", "visits", "wins")
+    __slots__ = ("avail", "state", "visits", "wins")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
         self.avail: dict[int, int] = {}
+        self.state: Any = None  # widened search, perfect information: the state, for tree reuse
+
+
+Tree = dict[tuple[int, ...], _Node]
 
 
 class MCTSAgent:
-    """UCT search with random rollouts (a :class:`~tabletop_core.agents.SearchAgent`).
+    """UCT search with open-loop chance sampling (a :class:`~tabletop_core.agents.SearchAgent`).
 
     Args:
-        iterations: simulations per decision.
-        exploration: the UCB constant, applied to returns scaled to [0, 1] by the spec's utility bounds.
+        iterations: the most simulations per decision (default 200, or unlimited when ``seconds`` is given).
+        seconds: the most wall time per decision, in seconds (``None``: no time limit).
+        exploration: the UCB constant, applied to returns scaled to [0, 1] (see ``normalize``).
+        normalize: ``"spec"`` scales returns by the spec's utility bounds; ``"observed"`` by the lowest and highest
+            return this search's rollouts have met (for a game whose utility bounds are far wider than its usual
+            results, such as Unbroken's scores, so the exploration constant keeps its meaning).
         rollout_limit: the most actions a rollout takes before ``evaluate`` scores the state.
         evaluate: scores a non-terminal state for every player (default: ``game.returns``).
-        rollout_policy: picks a rollout action from ``(state, legal_actions, rng)`` (default: uniform).
+        rollout: ``"random"``, ``"heuristic"`` (the game's own bots, see :class:`AgentRollout`) or a
+            :class:`RolloutPolicy`.
+        rollout_policy: the older form of a custom rollout, ``(state, legal_actions, rng) -> action``.
+        reuse: keep the subtree of the chosen action for the next decision, where that is sound (see the module).
+        chance: ``"sample"`` (open loop) or ``"widen"`` (outcomes in the tree, with progressive widening).
+        widening: the widening coefficient (``chance="widen"``).
+        widening_power: the widening exponent, in (0, 1) (``chance="widen"``).
     """
+
+    #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
+    always_determinize = False
 
     def __init__(
         self,
-        iterations: int = 200,
+        iterations: int | None = None,
+        *,
+        seconds: float | None = None,
         exploration: float = 1.4,
         rollout_limit: int = 400,
         evaluate: Callable[[Any, Any], Sequence[float]] | None = None,
+        rollout: str | RolloutPolicy = "random",
         rollout_policy: Callable[[Any, Sequence[Any], np.random.Generator], Any] | None = None,
+        reuse: bool = True,
+        chance: str = "sample",
+        widening: float = 1.0,
+        widening_power: float = 0.5,
+        normalize: str = "spec",
     ) -> None:
-        if iterations < 1:
-            raise TabletopError(f"MCTSAgent: iterations must be >= 1, not {iterations}")
-        self.iterations = iterations
+        if normalize not in ("observed", "spec"):
+            raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
+        if chance not in ("sample", "widen"):
+            raise TabletopError(f"{type(self).__name__}: chance must be 'sample' or 'widen', not {chance!r}")
+        if not (widening > 0 and 0 < widening_power < 1):
+            raise TabletopError(f"{type(self).__name__}: need widening > 0 and 0 < widening_power < 1")
+        if iterations is not None and iterations < 1:
+            raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise TabletopError(f"{type(self).__name__}: seconds must be > 0, not {seconds}")
+        self.iterations = iterations if iterations is not None else (200 if seconds is None else None)
+        self.seconds = seconds
         self.exploration = exploration
         self.rollout_limit = rollout_limit
         self.evaluate = evaluate
-        self.rollout_policy = rollout_policy
+        self.rollout_name = rollout if isinstance(rollout, str) else repr(rollout)
+        self.policy: RolloutPolicy = self._policy(rollout, rollout_policy)
+        self.reuse = reuse
+        self.widen = chance == "widen"
+        self.widening = widening
+        self.widening_power = widening_power
+        self.normalize = normalize
+        self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
+        self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
+        self._kept: Tree | None = None
+        #: Iterations run for the last decision, and root visits it inherited by tree reuse.
+        self.last_iterations = 0
+        self.reused_visits = 0
+
+    @staticmethod
+    def _policy(
+        rollout: str | RolloutPolicy, legacy: Callable[[Any, Sequence[Any], np.random.Generator], Any] | None
+    ) -> RolloutPolicy:
+        if legacy is not None:
+            return lambda game, state, player, legal, rng: legacy(state, legal, rng)
+        if rollout == "random":
+            return RandomRollout()
+        if rollout == "heuristic":
+            return AgentRollout()
+        if isinstance(rollout, str):
+            raise TabletopError(f"MCTSAgent: rollout must be 'random', 'heuristic' or a policy, not {rollout!r}")
+        return rollout
 
     def __repr__(self) -> str:
-        return f"MCTSAgent(iterations={self.iterations}, exploration={self.exploration})"
+        return (
+            f"{type(self).__name__}(iterations={self.iterations}, seconds={self.seconds}, "
+            f"exploration={self.exploration}, rollout={self.rollout_name!r}"
+            + (
+                f", chance='widen', widening={self.widening}, widening_power={self.widening_power})"
+                if self.widen
+                else ")"
+            )
+        )
+
+    def reset(self) -> None:
+        """Forget the kept subtree (before playing another game with this instance)."""
+        self._kept = None
 
     def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
         """Search from ``state`` (a determinization when information is hidden) and return the most visited action."""
         legal = game.legal_actions(state)
         if len(legal) == 1:
+            self._kept = None
             return legal[0]
-        hidden = game.spec.information == Information.IMPERFECT
+        hidden = self.always_determinize or game.spec.information == Information.IMPERFECT
         low, high = game.spec.min_utility, game.spec.max_utility
         scale = 1.0 / (high - low) if high > low else 1.0
-        tree: dict[tuple[int, ...], _Node] = {}
-        for _ in range(self.iterations):
+        self._seen = [math.inf, -math.inf]
+        ids = [game.action_id(a) for a in legal]
+        tree = self._reused(state, ids, hidden) if self.reuse and game.num_players(state) == 1 else None
+        tree = tree if tree is not None else {}
+        self.reused_visits = sum(tree[()].visits.values()) if () in tree else 0
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (
+            deadline is None or done == 0 or time.perf_counter() < deadline
+        ):
             root = game.determinize(state, player, rng) if hidden else state
-            self._iterate(game, root, tree, rng, (low, scale))
+            self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden)
+            done += 1
+        self.last_iterations = done
         node = tree[()]
-        by_id = {game.action_id(a): a for a in legal}
+        by_id = dict(zip(ids, legal, strict=True))
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
+        self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
         return by_id[best]
+
+    def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
+        """The kept subtree that ``state`` roots, if any (see the module)."""
+        kept, self._kept = self._kept, None
+        if not kept:
+            return None
+        if self.widen:
+            if hidden:
+                return None
+            # The outcomes that happened since: the chance-only path whose decision node holds this state.
+            found = [k for k, n in kept.items() if all(x < 0 for x in k) and n.state is not None and n.state == state]
+            if not found:
+                return None
+            kept = {key[len(found[0]) :]: n for key, n in kept.items() if key[: len(found[0])] == found[0]}
+        if () not in kept or not set(ids) <= set(kept[()].avail):
+            return None
+        return kept
 
     def _iterate(
         self,
         game: Any,
         state: Any,
-        tree: dict[tuple[int, ...], _Node],
+        tree: Tree,
         rng: np.random.Generator,
         norm: tuple[float, float],
+        *,
+        keep_states: bool,
     ) -> None:
         low, scale = norm
         key: tuple[int, ...] = ()
@@ -100,12 +275,19 @@ class MCTSAgent:
             if actor == TERMINAL:
                 break
             if actor == CHANCE:
-                state = game.apply_unchecked(state, sample_outcome(game.chance_outcomes(state), rng))
+                if self.widen:
+                    outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
+                    key = (*key, -1 - game.action_id(outcome))
+                else:
+                    outcome = sample_outcome(game.chance_outcomes(state), rng)
+                state = game.apply_unchecked(state, outcome)
                 continue
             legal = game.legal_actions(state)
             found = tree.get(key)
             fresh = found is None
             node = tree.setdefault(key, _Node()) if found is None else found
+            if fresh and keep_states:
+                node.state = state
             ids = [game.action_id(a) for a in legal]
             for i in ids:
                 node.avail[i] = node.avail.get(i, 0) + 1
@@ -120,13 +302,37 @@ class MCTSAgent:
             if fresh or untried:
                 break
         values = self._rollout(game, state, rng)
+        self._seen[0] = min(self._seen[0], *values)
+        self._seen[1] = max(self._seen[1], *values)
+        if self.normalize == "observed":
+            lo, hi = self._seen
+            low, scale = (lo, 1.0 / (hi - lo)) if hi > lo else (lo, 0.0)
+        self._norm = (low, scale)
         for node, action, actor in trail:
             node.visits[action] = node.visits.get(action, 0) + 1
-            node.wins[action] = node.wins.get(action, 0.0) + (values[actor] - low) * scale
+            node.wins[action] = node.wins.get(action, 0.0) + values[actor]
+
+    def _widened(self, game: Any, state: Any, node: _Node, rng: np.random.Generator) -> Any:
+        """A chance outcome under progressive widening: a fresh draw while the node may grow, else one of its
+        outcomes in proportion to their true probabilities."""
+        outcomes = game.chance_outcomes(state)
+        seen = node.visits
+        allowed = math.ceil(self.widening * (sum(seen.values()) + 1) ** self.widening_power)
+        kept = [(a, p) for a, p in outcomes if game.action_id(a) in seen]
+        mass = sum(p for _, p in kept)
+        if len(kept) < min(allowed, len(outcomes)) or mass <= 0:
+            outcome = sample_outcome(outcomes, rng)
+        else:
+            outcome = sample_outcome(tuple((a, p / mass) for a, p in kept), rng)
+        oid = game.action_id(outcome)
+        seen[oid] = seen.get(oid, 0) + 1
+        return outcome
 
     def _ucb(self, node: _Node, action: int) -> float:
         n = node.visits[action]
-        return node.wins[action] / n + self.exploration * math.sqrt(math.log(node.avail[action]) / n)
+        low, scale = self._norm
+        mean = (node.wins[action] / n - low) * scale
+        return mean + self.exploration * math.sqrt(math.log(node.avail[action]) / n)
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
         for _ in range(self.rollout_limit):
@@ -136,11 +342,7 @@ class MCTSAgent:
             if actor == CHANCE:
                 action = sample_outcome(game.chance_outcomes(state), rng)
             else:
-                legal = game.legal_actions(state)
-                if self.rollout_policy is not None:
-                    action = self.rollout_policy(state, legal, rng)
-                else:
-                    action = legal[int(rng.integers(len(legal)))]
+                action = self.policy(game, state, actor, game.legal_actions(state), rng)
             state = game.apply_unchecked(state, action)
         if game.current_player(state) == TERMINAL:
             return tuple(game.returns(state))

@@ -1,38 +1,76 @@
-"""The ``tabletop`` command line: one module per command, each with ``add_parser(sub)`` and ``run(args, out)``."""
+"""The ``tabletop`` command line: one module per command, each with ``add_parser(sub)`` and ``run(args, out)``.
+
+Every user error (an unknown game, a bad seat or option, a missing or broken file, a closed pipe, Ctrl-C) ends
+in one line on standard error and a non-zero exit status, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
-from tabletop_core.cli import check, demo, games, play, replay
-from tabletop_core.cli.common import HumanAgent, run_game
 from tabletop_core.errors import TabletopError
+from tabletop_core.records import library_version
 
-__all__ = ["HumanAgent", "build_parser", "main", "run_game"]
+try:
+    from tabletop_core.cli import check, demo, games, options, play, replay, report, resume, simulate
+    from tabletop_core.cli.common import run_game
+except ModuleNotFoundError as exc:  # the command line's own extra is not installed
+    if exc.name != "rich":
+        raise
+    sys.stderr.write("tabletop: the command line needs rich: pip install 'tabletop-rules[cli]'\n")
+    raise SystemExit(2) from None
+
+__all__ = ["build_parser", "main", "run_game"]
 
 #: The command modules, in the order ``tabletop --help`` lists them.
-COMMANDS = (games, demo, play, replay, check)
+COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report)
+
+#: Exit statuses: a user error, a closed output pipe (128 + SIGPIPE), Ctrl-C (128 + SIGINT).
+USER_ERROR, BROKEN_PIPE, INTERRUPTED = 2, 141, 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (with where to find help), not usage plus the error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USER_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tabletop``."""
-    parser = argparse.ArgumentParser(prog="tabletop", description="Play, replay and check tabletop-rules games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="tabletop", description="Play, replay and check tabletop-rules games.")
+    parser.add_argument("--version", action="version", version=f"tabletop-rules {library_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; errors of the library are printed as one line and exit with status 2."""
-    args = build_parser().parse_args(argv)
+    """Run the command line; returns the exit status."""
     stream = out if out is not None else sys.stdout
     try:
+        args = build_parser().parse_args(argv)
         code: int = args.func(args, stream)
+        stream.flush()
     except TabletopError as exc:
         sys.stderr.write(f"tabletop: {exc}\n")
-        return 2
+        return USER_ERROR
+    except BrokenPipeError:
+        # The reader went away (`tabletop demo | head`): say so once, and keep Python's exit flush quiet.
+        if out is None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write("tabletop: output closed before the end (broken pipe)\n")
+        return BROKEN_PIPE
+    except KeyboardInterrupt:
+        sys.stderr.write("\ntabletop: interrupted\n")
+        return INTERRUPTED
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"tabletop: {where}{exc.strerror or exc}\n")
+        return USER_ERROR
     return code

@@ -1,47 +1,191 @@
-"""What the ``tabletop`` commands share: the playout that prints a game, the human seat, option parsing."""
+"""What the ``tabletop`` commands share: seats and bot specs, option parsing, the console, the printed game.
+
+>>> from tabletop_core.testing.kuhn import GAME
+>>> state = GAME.new_game(seed=1)
+>>> type(make_agent("first", GAME, state, 0)).__name__, seat_index(GAME, state, "1")
+('FirstAgent', 1)
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 import numpy as np
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
 
-from tabletop_core.agents import Agent, SearchAgent, choose_action
-from tabletop_core.chance import sample_outcome
-from tabletop_core.errors import TabletopError
-from tabletop_core.records import Record, options_json
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.agents import Agent, SearchAgent
+from tabletop_core.agents.specs import parse_agent_spec
+from tabletop_core.errors import OptionError, TabletopError
+from tabletop_core.records import Record, options_json, playout
+from tabletop_core.spec import CHANCE
 
-__all__ = ["HumanAgent", "parse_options", "run_game"]
+__all__ = [
+    "HUMAN",
+    "Legend",
+    "make_agent",
+    "make_console",
+    "non_negative",
+    "parse_options",
+    "positive",
+    "print_lines",
+    "print_table",
+    "run_game",
+    "seat_index",
+    "step_rng",
+]
+
+#: The seat spec of a person at the table.
+HUMAN = "human"
 
 
-class HumanAgent:
-    """Reads a move from a text stream, as ``action_to_str`` writes it; ``?`` lists the legal moves."""
+def make_agent(spec: str, game: Any, state: Any, seat: int) -> Agent | SearchAgent:
+    """The bot an agent spec names, for ``seat``: ``random``, ``first``, ``heuristic`` (the game's own bot),
+    ``mcts:iterations=400``, ``ismcts:seconds=1`` or a user's ``module:Class`` (see
+    :mod:`tabletop_core.agents.specs`, which the simulation reads too).
 
-    def __init__(self, game: Any, state_ref: list[Any], stdin: TextIO, stdout: TextIO) -> None:
-        self.game, self.state_ref, self.stdin, self.stdout = game, state_ref, stdin, stdout
+    Raises:
+        OptionError: an unknown bot, parameters its class does not take, or a bot that cannot play ``seat``.
+    """
+    parsed = parse_agent_spec(spec)
+    seats = parsed.seats()
+    if seats is not None and seat not in seats:
+        raise OptionError(f"bot {spec!r} cannot play seat {seat}; it plays {sorted(seats)}")
+    agent: Agent | SearchAgent = parsed.build(game, state, seat)
+    return agent
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
-        """Prompt until a legal move is typed."""
-        state = self.state_ref[0]
-        player = self.game.current_player(state)
-        self.stdout.write(self.game.render(state, player) + "\n")
-        while True:
-            self.stdout.write(f"player {player}> ")
-            self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
-                raise TabletopError("input ended before the game did")
-            text = line.strip()
-            if text in ("?", "help", ""):
-                self.stdout.write(", ".join(self.game.action_to_str(state, a) for a in legal_actions) + "\n")
-                continue
-            try:
-                return self.game.parse_action(state, text)
-            except TabletopError as exc:
-                self.stdout.write(f"{exc}\n")
+
+def seat_index(game: Any, state: Any, text: str) -> int:
+    """The seat ``text`` names: its number, or its role ("Rebellion", "empire", a hero's name; a unique prefix).
+
+    Raises:
+        OptionError: a number out of range or a name that names no seat (or several).
+    """
+    n = game.num_players(state)
+    names = [game.seat_name(state, p) for p in range(n)]
+    wanted = text.strip().lower()
+    if wanted.lstrip("-").isdigit():
+        seat = int(wanted)
+        if 0 <= seat < n:
+            return seat
+        raise OptionError(f"no seat {seat} in {game.spec.short_name}: seats are 0-{n - 1} ({', '.join(names)})")
+    exact = [p for p, name in enumerate(names) if name.lower() in (wanted, f"the {wanted}")]
+    found = exact or [p for p, name in enumerate(names) if name.lower().removeprefix("the ").startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    listed = ", ".join(f"{p} {name}" for p, name in enumerate(names))
+    why = "names several seats" if found else "names no seat"
+    raise OptionError(f"{text!r} {why} of {game.spec.short_name}; seats: {listed}")
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """Game options from ``KEY=VALUE`` pairs (values read as JSON, else as text).
+
+    Raises:
+        TabletopError: a pair without ``=``.
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise TabletopError(f"option {pair!r} must read key=value")
+        try:
+            options[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key.strip()] = raw
+    return options
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    return _bounded(text, 1, "a positive whole number")
+
+
+def non_negative(text: str) -> int:
+    """An argparse type: a whole number of at least 0."""
+    return _bounded(text, 0, "a whole number of 0 or more")
+
+
+def _bounded(text: str, low: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be {what}, not {value}")
+    return value
+
+
+def step_rng(seed: int, step: int) -> np.random.Generator:
+    """The generator for the stretch of a game that starts at action ``step``: the same seed and step always draw
+    the same, so a game taken back to a step (by undo, or resumed there) goes on as it would have."""
+    return np.random.default_rng((seed, step))
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich exits with status 1 by itself; let `tabletop` say what happened and exit as a closed pipe does.
+        raise BrokenPipeError
+
+
+def make_console(out: TextIO) -> Console:
+    """A rich console on ``out``: colour on a terminal, plain text (and a wide page) when piped or captured."""
+    terminal = out.isatty()
+    # No markup: every text printed is the game's or the player's own, and "[AoI]" must print as it is.
+    # Piped: long lines stay whole (soft wrap) for grep and diff; panels and tables still fit the page.
+    width = None if terminal else 120
+    return _Console(file=out, markup=False, highlight=False, emoji=False, width=width, soft_wrap=not terminal)
+
+
+class Legend:
+    """The symbols already explained on screen; :meth:`show` prints only the new ones."""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+
+    def show(self, console: Console, pairs: Sequence[tuple[str, str]], *, again: bool = False) -> None:
+        """Print a key for the symbols of ``pairs`` not explained yet (every one with ``again``)."""
+        fresh = [(s, m) for s, m in pairs if again or s not in self.shown]
+        if not fresh:
+            return
+        self.shown.update(s for s, _ in fresh)
+        key = Table(show_header=False, box=None, padding=(0, 1), title="key", title_justify="left")
+        key.add_column(style="bold cyan", no_wrap=True)
+        key.add_column()
+        for symbol, meaning in fresh:
+            key.add_row(Text(symbol), Text(meaning))
+        console.print(key, soft_wrap=False)
+
+
+def print_table(console: Console, game: Any, state: Any, player: int | None, title: str = "") -> None:
+    """The game's table as ``player`` sees it (the whole truth for ``None``), in a panel."""
+    heading = title or game.describe_step(state)
+    panel = Panel(Text(game.render(state, player)), title=Text(heading, style="bold"), title_align="left")
+    console.print(panel, soft_wrap=False)
+
+
+def print_lines(console: Console, lines: Sequence[str], number: int | None = None) -> None:
+    """A transition's description: the first line (numbered when ``number`` is given), then its consequences."""
+    for i, line in enumerate(lines):
+        if i == 0:
+            prefix = f"{number:>4}. " if number is not None else "  "
+            console.print(Text(prefix) + Text(line, style="bold" if number is None else ""))
+        else:
+            console.print(Text(f"{'':>6}-> {line}", style="dim"))
+
+
+def seat_lines(game: Any, state: Any, agents: Sequence[object]) -> list[str]:
+    """Who sits where: each seat's role and the bot or person in it."""
+    out = []
+    for p, agent in enumerate(agents):
+        who = "you, at the keyboard" if agent == HUMAN else f"the bot {type(agent).__name__}"
+        out.append(f"seat {p} ({game.seat_name(state, p)}): {who}")
+    return out
 
 
 def run_game(
@@ -52,66 +196,40 @@ def run_game(
     out: TextIO,
     *,
     verbose: bool = True,
-    human: HumanAgent | None = None,
-    human_seat: int | None = None,
 ) -> tuple[Any, Record]:
-    """Play one game and print it: each decision and chance outcome, then the final table and returns.
+    """Play one game between bots and print it as the whole truth: who sits where, the table and a key to its
+    symbols at the start and at each new chapter (:meth:`Game.headline`), every transition through
+    :meth:`Game.describe`, then the final table, why the game ended and the returns.
 
-    With a human seated, the log shows only what that seat may know: the table as the human sees it, the human's
-    own moves, and "acts" for chance and the other players (whose move strings may name hidden cards); the human's
-    own view is rendered before each of its decisions.
+    The game is the core's one playout loop (:func:`tabletop_core.records.playout`, as ``records.play`` and the
+    conformance suite run it), so a seed gives the same game here as in ``play``.
     """
+    console = make_console(out)
     opts = game.make_options(**options)
     state = game.initial_state(opts)
     seats: list[Any] = list(agents) if agents is not None else game.default_agents(state)
-    viewer: int | None = None
-    if human is not None and human_seat is not None:
-        seats[human_seat] = human
-        viewer = human_seat
-    rng = np.random.default_rng(seed)
     ids: list[int] = []
-    name = game.spec.long_name
-    out.write(f"=== {name} (seed {seed}) ===\n")
-    first_decision = True
-    while True:
-        player = game.current_player(state)
-        if player == TERMINAL or len(ids) >= game.spec.max_game_length:
-            break
-        if player == CHANCE:
-            action = sample_outcome(game.chance_outcomes(state), rng)
-            who = "chance"
-        else:
-            if first_decision and verbose:
-                out.write(game.render(state, viewer) + "\n")
-                first_decision = False
-            if human is not None:
-                human.state_ref[0] = state
-            action = choose_action(seats[player], game, state, player, rng)
-            who = f"player {player}"
-        before = state
-        state = game.step(state, action)
-        if verbose and viewer is not None and player != viewer:
-            out.write(f"  {who:>8}: acts\n")
-        elif verbose:
-            out.write(f"  {who:>8}: {game.action_to_str(before, action)}\n")
-            for line in game.describe_transition(before, action, state):
-                out.write(f"  {'':>8}  -> {line}\n")
-        ids.append(game.action_id(action))
+    legend = Legend()
+    console.rule(Text(f"{game.spec.long_name} (seed {seed})", style="bold"))
+    if verbose:
+        for line in seat_lines(game, state, seats):
+            console.print(line)
+    chapter: str | None = None
+    for step in playout(game, seats, state, seed=seed):
+        if verbose and step.player != CHANCE and game.headline(step.before) != chapter:
+            chapter = game.headline(step.before)
+            print_table(console, game, step.before, None, chapter or "")
+            legend.show(console, game.legend(step.before, None))
+        if verbose:
+            print_lines(console, game.describe(step.before, step.action, step.after, None))
+        ids.append(step.action_id)
+        state = step.after
     returns = tuple(game.returns(state)) if game.is_terminal(state) else None
-    out.write(game.render(state) + "\n")
-    out.write(f"returns: {returns}  ({len(ids)} actions)\n\n")
+    print_table(console, game, state, None, "the end")
+    if verbose:
+        legend.show(console, game.legend(state, None))
+    reason = game.end_reason(state) if returns is not None else f"stopped after {len(ids)} actions"
+    console.print(Text(reason, style="bold"))
+    shown = ", ".join(f"{game.seat_name(state, p)} {r:g}" for p, r in enumerate(returns)) if returns else "none"
+    console.print(f"returns: {shown}  ({len(ids)} actions)")
     return state, Record(game.spec.short_name, options_json(opts), seed, tuple(ids), returns)
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """Game options from ``KEY=VALUE`` pairs (values read as JSON, else as text)."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise TabletopError(f"option {pair!r} must read key=value")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options

@@ -10,7 +10,7 @@ from tabletop_core.registry import available_games, load_game
 
 def add_parser(sub: Any) -> None:
     """Register the command."""
-    sub.add_parser("list", help="list the installed games").set_defaults(func=run)
+    sub.add_parser("list", help="list the installed games", description=__doc__).set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -22,6 +22,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{name:16} (cannot load: {type(exc).__name__}: {exc})\n")
             continue
         spec = game.spec
-        players = f"{spec.min_num_players}-{spec.max_num_players}"
-        out.write(f"{name:16} {spec.long_name} ({players} players, {spec.information.value})\n")
+        low, high = spec.min_num_players, spec.max_num_players
+        players = f"{low} player{'s' * (high != 1)}" if low == high else f"{low}-{high} players"
+        information = spec.information.value.replace("_", " ")
+        out.write(f"{name:16} {spec.long_name} ({players}, {information})\n")
     return 0

@@ -1,39 +1,85 @@
-"""``tabletop play``: one game with the default bots, or with a human seat."""
+"""``tabletop play``: a game at the table, you in one seat and bots in the others (or bots only, printed)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop_core.agents import RandomAgent
-from tabletop_core.cli.common import HumanAgent, parse_options, run_game
-from tabletop_core.registry import load_game
+from tabletop_core.cli.common import HUMAN, make_agent, make_console, non_negative, parse_options, run_game, seat_index
+from tabletop_core.cli.table import HumanTable
+from tabletop_core.errors import OptionError
+from tabletop_core.records import Record, options_json
+from tabletop_core.registry import available_games, load_game
 
 
 def add_parser(sub: Any) -> None:
     """Register the command."""
-    play = sub.add_parser("play", help="play one game with the default bots (or as a human)")
-    play.add_argument("game")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
-    play.add_argument("--random", action="store_true", help="seat random agents instead of the game's bots")
-    play.add_argument("--human", type=int, metavar="SEAT", help="take this seat yourself (type ? for moves)")
-    play.add_argument("--record", metavar="FILE", help="write the game record here")
+    play = sub.add_parser(
+        "play",
+        help="play a game: you in one seat (--seat), bots in the others",
+        description="Play a game at the table. Without --seat, bots play every seat and the game is printed.",
+    )
+    play.add_argument("game", help=f"the game to play ({', '.join(available_games())}, or module:ATTR)")
+    play.add_argument(
+        "--seat", metavar="N|ROLE", help="take this seat yourself: its number or its role (e.g. Rebellion, Elian)"
+    )
+    play.add_argument("--human", dest="seat", metavar="N", help=argparse.SUPPRESS)  # the old spelling of --seat
+    play.add_argument(
+        "--vs",
+        action="append",
+        metavar="SPEC",
+        help="the bots in the other seats: random, first, heuristic (the game's own bot; the default), "
+        "mcts:iterations=400, ismcts:seconds=1 or module:Class; once for every other seat, or once per other "
+        "seat in seat order",
+    )
+    play.add_argument("--random", action="store_true", help="the same as --vs random")
+    play.add_argument("--seed", type=non_negative, default=0, help="the seed of chance and the bots (default 0)")
+    play.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable; see options)")
+    play.add_argument("--record", metavar="FILE", help="write the game record here when the game ends")
+    play.add_argument(
+        "--save-to",
+        metavar="FILE",
+        help="where save, quit and Ctrl-C save the game (default: tabletop-GAME-SEED.json here)",
+    )
     play.set_defaults(func=run)
 
 
+def seat_specs(game: Any, state: Any, seat: int | None, vs: list[str]) -> list[str]:
+    """One spec per seat: ``human`` for ``seat``, the ``--vs`` specs (or ``heuristic``) for the others."""
+    n = game.num_players(state)
+    others = [p for p in range(n) if p != seat]
+    if not vs:
+        vs = ["heuristic"]
+    if len(vs) == 1:
+        vs = vs * len(others)
+    if len(vs) != len(others):
+        raise OptionError(f"--vs: give one bot for every other seat or one per seat ({len(others)}), not {len(vs)}")
+    specs = [HUMAN] * n
+    for p, spec in zip(others, vs, strict=True):
+        make_agent(spec, game, state, p)  # an unknown spec fails here, before the game starts
+        specs[p] = spec
+    return specs
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Play one game, printed; optionally write its record."""
+    """Play one game; with a seat, at the table; optionally write its record."""
     game = load_game(args.game)
     options = parse_options(args.option or [])
-    agents: list[Any] | None = None
-    if args.random:
-        agents = [RandomAgent() for _ in range(game.num_players(game.initial_state(game.make_options(**options))))]
-    human = HumanAgent(game, [None], sys.stdin, out) if args.human is not None else None
-    _state, record = run_game(game, agents, args.seed, options, out, human=human, human_seat=args.human)
-    if args.record:
-        Path(args.record).write_text(record.to_json(), encoding="utf-8")
-        out.write(f"record written to {args.record}\n")
-    return 0
+    opts = game.make_options(**options)
+    state = game.initial_state(opts)
+    seat = seat_index(game, state, args.seat) if args.seat is not None else None
+    vs = list(args.vs or []) + (["random"] if args.random else [])
+    specs = seat_specs(game, state, seat, vs)
+    if seat is None:
+        agents = [make_agent(spec, game, state, p) for p, spec in enumerate(specs)]
+        _final, record = run_game(game, agents, args.seed, options, out)
+        if args.record:
+            Path(args.record).write_text(record.to_json(), encoding="utf-8")
+            out.write(f"record written to {args.record}\n")
+        return 0
+    record = Record(game.spec.short_name, options_json(opts), args.seed, (), None)
+    save_to = args.save_to or f"tabletop-{game.spec.short_name}-{args.seed}.json"
+    console = make_console(out)
+    table = HumanTable(game, args.game, record, specs, console, save_to=save_to, record_to=args.record)
+    return table.run()

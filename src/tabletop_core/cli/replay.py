@@ -1,27 +1,121 @@
-"""``tabletop replay``: replay a record file."""
+"""``tabletop replay``: every move of a record or saved game with its description, the table after any move,
+a walk forward and back, all as one seat saw it if you like."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TextIO
 
-from tabletop_core.records import Record, replay
+from rich.console import Console
+from rich.text import Text
+
+from tabletop_core.cli.common import Legend, make_console, non_negative, print_lines, print_table, seat_index
+from tabletop_core.cli.session import Session, read_text
+from tabletop_core.errors import OptionError
+from tabletop_core.records import replay
 from tabletop_core.registry import load_game
 
 
 def add_parser(sub: Any) -> None:
     """Register the command."""
-    rep = sub.add_parser("replay", help="replay a record file and print the final table")
-    rep.add_argument("record")
+    rep = sub.add_parser("replay", help="list, show or step through a recorded or saved game", description=__doc__)
+    rep.add_argument("file", help="a record (tabletop play --record) or a saved game (save, Ctrl-C)")
+    rep.add_argument("--at", type=non_negative, metavar="N", help="show the table after move N (0: before any move)")
+    rep.add_argument("--step", action="store_true", help="walk through the game: Enter or n forward, b back, q quit")
+    rep.add_argument("--seat", metavar="N|ROLE", help="as this seat saw it (default: the whole truth)")
+    rep.add_argument("--game", help="load the game by this name (default: the name the file gives; module:ATTR works)")
     rep.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Replay the record and print the final table and returns."""
-    record = Record.from_json(Path(args.record).read_text(encoding="utf-8"))
-    game = load_game(record.game)
-    state = replay(record, game)
-    out.write(game.render(state) + "\n")
-    out.write(f"replayed {len(record.actions)} actions of {record.game}; returns {game.returns(state)}\n")
+class Replay:
+    """A finished or saved game, move by move, as one seat (or everyone) saw it."""
+
+    def __init__(self, game: Any, states: tuple[Any, ...], ids: tuple[int, ...], seat: int | None) -> None:
+        self.game, self.states, self.ids, self.seat = game, states, ids, seat
+        self.actions = [game.action_from_id(states[i], a) for i, a in enumerate(ids)]
+
+    def lines(self, i: int) -> tuple[str, ...]:
+        """The description of move ``i`` (1-based) for the seat."""
+        return tuple(self.game.describe(self.states[i - 1], self.actions[i - 1], self.states[i], self.seat))
+
+    def who(self) -> str:
+        """'the whole truth', or 'as <seat> saw it'."""
+        if self.seat is None:
+            return "the whole truth"
+        return f"as {self.game.seat_name(self.states[0], self.seat)} saw it"
+
+    def table(self, console: Console, i: int) -> None:
+        """The table after move ``i``."""
+        state = self.states[i]
+        print_table(console, self.game, state, self.seat, f"after move {i} of {len(self.ids)} ({self.who()})")
+
+
+def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] = input) -> int:
+    """List the moves, or show one table, or step through."""
+    session = Session.from_json(read_text(args.file), args.file)
+    game = load_game(args.game or session.game)
+    if game.spec.short_name != session.record.game:
+        raise OptionError(f"{args.file} is a game of {session.record.game!r}, not of {game.spec.short_name!r}")
+    states: tuple[Any, ...] = replay(session.record, game, states=True)
+    seat = seat_index(game, states[0], args.seat) if args.seat is not None else None
+    rep = Replay(game, states, session.record.actions, seat)
+    console = make_console(out)
+    legend = Legend()
+    n = len(rep.ids)
+    if args.at is not None:
+        if args.at > n:
+            raise OptionError(f"--at {args.at}: the game has {n} moves (0-{n})")
+        if args.at:
+            print_lines(console, rep.lines(args.at), args.at)
+        rep.table(console, args.at)
+        legend.show(console, game.legend(states[args.at], seat))
+        return 0
+    if args.step:
+        return _walk(rep, console, legend, read_line)
+    console.rule(Text(f"{game.spec.long_name}: {n} moves, {rep.who()}", style="bold"))
+    for i in range(1, n + 1):
+        print_lines(console, rep.lines(i), i)
+    rep.table(console, n)
+    legend.show(console, game.legend(states[n], seat))
+    final = states[n]
+    console.print(Text(game.end_reason(final) or f"the game stops here, unfinished, after {n} moves", style="bold"))
     return 0
+
+
+def _walk(rep: Replay, console: Console, legend: Legend, read_line: Callable[[str], str]) -> int:
+    n = len(rep.ids)
+    i = 0
+    console.print("Enter or n: next move; b: back; a number: go to that move; e: the end; q: quit")
+    while True:
+        if i:
+            print_lines(console, rep.lines(i), i)
+        rep.table(console, i)
+        legend.show(console, rep.game.legend(rep.states[i], rep.seat))
+        if i == n:
+            console.print(Text(rep.game.end_reason(rep.states[n]) or "the recorded game stops here", style="bold"))
+        while True:
+            try:
+                word = read_line(f"move {i}/{n}> ").strip().lower()
+            except EOFError:
+                return 0
+            if word in ("", "n", "next"):
+                if i < n:
+                    i += 1
+                    break
+                console.print("this is the last move (b: back, q: quit)")
+            elif word in ("b", "back", "p"):
+                if i > 0:
+                    i -= 1
+                    break
+                console.print("this is the start (Enter: next, q: quit)")
+            elif word in ("e", "end"):
+                i = n
+                break
+            elif word.isdigit() and int(word) <= n:
+                i = int(word)
+                break
+            elif word in ("q", "quit"):
+                return 0
+            else:
+                console.print(f"Enter or n: next; b: back; 0-{n}: go to that move; e: the end; q: quit")

@@ -15,12 +15,12 @@ import functools
 import hashlib
 import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from tabletop_core.content import package_file, read_text
 from tabletop_core.errors import ContentError
 from unbroken.content.schema import (
     ABILITY_KINDS,
@@ -43,13 +43,29 @@ from unbroken.content.schema import (
     Weapon,
 )
 
-__all__ = ["MAX_ENCOUNTERS", "MAX_SKILLS", "Pack", "default_pack", "get_pack", "load_pack", "pack_digest", "parse_pack"]
+__all__ = [
+    "MAX_CONDITIONS",
+    "MAX_ENCOUNTERS",
+    "MAX_MONSTERS",
+    "MAX_SKILLS",
+    "MAX_WEAPONS",
+    "Pack",
+    "default_pack",
+    "get_pack",
+    "load_pack",
+    "pack_digest",
+    "parse_pack",
+]
 
 SECTIONS = ("character", "weapon", "monster", "condition", "skill", "encounter")
 DATA_FILES = ("characters.toml", "weapons.toml", "monsters.toml", "conditions.toml", "skills.toml", "encounters.toml")
-#: Limits that keep the chance-outcome space fixed.
+#: Limits that keep the chance-outcome space and the observation tensor fixed (``unbroken.view.LAYOUT`` holds
+#: one slot per card up to these): a pack with more is refused, never folded onto shared slots.
 MAX_ENCOUNTERS = 160
 MAX_SKILLS = 80
+MAX_WEAPONS = 12
+MAX_CONDITIONS = 24
+MAX_MONSTERS = 24
 _FIELDS = frozenset(attrs.fields_dict(Op)) - {"op"}
 
 
@@ -78,6 +94,11 @@ class Pack:
     def condition(self, cid: str) -> Condition:
         """The condition with id ``cid``."""
         found: Condition = _index(self.conditions)[cid]
+        return found
+
+    def monster_for_id(self, mid: str) -> Monster:
+        """The monster with id ``mid``."""
+        found: Monster = _index(self.monsters)[mid]
         return found
 
     def monster_for(self, level: int, number: int) -> Monster:
@@ -480,17 +501,33 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
                 raise ContentError("<pack>", f"level {level}", "monster", f"no monster numbered {number}")
     if not pack.characters:
         raise ContentError("<pack>", "<pack>", "character", "the pack needs a character")
-    if len(pack.encounters) > MAX_ENCOUNTERS or not pack.encounters:
+    if not pack.encounters:
         raise ContentError("<pack>", "<pack>", "encounter", f"1..{MAX_ENCOUNTERS} encounters")
-    if len(pack.skills) > MAX_SKILLS or len(pack.skills) < 2:
+    if len(pack.skills) < 2:
         raise ContentError("<pack>", "<pack>", "skill", f"2..{MAX_SKILLS} skills")
+    caps: tuple[tuple[str, tuple[Any, ...], int], ...] = (
+        ("weapon", pack.weapons, MAX_WEAPONS),
+        ("condition", pack.conditions, MAX_CONDITIONS),
+        ("monster", pack.monsters, MAX_MONSTERS),
+        ("skill", pack.skills, MAX_SKILLS),
+        ("encounter", pack.encounters, MAX_ENCOUNTERS),
+    )
+    for section, cards, cap in caps:
+        if len(cards) > cap:
+            first = cards[cap]
+            raise err(
+                section,
+                first.id,
+                "id",
+                f"the pack has {len(cards)} {section} entries, more than the {cap} the game's tensors and chance "
+                f"outcomes hold (this is entry {cap + 1})",
+            )
 
 
 @functools.cache
 def default_pack() -> Pack:
     """The pack shipped with the library (loaded once)."""
-    root = resources.files("unbroken.content") / "data"
-    texts = {f"unbroken/content/data/{f}": (root / f).read_text(encoding="utf-8") for f in DATA_FILES}
+    texts = {f"unbroken/content/data/{f}": read_text(package_file("unbroken.content", f"data/{f}")) for f in DATA_FILES}
     return parse_pack(texts, name="default")
 
 
@@ -501,27 +538,22 @@ def load_pack(path: str | Path) -> Pack:
         ContentError: naming the file, entry and field of the first mistake.
     """
     p = Path(path)
-    return _parse_bytes(str(p), _read(p))
+    return parse_pack({str(p): _read(p)}, name=str(p))
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise ContentError(str(path), "<file>", "<file>", f"cannot read: {exc}") from exc
+def _read(path: Path) -> str:
+    """The pack file's text, through the core reader (a regular UTF-8 file of bounded size)."""
+    return read_text(path)
+
+
+def _sha256(text: str) -> str:
+    """The SHA-256 of the file's bytes (UTF-8 text re-encodes to exactly the bytes read)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def pack_digest(name: str) -> str:
     """The SHA-256 of the pack file ``name`` as it is now (``""`` for the default pack)."""
-    return "" if name == "default" else hashlib.sha256(_read(Path(name))).hexdigest()
-
-
-def _parse_bytes(name: str, data: bytes) -> Pack:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ContentError(name, "<file>", "<file>", f"not UTF-8: {exc}") from exc
-    return parse_pack({name: text}, name=name)
+    return "" if name == "default" else _sha256(_read(Path(name)))
 
 
 @functools.lru_cache(maxsize=16)
@@ -537,10 +569,10 @@ def get_pack(name: str, digest: str = "") -> Pack:
     """
     if name == "default":
         return default_pack()
-    data = _read(Path(name))
-    if digest and hashlib.sha256(data).hexdigest() != digest:
+    text = _read(Path(name))
+    if digest and _sha256(text) != digest:
         raise ContentError(name, "<file>", "<file>", changed_message(digest))
-    return _parse_bytes(name, data)
+    return parse_pack({name: text}, name=name)
 
 
 def changed_message(digest: str) -> str:

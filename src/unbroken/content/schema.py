@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop_core.content import SOURCES
+
 __all__ = [
     "ABILITY_KINDS",
     "COMBAT_KINDS",
@@ -36,8 +38,6 @@ __all__ = [
 
 #: Resource names in tracker order (the index is the resource's slot in the state).
 RESOURCES = ("se", "me", "le", "cunning", "food", "wood", "metal", "treasure", "time")
-#: Where an entry's facts come from.
-SOURCES = ("rulebook", "public", "standin")
 #: Events that fire Responses and triggered Passives.
 TRIGGERS = (
     "battle_start",
@@ -94,7 +94,7 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "food_req": (frozenset({_N}), frozenset()),
 }
 #: Ops that may appear only in ``static`` abilities (they modify rules rather than happen).
-STATIC_OPS = frozenset({"ignore", "instead", "rest_bonus", "surcharge", "food_req", "reveal"})
+STATIC_OPS = frozenset({"ignore", "instead", "rest_bonus", "surcharge", "food_req", "reveal", "cap_wounds"})
 
 
 @attrs.frozen

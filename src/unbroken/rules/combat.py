@@ -1,21 +1,70 @@
 """The Combat Phase: Ambush, Trickery, Battle (player and monster turns), Rewards, Hunger and the end of a Level.
 
-Rulebook clauses are quoted on each function; the coverage table is ``docs/rules/unbroken.md``.
+Rulebook clauses are quoted on each function; the coverage table is ``docs/rules/unbroken.md``. The frames of the
+phase (its steps, the turns, the Combat Roll, an attack landing) are defined here with the rules they run.
 """
 
 from __future__ import annotations
 
-from tabletop_core.flow import Pending
-from unbroken.actions import DOWNGRADE, FOCUS, INSPIRATION, PASS, PLAN, SKIP, Act, Action, Attack, Craft, Eat, Use
-from unbroken.content.schema import TRIGGERS, Monster, Op
-from unbroken.rules.effects import new_combat, run_ops, weapon_down
+from typing import ClassVar
+
+import attrs
+
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic, Pending
+from unbroken.actions import (
+    DOWNGRADE,
+    FIGHT,
+    FOCUS,
+    INSPIRATION,
+    PASS,
+    PLAN,
+    SKIP,
+    TRICK,
+    Act,
+    Action,
+    Attack,
+    Craft,
+    Eat,
+    Use,
+)
+from unbroken.content.schema import Monster, Op
+from unbroken.rules import effects, travel, triggers
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.payment import Cost, Decide
 from unbroken.rules.resources import can_pay, gain, pay
-from unbroken.rules.travel import GENERAL, action_abilities, craft, craft_ok, general_action, general_ok, use, use_ok
-from unbroken.rules.triggers import statics
-from unbroken.state import FOOD, LEVEL_TIME, RESOURCES, SE, TIME, Cont, Draw, Exec, Roll, State, evolve
+from unbroken.rules.skills import gain_skill
+from unbroken.state import (
+    FOOD,
+    LAST_LEVEL,
+    LEVEL_TIME,
+    MAX_USES,
+    RES,
+    RESOURCES,
+    SE,
+    TIME,
+    State,
+    no_resources,
+)
 
 __all__ = [
+    "AmbushStep",
+    "AttackLands",
+    "BattleStep",
+    "CombatRoll",
+    "EndOfCombat",
+    "ExtraAttack",
+    "HungerStep",
+    "MonsterAct",
+    "MonsterReveal",
+    "MonsterTurn",
+    "PlayerTurn",
+    "RewardsStep",
+    "ToHunger",
+    "TrickeryStep",
+    "TurnStart",
     "attack_ok",
+    "defeated",
     "end_of_combat",
     "food_requirement",
     "hunger_actions",
@@ -24,6 +73,8 @@ __all__ = [
 ]
 
 MAX_REROLLS = 10
+#: "reveal the top 2 cards from the Skill Deck, keeping 1".
+SKILL_DRAW = 2
 
 
 def monster(state: State) -> Monster:
@@ -32,67 +83,145 @@ def monster(state: State) -> Monster:
     return next(m for m in state.pack.monsters if m.id == mid)
 
 
+# ----- revealing the monster, the Ambush and Trickery Steps -----------------------------------------------------
+
+
+@attrs.frozen
+class MonsterReveal(DieRoll):
+    """Chance frame: the die reveals this Level's monster ("MONSTER NUMBER"), by Scouting or at the Ambush or
+    Trickery Step."""
+
+    TAG: ClassVar[str] = "unbroken.monster_reveal"
+
+    def face_up(self, state: State, face: int) -> State:
+        """The monster of this Level numbered ``face``."""
+        return replace(state, monster=state.pack.monster_for(state.level, face).id)
+
+
 def set_tracker(state: State) -> State:
     """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
-    time = LEVEL_TIME[state.level] if state.level < 4 else 0
+    time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
     state = state.with_res(TIME, state.res[TIME].set(time))
-    return evolve(state, combat=new_combat(state))
+    return replace(state, combat=effects.new_combat(state))
 
 
 def ambush_step(state: State) -> State:
     """Step 1A: reveal the monster if needed, set the trackers, apply the Ambush Effect, go to the Battle Step."""
     if not state.monster:
-        return state.push(Roll("monster"))
+        return state.push(MonsterReveal())
     state = set_tracker(state).at("combat", "battle")
     ambush = monster(state).ambush
-    return run_ops(state, ambush, f"monster:{state.monster}") if ambush else state
+    return effects.run_ops(state, ambush, f"monster:{state.monster}") if ambush else state
 
 
-def trickery_step(state: State) -> tuple[State, bool]:
-    """Step 1B: reveal, set the trackers; a decision waits (``True``) if the Trickery Cost can be paid."""
-    if not state.monster:
-        return state.push(Roll("monster")), False
-    if state.combat is None:
-        state = set_tracker(state)
-    trick = monster(state).trickery
-    if trick is not None and can_pay(state, trick):
-        return state, True
-    return state.at("combat", "battle"), False
+@attrs.frozen
+class AmbushStep(Automatic[State]):
+    """Step frame of the Ambush Step (see :func:`ambush_step`)."""
+
+    TAG: ClassVar[str] = "unbroken.ambush_step"
+
+    def resolve(self, state: State) -> State:
+        """Reveal, set the trackers, apply the Ambush Effect."""
+        return ambush_step(state)
 
 
 def trickery_actions(state: State) -> list[Action]:
     """Fight, or trick the monster (only when it has a Trickery Cost you can pay)."""
-    from unbroken.actions import FIGHT, TRICK
-
     return [Act(FIGHT), Act(TRICK)]
 
 
 def apply_trickery(state: State, action: Action) -> State:
     """Trick ("proceed to the Hunger Step. You do not receive any Rewards") or continue to the Battle Step."""
-    from unbroken.actions import TRICK
-
     assert isinstance(action, Act)
     if action.verb == TRICK:
         trick = monster(state).trickery
         assert trick is not None
-        return evolve(pay(state, trick), tricked=True).at("combat", "hunger")
+        return replace(pay(state, trick), tricked=True).at("combat", "hunger")
     return state.at("combat", "battle")
+
+
+@attrs.frozen
+class TrickeryStep(Decide):
+    """Step frame of the Trickery Step: reveal, set the trackers; then trick or fight, if the Trickery Cost can
+    be paid (otherwise on to the Battle Step)."""
+
+    TAG: ClassVar[str] = "unbroken.trickery_step"
+
+    def auto(self, state: State) -> State | None:
+        """Reveal and set the trackers; no decision without a payable Trickery Cost."""
+        if not state.monster:
+            return state.push(MonsterReveal())
+        if state.combat is None:
+            return set_tracker(state)
+        trick = monster(state).trickery
+        if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
+            return None
+        return state.at("combat", "battle")
+
+    def options(self, state: State) -> list[Action]:
+        """See :func:`trickery_actions`."""
+        return trickery_actions(state)
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """Tricking pays the Trickery Cost."""
+        assert isinstance(action, Act)
+        trick = monster(state).trickery if action.verb == TRICK else None
+        return (trick, None) if trick is not None else None
+
+    def decide(self, state: State, action: Action) -> State:
+        """See :func:`apply_trickery`."""
+        return apply_trickery(state, action)
+
+
+# ----- the Battle Step: turns, attacks, the Combat Roll -------------------------------------------------------------
 
 
 def start_battle(state: State) -> State:
     """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn."""
     assert state.combat is not None
-    state = evolve(state, combat=evolve(state.combat, started=True))
-    first = Cont("monster_turn") if state.options.difficulty == "hard" else Cont("player_turn_start")
-    return state.push(first, Cont("fire", TRIGGERS.index("battle_start")))
+    state = replace(state, combat=replace(state.combat, started=True))
+    first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
+    return state.push(first, triggers.Fire("battle_start"))
+
+
+@attrs.frozen
+class BattleStep(Automatic[State]):
+    """Step frame of the Battle Step: the battle starts, then turns follow."""
+
+    TAG: ClassVar[str] = "unbroken.battle_step"
+
+    def resolve(self, state: State) -> State:
+        """Start the battle, or begin a player turn."""
+        assert state.combat is not None
+        if not state.combat.started:
+            return start_battle(state)
+        return state.push(TurnStart())
+
+
+def defeated(state: State) -> State | None:
+    """The end check of the battle: "If the token reaches 0 — you have defeated the monster!"
+
+    The effect list that dealt the blow finishes first (its remaining ops are part of it).
+    """
+    c = state.combat
+    if c is None or not c.started or c.health > 0 or state.pos.step != "battle":
+        return None
+    if isinstance(state.pending.top, effects.Exec):
+        return None
+    return victory(state)
 
 
 def surcharge(state: State) -> list[int]:
     """Extra resources a weapon attack costs ("Some monsters force you to spend additional resources")."""
-    extra = [0] * 9
-    for o in statics(state, "surcharge"):
-        extra[RESOURCES.index(o.res)] += o.n
+    extra = no_resources()
+    for o in triggers.statics(state, "surcharge"):
+        extra[RES[o.res]] += o.n
     return extra
+
+
+def attack_cost(state: State, i: int) -> Cost:
+    """What weapon attack ``i`` costs, with any surcharge."""
+    return state.pack.weapon(state.weapon).attacks[i].cost, surcharge(state)
 
 
 def attack_ok(state: State, i: int) -> bool:
@@ -121,11 +250,11 @@ def attack(state: State, i: int) -> State:
     c = state.combat
     assert c is not None
     if c.defend:
-        return evolve(state, combat=evolve(c, defend=False))
+        return replace(state, combat=replace(c, defend=False))
     if a.kind == "break":
-        return run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    state = evolve(state, combat=evolve(c, power=a.power))
-    return state.push(Cont("attack_land", int(a.pierce)), Cont("fire", TRIGGERS.index("attack")))
+        return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
+    state = replace(state, combat=replace(c, power=a.power))
+    return state.push(AttackLands(a.pierce), triggers.Fire("attack"))
 
 
 def attack_land(state: State, pierce: bool) -> State:
@@ -135,37 +264,106 @@ def attack_land(state: State, pierce: bool) -> State:
     state = state.pop()
     if c.armor > 0 and not pierce:
         return state
-    return evolve(state, combat=evolve(c, health=max(0, c.health - c.power), power=0))
+    return replace(state, combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
+
+
+def wound_cap(state: State, power: int) -> int:
+    """The Wounds an attack of final power ``power`` inflicts: a cap ("prevents it from suffering more than 4
+    Wounds") bounds the final power whatever order the Passives resolved in."""
+    return min([power, *(o.n for o in triggers.statics(state, "cap_wounds"))])
+
+
+@attrs.frozen
+class AttackLands(Automatic[State]):
+    """Frame: a Wounding attack lands once its Responses and Passives are done (``pierce``: through Armor)."""
+
+    TAG: ClassVar[str] = "unbroken.attack_lands"
+    pierce: bool = False
+
+    def resolve(self, state: State) -> State:
+        """See :func:`attack_land`."""
+        return attack_land(state, self.pierce)
 
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
-    out: list[Action] = [Act(v) for v in (FOCUS, INSPIRATION, PLAN) if general_ok(state, v)]
+    out: list[Action] = [Act(v) for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
     if len(state.weapons) > 1:
         out.append(Act(DOWNGRADE))
     out.append(Act(SKIP))
     ups = state.pack.weapon(state.weapon).upgrades
-    out += [Craft(i) for i in range(len(ups)) if craft_ok(state, i, combat=True)]
+    out += [Craft(i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
     out += [Attack(i) for i in range(len(state.pack.weapon(state.weapon).attacks)) if attack_ok(state, i)]
-    out += [Use(i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "combat")]
+    abilities = travel.action_abilities(state)
+    out += [Use(i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
     return out
 
 
-def apply_turn(state: State, extra: int, action: Action) -> State:
+def apply_turn(state: State, extra: bool, action: Action) -> State:
     """Apply the player's turn choice; the turn then passes to the monster (or back, after an extra turn)."""
-    after = state.pop() if extra else state.replace_top(Cont("monster_turn"))
+    after = state.pop() if extra else state.replace_top(MonsterTurn())
     if isinstance(action, Attack):
         return attack(after, action.i)
     if isinstance(action, Craft):
-        return craft(after, action.i, combat=True)
+        return travel.craft(after, action.i, combat=True)
     if isinstance(action, Use):
-        return use(after, action.i)
+        return travel.use(after, action.i)
     assert isinstance(action, Act)
-    if action.verb in GENERAL:
-        return general_action(after, action.verb)
+    if action.verb in travel.GENERAL:
+        return travel.general_action(after, action.verb)
     if action.verb == DOWNGRADE:
-        return weapon_down(after, perm=True)
+        return effects.weapon_down(after, perm=True)
     return after  # SKIP
+
+
+@attrs.frozen
+class TurnStart(Automatic[State]):
+    """Frame: a player turn begins (``extra``: a turn granted by an effect); ``turn_start`` fires first."""
+
+    TAG: ClassVar[str] = "unbroken.turn_start"
+    extra: bool = False
+
+    def resolve(self, state: State) -> State:
+        """Clear the skip, put the turn under the ``turn_start`` trigger."""
+        c = state.combat
+        assert c is not None
+        state = replace(state, combat=replace(c, skip=False)).replace_top(PlayerTurn(self.extra))
+        return state.push(triggers.Fire("turn_start"))
+
+
+@attrs.frozen
+class PlayerTurn(Decide):
+    """Frame: the player's turn (``extra``: a granted turn, after which play returns to where it was)."""
+
+    TAG: ClassVar[str] = "unbroken.player_turn"
+    extra: bool = False
+
+    def auto(self, state: State) -> State | None:
+        """A skipped turn passes."""
+        c = state.combat
+        assert c is not None
+        if c.skip:
+            return state.pop() if self.extra else state.replace_top(MonsterTurn())
+        return None
+
+    def options(self, state: State) -> list[Action]:
+        """See :func:`turn_actions`."""
+        return turn_actions(state)
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """An attack's, a Craft's, a card action's or a General Action's cost."""
+        if isinstance(action, Attack):
+            return attack_cost(state, action.i)
+        if isinstance(action, Craft):
+            return travel.craft_cost(state, action.i)
+        if isinstance(action, Use):
+            return travel.use_cost(state, action.i)
+        assert isinstance(action, Act)
+        return travel.general_cost(action.verb)
+
+    def decide(self, state: State, action: Action) -> State:
+        """See :func:`apply_turn`."""
+        return apply_turn(state, self.extra, action)
 
 
 def extra_attack_actions(state: State) -> list[Action]:
@@ -174,12 +372,60 @@ def extra_attack_actions(state: State) -> list[Action]:
     return [Act(PASS), *(Attack(i) for i in range(n) if attack_ok(state, i))]
 
 
+@attrs.frozen
+class ExtraAttack(Decide):
+    """Frame: an extra weapon attack granted by an effect (or pass); with no attack possible it passes."""
+
+    TAG: ClassVar[str] = "unbroken.extra_attack"
+
+    def auto(self, state: State) -> State | None:
+        """Nothing to attack with: it passes."""
+        return state.pop() if len(extra_attack_actions(state)) == 1 else None
+
+    def options(self, state: State) -> list[Action]:
+        """See :func:`extra_attack_actions`."""
+        return extra_attack_actions(state)
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """The attack's cost."""
+        return attack_cost(state, action.i) if isinstance(action, Attack) else None
+
+    def decide(self, state: State, action: Action) -> State:
+        """Attack, or pass."""
+        state = state.pop()
+        return attack(state, action.i) if isinstance(action, Attack) else state
+
+
 def monster_turn(state: State) -> State:
     """Monster turn: the Combat Roll (a chance node), its Responses (e.g. Dodge), then the Combat Action."""
     c = state.combat
     assert c is not None
-    state = evolve(state, combat=evolve(c, rerolls=0)).replace_top(Cont("player_turn_start"))
-    return state.push(Cont("monster_act"), Cont("fire", TRIGGERS.index("monster_roll")), Roll("combat"))
+    state = replace(state, combat=replace(c, rerolls=0)).replace_top(TurnStart())
+    return state.push(MonsterAct(), triggers.Fire("monster_roll"), CombatRoll())
+
+
+@attrs.frozen
+class MonsterTurn(Automatic[State]):
+    """Frame: the monster's turn (see :func:`monster_turn`)."""
+
+    TAG: ClassVar[str] = "unbroken.monster_turn"
+
+    def resolve(self, state: State) -> State:
+        """Roll for the monster; then the player's turn."""
+        return monster_turn(state)
+
+
+@attrs.frozen
+class CombatRoll(DieRoll):
+    """Chance frame: the monster's Combat Roll (``reroll``: a re-roll of it)."""
+
+    TAG: ClassVar[str] = "unbroken.combat_roll"
+    reroll: bool = False
+
+    def face_up(self, state: State, face: int) -> State:
+        """The face selects the row of the Combat Actions table."""
+        assert state.combat is not None
+        return replace(state, combat=replace(state.combat, roll=face))
 
 
 def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
@@ -206,12 +452,26 @@ def monster_act(state: State) -> State:
     state = state.pop()
     m = monster(state)
     row = m.table[c.roll - 1]
-    if row.kind in {o.id for o in statics(state, "ignore")}:
+    if row.kind in {o.id for o in triggers.statics(state, "ignore")}:
         return state
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
-        state = evolve(state, combat=evolve(c, rerolls=c.rerolls + 1))
-        return state.push(Cont("monster_act"), Roll("reroll"))
-    return state.push(Exec(row.effects, f"monster:{m.id}"))
+        state = replace(state, combat=replace(c, rerolls=c.rerolls + 1))
+        return state.push(MonsterAct(), CombatRoll(reroll=True))
+    return state.push(effects.Exec(row.effects, f"monster:{m.id}"))
+
+
+@attrs.frozen
+class MonsterAct(Automatic[State]):
+    """Frame: the monster's Combat Action for the roll (see :func:`monster_act`)."""
+
+    TAG: ClassVar[str] = "unbroken.monster_act"
+
+    def resolve(self, state: State) -> State:
+        """Apply the row (or re-roll a duplicate condition)."""
+        return monster_act(state)
+
+
+# ----- Rewards, Hunger, the end of the Combat Phase -----------------------------------------------------------------
 
 
 def victory(state: State) -> State:
@@ -220,16 +480,42 @@ def victory(state: State) -> State:
     assert c is not None
     m = monster(state)
     back = tuple(Op("gain", res=RESOURCES[r], n=n) for r, n in enumerate(c.stolen) if n)
-    state = evolve(state, pending=Pending(), combat=evolve(c, health=0)).at("combat", "rewards")
-    state = state.push(Cont("to_hunger"))
-    if state.level <= 3:
-        state = state.push(Cont("skill_keep"), Draw("skill", 2))
-    return run_ops(state, m.rewards + back, f"monster:{m.id}")
+    # "Check for any Response effects that would be triggered and then proceed to the Rewards Step": Responses
+    # already triggered still resolve (first); the turns, attacks and effects of the battle end.
+    triggered = [f for f in state.pending.frames if isinstance(f, triggers.Trig)]
+    state = replace(state, pending=Pending(), combat=replace(c, health=0)).at("combat", "rewards")
+    state = state.push(ToHunger())
+    if state.level < LAST_LEVEL:
+        state = gain_skill(state, SKILL_DRAW)
+    state = effects.run_ops(state, m.rewards + back, f"monster:{m.id}")
+    return state.push(*triggered)
+
+
+@attrs.frozen
+class ToHunger(Automatic[State]):
+    """Frame: the Rewards Step is done; on to the Hunger Step."""
+
+    TAG: ClassVar[str] = "unbroken.to_hunger"
+
+    def resolve(self, state: State) -> State:
+        """Go to the Hunger Step."""
+        return state.pop().at("combat", "hunger")
+
+
+@attrs.frozen
+class RewardsStep(Automatic[State]):
+    """Step frame of the Rewards Step with nothing pending: on to the Hunger Step."""
+
+    TAG: ClassVar[str] = "unbroken.rewards_step"
+
+    def resolve(self, state: State) -> State:
+        """Go to the Hunger Step."""
+        return state.at("combat", "hunger")
 
 
 def food_requirement(state: State) -> int:
     """ "eat Food equal to the Level of the monster you have just defeated" (plus Food Requirement modifiers)."""
-    return max(0, state.level + sum(o.n for o in statics(state, "food_req")))
+    return max(0, state.level + sum(o.n for o in triggers.statics(state, "food_req")))
 
 
 def hunger_actions(state: State) -> list[Action]:
@@ -245,8 +531,28 @@ def eat(state: State, k: int) -> State:
     cost = missing * (missing + 1) // 2
     if cost:
         # The loss runs as an effect: the player chooses which higher Effort covers a shortfall; none: starvation.
-        return state.push(Cont("end_of_combat"), Exec((Op("lose", res="se", n=cost),), "hunger:"))
+        return state.push(EndOfCombat(), effects.Exec((Op("lose", res="se", n=cost),), "hunger:"))
     return end_of_combat(state)
+
+
+@attrs.frozen
+class HungerStep(Decide):
+    """Step frame of the Hunger Step: how much Food to eat (no decision when there is no Food to eat)."""
+
+    TAG: ClassVar[str] = "unbroken.hunger_step"
+
+    def auto(self, state: State) -> State | None:
+        """Nothing to eat: the hunger is paid at once."""
+        return eat(state, 0) if hunger_actions(state) == [Eat(0)] else None
+
+    def options(self, state: State) -> list[Action]:
+        """See :func:`hunger_actions`."""
+        return list(hunger_actions(state))
+
+    def decide(self, state: State, action: Action) -> State:
+        """Eat."""
+        assert isinstance(action, Eat)
+        return eat(state, action.n)
 
 
 def end_of_combat(state: State) -> State:
@@ -258,20 +564,31 @@ def end_of_combat(state: State) -> State:
     pack = state.pack
     keep = tuple(c for c in state.conditions if pack.condition(c.id).permanent)
     keep += tuple(c for c in state.next_conditions if all(k.id != c.id for k in keep))
-    state = evolve(
+    state = replace(
         state,
         conditions=keep,
         next_conditions=(),
-        weapons=state.weapons + state.aside,
+        weapons=effects.restored_weapons(state),
         aside=(),
         monster="",
         combat=None,
         tricked=False,
-        uses=min(4, state.level + 1),
+        uses=min(MAX_USES, state.level + 1),
         reveal_bonus=0,
         committed=False,
     )
-    if state.level == 4:
-        return evolve(state, outcome=1)
+    if state.level == LAST_LEVEL:
+        return replace(state, outcome=1)
     state = state.at("travel", "preparation", state.level + 1)
-    return state.push(Cont("fire", TRIGGERS.index("level_start")))
+    return state.push(triggers.Fire("level_start"))
+
+
+@attrs.frozen
+class EndOfCombat(Automatic[State]):
+    """Frame: the Combat Phase ends once the hunger is paid (see :func:`end_of_combat`)."""
+
+    TAG: ClassVar[str] = "unbroken.end_of_combat"
+
+    def resolve(self, state: State) -> State:
+        """End the Level (or win the game)."""
+        return end_of_combat(state.pop())

@@ -9,24 +9,90 @@ conditions now or for the next Level (extending timed ones), cures, and permanen
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
-from unbroken.content.schema import TRIGGERS, Op
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic
+from unbroken.actions import Action, Pick
+from unbroken.content.schema import Op
+from unbroken.rules import combat, triggers
+from unbroken.rules.chance import DieRoll
+from unbroken.rules.payment import Cost, Decide
 from unbroken.rules.resources import can_pay, gain, lose_effort, loss_plans, pay, spend_time
-from unbroken.rules.triggers import statics
-from unbroken.state import RES, Choose, Combat, Cond, Cont, Draw, Exec, Roll, State, evolve
+from unbroken.rules.skills import gain_skill
+from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State
 
-__all__ = ["EFFORT", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
+__all__ = ["EFFORT", "Choose", "EffectRoll", "Exec", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
 
 EFFORT = frozenset({"se", "me", "le"})
 EFFORT_NAMES = ("Small Effort", "Medium Effort", "Large Effort")
 
 
+@attrs.frozen
+class Exec(Automatic[State]):
+    """Frame: run ``ops`` in order, one at a time (``src`` names the card, e.g. ``condition:paralyzed``)."""
+
+    TAG: ClassVar[str] = "unbroken.exec"
+    ops: tuple[Op, ...]
+    src: str = ""
+
+    def resolve(self, state: State) -> State:
+        """Run the first op; the rest wait on the stack (under whatever the op pushes)."""
+        rest = self.ops[1:]
+        state = state.replace_top(Exec(rest, self.src)) if rest else state.pop()
+        return run_op(state, self.ops[0], self.src)
+
+
+@attrs.frozen
+class Choose(Decide):
+    """Frame: a decision among branches of ops (``purpose`` names what is chosen: ``effort``, ``cure``,
+    ``weapon``, ``instead``, ``branch``); a branch's ``spend`` ops are its cost."""
+
+    TAG: ClassVar[str] = "unbroken.choose"
+    purpose: str
+    branches: tuple[tuple[Op, ...], ...]
+    labels: tuple[str, ...]
+    src: str = ""
+
+    def options(self, state: State) -> list[Action]:
+        """One pick per branch."""
+        return [Pick(i) for i in range(len(self.branches))]
+
+    def label(self, state: State, i: int) -> str:
+        """The branch's label."""
+        return self.labels[i] if i < len(self.labels) else ""
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """The branch's ``spend`` ops."""
+        assert isinstance(action, Pick)
+        return self.branches[action.i], None
+
+    def decide(self, state: State, action: Action) -> State:
+        """Run the chosen branch."""
+        assert isinstance(action, Pick)
+        return run_ops(state.pop(), self.branches[action.i], self.src)
+
+
+@attrs.frozen
+class EffectRoll(DieRoll):
+    """Chance frame: an effect's roll of the die: at most ``n`` runs ``then``, else ``alt``."""
+
+    TAG: ClassVar[str] = "unbroken.effect_roll"
+    n: int
+    then: tuple[Op, ...]
+    alt: tuple[Op, ...] = ()
+    src: str = ""
+
+    def face_up(self, state: State, face: int) -> State:
+        """Run the branch the face selects."""
+        return run_ops(state, self.then if face <= self.n else self.alt, self.src)
+
+
 def die(state: State) -> State:
     """The player could not pay Effort: the game is lost."""
-    return evolve(state, outcome=-1)
+    return replace(state, outcome=-1)
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
@@ -40,7 +106,7 @@ def _amount(state: State, op: Op) -> int:
 
 def _combat(state: State, **kw: Any) -> State:
     assert state.combat is not None
-    return evolve(state, combat=evolve(state.combat, **kw))
+    return replace(state, combat=replace(state.combat, **kw))
 
 
 def _lose(state: State, op: Op, src: str) -> State:
@@ -73,7 +139,7 @@ def _lose(state: State, op: Op, src: str) -> State:
 
 
 def _time(state: State, n: int, src: str = "") -> State:
-    if n > 0 and state.pos.phase == "combat" and state.level == 4:
+    if n > 0 and state.pos.phase == "combat" and state.level == LAST_LEVEL:
         # "When you need to lose or spend Time during a Level 4 Combat Phase — lose an equal amount of Small Effort"
         return _lose(state, Op("lose", res="se", n=n), src)
     out = spend_time(state, n, combat=state.pos.phase == "combat")
@@ -84,35 +150,52 @@ def _condition(state: State, op: Op) -> State:
     if op.when == "next":
         if any(c.id == op.id for c in state.next_conditions):
             return state
-        return evolve(state, next_conditions=(*state.next_conditions, Cond(op.id, op.n)))
+        return replace(state, next_conditions=(*state.next_conditions, Cond(op.id, op.n)))
     for i, c in enumerate(state.conditions):
         if c.id == op.id:
             if op.n and c.tokens:
                 conds = list(state.conditions)
                 conds[i] = Cond(c.id, c.tokens + op.n)
-                return evolve(state, conditions=tuple(conds))
+                return replace(state, conditions=tuple(conds))
             return state
-    return evolve(state, conditions=(*state.conditions, Cond(op.id, op.n)))
+    return replace(state, conditions=(*state.conditions, Cond(op.id, op.n)))
 
 
 def _cure(state: State, op: Op, src: str) -> State:
     if op.id:
-        return evolve(state, conditions=tuple(c for c in state.conditions if c.id != op.id))
+        return replace(state, conditions=tuple(c for c in state.conditions if c.id != op.id))
     ids = [c.id for c in state.conditions]
     if len(ids) <= 1:
-        return evolve(state, conditions=())
+        return replace(state, conditions=())
     names = tuple(state.pack.condition(c).name for c in ids)
     return state.push(Choose("cure", tuple((Op("cure", id=c),) for c in ids), names, src))
 
 
+def lay_weapon(state: State, weapon: str) -> State:
+    """Lay ``weapon``'s sheet on top ("When you Craft a new Weapon, lay the new Weapon Sheet on top of the old
+    sheet"); a sheet set aside is that same sheet, taken back (there is never a second sheet of one weapon)."""
+    return replace(state, weapons=(*state.weapons, weapon), aside=tuple(w for w in state.aside if w != weapon))
+
+
+def restored_weapons(state: State) -> tuple[str, ...]:
+    """The weapon stack once temporary downgrades end: the sheets set aside return in the reverse order they left
+    (the last set aside lies just above the current weapon), each only on the weapon it upgrades; a sheet that no
+    longer fits (another upgrade was crafted meanwhile) goes back to the Weapon Deck."""
+    stack = list(state.weapons)
+    for w in reversed(state.aside):
+        if w not in stack and any(u.to == w for u in state.pack.weapon(stack[-1]).upgrades):
+            stack.append(w)
+    return tuple(stack)
+
+
 def _weapon_up(state: State, op: Op, src: str) -> State:
     if op.id:
-        return evolve(state, weapons=(*state.weapons, op.id)) if op.id != state.weapon else state
+        return lay_weapon(state, op.id) if op.id != state.weapon else state
     ups = state.pack.weapon(state.weapon).upgrades
     if not ups:
         return state
     if len(ups) == 1:
-        return evolve(state, weapons=(*state.weapons, ups[0].to))
+        return lay_weapon(state, ups[0].to)
     names = tuple(state.pack.weapon(u.to).name for u in ups)
     return state.push(Choose("weapon", tuple((Op("weapon_up", id=u.to),) for u in ups), names, src))
 
@@ -123,17 +206,17 @@ def weapon_down(state: State, perm: bool) -> State:
         return state
     top = state.weapon
     aside = state.aside if perm else (*state.aside, top)
-    return evolve(state, weapons=state.weapons[:-1], aside=aside)
+    return replace(state, weapons=state.weapons[:-1], aside=aside)
 
 
 def _roll(state: State, op: Op, src: str) -> State:
     if op.id:
-        subs = [s.then for s in statics(state, "instead") if s.id == op.id and can_pay(state, s.then)]
+        subs = [s.then for s in triggers.statics(state, "instead") if s.id == op.id and can_pay(state, s.then)]
         if subs:
             plain = attrs.evolve(op, id="")
             labels = ("roll", *(" + ".join(f"spend {o.n} {o.res}" for o in s) for s in subs))
             return state.push(Choose("instead", ((plain,), *subs), labels, src))
-    return state.push(Roll("op", op.n, op.then, op.alt, src))
+    return state.push(EffectRoll(op.n, op.then, op.alt, src))
 
 
 def _choose(state: State, op: Op, src: str) -> State:
@@ -170,13 +253,13 @@ def run_op(state: State, op: Op, src: str) -> State:
         return state
     if name == "time":
         return _time(state, op.n, src)
-    if name in ("wound", "break_armor", "power", "cap_wounds", "defend", "monster_gain", "heal", "skip_turn"):
+    if name in ("wound", "break_armor", "power", "defend", "monster_gain", "heal", "skip_turn"):
         return _monster_op(state, op) if c is not None else state
     if name in ("shift_roll", "reroll"):
         if c is None:
             return state
         if name == "reroll":
-            return state.push(Roll("reroll"))
+            return state.push(combat.CombatRoll(reroll=True))
         return _combat(state, roll=max(1, min(6, c.roll + op.n)))
     if name == "condition":
         return _condition(state, op)
@@ -187,9 +270,9 @@ def run_op(state: State, op: Op, src: str) -> State:
     if name == "weapon_down":
         return weapon_down(state, op.perm)
     if name == "extra_attack":
-        return state.push(Cont("extra_attack")) if c is not None and c.started else state
+        return state.push(combat.ExtraAttack()) if c is not None and c.started else state
     if name == "extra_turn":
-        return state.push(Cont("player_turn_start", 1)) if c is not None and c.started else state
+        return state.push(combat.TurnStart(extra=True)) if c is not None and c.started else state
     if name == "tick":
         return _tick(state, src)
     if name == "roll":
@@ -197,14 +280,16 @@ def run_op(state: State, op: Op, src: str) -> State:
     if name == "choose":
         return _choose(state, op, src)
     if name == "reveal":
-        return evolve(state, reveal_bonus=state.reveal_bonus + op.n)
+        return replace(state, reveal_bonus=state.reveal_bonus + op.n)
     if name == "commit":
-        return evolve(state, committed=True)
+        return replace(state, committed=True)
     if name == "skill":
-        return state.push(Cont("skill_keep"), Draw("skill", op.n))
+        return gain_skill(state, op.n)
     if name == "scout":
-        return state.push(Roll("monster")) if not state.monster else state
-    return state  # static ops (ignore, instead, rest_bonus, surcharge, food_req) change rules, not the state
+        return state.push(combat.MonsterReveal()) if not state.monster else state
+    return (
+        state  # static ops (ignore, instead, rest_bonus, surcharge, food_req, cap_wounds) change rules, not the state
+    )
 
 
 def _monster_op(state: State, op: Op) -> State:
@@ -218,13 +303,11 @@ def _monster_op(state: State, op: Op) -> State:
     if name == "break_armor":
         broken = min(op.n, c.armor)
         state = _combat(state, armor=c.armor - broken)
-        return state.push(Cont("fire", TRIGGERS.index("armor_broken"))) if broken else state
+        return state.push(triggers.Fire("armor_broken")) if broken else state
     if name == "power":
         if op.id and state.pack.weapon(state.weapon).tier != op.id:
             return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
         return _combat(state, power=max(0, c.power + op.n))
-    if name == "cap_wounds":
-        return _combat(state, power=min(c.power, op.n))
     if name == "defend":
         return _combat(state, defend=True)
     if name == "skip_turn":
@@ -247,7 +330,7 @@ def _tick(state: State, src: str) -> State:
                 conds.append(Cond(cid, cd.tokens - 1))
             continue
         conds.append(cd)
-    return evolve(state, conditions=tuple(conds))
+    return replace(state, conditions=tuple(conds))
 
 
 def new_combat(state: State) -> Combat:

@@ -10,29 +10,41 @@ from __future__ import annotations
 
 import attrs
 
+from tabletop_core.fastcopy import replace
 from unbroken.content.schema import Op
-from unbroken.state import LE, ME, RES, SE, TIME, State, evolve
+from unbroken.state import (
+    EFFORT,
+    LAST_LEVEL,
+    LE,
+    ME,
+    N_RESOURCES,
+    NON_EFFORT,
+    RES,
+    SE,
+    TIME,
+    Resource,
+    State,
+    no_resources,
+)
 
 __all__ = ["ambiguous", "can_pay", "effort_total", "gain", "lose_effort", "loss_plans", "needs", "pay", "spend_time"]
 
-_EFFORT = (SE, ME, LE)
 
-
-def gain(state: State, r: int, n: int) -> State:
+def gain(state: State, r: Resource, n: int) -> State:
     """Gain ``n`` of resource ``r`` (the excess over the track's cap is lost)."""
     if n <= 0:
         return state
     return state.with_res(r, state.res[r].gain(n))
 
 
-def effort_total(state: State, r: int) -> int:
+def effort_total(state: State, r: Resource) -> int:
     """Effort that can pay for category ``r`` (that category and every higher one)."""
-    return sum(state.amount(c) for c in _EFFORT if c >= r)
+    return sum(state.amount(c) for c in EFFORT if c >= r)
 
 
 def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
     """The resources a tuple of ``spend`` ops asks for, per resource slot."""
-    need = [0] * 9
+    need = no_resources()
     for o in ops:
         if o.op == "spend":
             need[RES[o.res]] += o.n * (level if o.scale == "level" else 1)
@@ -40,16 +52,15 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
 
 
 def _plan(state: State, need: list[int], large_first: bool = False) -> list[int] | None:
-    have = [state.amount(r) for r in range(9)]
-    for r in range(9):
-        if r not in _EFFORT:
-            if need[r] > have[r]:
-                return None
-            have[r] -= need[r]
+    have = [state.amount(r) for r in range(N_RESOURCES)]
+    for r in NON_EFFORT:
+        if need[r] > have[r]:
+            return None
+        have[r] -= need[r]
     # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
     for r in (LE, ME, SE):
         short = need[r]
-        order = (SE, LE, ME) if large_first and r == SE else _EFFORT
+        order = (SE, LE, ME) if large_first and r == SE else EFFORT
         for c in order:
             if c < r or short == 0:
                 continue
@@ -69,7 +80,7 @@ def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -
     if extra:
         need = [a + b for a, b in zip(need, extra, strict=True)]
     res = state.res
-    for r in range(3, 9):
+    for r in NON_EFFORT:
         if need[r] > res[r].value:
             return False
     le_left = res[LE].value - need[LE]
@@ -97,7 +108,7 @@ def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> St
     if have is None:
         raise ValueError(f"cannot pay {need}")
     res = tuple(t if t.value == have[r] else attrs.evolve(t, value=have[r]) for r, t in enumerate(state.res))
-    return evolve(state, res=res, large_first=False)
+    return replace(state, res=res, large_first=False)
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
@@ -112,25 +123,25 @@ def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None)
     return a is not None and b is not None and a != b
 
 
-def lose_effort(state: State, r: int, n: int) -> State | None:
+def lose_effort(state: State, r: Resource, n: int) -> State | None:
     """Lose ``n`` Effort of category ``r`` (higher categories cover a shortfall); ``None`` if it cannot be paid."""
-    need = [0] * 9
+    need = no_resources()
     need[r] = n
     have = _plan(state, need)
     if have is None:
         return None
     res = tuple(t if t.value == have[i] else attrs.evolve(t, value=have[i]) for i, t in enumerate(state.res))
-    return evolve(state, res=res)
+    return replace(state, res=res)
 
 
-def loss_plans(state: State, r: int, n: int) -> list[tuple[int, int, int]]:
+def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
     """The distinct ways to lose ``n`` Effort of category ``r``, as (Small, Medium, Large) amounts taken.
 
     Two when a shortfall of Small Effort could be covered by Medium Effort first or by Large Effort first with
     different results (the player chooses, as when paying); one when there is no choice; none when it cannot be
     paid (the player dies).
     """
-    need = [0] * 9
+    need = no_resources()
     need[r] = n
     plans: list[tuple[int, int, int]] = []
     for large_first in (False, True):
@@ -149,6 +160,6 @@ def spend_time(state: State, n: int, *, combat: bool) -> State | None:
     """
     if n <= 0:
         return state
-    if combat and state.level == 4:
+    if combat and state.level == LAST_LEVEL:
         return lose_effort(state, SE, n)
     return state.with_res(TIME, state.res[TIME].lose(n))

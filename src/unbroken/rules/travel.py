@@ -5,6 +5,13 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+import attrs
+
+from tabletop_core.components import Pile
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic
 from unbroken.actions import (
     DOWNGRADE,
     EXPLORE,
@@ -19,17 +26,27 @@ from unbroken.actions import (
     Act,
     Action,
     Craft,
+    Pick,
     Use,
+    action_id,
 )
-from unbroken.content.schema import TRIGGERS, Ability, Op
-from unbroken.rules.effects import run_ops, weapon_down
-from unbroken.rules.resources import can_pay, gain, pay, spend_time
-from unbroken.rules.triggers import statics
-from unbroken.state import SE, TIME, Cont, Draw, Roll, State, evolve
+from unbroken.content.schema import Ability, Op
+from unbroken.rules import combat, effects, triggers
+from unbroken.rules.chance import CardDraw
+from unbroken.rules.payment import Cost, Decide, PayChoice
+from unbroken.rules.resources import ambiguous, can_pay, gain, pay, spend_time
+from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
 __all__ = [
     "GENERAL",
     "SCOUT_COST",
+    "DrawEncounters",
+    "ExploreCommitted",
+    "ExploreEnd",
+    "ExploreMode",
+    "ExplorePick",
+    "Onward",
+    "Preparation",
     "action_abilities",
     "craft_ok",
     "explore",
@@ -39,6 +56,10 @@ __all__ = [
 ]
 
 MAX_REVEAL = 12
+#: "Reveal 2 cards (certain effects may increase or decrease this number)".
+REVEAL = 2
+#: Orienteer: "reveal 2 extra Encounter Cards".
+ORIENTEER_BONUS = 2
 
 
 def _spend(res: str, n: int) -> Op:
@@ -88,8 +109,18 @@ def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
 
 def idle(state: State, effects: tuple[Op, ...]) -> bool:
     """Whether every effect would do nothing now (a cure with no active Condition, a scout once the monster is
-    known, an upgrade with none left): such an action only spends its cost, so it is not offered."""
+    known, an upgrade with none left, Wounds while the monster keeps Armor): such an action only spends its cost,
+    so it is not offered.
+
+    "Until the Armor resource bar reaches 0 — you may not inflict Wounds through Weapon Attacks and Actions,
+    unless specifically noted otherwise" (a piercing Wound is so noted).
+    """
     for e in effects:
+        if e.op == "wound":
+            c = state.combat
+            if c is not None and (c.armor <= 0 or e.pierce):
+                return False
+            continue
         if e.op == "cure" and not (e.id and all(c.id != e.id for c in state.conditions)) and state.conditions:
             return False
         if e.op == "scout" and not state.monster:
@@ -106,8 +137,24 @@ def use(state: State, i: int) -> State:
     src, _, ability = action_abilities(state)[i]
     state = pay(state, ability.cost)
     if src.startswith("character:"):
-        state = evolve(state, uses=state.uses - 1)
-    return run_ops(state, ability.effects, src)
+        state = replace(state, uses=state.uses - 1)
+    return effects.run_ops(state, ability.effects, src)
+
+
+def use_cost(state: State, i: int) -> Cost:
+    """What action ability ``i`` costs."""
+    return action_abilities(state)[i][2].cost, None
+
+
+def craft_cost(state: State, i: int) -> Cost:
+    """What Craft option ``i`` costs, with its Time (see :func:`craft_extra`)."""
+    in_battle = state.pos.phase == "combat"
+    return state.pack.weapon(state.weapon).upgrades[i].cost, craft_extra(state, i, combat=in_battle)
+
+
+def general_cost(verb: int) -> Cost | None:
+    """What a General Action costs (``None`` for any other verb)."""
+    return (GENERAL[verb][0], None) if verb in GENERAL else None
 
 
 def craft_ok(state: State, i: int, *, combat: bool) -> bool:
@@ -125,9 +172,9 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
     """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
     nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
-    extra = [0] * 9
+    extra = no_resources()
     u = state.pack.weapon(state.weapon).upgrades[i]
-    if combat and state.level == 4:
+    if combat and state.level == LAST_LEVEL:
         extra[SE] = u.time
     elif not combat:
         extra[TIME] = u.time
@@ -139,17 +186,17 @@ def craft(state: State, i: int, *, combat: bool) -> State:
     new weapon over the old one."""
     u = state.pack.weapon(state.weapon).upgrades[i]
     state = pay(state, u.cost, craft_extra(state, i, combat=combat))
-    if combat and state.level < 4:
+    if combat and state.level < LAST_LEVEL:
         out = spend_time(state, u.time, combat=True)
         assert out is not None  # Levels 1-3: Time against the next Level, never fatal
         state = out
-    return evolve(state, weapons=(*state.weapons, u.to))
+    return effects.lay_weapon(state, u.to)
 
 
 def general_action(state: State, verb: int) -> State:
     """Focus, Inspiration or Plan."""
     cost, gains = GENERAL[verb]
-    return gain(pay(state, cost), ["se", "me", "le", "cunning"].index(gains), 1)
+    return gain(pay(state, cost), RES[gains], 1)
 
 
 def general_ok(state: State, verb: int) -> bool:
@@ -161,7 +208,7 @@ def reveal_count(state: State) -> int:
     """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
     if state.committed:
         return 1
-    n = 2 + state.reveal_bonus + sum(o.n for o in statics(state, "reveal"))
+    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.statics(state, "reveal"))
     return max(1, min(MAX_REVEAL, n, state.encounters.total))
 
 
@@ -172,7 +219,7 @@ def prep_actions(state: State) -> list[Action]:
         out.append(Act(FIGHT))
     out.append(Act(EXPLORE))
     out += [Act(v) for v in GENERAL if general_ok(state, v)]
-    if state.reveal_bonus + 2 < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
+    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
         out.append(Act(ORIENTEER))
     if not state.monster and can_pay(state, SCOUT_COST[state.level]):
         out.append(Act(SCOUT))
@@ -199,19 +246,19 @@ def apply_prep(state: State, action: Action) -> State:
     if v in GENERAL:
         return general_action(state, v)
     if v == ORIENTEER:
-        return evolve(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + 2)
+        return replace(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
     if v == SCOUT:
-        return pay(state, SCOUT_COST[state.level]).push(Roll("monster"))
+        return pay(state, SCOUT_COST[state.level]).push(combat.MonsterReveal())
     if v == DOWNGRADE:
-        return weapon_down(state, perm=True)
+        return effects.weapon_down(state, perm=True)
     raise ValueError(f"not a preparation action: {action!r}")
 
 
 def explore(state: State) -> State:
     """Exploration Step: "Reveal 2 cards (certain effects may increase or decrease this number) ... Choose 1"."""
     n = reveal_count(state)
-    state = evolve(state.at("travel", "exploration"), reveal_bonus=0)
-    return state.push(Cont("explore_pick"), Draw("enc", n))
+    state = replace(state.at("travel", "exploration"), reveal_bonus=0)
+    return state.push(ExplorePick(), DrawEncounters(n))
 
 
 def pick(state: State, i: int) -> State:
@@ -221,8 +268,8 @@ def pick(state: State, i: int) -> State:
     for j, other in enumerate(state.revealed):
         if j != i:
             pile = pile.discard(other)
-    kind = "explore_commit" if state.committed else "explore_mode"
-    return evolve(state, encounters=pile, revealed=(), committed=False).replace_top(Cont(kind, card))
+    frame = ExploreCommitted(card) if state.committed else ExploreMode(card)
+    return replace(state, encounters=pile, revealed=(), committed=False).replace_top(frame)
 
 
 def mode_actions(state: State, card: int) -> list[Action]:
@@ -237,31 +284,31 @@ def mode_actions(state: State, card: int) -> list[Action]:
 def resolve(state: State, card: int) -> State:
     """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
     enc = state.pack.encounters[card]
-    state = pay(state, enc.spend).replace_top(Cont("explore_end", card))
-    state = state.push(Cont("fire", TRIGGERS.index("resolve")))
-    return run_ops(state, enc.gain, f"encounter:{enc.id}")
+    state = pay(state, enc.spend).replace_top(ExploreEnd(card))
+    state = state.push(triggers.Fire("resolve"))
+    return effects.run_ops(state, enc.gain, f"encounter:{enc.id}")
 
 
 def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
-    bonus = sum(o.n for o in statics(state, "rest_bonus"))
-    state = gain(state, SE, enc.time + bonus).replace_top(Cont("explore_end", card))
-    return state.push(Cont("fire", TRIGGERS.index("rest")))
+    bonus = sum(o.n for o in triggers.statics(state, "rest_bonus"))
+    state = gain(state, SE, enc.time + bonus).replace_top(ExploreEnd(card))
+    return state.push(triggers.Fire("rest"))
 
 
 def committed(state: State, card: int) -> State:
     """A committed encounter must be resolved; if unpayable, "you do not get any benefit ... still advance Time"."""
     if can_pay(state, state.pack.encounters[card].spend):
         return resolve(state, card)
-    return state.replace_top(Cont("explore_end", card))
+    return state.replace_top(ExploreEnd(card))
 
 
 def explore_end(state: State, card: int) -> State:
     """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
     enc = state.pack.encounters[card]
     state = state.pop()
-    state = evolve(state, encounters=state.encounters.discard(card))
+    state = replace(state, encounters=state.encounters.discard(card))
     state = state.with_res(TIME, state.res[TIME].lose(enc.time))
     if state.amount(TIME) <= 0:
         return state.at("combat", "ambush")
@@ -272,3 +319,162 @@ def apply_mode(state: State, card: int, action: Action) -> State:
     """Apply Resolve or Rest."""
     assert isinstance(action, Act)
     return resolve(state, card) if action.verb == RESOLVE else rest(state, card)
+
+
+def _ambushed(state: State) -> bool:
+    """ "If this causes your Time Tracker to reach or go below 0 ... the monster Ambushes you"."""
+    return state.amount(TIME) <= 0
+
+
+@attrs.frozen
+class Preparation(Decide):
+    """Step frame of the Preparation and Decision Steps: General and Travel Actions, then fight or explore."""
+
+    TAG: ClassVar[str] = "unbroken.preparation"
+
+    def auto(self, state: State) -> State | None:
+        """Out of Time: the monster Ambushes you."""
+        return state.at("combat", "ambush") if _ambushed(state) else None
+
+    def options(self, state: State) -> list[Action]:
+        """See :func:`prep_actions`."""
+        return prep_actions(state)
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """A card action's, a Craft's or a General or Travel Action's cost."""
+        if isinstance(action, Use):
+            return use_cost(state, action.i)
+        if isinstance(action, Craft):
+            return craft_cost(state, action.i)
+        assert isinstance(action, Act)
+        if action.verb == ORIENTEER:
+            return ORIENTEER_COST, None
+        if action.verb == SCOUT:
+            return SCOUT_COST[state.level], None
+        return general_cost(action.verb)
+
+    def decide(self, state: State, action: Action) -> State:
+        """See :func:`apply_prep`."""
+        return apply_prep(state, action)
+
+
+@attrs.frozen
+class Onward(Automatic[State]):
+    """Step frame of the Decision and Exploration Steps once nothing is pending: "repeat the steps: Preparation
+    — Decision — Exploration", unless Time ran out (the Ambush)."""
+
+    TAG: ClassVar[str] = "unbroken.onward"
+
+    def resolve(self, state: State) -> State:
+        """Back to Preparation, or the Ambush."""
+        return state.at("combat", "ambush") if _ambushed(state) else state.at("travel", "preparation")
+
+
+@attrs.frozen
+class DrawEncounters(CardDraw):
+    """Chance frame: ``n`` more Encounter Cards to reveal."""
+
+    TAG: ClassVar[str] = "unbroken.draw_encounters"
+    n: int
+
+    def pile(self, state: State) -> Pile[int]:
+        """The Encounter Deck."""
+        return state.encounters
+
+    def drawn(self, state: State, pile: Pile[int], card: int) -> State:
+        """The card is revealed."""
+        return replace(state, encounters=pile, revealed=(*state.revealed, card))
+
+    def less(self) -> DrawEncounters:
+        """One card fewer to reveal."""
+        return DrawEncounters(self.n - 1)
+
+
+@attrs.frozen
+class ExplorePick(Decide):
+    """Frame: "Choose 1" of the revealed Encounter Cards (one revealed: it is the one; none: back to Preparation)."""
+
+    TAG: ClassVar[str] = "unbroken.explore_pick"
+
+    def auto(self, state: State) -> State | None:
+        """No choice with one card or none."""
+        if len(state.revealed) == 1:
+            return pick(state, 0)
+        if not state.revealed:
+            return state.pop().at("travel", "preparation")
+        return None
+
+    def options(self, state: State) -> list[Action]:
+        """One pick per distinct revealed card (two copies of one encounter give the same result: one is offered)."""
+        return [Pick(i) for i, card in enumerate(state.revealed) if card not in state.revealed[:i]]
+
+    def label(self, state: State, i: int) -> str:
+        """The revealed card's name."""
+        return state.pack.encounters[state.revealed[i]].name if i < len(state.revealed) else ""
+
+    def decide(self, state: State, action: Action) -> State:
+        """Keep the picked card."""
+        assert isinstance(action, Pick)
+        return pick(state, action.i)
+
+
+@attrs.frozen
+class ExploreMode(Decide):
+    """Frame: Resolve Encounter ``card`` (its Exchange) or Rest."""
+
+    TAG: ClassVar[str] = "unbroken.explore_mode"
+    card: int
+
+    def options(self, state: State) -> list[Action]:
+        """See :func:`mode_actions`."""
+        return mode_actions(state, self.card)
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """Resolving spends the Spend field."""
+        assert isinstance(action, Act)
+        return (state.pack.encounters[self.card].spend, None) if action.verb == RESOLVE else None
+
+    def decide(self, state: State, action: Action) -> State:
+        """See :func:`apply_mode`."""
+        return apply_mode(state, self.card, action)
+
+
+@attrs.frozen
+class ExploreCommitted(Decide):
+    """Frame: the committed encounter ``card`` is resolved if it can be (see :func:`committed`); when paying its
+    Spend field leaves a real choice of Effort, the player makes it ("you can spend Effort of a higher category in
+    place of Effort of a lower category"), as for any other cost."""
+
+    TAG: ClassVar[str] = "unbroken.explore_committed"
+    card: int
+
+    def auto(self, state: State) -> State | None:
+        """Resolve it (asking how to pay when that is a choice), or only advance Time."""
+        spend = state.pack.encounters[self.card].spend
+        if can_pay(state, spend) and ambiguous(state, spend):
+            return state.push(PayChoice(action_id(Act(RESOLVE))))
+        return committed(state, self.card)
+
+    def options(self, state: State) -> list[Action]:
+        """Resolve (the only option: it is asked only through the payment choice)."""
+        return [Act(RESOLVE)]
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """The Spend field."""
+        return state.pack.encounters[self.card].spend, None
+
+    def decide(self, state: State, action: Action) -> State:
+        """Resolve it, paid as chosen."""
+        return resolve(state, self.card)
+
+
+@attrs.frozen
+class ExploreEnd(Automatic[State]):
+    """Frame: the encounter ``card`` is done: its Time is lost and it is discarded (see :func:`explore_end`)."""
+
+    TAG: ClassVar[str] = "unbroken.explore_end"
+    card: int
+
+    def resolve(self, state: State) -> State:
+        """Lose the Time, discard the card."""
+        return explore_end(state, self.card)

@@ -10,11 +10,33 @@ touch, see :func:`footprint`) meet only where both merely add resolve in card or
 
 from __future__ import annotations
 
-from unbroken.content.schema import Ability, Op
-from unbroken.rules.resources import can_pay
-from unbroken.state import Cand, State, Trig
+from typing import ClassVar
 
-__all__ = ["COMMUTING", "abilities_of", "available", "commute", "fire", "footprint", "in_play", "label", "statics"]
+import attrs
+
+from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Automatic
+from unbroken.actions import PASS, Act, Action, Respond
+from unbroken.content.schema import Ability, Op
+from unbroken.rules import effects
+from unbroken.rules.payment import Cost, Decide
+from unbroken.rules.resources import can_pay, pay
+from unbroken.state import State
+
+__all__ = [
+    "COMMUTING",
+    "Cand",
+    "Fire",
+    "Trig",
+    "abilities_of",
+    "available",
+    "commute",
+    "fire",
+    "footprint",
+    "in_play",
+    "label",
+    "statics",
+]
 
 #: Ops that only add to what they touch (capped gains, raised monster values, a DEFEND, wound bonuses, new
 #: conditions): two of them on the same track give the same result in either order.
@@ -39,6 +61,102 @@ _CELLS = {
 }
 _EFFORT = frozenset({"se", "me", "le"})
 _ADD, _OTHER = 0, 1
+
+
+@attrs.frozen
+class Cand:
+    """A Response or Passive that a trigger activated: its card (``kind:id``), ability index, optional or not."""
+
+    TAG: ClassVar[str] = "unbroken.cand"
+    src: str
+    index: int
+    optional: bool
+
+
+@attrs.frozen
+class Fire(Automatic[State]):
+    """Frame: ``trigger`` happens now; the Responses and Passives it activates become a :class:`Trig`."""
+
+    TAG: ClassVar[str] = "unbroken.fire"
+    trigger: str
+
+    def resolve(self, state: State) -> State:
+        """Collect what the trigger activates (nothing: the frame goes)."""
+        frame = fire(state, self.trigger)
+        return state.replace_top(frame) if frame else state.pop()
+
+
+@attrs.frozen
+class Trig(Decide):
+    """Frame: the Responses (stage 0) then Passives (stage 1) activated by ``trigger``, not yet resolved.
+
+    Orders that cannot change the outcome are not offered: the mandatory ones resolve in card order; several
+    optional ones whose order cannot matter are offered one at a time (use it, or pass it).
+    """
+
+    TAG: ClassVar[str] = "unbroken.trig"
+    trigger: str
+    cands: tuple[Cand, ...]
+    stage: int = 0
+
+    def auto(self, state: State) -> State | None:
+        """Resolve what needs no decision; wait (``None``) when the player chooses."""
+        avail = available(state, self)
+        if self.stage == 0:
+            if not avail:
+                return state.replace_top(replace(self, stage=1))
+            mandatory = [i for i, c in avail if not c.optional]
+            if mandatory and (len(avail) == 1 or commute(state, avail)):
+                return self._resolve(state, mandatory[0])
+            return None
+        if not avail:
+            return state.pop()
+        if len(avail) == 1 or commute(state, avail):
+            return self._resolve(state, avail[0][0])
+        return None
+
+    def options(self, state: State) -> list[Action]:
+        """Resolve one of the usable candidates next, or pass the optional Responses."""
+        avail = available(state, self)
+        if self._one_at_a_time(state, avail):
+            return [Respond(avail[0][0]), Act(PASS)]
+        out: list[Action] = [Respond(i) for i, _ in avail]
+        if self.stage == 0 and all(c.optional for _, c in avail):
+            out.append(Act(PASS))
+        return out
+
+    def cost(self, state: State, action: Action) -> Cost | None:
+        """A Response's cost."""
+        if not isinstance(action, Respond):
+            return None
+        cand = self.cands[action.i]
+        return abilities_of(state, cand.src)[cand.index].cost, None
+
+    def decide(self, state: State, action: Action) -> State:
+        """Resolve candidate ``i``, or pass (decline the one offered, or every optional one left)."""
+        if isinstance(action, Respond):
+            return self._resolve(state, action.i)
+        avail = available(state, self)
+        if self._one_at_a_time(state, avail):  # pass: decline the first one offered
+            i = avail[0][0]
+            return state.replace_top(replace(self, cands=self.cands[:i] + self.cands[i + 1 :]))
+        # pass: decline the remaining optional Responses
+        return state.replace_top(replace(self, cands=tuple(c for c in self.cands if not c.optional)))
+
+    def _one_at_a_time(self, state: State, avail: list[tuple[int, Cand]]) -> bool:
+        """Several optional Responses whose order cannot matter: each is offered in card order, use it or pass it
+        (which ones are used is the player's choice; the order among them is not a choice)."""
+        return self.stage == 0 and len(avail) > 1 and all(c.optional for _, c in avail) and commute(state, avail)
+
+    def _resolve(self, state: State, i: int) -> State:
+        """Resolve activated ability ``i``: pay its cost (and an Ability Use for the character's), run its effects."""
+        cand = self.cands[i]
+        ability = abilities_of(state, cand.src)[cand.index]
+        state = state.replace_top(replace(self, cands=self.cands[:i] + self.cands[i + 1 :]))
+        state = pay(state, ability.cost)
+        if cand.src.startswith("character:"):
+            state = replace(state, uses=state.uses - 1)
+        return effects.run_ops(state, ability.effects, cand.src)
 
 
 def footprint(ops: tuple[Op, ...], out: dict[str, int] | None = None) -> dict[str, int]:

@@ -1,4 +1,8 @@
-"""The content an encounter uses, resolved once from its options (cached: options are hashable values)."""
+"""The roster: the content an encounter uses, resolved once from its options (cached: options are hashable values).
+
+Each hero brings its own tokens, then its assets' tokens, and its skill cards; each enemy its trait's token set (for
+the act) and combat board, its abilities, and the order its surge abilities are tried in.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import attrs
 
 from runebound_coop.content.loader import load_content
 from runebound_coop.content.schema import Ability, Board, CardDef, Face, Sym, Token
+from runebound_coop.limits import MAX_TOKENS
 from runebound_coop.state import RuneboundOptions
 
 __all__ = ["EnemySetup", "HeroSetup", "Setup", "build_setup", "setup_of"]
@@ -78,7 +83,7 @@ def setup_of(options: RuneboundOptions) -> Setup:
 
 
 def build_setup(options: RuneboundOptions) -> Setup:
-    """Resolve ``options`` against the content pack (uncached: options validation calls it before hashing).
+    """Resolve ``options`` against the content pack (uncached).
 
     Raises:
         ValueError: an unknown hero, enemy, asset or card name.
@@ -95,8 +100,8 @@ def build_setup(options: RuneboundOptions) -> Setup:
             if a not in pack.assets:
                 raise ValueError(f"unknown asset {a!r} (assets: {sorted(pack.assets)})")
             tokens.append(pack.assets[a].token)
-        if len(tokens) > 8:
-            raise ValueError(f"{name}: at most 8 tokens with assets")
+        if len(tokens) > MAX_TOKENS:
+            raise ValueError(f"{name}: at most {MAX_TOKENS} tokens with assets")
         card_names = options.cards[h] if options.cards is not None else hero.cards
         for c in card_names:
             if c not in pack.cards:

@@ -1,0 +1,151 @@
+"""The search bots' strength table, measured with the simulation runner (``make strength``, ``make strength-full``).
+
+Three experiments, each a resumable simulation under ``--out``:
+
+* Unrest: ISMCTS against each heuristic bot, from each seat (ISMCTS as the Rebellion against the Empire bot, and
+  as the Empire against the Rebellion bot); the heuristic bots against each other for reference.
+* Unbroken on Normal: MCTS and the heuristic bot on the same deals, per character.
+* Runebound: MCTS alone in a sample of solo fights, against the exact optimal win probability of
+  ``runebound_coop.odds`` (the hero maximizing its chance to win; fights capped at ``max_rounds``).
+
+``--budget short`` fits in about ten minutes of CPU (fixed iteration counts, so it reproduces exactly);
+``--budget full`` is the issue's table (1 s per move, 400 games per seat), hours of CPU: run it on a Ray cluster
+with ``--backend ray --address ADDR``. Prints a Markdown table and writes it to ``OUT/strength.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tabletop_core import load_game
+from tabletop_core.simulation import Simulation, run, seat_outcomes
+from tabletop_core.simulation.stats import wilson_interval
+
+FIGHTS = (
+    ("Corbin", "Undead Horde"),
+    ("Elian", "Orc Brigand"),
+    ("Lissa", "Dreadbringer"),
+    ("Corbin", "Barrow Wyrm"),
+    ("Elian", "Dragon Hybrid"),
+    ("Lissa", "Undead Horde"),
+)
+CHARACTERS = ("sneak", "sage", "hunter", "brawler")
+MAX_ROUNDS = 2
+
+BUDGETS: dict[str, dict[str, Any]] = {
+    "short": {
+        "unrest_agent": "ismcts:iterations=60",
+        "unrest_games": 40,
+        "unbroken_agent": "mcts:iterations=30,rollout=heuristic",
+        "unbroken_games": 6,
+        "runebound_agent": "mcts:iterations=200",
+        "runebound_games": 60,
+        "fights": FIGHTS[:3],
+    },
+    "full": {
+        "unrest_agent": "ismcts:seconds=1",
+        "unrest_games": 400,
+        "unbroken_agent": "mcts:seconds=1,rollout=heuristic",
+        "unbroken_games": 400,
+        "runebound_agent": "mcts:seconds=1",
+        "runebound_games": 400,
+        "fights": FIGHTS,
+    },
+}
+
+
+def _rate(game: Any, lines: Sequence[dict[str, Any]], seat: int) -> tuple[int, int, str]:
+    wins = sum(ln["returns"] is not None and seat_outcomes(game.spec, ln["returns"])[seat] == "win" for ln in lines)
+    low, high = wilson_interval(wins, len(lines))
+    return wins, len(lines), f"{100 * wins / len(lines):.1f}% ({100 * low:.0f}-{100 * high:.0f}%)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the experiments and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--budget", choices=sorted(BUDGETS), default="short")
+    parser.add_argument("--out", default="strength-results")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--backend", choices=("local", "ray"), default="local")
+    parser.add_argument("--address")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", choices=("unrest", "unbroken", "runebound"), action="append")
+    args = parser.parse_args(argv)
+    budget = BUDGETS[args.budget]
+    out = Path(args.out)
+    kw: dict[str, Any] = {"workers": args.workers, "backend": args.backend, "address": args.address}
+    rows = [f"Budget `{args.budget}`, seed {args.seed}: `python -m benchmarks.strength --budget {args.budget}`", ""]
+    parts = args.only or ["unrest", "unbroken", "runebound"]
+    start = time.perf_counter()
+
+    if "unrest" in parts:
+        agent, games = budget["unrest_agent"], budget["unrest_games"]
+        rows += ["| Unrest | games | win rate (95% Wilson) |", "|---|---:|---|"]
+        for label, seats, seat in (
+            (f"`{agent}` as the Rebellion vs the Empire bot", {"1": "heuristic"}, 0),
+            (f"`{agent}` as the Empire vs the Rebellion bot", {"0": "heuristic"}, 1),
+            ("the Rebellion bot vs the Empire bot (reference)", {"0": "heuristic", "1": "heuristic"}, 0),
+        ):
+            pool = [] if len(seats) == 2 else [agent]
+            sim = Simulation.build("unrest", seats, pool, games=games, seed=args.seed)
+            res = run(sim, out / f"unrest-seat{seat}-{len(pool)}", **kw)
+            rows.append(f"| {label} | {len(res.lines)} | {_rate(load_game('unrest'), res.lines, seat)[2]} |")
+        rows.append("")
+
+    if "unbroken" in parts:
+        agent, games = budget["unbroken_agent"], budget["unbroken_games"]
+        rows += [
+            f"| Unbroken, Normal | games | `{agent}` wins | mean score | heuristic wins | mean score |",
+            "|---|---:|---|---:|---|---:|",
+        ]
+        for character in CHARACTERS:
+            opts = {"character": character, "difficulty": "normal"}
+            sim = Simulation.build("unbroken", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts)
+            res = run(sim, out / f"unbroken-{character}", **kw)
+            cells = []
+            for s in range(2):
+                lines = [ln for ln in res.lines if ln["seating"] == s]
+                mean = sum(ln["returns"][0] for ln in lines) / len(lines)
+                cells += [_rate(load_game("unbroken"), lines, 0)[2], f"{mean:.1f}"]
+            rows.append(f"| {character} | {games} | {' | '.join(cells)} |")
+        rows.append("")
+
+    if "runebound" in parts:
+        from runebound_coop import odds
+
+        agent, games = budget["runebound_agent"], budget["runebound_games"]
+        rb_game = load_game("runebound_coop")
+        rows += [
+            f"| Runebound fight (max_rounds={MAX_ROUNDS}) | games | `{agent}` wins | exact optimum | "
+            "difference | heuristic wins |",
+            "|---|---:|---|---:|---:|---|",
+        ]
+        for hero, enemy in budget["fights"]:
+            opts = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
+            best = odds(hero, enemy, max_rounds=MAX_ROUNDS).win
+            sim = Simulation.build(
+                "runebound_coop", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts
+            )
+            res = run(sim, out / f"runebound-{hero}-{enemy}".replace(" ", "_"), **kw)
+            mcts = [ln for ln in res.lines if ln["seating"] == 0]
+            heur = [ln for ln in res.lines if ln["seating"] == 1]
+            wins, n, text = _rate(rb_game, mcts, 0)
+            diff = 100 * (wins / n - best)
+            heuristic = _rate(rb_game, heur, 0)[2]
+            rows.append(f"| {hero} vs {enemy} | {n} | {text} | {100 * best:.1f}% | {diff:+.1f} pp | {heuristic} |")
+        rows.append("")
+
+    rows.append(f"Wall time {time.perf_counter() - start:.0f} s with {args.workers} workers ({args.backend}).")
+    text = "\n".join(rows) + "\n"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"strength-{'-'.join(parts)}.md").write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,176 @@
+"""Agent specs: a short text that names an agent and its parameters, and the seats an agent can play.
+
+A spec is ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE`` for a built-in agent, or ``package.module:Class`` (optionally
+followed by ``:KEY=VALUE,...``, passed to the constructor) for a user's class. Values are read as JSON, else as
+text. The built-in names:
+
+=============  ==========================================================================================
+``random``     :class:`~tabletop_core.agents.RandomAgent`
+``first``      :class:`~tabletop_core.agents.FirstAgent`
+``heuristic``  the game's own bot for the seat (``Game.default_agents(state)[seat]``)
+``mcts``       :class:`~tabletop_core.agents.MCTSAgent` (its keyword arguments as parameters)
+``ismcts``     :class:`~tabletop_core.agents.ISMCTSAgent` (its keyword arguments as parameters)
+=============  ==========================================================================================
+
+**Seat-bound agents.** An agent class (or instance) may declare the seats it can play with a class attribute
+``seats``: a tuple of seat indices. Without it the agent can play any seat. Simulation never seats an agent in a
+seat it does not declare, so rotating seats cannot put the Empire's bot in the Rebellion's chair. ``heuristic``
+can play every seat, because it resolves to the game's bot for the seat it is given.
+
+>>> from tabletop_core.testing.kuhn import GAME
+>>> spec = parse_agent_spec("mcts:iterations=50,exploration=2")
+>>> spec.kind, dict(spec.params)
+('mcts', {'iterations': 50, 'exploration': 2})
+>>> spec.build(GAME, GAME.initial_state(GAME.make_options()), 0)
+MCTSAgent(iterations=50, seconds=None, exploration=2, rollout='random')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from importlib import import_module
+from typing import Any
+
+import attrs
+
+from tabletop_core.errors import OptionError
+
+__all__ = ["BUILTIN_AGENTS", "AgentSpec", "declared_seats", "parse_agent_spec", "resolve_seat", "seat_names"]
+
+#: The names of the built-in agents a spec may use.
+BUILTIN_AGENTS = ("random", "first", "heuristic", "mcts", "ismcts")
+
+
+def declared_seats(agent: Any) -> frozenset[int] | None:
+    """The seats an agent class or instance declares it can play (its ``seats`` attribute), or ``None`` for any.
+
+    >>> class EmpireOnly:
+    ...     seats = (1,)
+    >>> declared_seats(EmpireOnly), declared_seats(object)
+    (frozenset({1}), None)
+    """
+    seats = getattr(agent, "seats", None)
+    if seats is None:
+        return None
+    if isinstance(seats, int) or not all(isinstance(s, int) for s in seats):
+        raise OptionError(f"{agent!r}: its seats attribute must be a tuple of seat indices, not {seats!r}")
+    return frozenset(seats)
+
+
+def seat_names(game: Any, state: Any) -> tuple[str, ...]:
+    """The name of every seat: ``game.seat_name(state, player)`` where the game offers it, else ``player N``."""
+    namer = getattr(game, "seat_name", None)
+    n = game.num_players(state)
+    if namer is None:
+        return tuple(f"player {p}" for p in range(n))
+    return tuple(str(namer(state, p)) for p in range(n))
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _params(text: str, spec: str) -> tuple[tuple[str, Any], ...]:
+    if not text:
+        return ()
+    pairs = []
+    for item in text.split(","):
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"agent spec {spec!r}: parameter {item!r} must read key=value")
+        pairs.append((key.strip(), _value(raw.strip())))
+    return tuple(pairs)
+
+
+@attrs.frozen
+class AgentSpec:
+    """A parsed agent spec: what to build for a seat.
+
+    Attributes:
+        text: the spec as written (also the agent's label in results).
+        kind: a name of :data:`BUILTIN_AGENTS`, or ``class`` for a user's class.
+        target: for ``class``, the ``module:Class`` path; empty otherwise.
+        params: the keyword arguments, in the order written.
+    """
+
+    text: str
+    kind: str
+    target: str = ""
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def _class(self) -> Any:
+        module, _, name = self.target.partition(":")
+        try:
+            return getattr(import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise OptionError(f"agent spec {self.text!r}: cannot load {self.target!r}: {exc}") from exc
+
+    def seats(self) -> frozenset[int] | None:
+        """The seats this agent can play (``None``: any)."""
+        return declared_seats(self._class()) if self.kind == "class" else None
+
+    def build(self, game: Any, state: Any, seat: int) -> Any:
+        """A fresh agent for ``seat`` of ``game`` (``state`` is the initial state, for ``heuristic``)."""
+        from tabletop_core.agents import FirstAgent, ISMCTSAgent, MCTSAgent, RandomAgent
+
+        kwargs = dict(self.params)
+        factories: dict[str, Callable[..., Any]] = {
+            "random": RandomAgent,
+            "first": FirstAgent,
+            "mcts": MCTSAgent,
+            "ismcts": ISMCTSAgent,
+        }
+        try:
+            if self.kind == "heuristic":
+                if kwargs:
+                    raise OptionError(f"agent spec {self.text!r}: heuristic takes no parameters")
+                return game.default_agents(state)[seat]
+            if self.kind == "class":
+                return self._class()(**kwargs)
+            return factories[self.kind](**kwargs)
+        except TypeError as exc:
+            raise OptionError(f"agent spec {self.text!r}: {exc}") from exc
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """Read an agent spec (see the module docs).
+
+    >>> parse_agent_spec("unrest.bots:EmpireBot").target
+    'unrest.bots:EmpireBot'
+    >>> parse_agent_spec("mcts:seconds=0.5").params
+    (('seconds', 0.5),)
+
+    Raises:
+        OptionError: for an unknown built-in name or a malformed parameter.
+    """
+    text = text.strip()
+    head, _, rest = text.partition(":")
+    if head in BUILTIN_AGENTS:
+        return AgentSpec(text, head, "", _params(rest, text))
+    name, _, params = rest.partition(":")
+    if not rest or not name or not head.replace(".", "").replace("_", "").isalnum():
+        raise OptionError(f"agent spec {text!r}: not a built-in agent ({', '.join(BUILTIN_AGENTS)}) nor module:Class")
+    return AgentSpec(text, "class", f"{head}:{name}", _params(params, text))
+
+
+def resolve_seat(key: str, names: Sequence[str]) -> int:
+    """The seat index that ``key`` names: an index, ``player N``, or a seat name (case and spacing ignored).
+
+    >>> resolve_seat("empire", ("Rebellion", "Empire")), resolve_seat("0", ("Rebellion", "Empire"))
+    (1, 0)
+    """
+
+    def norm(s: str) -> str:
+        return "".join(ch for ch in s.lower() if ch.isalnum())
+
+    wanted = norm(key)
+    if wanted.isdigit() and int(wanted) < len(names):
+        return int(wanted)
+    for i, name in enumerate(names):
+        if wanted in (norm(name), f"player{i}", f"p{i}"):
+            return i
+    raise OptionError(f"no seat {key!r}: seats are {', '.join(f'{i} ({n})' for i, n in enumerate(names))}")

@@ -1,0 +1,125 @@
+"""``tabletop report DIR``: the tables of a simulation's results (rich) and, with the ``plot`` extra, its plots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop_core.errors import OptionError
+
+
+def add_parser(sub: Any) -> None:
+    """Register the command."""
+    report = sub.add_parser("report", help="print the tables of a simulation's results and write its plots")
+    report.add_argument("dir", help="a results directory written by tabletop simulate")
+    report.add_argument("--plots", metavar="DIR", help="where to write the PNG plots (default: DIR/plots)")
+    report.add_argument("--no-plots", action="store_true", help="print the tables only")
+    report.set_defaults(func=run)
+
+
+def console(out: TextIO) -> Any:
+    """A rich console on ``out`` (colour only on a terminal; wide enough for the tables elsewhere)."""
+    try:
+        from rich.console import Console
+    except ImportError as exc:
+        raise OptionError("tables need rich: pip install 'tabletop-rules[sim]'") from exc
+    tty = bool(getattr(out, "isatty", lambda: False)())
+    return Console(file=out, width=None if tty else 140, force_terminal=tty or None, no_color=not tty)
+
+
+def _row_cells(row: Mapping[str, Any], solo: bool) -> list[str]:
+    low, high = row["win_interval"]
+    rlow, rhigh = row["return_interval"]
+    cells = [
+        str(row["games"]),
+        f"{row['wins']}-{row['ties']}-{row['losses']}",
+        f"{100 * row['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
+        f"{row['mean_return']:.3g} ({rlow:.3g} to {rhigh:.3g})",
+    ]
+    if solo:
+        cells.append(f"{100 * row.get('score_share', math.nan):.1f}%")
+    return cells
+
+
+def print_tables(summary: Mapping[str, Any], out: TextIO) -> None:
+    """Print the summary's tables: agents, seats, head-to-head, ratings."""
+    from rich.table import Table
+
+    con = console(out)
+    solo = any("score_share" in r for r in summary["agents"])
+    heads = ["games", "W-T-L", "win rate (95%)", "mean return (95%)"]
+    heads += ["score / max"] if solo else []
+    con.print(
+        f"[bold]{summary['game']}[/bold]: {summary['games']} of {summary['planned']} games, seed {summary['seed']}, "
+        f"utility {summary['utility']}; wins: {summary['win_rule']}"
+    )
+    agents = Table(title="agents")
+    agents.add_column("agent", overflow="fold")
+    for h in heads:
+        agents.add_column(h, justify="right")
+    for row in summary["agents"]:
+        agents.add_row(row["agent"], *_row_cells(row, solo))
+    con.print(agents)
+    seats = Table(title="agents by seat")
+    seats.add_column("agent", overflow="fold")
+    seats.add_column("seat")
+    for h in heads:
+        seats.add_column(h, justify="right")
+    for row in summary["seats"]:
+        seats.add_row(row["agent"], row["seat_name"], *_row_cells(row, solo))
+    con.print(seats)
+    if summary["head_to_head"]:
+        names = sorted({c["agent"] for c in summary["head_to_head"]})
+        cells = {(c["agent"], c["opponent"]): c for c in summary["head_to_head"]}
+        h2h = Table(title="head to head: the row agent's wins against the column agent (ties, games)")
+        h2h.add_column("", overflow="fold")
+        for n in names:
+            h2h.add_column(n, justify="right", overflow="fold")
+        for a in names:
+            row = []
+            for b in names:
+                c = cells.get((a, b))
+                row.append("" if c is None else f"{100 * c['win_rate']:.0f}% ({c['ties']}, {c['games']})")
+            h2h.add_row(a, *row)
+        con.print(h2h)
+    if summary["ratings"]:
+        ratings = Table(title="openskill ratings (ordinal = mu - 3 sigma)")
+        ratings.add_column("agent", overflow="fold")
+        for h in ("ordinal", "mu", "sigma", "contests"):
+            ratings.add_column(h, justify="right")
+        for r in summary["ratings"]:
+            n = len(summary["rating_history"].get(r["agent"], []))
+            ratings.add_row(r["agent"], f"{r['ordinal']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}", str(n))
+        con.print(ratings)
+
+
+def write_plots_or_say(
+    summary: Mapping[str, Any], lines: Sequence[Mapping[str, Any]], folder: Path, out: TextIO
+) -> None:
+    """Write the plots, or say how to get them."""
+    try:
+        from tabletop_core.simulation.plots import write_plots
+
+        paths = write_plots(summary, lines, folder)
+    except ImportError:
+        out.write("plots: install the plot extra (pip install 'tabletop-rules[plot]') to write PNG plots\n")
+        return
+    out.write("plots: " + ", ".join(str(p) for p in paths) + "\n")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the tables (and write summary.json and the plots) of a results directory."""
+    from tabletop_core.simulation import load_results
+    from tabletop_core.simulation.runner import SUMMARY_FILE
+
+    results = load_results(args.dir)
+    summary = results.summary()
+    (Path(args.dir) / SUMMARY_FILE).write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print_tables(summary, out)
+    if not args.no_plots:
+        write_plots_or_say(summary, results.lines, Path(args.plots or Path(args.dir) / "plots"), out)
+    return 0

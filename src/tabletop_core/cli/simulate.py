@@ -1,0 +1,164 @@
+"""``tabletop simulate``: many seeded games on a process pool or a Ray cluster, saved as they finish."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any, TextIO
+
+from tabletop_core.cli.common import parse_options
+from tabletop_core.errors import OptionError
+
+HELP_AGENT = (
+    "SEAT=SPEC fixes an agent to a seat (an index, player N or a seat name, e.g. 1=heuristic); a bare SPEC joins the "
+    "pool that rotates through the other seats (more agents than seats: a league). SPEC: random, first, heuristic, "
+    "mcts, ismcts, with parameters as mcts:iterations=400,seconds=1, or module:Class. Default: heuristic everywhere"
+)
+
+
+def add_parser(sub: Any) -> None:
+    """Register the command."""
+    sim = sub.add_parser("simulate", help="play many seeded games (process pool or Ray) and save the results")
+    sim.add_argument("game", help="an installed game, or module:ATTR")
+    sim.add_argument("--agent", action="append", default=[], metavar="[SEAT=]SPEC", help=HELP_AGENT)
+    sim.add_argument("--games", type=int, default=100, help="games per seating (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="the seed every game's seed is derived from")
+    sim.add_argument("--workers", type=int, default=1, help="worker processes, or Ray CPUs (default 1)")
+    sim.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
+    sim.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
+    sim.add_argument("--out", required=True, metavar="DIR", help="results directory (rerun to resume)")
+    sim.add_argument("--records", action="store_true", help="keep each game's replayable record in DIR/records")
+    sim.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    sim.add_argument("--batch-size", type=int, help="games per task (default: automatic)")
+    sim.add_argument("--quiet", action="store_true", help="no progress and no tables")
+    sim.set_defaults(func=run)
+
+
+def split_agents(items: list[str]) -> tuple[dict[str, str], list[str]]:
+    """``SEAT=SPEC`` items as fixed seats, bare specs as the pool.
+
+    >>> split_agents(["empire=heuristic", "mcts:iterations=50", "random"])
+    ({'empire': 'heuristic'}, ['mcts:iterations=50', 'random'])
+    """
+    seats: dict[str, str] = {}
+    pool: list[str] = []
+    for item in items:
+        key, sep, spec = item.partition("=")
+        if sep and ":" not in key:
+            if not spec:
+                raise OptionError(f"--agent {item!r}: no agent after {key}=")
+            if key in seats:
+                raise OptionError(f"--agent: seat {key!r} given twice")
+            seats[key] = spec
+        else:
+            pool.append(item)
+    return seats, pool
+
+
+class _Plain:
+    """Progress as plain lines (when the output is not a terminal): at most one every two seconds."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.start = time.perf_counter()
+        self.first: int | None = None
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = done
+        if done < total and now - self.last < 2.0 and done != self.first:
+            return
+        self.last = now
+        rate = (done - self.first) / (now - self.start) if now > self.start else 0.0
+        eta = f"{(total - done) / rate:.0f} s" if rate > 0 else "?"
+        self.out.write(f"{done}/{total} games, {rate:.2f} games/s, ETA {eta}\n")
+        self.out.flush()
+
+
+def _rich_progress(out: TextIO) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from tabletop_core.cli.report import console
+
+    class Rate(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.speed
+            return Text(f"{speed:.2f} games/s" if speed else "- games/s")
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console(out),
+    )
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Plan, play (or resume) and summarize."""
+    from tabletop_core.simulation import Simulation
+    from tabletop_core.simulation import run as simulate
+
+    seats, pool = split_agents(args.agent)
+    if not seats and not pool:
+        pool = ["heuristic"]
+    sim = Simulation.build(
+        args.game, seats, pool, games=args.games, seed=args.seed, options=parse_options(args.option or [])
+    )
+    total = len(sim.tasks())
+    if not args.quiet:
+        out.write(f"{args.game}: {len(sim.seatings)} seating(s) x {args.games} games = {total} games -> {args.out}\n")
+        for i, seating in enumerate(sim.seatings):
+            out.write(f"  seating {i}: {', '.join(seating)}\n")
+    tty = bool(getattr(out, "isatty", lambda: False)())
+    kwargs: dict[str, Any] = {
+        "workers": args.workers,
+        "backend": args.backend,
+        "address": args.address,
+        "records": args.records,
+        "batch_size": args.batch_size,
+    }
+    try:
+        if args.quiet:
+            results = simulate(sim, args.out, **kwargs)
+        elif tty:
+            with _rich_progress(out) as bar:
+                task = bar.add_task(args.game.split(":")[0].rsplit(".", 1)[-1], total=total)
+                started: list[int] = []
+
+                def show(done: int, _total: int) -> None:
+                    if not started:  # resumed games are not this run's speed
+                        started.append(done)
+                        bar.reset(task, total=total, completed=done)
+                    else:
+                        bar.update(task, completed=done)
+
+                results = simulate(sim, args.out, progress=show, **kwargs)
+        else:
+            results = simulate(sim, args.out, progress=_Plain(out), **kwargs)
+    except KeyboardInterrupt:
+        from tabletop_core.simulation import load_results
+
+        kept = len(load_results(args.out).lines)
+        out.write(f"\ninterrupted: {kept} of {total} games kept in {args.out}; run the same command to resume\n")
+        return 130
+    if not args.quiet:
+        from tabletop_core.cli.report import print_tables
+
+        print_tables(results.summary(), out)
+        out.write(f"results: {args.out}/games.jsonl, {args.out}/summary.json (tabletop report {args.out})\n")
+    return 0

@@ -1,0 +1,330 @@
+"""A person at the table: one seat played from the keyboard, the others by bots, with undo, save and rules help.
+
+The seat sees only what its rules let it see: the log is every transition through ``Game.describe(..., player=
+seat)``, the table is ``Game.render(state, seat)``, the final table too. Chance and the bots play through the core's
+playout loop (:func:`tabletop_core.records.playout`); each stretch of their play draws from
+:func:`~tabletop_core.cli.common.step_rng` of the step it starts at, so a game taken back by ``undo`` or resumed
+from a saved file goes on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.text import Text
+
+from tabletop_core.agents import Agent, SearchAgent
+from tabletop_core.cli.common import HUMAN, Legend, make_agent, print_lines, print_table, step_rng
+from tabletop_core.cli.moves import match_move, normal
+from tabletop_core.cli.session import Session
+from tabletop_core.errors import StateFormatError, TabletopError
+from tabletop_core.records import Record, options_from_json, options_json, playout
+from tabletop_core.spec import TERMINAL
+
+__all__ = ["COMMANDS", "HumanTable"]
+
+#: The table's commands and what each does (``help`` prints them).
+COMMANDS: dict[str, str] = {
+    "NUMBER or MOVE": "play a move: its number, its text, its start, or words only it has (3, 'plan 5D h', 'forge')",
+    "help, ?": "this list (Tab completes a move; Up and Down recall earlier lines)",
+    "moves, Enter": "the legal moves again",
+    "table": "the table again",
+    "rules": "the rule of the current step and the text of every card in view",
+    "key": "the key to every symbol of the table",
+    "undo": "take back your last decision (and what followed it)",
+    "save [FILE]": "save the game (default: the file Ctrl-C saves to); go on later with 'tabletop resume FILE'",
+    "quit": "save the game and stop",
+}
+_WORDS = ("help", "moves", "table", "rules", "key", "undo", "save", "quit")
+
+
+class _StopPlayError(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class _PersonSeat:
+    """The person's seat in the agents handed to the playout loop, which stops before it is ever asked."""
+
+    def act(self, view: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
+        raise TabletopError("the table asked the playout loop for the person's own move")
+
+
+class HumanTable:
+    """One game with a person in one seat.
+
+    Args:
+        game: the game.
+        name: the name the game was loaded by (saved, so that ``resume`` loads the same game).
+        record: the game so far: options, seed and the actions already played (none for a new game).
+        seats: one spec per seat: ``human`` for the person's seat, else a bot spec (see
+            :func:`~tabletop_core.cli.common.make_agent`).
+        console: where the table is printed.
+        read_line: reads one line after printing its prompt (``input``); raises ``EOFError`` at the end of input.
+        save_to: the file that ``save``, ``quit``, end of input and Ctrl-C write.
+        record_to: where to write the game record when the game ends (optional).
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        name: str,
+        record: Record,
+        seats: Sequence[str],
+        console: Console,
+        *,
+        read_line: Callable[[str], str] = input,
+        save_to: str,
+        record_to: str | None = None,
+    ) -> None:
+        self.game, self.name, self.console, self.read_line = game, name, console, read_line
+        self.seats = tuple(seats)
+        self.human = self.seats.index(HUMAN)
+        self.save_to, self.record_to = save_to, record_to
+        try:
+            self.options = options_from_json(game, record.options)
+        except TabletopError as exc:
+            raise StateFormatError(f"the saved options are invalid: {exc}") from None
+        self.seed = record.seed if record.seed is not None else 0
+        self.states: list[Any] = [game.initial_state(self.options)]
+        self.ids: list[int] = []
+        for i, action_id in enumerate(record.actions):
+            try:
+                self._advance(game.action_from_id(self.states[-1], action_id), check=True)
+            except (TabletopError, ValueError) as exc:
+                raise StateFormatError(f"saved action {i} (id {action_id}) does not apply: {exc}") from None
+        self.shown = max(0, len(self.ids) - 12)  # on resume, repeat the last moves before going on
+        first = self.states[0]
+        self.agents: list[Agent | SearchAgent] = [
+            _PersonSeat() if s == HUMAN else make_agent(s, game, first, p) for p, s in enumerate(self.seats)
+        ]
+        self.legend = Legend()
+        self.seat = game.seat_name(first, self.human)
+        self.moves: list[str] = []
+        if read_line is input and sys.stdin.isatty():
+            self._line_editing()
+
+    def _line_editing(self) -> None:
+        """History and Tab completion of the moves and commands, where the platform has readline."""
+        try:
+            import readline
+        except ImportError:  # not on every platform; plain input still works
+            return
+        readline.set_completer_delims("")  # complete the whole line: moves have spaces in them
+        readline.set_completer(self._complete)
+        readline.parse_and_bind("tab: complete")
+
+    def _complete(self, text: str, index: int) -> str | None:
+        typed = normal(text)
+        found = [m for m in [*self.moves, *_WORDS] if normal(m).startswith(typed)]
+        return found[index] if index < len(found) else None
+
+    # ----- the game ----------------------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play to the end (or until the person stops); the exit status: 0 done, 1 input ended, 130 Ctrl-C."""
+        try:
+            return self._loop()
+        except _StopPlayError as stop:
+            return stop.code
+        except KeyboardInterrupt:
+            path = self._save(self.save_to)
+            self.console.print()
+            self.console.print(f"interrupted: {self._saved_line(path)}")
+            return 130
+
+    def _loop(self) -> int:
+        game = self.game
+        if self.ids:
+            self.console.print(f"resumed {game.spec.long_name} after {len(self.ids)} moves; you are {self.seat}")
+        limit = game.spec.max_game_length
+        while len(self.ids) < limit:
+            state = self.states[-1]
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            if player != self.human:
+                self._until_the_seat(state, limit)
+                continue
+            self._show_log()
+            legal = game.legal_actions(state)
+            if len(legal) == 1:
+                only = game.action_to_str(state, legal[0])
+                self.console.print(Text(f"only one move, played for you: {only}", style="italic"))
+                action = legal[0]
+            else:
+                action = self._ask(state, legal)
+                if action is None:
+                    continue
+            self._advance(action, check=True)
+        self._finish()
+        return 0
+
+    def _until_the_seat(self, state: Any, limit: int) -> None:
+        """Chance and the bots play, through the core's playout loop, until the seat is to act (or the end).
+
+        Each stretch draws from :func:`step_rng` of the step it starts at (always the seat's own decision, or the
+        start), so undo and resume replay the bots' and chance's answers exactly.
+        """
+        rng = step_rng(self.seed, len(self.ids))
+        for step in playout(self.game, self.agents, state, rng, max_steps=limit - len(self.ids)):
+            self.ids.append(step.action_id)
+            self.states.append(step.after)
+            if self.game.current_player(step.after) == self.human:
+                return
+
+    def _advance(self, action: Any, *, check: bool = False) -> None:
+        state = self.states[-1]
+        after = self.game.step(state, action) if check else self.game.apply_unchecked(state, action)
+        self.ids.append(self.game.action_id(action))
+        self.states.append(after)
+
+    def _finish(self) -> None:
+        game, state = self.game, self.states[-1]
+        self._show_log()
+        print_table(self.console, game, state, self.human, f"the end, as {self.seat} sees it")
+        self.legend.show(self.console, game.legend(state, self.human))
+        done = game.is_terminal(state)
+        reason = game.end_reason(state) if done else f"stopped after the move limit ({len(self.ids)} moves)"
+        self.console.print(Text(reason, style="bold green"))
+        if done:
+            returns = ", ".join(f"{game.seat_name(state, p)} {r:g}" for p, r in enumerate(game.returns(state)))
+            self.console.print(f"returns: {returns}")
+        if self.record_to:
+            Path(self.record_to).write_text(self._record().to_json(), encoding="utf-8")
+            self.console.print(f"record written to {self.record_to}")
+
+    # ----- what the seat sees ------------------------------------------------------------------------------------
+
+    def _show_log(self) -> None:
+        # A run of identical one-line descriptions ("chance acts" while cards are dealt) prints once, counted.
+        runs: list[tuple[tuple[str, ...], int]] = []
+        for i in range(self.shown, len(self.ids)):
+            before, after = self.states[i], self.states[i + 1]
+            action = self.game.action_from_id(before, self.ids[i])
+            lines = tuple(self.game.describe(before, action, after, self.human))
+            if runs and len(lines) == 1 and runs[-1][0] == lines:
+                runs[-1] = (lines, runs[-1][1] + 1)
+            else:
+                runs.append((lines, 1))
+        for lines, count in runs:
+            print_lines(self.console, (f"{lines[0]} ({count} times)", *lines[1:]) if count > 1 else lines)
+        self.shown = len(self.ids)
+
+    def _show_table(self, state: Any, legal: Sequence[Any]) -> None:
+        where = self.game.headline(state) or self.game.describe_step(state)
+        print_table(self.console, self.game, state, self.human, f"{self.seat}: {where}")
+        self.legend.show(self.console, self.game.legend(state, self.human))
+        self._show_moves(state, legal)
+
+    def _show_moves(self, state: Any, legal: Sequence[Any]) -> None:
+        moves = [self.game.action_to_str(state, a) for a in legal]
+        items = [Text.assemble((f"{i:>2} ", "bold cyan"), m) for i, m in enumerate(moves, 1)]
+        self.console.print(Text("your moves (a number, the move, or its start; ? for help):", style="bold"))
+        self.console.print(Columns(items, column_first=True, padding=(0, 3)), soft_wrap=False)
+
+    # ----- reading the person's line -----------------------------------------------------------------------------
+
+    def _ask(self, state: Any, legal: Sequence[Any]) -> Any:
+        game = self.game
+        self._show_table(state, legal)
+        moves = [game.action_to_str(state, a) for a in legal]
+        self.moves = moves
+        while True:
+            try:
+                line = self.read_line(f"{self.seat}> ")
+            except EOFError:
+                path = self._save(self.save_to)
+                self.console.print()
+                self.console.print(f"input ended: {self._saved_line(path)}")
+                raise _StopPlayError(1) from None
+            word, _, rest = line.strip().partition(" ")
+            word = word.lower()
+            if word in ("", "moves"):
+                self._show_moves(state, legal)
+            elif word in ("?", "help"):
+                for command, text in COMMANDS.items():
+                    self.console.print(Text.assemble((f"  {command:<16}", "bold cyan"), text))
+            elif word == "table":
+                self._show_table(state, legal)
+            elif word == "rules":
+                self._show_rules(state)
+            elif word in ("key", "legend"):
+                self.legend.show(self.console, game.legend(state, self.human), again=True)
+            elif word == "undo":
+                if self._undo():
+                    return None
+            elif word == "save":
+                path = self._save(rest.strip() or self.save_to)
+                if path:
+                    self.console.print(self._saved_line(path))
+            elif word in ("quit", "exit"):
+                path = self._save(self.save_to)
+                self.console.print(f"stopped: {self._saved_line(path)}")
+                raise _StopPlayError(0)
+            else:
+                found = match_move(line, moves, commands=_WORDS)
+                if found.index is not None:
+                    return legal[found.index]
+                try:
+                    return game.parse_action(state, line)
+                except TabletopError:
+                    self.console.print(Text(found.error, style="red"))
+
+    def _show_rules(self, state: Any) -> None:
+        self.console.print(Text("the rule now: ", style="bold") + Text(self.game.step_rules(state)))
+        texts = self.game.card_texts(state, self.human)
+        if texts:
+            self.console.print(Text("cards in view:", style="bold"))
+            for title, text in texts:
+                self.console.print(Text.assemble(("  " + title, "bold cyan"), ": ", text))
+
+    def _undo(self) -> bool:
+        game = self.game
+        now = len(self.ids)
+        earlier = [
+            i
+            for i in range(now)
+            if game.current_player(self.states[i]) == self.human and len(game.legal_actions(self.states[i])) > 1
+        ]
+        if not earlier:
+            self.console.print("nothing to undo: you have made no decision yet")
+            return False
+        back = earlier[-1]
+        move = game.action_to_str(self.states[back], game.action_from_id(self.states[back], self.ids[back]))
+        del self.ids[back:]
+        del self.states[back + 1 :]
+        self.shown = min(self.shown, back)
+        taken = now - back
+        self.console.print(
+            Text(f"undone: back to your decision before '{move}' ({taken} move{'s' * (taken != 1)} taken back)")
+        )
+        return True
+
+    # ----- saving ------------------------------------------------------------------------------------------------
+
+    def _record(self) -> Record:
+        state = self.states[-1]
+        returns = tuple(self.game.returns(state)) if self.game.is_terminal(state) else None
+        return Record(self.game.spec.short_name, options_json(self.options), self.seed, tuple(self.ids), returns)
+
+    def _save(self, path: str) -> str:
+        session = Session(self.name, self._record(), self.seats)
+        try:
+            Path(path).write_text(session.to_json() + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.console.print(Text(f"cannot save to {path}: {exc.strerror or exc}", style="red"))
+            return ""
+        return path
+
+    @staticmethod
+    def _saved_line(path: str) -> str:
+        if not path:
+            return "the game was not saved"
+        return f"game saved to {path}; go on with: tabletop resume {path}"

@@ -1,0 +1,141 @@
+"""The MCTS and ISMCTS bots: budgets, tree reuse, rollout policies, chance sampling and widening."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tabletop_core import RandomAgent, TabletopError, play
+from tabletop_core.agents import AgentRollout, ISMCTSAgent, MCTSAgent, SearchAgent
+from tabletop_core.testing.kuhn import GAME as KUHN
+from tests.core.flowgame import GAME as FLOW_GAME
+from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
+from tests.core.gamblegame import GAME as GAMBLE
+from tests.core.gamblegame import SAFE
+
+
+def test_a_time_budget_bounds_each_decision() -> None:
+    agent = MCTSAgent(seconds=0.05)
+    assert agent.iterations is None  # a time budget alone sets no iteration cap
+    state = FLOW_GAME.new_game(seed=1)
+    start = time.perf_counter()
+    agent.act_in(FLOW_GAME, state, 0, np.random.default_rng(0))
+    assert time.perf_counter() - start < 1.0  # unlimited iterations: only the deadline can stop it
+    assert agent.last_iterations > 1
+
+
+def test_iterations_cap_a_time_budget() -> None:
+    agent = MCTSAgent(iterations=7, seconds=5.0)
+    agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=1), 0, np.random.default_rng(0))
+    assert agent.last_iterations == 7
+
+
+def test_bad_budgets_and_modes_are_refused() -> None:
+    with pytest.raises(TabletopError, match="seconds"):
+        MCTSAgent(seconds=0)
+    with pytest.raises(TabletopError, match="chance"):
+        MCTSAgent(chance="exact")
+    with pytest.raises(TabletopError, match="rollout"):
+        MCTSAgent(rollout="smart")
+
+
+def _decisions(agent: MCTSAgent, seed: int) -> list[int]:
+    """The reused root visits at each decision of one solo game."""
+    reused = []
+    state = FLOW_GAME.new_game(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not FLOW_GAME.is_terminal(state):
+        action = agent.act_in(FLOW_GAME, state, 0, rng)
+        if len(FLOW_GAME.legal_actions(state)) > 1:
+            reused.append(agent.reused_visits)
+        state = FLOW_GAME.step(state, action, rng=rng)
+    return reused
+
+
+@pytest.mark.parametrize("chance", ["sample", "widen"])
+def test_the_tree_is_reused_between_moves_of_a_solo_game(chance: str) -> None:
+    reused = _decisions(MCTSAgent(iterations=200, chance=chance), seed=3)
+    assert reused[0] == 0 and any(r > 0 for r in reused[1:])
+    assert _decisions(MCTSAgent(iterations=200, chance=chance, reuse=False), seed=3) == [0] * len(reused)
+    agent = MCTSAgent(iterations=50, chance=chance)
+    _decisions(agent, seed=3)
+    agent.reset()
+    assert _decisions(agent, seed=4)[0] == 0  # a new game starts from an empty tree
+
+
+def test_no_reuse_across_players_it_is_not_told_about() -> None:
+    agent = MCTSAgent(iterations=100)
+    play(KUHN, [agent, RandomAgent()], seed=4)
+    assert agent.reused_visits == 0
+
+
+class Counting:
+    """An agent that counts its moves and plays the first legal action."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+        self.moves += 1
+        return legal_actions[0]
+
+
+def test_rollouts_can_be_played_by_agents() -> None:
+    bot = Counting()
+    agent = MCTSAgent(iterations=20, rollout=AgentRollout([bot]))
+    agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=2), 0, np.random.default_rng(0))
+    assert bot.moves > 0
+
+
+def test_heuristic_rollouts_use_the_games_own_bots() -> None:
+    import unrest
+
+    rollout = AgentRollout()
+    agent = ISMCTSAgent(iterations=5, rollout=rollout)
+    state = unrest.new_game(seed=1)
+    agent.act_in(unrest.GAME, unrest.GAME.determinize(state, 0, np.random.default_rng(1)), 0, np.random.default_rng(0))
+    assert [type(a).__name__ for a in rollout.agents or []] == ["RebellionBot", "EmpireBot"]
+
+
+@pytest.mark.parametrize(("chance", "expected"), [("sample", SAFE), ("widen", GAMBLE_MOVE)])
+def test_widening_keeps_the_search_sound_with_a_thousand_chance_outcomes(chance: str, expected: int) -> None:
+    # The gamble is worth 0.601 played well after the roll; open loop averages the follow-up over every roll (0.5)
+    # and takes the sure 0.53; the widened tree learns each kept roll's own follow-up and gambles.
+    state = GAMBLE.initial_state(GAMBLE.make_options())
+    picks = {
+        MCTSAgent(iterations=1500, chance=chance, exploration=0.3).act_in(GAMBLE, state, 0, np.random.default_rng(s))
+        for s in range(3)
+    }
+    assert picks == {expected}
+
+
+def test_widening_bounds_the_outcomes_a_chance_node_holds() -> None:
+    agent = MCTSAgent(iterations=1500, chance="widen", exploration=0.3)
+    state = GAMBLE.initial_state(GAMBLE.make_options())
+    assert agent.act_in(GAMBLE, state, 0, np.random.default_rng(0)) == GAMBLE_MOVE
+    chance_node = agent._kept[()] if agent._kept else None  # the kept subtree's root: the die after the gamble
+    assert chance_node is not None
+    visits = sum(chance_node.visits.values())
+    assert 1 < len(chance_node.visits) <= math.ceil(math.sqrt(visits + 1)) < 1000
+
+
+def test_ismcts_is_an_mcts_that_always_determinizes() -> None:
+    agent = ISMCTSAgent(iterations=30)
+    assert isinstance(agent, SearchAgent) and agent.always_determinize
+    _, record = play(KUHN, [agent, RandomAgent()], seed=2)
+    assert record.returns is not None
+    assert repr(agent).startswith("ISMCTSAgent(iterations=30")
+
+
+def test_observed_normalization_scales_by_the_returns_met() -> None:
+    agent = MCTSAgent(iterations=40, normalize="observed")
+    agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=2), 0, np.random.default_rng(0))
+    low, scale = agent._norm
+    assert FLOW_GAME.spec.min_utility <= low and scale > 1.0 / FLOW_GAME.spec.max_utility  # tighter than the spec's
+    with pytest.raises(TabletopError, match="normalize"):
+        MCTSAgent(normalize="z")
