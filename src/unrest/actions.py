@@ -25,7 +25,10 @@ from typing import ClassVar
 
 import attrs
 
-from unrest.cards import KINDS
+from tabletop_core.actions import ActionSpace
+from tabletop_core.errors import IllegalActionError
+from unrest.rules.cards import KINDS
+from unrest.state import MAX_STACK, N_DISTRICTS, N_MISSIONS, PLAN_SIZE, UnrestState
 
 __all__ = [
     "NUM_ACTIONS",
@@ -46,11 +49,14 @@ __all__ = [
     "SetDistrict",
     "Surveil",
     "Target",
+    "action_from_id",
+    "action_id",
+    "decision_id",
+    "outcome_id",
+    "public_code",
 ]
 
-N_DISTRICTS = 5
-N_SLOTS = 3
-MAX_STACK = 24
+N_SLOTS = PLAN_SIZE
 
 _in = attrs.validators.in_
 
@@ -60,6 +66,7 @@ class Target:
     """Mark District ``district`` and its right-hand neighbour with the Area of Interest token."""
 
     TAG: ClassVar[str] = "unrest.target"
+    FIELD_RANGES: ClassVar = (("district", range(N_DISTRICTS)),)
     district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
 
 
@@ -68,6 +75,7 @@ class Plan:
     """Plan one card from the hand, ``hidden`` (face down) or revealed (face up)."""
 
     TAG: ClassVar[str] = "unrest.plan"
+    FIELD_RANGES: ClassVar = (("card", range(KINDS)), ("hidden", (False, True)))
     card: int = attrs.field(validator=_in(range(KINDS)))
     hidden: bool = attrs.field(validator=attrs.validators.instance_of(bool))
 
@@ -77,6 +85,7 @@ class Surveil:
     """Empire power Surveil: reveal the hidden planned card in ``slot`` (0-2)."""
 
     TAG: ClassVar[str] = "unrest.surveil"
+    FIELD_RANGES: ClassVar = (("slot", range(N_SLOTS)),)
     slot: int = attrs.field(validator=_in(range(N_SLOTS)))
 
 
@@ -85,6 +94,7 @@ class Destroy:
     """Empire power Destroy: remove the planned card in ``slot`` from play."""
 
     TAG: ClassVar[str] = "unrest.destroy"
+    FIELD_RANGES: ClassVar = (("slot", range(N_SLOTS)),)
     slot: int = attrs.field(validator=_in(range(N_SLOTS)))
 
 
@@ -93,6 +103,7 @@ class Reroute:
     """Empire power Reroute: place the planned card in ``slot`` into District ``district``."""
 
     TAG: ClassVar[str] = "unrest.reroute"
+    FIELD_RANGES: ClassVar = (("slot", range(N_SLOTS)), ("district", range(N_DISTRICTS)))
     slot: int = attrs.field(validator=_in(range(N_SLOTS)))
     district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
 
@@ -102,6 +113,7 @@ class Blockade:
     """Empire power Blockade: no card may be placed into ``district`` by the Rebellion this round."""
 
     TAG: ClassVar[str] = "unrest.blockade"
+    FIELD_RANGES: ClassVar = (("district", range(N_DISTRICTS)),)
     district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
 
 
@@ -110,6 +122,7 @@ class Place:
     """Place the planned card in ``slot`` into District ``district``."""
 
     TAG: ClassVar[str] = "unrest.place"
+    FIELD_RANGES: ClassVar = (("slot", range(N_SLOTS)), ("district", range(N_DISTRICTS)))
     slot: int = attrs.field(validator=_in(range(N_SLOTS)))
     district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
 
@@ -119,6 +132,7 @@ class Reveal:
     """Reveal the card at ``index`` of the stack being proven (part of a liberation proof)."""
 
     TAG: ClassVar[str] = "unrest.reveal"
+    FIELD_RANGES: ClassVar = (("index", range(MAX_STACK)),)
     index: int = attrs.field(validator=_in(range(MAX_STACK)))
 
 
@@ -127,6 +141,7 @@ class SetDistrict:
     """Chance (setup): District ``district`` is laid next in the row."""
 
     TAG: ClassVar[str] = "unrest.set_district"
+    FIELD_RANGES: ClassVar = (("district", range(N_DISTRICTS)),)
     district: int = attrs.field(validator=_in(range(N_DISTRICTS)))
 
 
@@ -135,7 +150,8 @@ class DealMission:
     """Chance (setup): Mission ``mission`` is dealt face up."""
 
     TAG: ClassVar[str] = "unrest.deal_mission"
-    mission: int = attrs.field(validator=_in(range(9)))
+    FIELD_RANGES: ClassVar = (("mission", range(N_MISSIONS)),)
+    mission: int = attrs.field(validator=_in(range(N_MISSIONS)))
 
 
 @attrs.frozen
@@ -143,6 +159,7 @@ class Draw:
     """Chance: the Rebellion draws a card of kind ``card``."""
 
     TAG: ClassVar[str] = "unrest.draw"
+    FIELD_RANGES: ClassVar = (("card", range(KINDS)),)
     card: int = attrs.field(validator=_in(range(KINDS)))
 
 
@@ -150,9 +167,17 @@ Decision = Target | Plan | Surveil | Destroy | Reroute | Blockade | Place | Reve
 Outcome = SetDistrict | DealMission | Draw
 Action = Decision | Outcome
 
-_T0, _P0, _S0, _D0, _R0, _B0, _L0, _V0 = 0, 5, 47, 50, 53, 68, 73, 88
-NUM_ACTIONS = _V0 + MAX_STACK
-NUM_OUTCOMES = KINDS
+#: The decisions' id space: the classes in id order (the table in the module docstring), each field's range
+#: declared on its class; ids are what records store, so the order and ranges never change.
+DECISION_SPACE: ActionSpace[Decision] = ActionSpace(
+    (Target, Plan, Surveil, Destroy, Reroute, Blockade, Place, Reveal), name="unrest decisions"
+)
+#: The chance outcomes' id spaces, one per chance step: the District laid next, the Mission dealt, the card drawn.
+SETUP_ROW_SPACE: ActionSpace[SetDistrict] = ActionSpace((SetDistrict,), name="unrest row")
+MISSION_SPACE: ActionSpace[DealMission] = ActionSpace((DealMission,), name="unrest missions")
+DRAW_SPACE: ActionSpace[Draw] = ActionSpace((Draw,), name="unrest draws")
+NUM_ACTIONS = DECISION_SPACE.size
+NUM_OUTCOMES = max(SETUP_ROW_SPACE.size, MISSION_SPACE.size, DRAW_SPACE.size)
 
 # Every decision, indexed by id, and the chance outcomes by kind: legal_actions hands out these instances.
 TARGETS = tuple(Target(d) for d in range(N_DISTRICTS))
@@ -164,40 +189,18 @@ BLOCKADES = tuple(Blockade(d) for d in range(N_DISTRICTS))
 PLACES = tuple(tuple(Place(s, d) for d in range(N_DISTRICTS)) for s in range(N_SLOTS))
 REVEALS = tuple(Reveal(i) for i in range(MAX_STACK))
 SET_DISTRICTS = tuple(SetDistrict(d) for d in range(N_DISTRICTS))
-DEAL_MISSIONS = tuple(DealMission(m) for m in range(9))
+DEAL_MISSIONS = tuple(DealMission(m) for m in range(N_MISSIONS))
 DRAWS = tuple(Draw(k) for k in range(KINDS))
 
-DECISIONS: tuple[Decision, ...] = (
-    *TARGETS,
-    *(p for pair in PLANS for p in pair),
-    *SURVEILS,
-    *DESTROYS,
-    *(r for row in REROUTES for r in row),
-    *BLOCKADES,
-    *(p for row in PLACES for p in row),
-    *REVEALS,
-)
+#: Every decision, by id.
+DECISIONS: tuple[Decision, ...] = tuple(DECISION_SPACE.from_id(i) for i in range(NUM_ACTIONS))
+_ID: dict[Decision, int] = {a: i for i, a in enumerate(DECISIONS)}
 
 
 def decision_id(action: Decision) -> int:
-    """The id of a decision."""
-    if isinstance(action, Plan):
-        return _P0 + 2 * action.card + action.hidden
-    if isinstance(action, Place):
-        return _L0 + 5 * action.slot + action.district
-    if isinstance(action, Target):
-        return _T0 + action.district
-    if isinstance(action, Surveil):
-        return _S0 + action.slot
-    if isinstance(action, Destroy):
-        return _D0 + action.slot
-    if isinstance(action, Reroute):
-        return _R0 + 5 * action.slot + action.district
-    if isinstance(action, Blockade):
-        return _B0 + action.district
-    if isinstance(action, Reveal):
-        return _V0 + action.index
-    raise TypeError(f"unrest: not a decision: {action!r}")
+    """The id of a decision (:data:`DECISION_SPACE`)."""
+    i = _ID.get(action)
+    return DECISION_SPACE.id_of(action) if i is None else i
 
 
 #: The public code of a hidden plan in the move log (see :func:`public_code`).
@@ -215,11 +218,38 @@ def public_code(action: Decision) -> int:
 
 
 def outcome_id(action: Outcome) -> int:
-    """The id of a chance outcome."""
+    """The id of a chance outcome (in its step's space)."""
     if isinstance(action, Draw):
-        return action.card
+        return DRAW_SPACE.id_of(action)
     if isinstance(action, SetDistrict):
-        return action.district
-    if isinstance(action, DealMission):
-        return action.mission
-    raise TypeError(f"unrest: not a chance outcome: {action!r}")
+        return SETUP_ROW_SPACE.id_of(action)
+    return MISSION_SPACE.id_of(action)
+
+
+def action_id(action: Action) -> int:
+    """The id of a decision in ``range(NUM_ACTIONS)``, or of a chance outcome in ``range(NUM_OUTCOMES)``."""
+    if isinstance(action, Draw | SetDistrict | DealMission):
+        return outcome_id(action)
+    return decision_id(action)
+
+
+def action_from_id(state: UnrestState, i: int, *, chance: bool) -> Action:
+    """Decode ``i`` in the id space of ``state``'s node: chance outcomes of its step when ``chance``, else
+    decisions.
+
+    Raises:
+        IllegalActionError: when ``i`` is not an int or names no action of that space.
+    """
+    if type(i) is not int:
+        raise IllegalActionError(f"unrest: action id must be an int, not {i!r}")
+    if chance:
+        step = state.pos.step
+        table: tuple[Outcome, ...] = (
+            SET_DISTRICTS if step == "districts" else DEAL_MISSIONS if step == "missions" else DRAWS
+        )
+        if 0 <= i < len(table):
+            return table[i]
+    elif 0 <= i < NUM_ACTIONS:
+        return DECISIONS[i]
+    where = f"round {state.pos.round}, {state.pos.step} step"
+    raise IllegalActionError(f"unrest: no action with id {i!r} at {where}")

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from unrest.actions import Blockade, Destroy, Place, Plan, Reroute, Surveil, Target
-from unrest.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
+from unrest.rules.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
 from unrest.state import CAPITOL
 from unrest.view import HIDDEN, SeenCard, UnrestView
 

@@ -33,12 +33,22 @@ import attrs
 import numpy as np
 
 from tabletop_core.errors import TabletopError
-from unrest.cards import DECK, KINDS, MISDIRECTION, card_name
-from unrest.missions import Tally
-from unrest.rules.liberation import DRAW_SIZE, met_missions, minimal_proofs, missions_for
+from unrest.rules.cards import DECK, KINDS, MISDIRECTION, card_name
+from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
+from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
-from unrest.rules.setup import HAND_SIZE
-from unrest.state import EMPIRE, REBELLION, Destroyed, Planned, Proof, StackCard, UnrestState
+from unrest.state import (
+    DRAW_SIZE,
+    EMPIRE,
+    HAND_SIZE,
+    N_DISTRICTS,
+    REBELLION,
+    Destroyed,
+    Planned,
+    Proof,
+    StackCard,
+    UnrestState,
+)
 from unrest.view import all_misdirection_round
 
 __all__ = [
@@ -92,7 +102,7 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
     them)."""
     cur = state.pos.round
     done = cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
-    for d in range(5):
+    for d in range(N_DISTRICTS):
         stack = state.stacks[d]
         if not stack:
             continue
@@ -110,7 +120,7 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
     if state.winner == REBELLION:
         # The game ended at once when the last District was liberated: the check of this round had passed over
         # every District left of it (the round's liberations go left to right), and those still in play met none.
-        last = max((state.laid.index(d) for d in range(5) if state.freed[d] == cur), default=-1)
+        last = max((state.laid.index(d) for d in range(N_DISTRICTS) if state.freed[d] == cur), default=-1)
         for d in state.row:
             if state.laid.index(d) > last:
                 break

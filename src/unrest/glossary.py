@@ -13,8 +13,8 @@ Everything here is in our own words. :class:`unrest.game.Unrest` delegates its g
 
 from __future__ import annotations
 
-from unrest.cards import SUIT_LETTERS, SUITS
 from unrest.content import CONTENT
+from unrest.rules.cards import SUIT_LETTERS, SUITS
 from unrest.state import POWERS, REBELLION, UnrestState
 
 __all__ = ["card_texts", "end_reason", "headline", "legend", "step_rules"]

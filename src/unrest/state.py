@@ -8,40 +8,98 @@ card kind): a draw is a chance node over the remaining cards, so there is no dec
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 import attrs
 
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
-from unrest.cards import KINDS
+from unrest.content import CONTENT
+from unrest.rules.cards import DECK_SIZE, KINDS, CardKind
 
 __all__ = [
     "BLOCKADE",
     "CAPITOL",
     "DESTROY",
+    "DRAW_SIZE",
     "EMPIRE",
+    "EMPIRE_ACTIONS",
     "FLOW",
+    "HAND_SIZE",
+    "LAST_ROUND",
+    "MAX_STACK",
+    "MISSIONS_DEALT",
     "NO_DISTRICT",
+    "N_DISTRICTS",
+    "N_MISSIONS",
+    "N_POWERS",
+    "PLAN_SIZE",
     "POWERS",
     "REBELLION",
     "REROUTE",
     "SURVEIL",
+    "WIN_LIBERATED",
     "Destroyed",
+    "District",
+    "MissionId",
     "Planned",
+    "Player",
+    "Power",
     "Proof",
+    "Round",
+    "Slot",
     "StackCard",
     "UnrestOptions",
     "UnrestState",
 ]
 
+#: A seat: :data:`REBELLION` (0) or :data:`EMPIRE` (1).
+Player: TypeAlias = int
+#: A District token's id: its index in the content pack (``CONTENT.districts``).
+District: TypeAlias = int
+#: A Mission card's id: its index in the content pack (``CONTENT.missions``; 0 is the Revolution).
+MissionId: TypeAlias = int
+#: An Empire Power token: :data:`SURVEIL`, :data:`DESTROY`, :data:`REROUTE` or :data:`BLOCKADE`.
+Power: TypeAlias = int
+#: A plan slot, 0 to :data:`PLAN_SIZE` - 1, in the order the Rebellion planned its cards.
+Slot: TypeAlias = int
+#: A round number: 0 is the setup, 1 to :data:`LAST_ROUND` the game's rounds.
+Round: TypeAlias = int
+
 REBELLION, EMPIRE = 0, 1
 #: The Capitol's District id.
-CAPITOL = 2
-NO_DISTRICT = -1
+CAPITOL: District = 2
+NO_DISTRICT: District = -1
 SURVEIL, DESTROY, REROUTE, BLOCKADE = 0, 1, 2, 3
 #: The Empire Power tokens, indexed by power.
 POWERS = ("Surveil", "Destroy", "Reroute", "Blockade")
 VARIANTS = ("standard", "capitol")
+
+# ----- the rulebook's numbers, each defined once ------------------------------------------------------------------
+
+#: District tokens in the pack ("5 District tokens").
+N_DISTRICTS = len(CONTENT.districts)
+#: Mission cards in the pack (the Revolution and the 8 the reference names).
+N_MISSIONS = len(CONTENT.missions)
+#: Empire Power tokens ("4 Empire Power tokens").
+N_POWERS = len(POWERS)
+#: "The Rebellion draws 5 cards from this deck for their starting hand".
+HAND_SIZE = 5
+#: "randomly deal three of them" (beneath the Revolution).
+MISSIONS_DEALT = 3
+#: "selects three cards from their hand": the plan's slots.
+PLAN_SIZE = 3
+#: "The Empire will now take two actions".
+EMPIRE_ACTIONS = 2
+#: "The Rebellion draws three cards from the Rebel deck" at the end of a round.
+DRAW_SIZE = 3
+#: "complete Missions in 3 or more Districts"; the Empire wins holding as many.
+WIN_LIBERATED = 3
+#: The last round, the Final Encounter: the opening hand leaves ``DECK_SIZE - HAND_SIZE`` cards, drawn 3 a round;
+#: the round whose end finds fewer than 3 left draws the rest, and the next is the last (24 cards: round 8).
+LAST_ROUND: Round = (DECK_SIZE - HAND_SIZE) // DRAW_SIZE + 2
+#: Cards a stack (or the destroyed pile) can hold: every card of the deck.
+MAX_STACK = DECK_SIZE
 
 #: The turn structure as data: round 0 is the setup; every later round runs the four round phases.
 FLOW = Flow(
@@ -85,9 +143,9 @@ class StackCard:
     """
 
     TAG: ClassVar[str] = "unrest.stack_card"
-    card: int = attrs.field(validator=_kind)
+    card: CardKind = attrs.field(validator=_kind)
     revealed: bool
-    round: int
+    round: Round
     proved: bool = False
 
 
@@ -96,7 +154,7 @@ class Planned:
     """A card planned this round behind the Area of Interest token, hidden or revealed."""
 
     TAG: ClassVar[str] = "unrest.planned"
-    card: int = attrs.field(validator=_kind)
+    card: CardKind = attrs.field(validator=_kind)
     revealed: bool
 
 
@@ -105,9 +163,9 @@ class Destroyed:
     """A destroyed card beside the play area, keeping its facing (a destroyed Misdirection is revealed)."""
 
     TAG: ClassVar[str] = "unrest.destroyed"
-    card: int = attrs.field(validator=_kind)
+    card: CardKind = attrs.field(validator=_kind)
     revealed: bool
-    round: int
+    round: Round
 
 
 @attrs.frozen
@@ -121,7 +179,7 @@ class Proof:
     """
 
     TAG: ClassVar[str] = "unrest.proof"
-    district: int
+    district: District
     chosen: tuple[int, ...]
     proofs: tuple[tuple[int, ...], ...]
 
@@ -162,52 +220,29 @@ class UnrestState:
     TAG: ClassVar[str] = "unrest.state"
     options: UnrestOptions
     pos: Position
-    row: tuple[int, ...]
-    missions: tuple[int, ...]
+    row: tuple[District, ...]
+    missions: tuple[MissionId, ...]
     deck: tuple[int, ...]
-    hand: tuple[int, ...]
+    hand: tuple[CardKind, ...]
     stacks: tuple[tuple[StackCard, ...], ...]
-    freed: tuple[int, ...]
+    freed: tuple[Round, ...]
     tokens: tuple[bool, ...]
-    aoi: tuple[int, ...] = ()
+    aoi: tuple[District, ...] = ()
     plan: tuple[Planned | None, ...] = ()
-    blockade: int = NO_DISTRICT
-    used: tuple[int, ...] = ()
+    blockade: District = NO_DISTRICT
+    used: tuple[Power, ...] = ()
     destroyed: tuple[Destroyed, ...] = ()
     to_draw: int = 0
     final: bool = False
     pending: Pending[Proof] = attrs.field(factory=Pending)
-    winner: int = -1
+    winner: Player = -1
     moves: tuple[int, ...] = ()
-    draws: tuple[int, ...] = ()
-    laid: tuple[int, ...] = ()
+    draws: tuple[CardKind, ...] = ()
+    laid: tuple[District, ...] = ()
 
     def logged(self, code: int) -> UnrestState:
-        """This state with ``code`` appended to ``moves``: one copy per decision, so written out rather than
-        ``attrs.evolve``d (its fields have no validators to run)."""
-        return UnrestState(
-            self.options,
-            self.pos,
-            self.row,
-            self.missions,
-            self.deck,
-            self.hand,
-            self.stacks,
-            self.freed,
-            self.tokens,
-            self.aoi,
-            self.plan,
-            self.blockade,
-            self.used,
-            self.destroyed,
-            self.to_draw,
-            self.final,
-            self.pending,
-            self.winner,
-            (*self.moves, code),
-            self.draws,
-            self.laid,
-        )
+        """This state with ``code`` appended to ``moves`` (one copy per decision, by the core's fast copy)."""
+        return replace(self, moves=(*self.moves, code))
 
     @property
     def round(self) -> int:
@@ -225,6 +260,6 @@ class UnrestState:
         return sum(self.deck)
 
     @property
-    def liberated(self) -> tuple[int, ...]:
+    def liberated(self) -> tuple[District, ...]:
         """The liberated Districts, by District id."""
         return tuple(d for d, r in enumerate(self.freed) if r)

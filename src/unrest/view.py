@@ -1,4 +1,4 @@
-"""What each player may know (``observe``) and its fixed-size tensor.
+"""What each player may know (``observe``), its fixed-size tensors, the table as text and the narration.
 
 The Rebellion sees everything but the deck (whose contents follow from what it sees: the deck is a multiset
 with no order to hide). The Empire sees the revealed cards, where every hidden card lies (and when it was
@@ -14,9 +14,42 @@ from typing import ClassVar
 import attrs
 import numpy as np
 
-from unrest.actions import NUM_MOVE_CODES
-from unrest.cards import DECK, KINDS, MISDIRECTION
-from unrest.state import EMPIRE, FLOW, REBELLION, Destroyed, Planned, StackCard, UnrestState
+from tabletop_core.tensor import TensorLayout
+from unrest.actions import (
+    NUM_MOVE_CODES,
+    Blockade,
+    DealMission,
+    Destroy,
+    Draw,
+    Place,
+    Plan,
+    Reroute,
+    Reveal,
+    SetDistrict,
+    Surveil,
+    Target,
+)
+from unrest.content import CONTENT
+from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, SUITS, card_name, suit_of, value_of
+from unrest.state import (
+    EMPIRE,
+    EMPIRE_ACTIONS,
+    FLOW,
+    HAND_SIZE,
+    LAST_ROUND,
+    MAX_STACK,
+    MISSIONS_DEALT,
+    N_DISTRICTS,
+    N_MISSIONS,
+    N_POWERS,
+    PLAN_SIZE,
+    POWERS,
+    REBELLION,
+    Destroyed,
+    Planned,
+    StackCard,
+    UnrestState,
+)
 
 __all__ = [
     "HIDDEN",
@@ -28,16 +61,21 @@ __all__ = [
     "SeenCard",
     "UnrestInformation",
     "UnrestView",
+    "card_words",
     "check_player",
+    "describe",
+    "describe_step",
+    "describe_transition",
     "information_state",
     "information_state_tensor",
     "observation_tensor",
     "observe",
+    "render",
+    "seat_name",
 ]
 
 #: The kind shown for a card the viewer cannot see.
 HIDDEN = -1
-_MAX_ROUND = 9
 
 
 @attrs.frozen
@@ -52,7 +90,7 @@ class HiddenCard:
 
 
 # One shared marker per round: observing allocates nothing for hidden cards.
-_HIDDEN = tuple(HiddenCard(r) for r in range(_MAX_ROUND + 1))
+_HIDDEN = tuple(HiddenCard(r) for r in range(LAST_ROUND + 1))
 
 #: A card in a stack, as a player sees it.
 SeenCard = StackCard | HiddenCard
@@ -190,94 +228,129 @@ def observe(state: UnrestState, player: int) -> UnrestView:
 
 
 _STEPS = tuple(s for p in FLOW.phases for s in p.steps)
-_N_DISTRICTS = 5
-_N_MISSIONS = 9
-_PER_DISTRICT = 1 + 5 + 1 + 1 + 1 + 1 + KINDS + 1
-_PER_SLOT = 2 + KINDS
-_HEAD = 2 + len(_STEPS) + 3 + _N_MISSIONS + 4 + 1 + 2
-OBSERVATION_SHAPE = (_HEAD + _N_DISTRICTS * _PER_DISTRICT + 3 * _PER_SLOT + KINDS + 2 + KINDS + 1,)
+#: Where a card kind is counted in a piece of :data:`KINDS` + 1 entries: its kind, or the last entry for a hidden card.
+_SEEN = KINDS + 1
+
+
+def _seen(kind: int) -> int:
+    return KINDS if kind == HIDDEN else kind
+
+
+#: One District's row of the observation tensor.
+DISTRICT_LAYOUT = TensorLayout(
+    (
+        ("in_play", (1,)),
+        ("position", (N_DISTRICTS,)),  # one-hot of its place in the row
+        ("liberated", (1,)),
+        ("area_of_interest", (1,)),
+        ("blockaded", (1,)),
+        ("proving", (1,)),
+        ("cards", (_SEEN,)),  # its stack's cards by kind seen, then the hidden ones
+    )
+)
+#: One plan slot's row of the observation tensor.
+SLOT_LAYOUT = TensorLayout((("present", (1,)), ("revealed", (1,)), ("kind", (KINDS,))))
+#: The observation tensor, piece by piece (counts as counts; sizes and fractions normalised by their maxima).
+OBSERVATION_LAYOUT = TensorLayout(
+    (
+        ("player", (2,)),
+        ("step", (len(_STEPS),)),
+        ("round", (1,)),  # round / LAST_ROUND
+        ("final", (1,)),
+        ("capitol_variant", (1,)),
+        ("missions", (N_MISSIONS,)),
+        ("tokens", (N_POWERS,)),  # face up
+        ("actions_taken", (1,)),  # / EMPIRE_ACTIONS
+        ("not_misdirection", (1,)),  # destroyed cards known not Misdirection
+        ("all_misdirection", (1,)),
+        ("districts", (N_DISTRICTS, DISTRICT_LAYOUT.size)),
+        ("plan", (PLAN_SIZE, SLOT_LAYOUT.size)),
+        ("hand", (KINDS,)),
+        ("hand_size", (1,)),  # / HAND_SIZE
+        ("deck_size", (1,)),  # / DECK_SIZE
+        ("destroyed", (_SEEN,)),
+    )
+)
+OBSERVATION_SHAPE = OBSERVATION_LAYOUT.shape
+_D = DISTRICT_LAYOUT.slices
+_IN_PLAY, _POSITION, _LIBERATED = _D["in_play"].start, _D["position"].start, _D["liberated"].start
+_AOI, _BLOCKADED, _PROVING, _CARDS = (_D[k].start for k in ("area_of_interest", "blockaded", "proving", "cards"))
+_PRESENT, _REVEALED, _KIND = (SLOT_LAYOUT.slices[k].start for k in ("present", "revealed", "kind"))
 
 
 def observation_tensor(view: UnrestView) -> np.ndarray:
-    """Encode a view as a float32 vector of shape :data:`OBSERVATION_SHAPE`.
-
-    Layout: player (2), step one-hot, round / 8, Final Encounter, Capitol variant, Missions on the table (9),
-    tokens face up (4), Empire actions taken / 2, destroyed cards known not Misdirection, plan all
-    Misdirection; per District: in play, position in the row (5), liberated, in the Area of Interest,
-    blockaded, being proven, seen card kinds (21), hidden cards; per plan slot: present, revealed, seen kind
-    (21); hand kinds (21), hand size / 5, deck size / 24; destroyed kinds seen (21), destroyed hidden.
-    """
-    out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
-    out[view.player] = 1.0
-    i = 2
-    out[i + _STEPS.index(view.step)] = 1.0
-    i += len(_STEPS)
-    out[i] = view.round / 8.0
-    out[i + 1] = float(view.final)
-    out[i + 2] = float(view.variant == "capitol")
-    i += 3
-    for m in view.missions:
-        out[i + m] = 1.0
-    i += _N_MISSIONS
-    for t, up in enumerate(view.tokens):
-        out[i + t] = float(up)
-    out[i + 4] = len(view.used) / 2.0
-    out[i + 5] = float(view.not_misdirection)
-    out[i + 6] = float(view.all_misdirection)
-    i += 7
-    for d in range(_N_DISTRICTS):
+    """Encode a view as a float32 vector of shape :data:`OBSERVATION_SHAPE`, laid out by :data:`OBSERVATION_LAYOUT`
+    (per District by :data:`DISTRICT_LAYOUT`, per plan slot by :data:`SLOT_LAYOUT`)."""
+    out, v = OBSERVATION_LAYOUT.new()
+    v["player"][view.player] = 1.0
+    v["step"][_STEPS.index(view.step)] = 1.0
+    v["round"][0] = view.round / LAST_ROUND
+    v["final"][0] = float(view.final)
+    v["capitol_variant"][0] = float(view.variant == "capitol")
+    v["missions"][list(view.missions)] = 1.0
+    v["tokens"][:] = view.tokens
+    v["actions_taken"][0] = len(view.used) / EMPIRE_ACTIONS
+    v["not_misdirection"][0] = float(view.not_misdirection)
+    v["all_misdirection"][0] = float(view.all_misdirection)
+    districts = v["districts"]
+    for d in range(N_DISTRICTS):
+        row = districts[d]
         if d in view.row:
-            out[i] = 1.0
-            out[i + 1 + view.row.index(d)] = 1.0
-        out[i + 6] = float(view.freed[d] > 0)
-        out[i + 7] = float(d in view.aoi)
-        out[i + 8] = float(d == view.blockade)
-        out[i + 9] = float(d == view.proving)
+            row[_IN_PLAY] = 1.0
+            row[_POSITION + view.row.index(d)] = 1.0
+        row[_LIBERATED] = float(view.freed[d] > 0)
+        row[_AOI] = float(d in view.aoi)
+        row[_BLOCKADED] = float(d == view.blockade)
+        row[_PROVING] = float(d == view.proving)
         for c in view.stacks[d]:
-            if c.card == HIDDEN:
-                out[i + 10 + KINDS] += 1.0
-            else:
-                out[i + 10 + c.card] += 1.0
-        i += _PER_DISTRICT
-    for s in range(3):
-        p = view.plan[s] if s < len(view.plan) else None
+            row[_CARDS + _seen(c.card)] += 1.0
+    plan = v["plan"]
+    for s, p in enumerate(view.plan[:PLAN_SIZE]):
         if p is not None:
-            out[i] = 1.0
-            out[i + 1] = float(p.revealed)
+            plan[s, _PRESENT] = 1.0
+            plan[s, _REVEALED] = float(p.revealed)
             if p.card != HIDDEN:
-                out[i + 2 + p.card] = 1.0
-        i += _PER_SLOT
+                plan[s, _KIND + p.card] = 1.0
+    hand = v["hand"]
     for k in view.hand:
-        out[i + k] += 1.0
-    i += KINDS
-    out[i] = view.hand_size / 5.0
-    out[i + 1] = view.deck_size / 24.0
-    i += 2
+        hand[k] += 1.0
+    v["hand_size"][0] = view.hand_size / HAND_SIZE
+    v["deck_size"][0] = view.deck_size / DECK_SIZE
+    destroyed = v["destroyed"]
     for x in view.destroyed:
-        if x.card == HIDDEN:
-            out[i + KINDS] += 1.0
-        else:
-            out[i + x.card] += 1.0
+        destroyed[_seen(x.card)] += 1.0
     return out
 
 
 # ----- the information state ------------------------------------------------------------------------------------
 
 #: At most 8 rounds of 1 target, 3 plans, 2 Empire actions and 3 placements, and 24 proof reveals in all.
-MAX_MOVES = 8 * 9 + 24
+MAX_MOVES = LAST_ROUND * (1 + PLAN_SIZE + EMPIRE_ACTIONS + PLAN_SIZE) + DECK_SIZE
 #: Every card of the deck.
-MAX_DRAWS = sum(DECK)
-_LAID = _N_DISTRICTS * _N_DISTRICTS
+MAX_DRAWS = DECK_SIZE
 #: Cards a stack, or the destroyed pile, can hold: every card of the deck.
-MAX_PILE = sum(DECK)
-_ROUNDS = _MAX_ROUND - 1
-_DEALT = 3
-_PER_CARD = KINDS + 2 + _ROUNDS
-_PER_DESTROYED = KINDS + 1 + _ROUNDS
-_DETAIL = (
-    _DEALT * _N_MISSIONS + _N_DISTRICTS * _ROUNDS + _N_DISTRICTS * MAX_PILE * _PER_CARD + MAX_PILE * _PER_DESTROYED + 2
+MAX_PILE = MAX_STACK
+#: One stack card, by position, in the information state tensor.
+STACK_CARD_LAYOUT = TensorLayout((("kind", (_SEEN,)), ("proved", (1,)), ("round", (LAST_ROUND,))))
+#: One destroyed card, in the order destroyed, in the information state tensor.
+DESTROYED_LAYOUT = TensorLayout((("kind", (_SEEN,)), ("round", (LAST_ROUND,))))
+#: The information state tensor: the observation, the logs as one-hot rows, and what the observation only counts.
+INFORMATION_STATE_LAYOUT = TensorLayout(
+    (
+        ("observation", OBSERVATION_SHAPE),
+        ("laid", (N_DISTRICTS, N_DISTRICTS)),  # by position, its District
+        ("moves", (MAX_MOVES, NUM_MOVE_CODES)),
+        ("draws", (MAX_DRAWS, KINDS)),
+        ("dealt", (MISSIONS_DEALT, N_MISSIONS)),
+        ("liberated_round", (N_DISTRICTS, LAST_ROUND)),
+        ("stacks", (N_DISTRICTS, MAX_PILE, STACK_CARD_LAYOUT.size)),
+        ("destroyed", (MAX_PILE, DESTROYED_LAYOUT.size)),
+        ("winner", (2,)),
+    )
 )
-INFORMATION_STATE_SHAPE = (OBSERVATION_SHAPE[0] + _LAID + MAX_MOVES * NUM_MOVE_CODES + MAX_DRAWS * KINDS + _DETAIL,)
+INFORMATION_STATE_SHAPE = INFORMATION_STATE_LAYOUT.shape
+_PROVED, _CARD_ROUND = STACK_CARD_LAYOUT.slices["proved"].start, STACK_CARD_LAYOUT.slices["round"].start
+_GONE_ROUND = DESTROYED_LAYOUT.slices["round"].start
 
 
 @attrs.frozen
@@ -324,7 +397,7 @@ def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     hold, a one-hot of its public code (:data:`~unrest.actions.NUM_MOVE_CODES` wide; all zero once the game has
     had fewer decisions); then, for each of the :data:`MAX_DRAWS` draws, a one-hot of the card kind drawn (all
     zero for the Empire, and past the draws made so far); then what the observation tensor sums up but the
-    information state keeps (:func:`_view_detail`): the Missions in the order they were dealt, the round each
+    information state keeps: the Missions in the order they were dealt, the round each
     District was liberated in, every stack card by position and the destroyed cards in order, and the winner.
 
     Raises:
@@ -337,56 +410,102 @@ def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     if len(view.destroyed) > MAX_PILE or any(len(s) > MAX_PILE for s in view.stacks):
         raise ValueError(f"unrest: a stack or the destroyed cards exceed the {MAX_PILE} cards of the deck")
     placed = [c.round for s in view.stacks for c in s] + [x.round for x in view.destroyed]
-    if any(not 1 <= r <= _ROUNDS for r in placed) or any(not 0 <= r <= _ROUNDS for r in view.freed):
-        raise ValueError(f"unrest: a card or liberation dated outside rounds 1..{_ROUNDS}")
-    out = np.zeros(INFORMATION_STATE_SHAPE, dtype=np.float32)
-    n = OBSERVATION_SHAPE[0]
-    out[:n] = observation_tensor(info.view)
-    for position, district in enumerate(info.laid):
-        out[n + position * _N_DISTRICTS + district] = 1.0
-    n += _LAID
-    if info.moves:
-        out[n + np.arange(len(info.moves)) * NUM_MOVE_CODES + np.asarray(info.moves)] = 1.0
-    n += MAX_MOVES * NUM_MOVE_CODES
-    if info.draws:
-        out[n + np.arange(len(info.draws)) * KINDS + np.asarray(info.draws)] = 1.0
-    n += MAX_DRAWS * KINDS
-    _view_detail(view, out[n:])
+    if any(not 1 <= r <= LAST_ROUND for r in placed) or any(not 0 <= r <= LAST_ROUND for r in view.freed):
+        raise ValueError(f"unrest: a card or liberation dated outside rounds 1..{LAST_ROUND}")
+    out, v = INFORMATION_STATE_LAYOUT.new()
+    v["observation"][:] = observation_tensor(view)
+    v["laid"][range(len(info.laid)), list(info.laid)] = 1.0
+    v["moves"][range(len(info.moves)), list(info.moves)] = 1.0
+    v["draws"][range(len(info.draws)), list(info.draws)] = 1.0
+    v["dealt"][range(len(view.missions) - 1), list(view.missions[1:])] = 1.0
+    for d, r in enumerate(view.freed):
+        if r:
+            v["liberated_round"][d, r - 1] = 1.0
+    stacks = v["stacks"]
+    for d, stack in enumerate(view.stacks):
+        for j, c in enumerate(stack):
+            row = stacks[d, j]
+            row[_seen(c.card)] = 1.0
+            row[_PROVED] = float(c.proved)
+            row[_CARD_ROUND + c.round - 1] = 1.0
+    destroyed = v["destroyed"]
+    for j, x in enumerate(view.destroyed):
+        destroyed[j, _seen(x.card)] = 1.0
+        destroyed[j, _GONE_ROUND + x.round - 1] = 1.0
+    if view.winner >= 0:
+        v["winner"][view.winner] = 1.0
     return out
 
 
-def _view_detail(view: UnrestView, out: np.ndarray) -> None:
-    """Write what :func:`observation_tensor` sums up into ``out`` (``_DETAIL`` floats), so that the information
-    state tensor tells apart every two information states.
+# ----- the table as text ----------------------------------------------------------------------------------------
 
-    Layout: for each of the 3 dealt Missions, a one-hot of the Mission (9); for each District, a one-hot of the
-    round it was liberated in (8; all zero in play); for each District, for each of its :data:`MAX_PILE` stack
-    positions: a one-hot of the card kind seen (21), hidden, proved, a one-hot of the round it was placed in (8;
-    all zero past the stack's top); for each of :data:`MAX_PILE` destroyed cards in the order destroyed: the kind
-    seen (21), hidden, the round (8); the winner (2).
-    """
-    for slot, m in enumerate(view.missions[1:]):
-        out[slot * _N_MISSIONS + m] = 1.0
-    i = _DEALT * _N_MISSIONS
-    for d, r in enumerate(view.freed):
-        if r:
-            out[i + d * _ROUNDS + r - 1] = 1.0
-    i += _N_DISTRICTS * _ROUNDS
-    for d, stack in enumerate(view.stacks):
-        base = i + d * MAX_PILE * _PER_CARD
-        for j, c in enumerate(stack):
-            at = base + j * _PER_CARD
-            out[at + (KINDS if c.card == HIDDEN else c.card)] = 1.0
-            out[at + KINDS + 1] = float(c.proved)
-            out[at + KINDS + 2 + c.round - 1] = 1.0
-    i += _N_DISTRICTS * MAX_PILE * _PER_CARD
-    for j, x in enumerate(view.destroyed):
-        at = i + j * _PER_DESTROYED
-        out[at + (KINDS if x.card == HIDDEN else x.card)] = 1.0
-        out[at + KINDS + 1 + x.round - 1] = 1.0
-    i += MAX_PILE * _PER_DESTROYED
-    if view.winner >= 0:
-        out[i + view.winner] = 1.0
+_NAME = tuple(d.name for d in CONTENT.districts)
+_SIDE = ("Rebellion", "Empire")
+
+
+def describe_step(state: UnrestState) -> str:
+    """Round, phase and step (and the Final Encounter)."""
+    if state.winner >= 0:
+        return f"game over ({_SIDE[state.winner]} won)"
+    if state.pos.round == 0:
+        return f"setup: {state.pos.step}"
+    final = " (Final Encounter)" if state.final and state.pos.step != "draw" else ""
+    return f"round {state.pos.round}{final}: {state.pos.phase} phase, {state.pos.step} step"
+
+
+def describe_transition(before: UnrestState, after: UnrestState) -> tuple[str, ...]:
+    """Liberations and the end of the game, which the rules bring about inside a step."""
+    lines = [
+        f"{_NAME[d]} is liberated (round {after.freed[d]})"
+        for d in range(N_DISTRICTS)
+        if after.freed[d] and not before.freed[d]
+    ]
+    if after.winner >= 0 and before.winner < 0:
+        lines.append(f"the {_SIDE[after.winner]} wins")
+    return tuple(lines)
+
+
+def render(state: UnrestState, player: int | None = None) -> str:
+    """The table as text: the row with stacks, the plan, the tokens, the hand, as ``player`` sees it (the whole
+    truth, deck included, when ``player`` is ``None``)."""
+    view = observe(state, REBELLION if player is None else player)
+    lines = [f"Unrest, {describe_step(state)}"]
+    missions = ", ".join(CONTENT.missions[m].name for m in view.missions)
+    lines.append(f"Missions: {missions}")
+    for d in view.row:
+        marks = "".join([" [AoI]" if d in view.aoi else "", " [Blockade]" if d == view.blockade else ""])
+        lines.append(f"  {_NAME[d]}{marks}: {_cards(view.stacks[d])}")
+    for d in range(N_DISTRICTS):
+        if view.freed[d]:
+            lines.append(f"  liberated in round {view.freed[d]}: {_NAME[d]}: {_cards(view.stacks[d])}")
+    if any(p is not None for p in view.plan):
+        plan = ", ".join(
+            f"{i + 1}:{_card(p.card, p.revealed)}" if p is not None else f"{i + 1}:-" for i, p in enumerate(view.plan)
+        )
+        lines.append(f"Plan: {plan}")
+    if view.proving >= 0:
+        stack = view.stacks[view.proving]
+        shown = " ".join(card_name(stack[i].card) for i in view.chosen)
+        so_far = f"revealed {shown} so far" if shown else "nothing revealed yet"
+        lines.append(f"Proving {_NAME[view.proving]}: {so_far}")
+    up = [POWERS[t] for t, face_up in enumerate(view.tokens) if face_up]
+    lines.append(f"Empire tokens face up: {', '.join(up) or 'none'}")
+    hand = " ".join(card_name(k) for k in view.hand) or "-" if view.player == REBELLION else f"{view.hand_size} cards"
+    lines.append(f"Hand: {hand}; deck: {view.deck_size} cards")
+    if player is None and view.deck_size:
+        lines.append("Deck (unordered): " + " ".join(card_name(k) for k, n in enumerate(state.deck) for _ in range(n)))
+    if view.destroyed:
+        lines.append(f"Destroyed: {_cards(view.destroyed)}")
+    return "\n".join(lines)
+
+
+def _card(kind: int, revealed: bool) -> str:
+    name = "??" if kind == HIDDEN else card_name(kind)
+    return name if revealed else f"({name})"
+
+
+def _cards(cards: tuple[SeenCard, ...] | tuple[Destroyed | HiddenCard, ...]) -> str:
+    return " ".join(_card(c.card, c.revealed) for c in cards) or "-"
 
 
 # ----- the public view (what OpenSpiel's public observers show) -------------------------------------------------
@@ -400,3 +519,79 @@ def public_view(state: UnrestState) -> UnrestView:
     reveal are its private information.
     """
     return attrs.evolve(observe(state, EMPIRE), player=-1)
+
+
+# ----- what each seat learns from a transition ------------------------------------------------------------------
+
+_SEAT = ("the Rebellion", "the Empire")
+
+
+def seat_name(player: int) -> str:
+    """The seat's role: "Rebellion" or "Empire" ("chance" for chance)."""
+    return _SIDE[player] if player in (REBELLION, EMPIRE) else "chance"
+
+
+def card_words(kind: int) -> str:
+    """A card in words: ``5 of Supplies``, ``a Misdirection card``."""
+    if kind == MISDIRECTION:
+        return "a Misdirection card"
+    return f"{value_of(kind)} of {SUITS[suit_of(kind)]}"
+
+
+def describe(before: UnrestState, action: object, after: UnrestState, player: int | None = None) -> tuple[str, ...]:
+    """What ``player`` learns from ``before --action--> after``, in words (``None``: the whole truth).
+
+    The Empire never reads a card it has not seen face up: a hidden plan is "a hidden card", a draw "a card"; the
+    Rebellion reads its own cards. Liberations and the end of the game follow (:func:`describe_transition`).
+    """
+
+    def who(seat: int) -> str:
+        return "you" if player == seat else _SEAT[seat]
+
+    def sees(kind: int, revealed: bool) -> bool:
+        return revealed or player != EMPIRE
+
+    def card(kind: int, revealed: bool, hidden_words: str) -> str:
+        return card_words(kind) if sees(kind, revealed) else hidden_words
+
+    rebels, empire = who(REBELLION), who(EMPIRE)
+    lines: list[str] = []
+    if isinstance(action, Draw):
+        drawn = card_words(action.card) if player != EMPIRE else "a card"
+        lines.append(f"{rebels} {'draw' if player == REBELLION else 'draws'} {drawn}")
+    elif isinstance(action, SetDistrict):
+        lines.append(f"{_NAME[action.district]} is laid in the row")
+    elif isinstance(action, DealMission):
+        lines.append(f"the Mission {CONTENT.missions[action.mission].name} is dealt")
+    elif isinstance(action, Target):
+        pair = " and ".join(_NAME[d] for d in after.aoi)
+        lines.append(f"{rebels} {'target' if player == REBELLION else 'targets'} {pair}")
+    elif isinstance(action, Plan):
+        what = card(action.card, not action.hidden, "a hidden card")
+        facing = " hidden" if action.hidden and player != EMPIRE else "" if action.hidden else " face up"
+        lines.append(f"{rebels} {'plan' if player == REBELLION else 'plans'} {what}{facing}")
+    elif isinstance(action, Surveil | Destroy | Reroute):
+        p = before.plan[action.slot]
+        assert p is not None
+        verb = {Surveil: "surveil", Destroy: "destroy", Reroute: "reroute"}[type(action)]
+        verb = verb if player == EMPIRE else verb + "s"
+        shown = p.revealed or isinstance(action, Surveil) or (isinstance(action, Destroy) and p.card == MISDIRECTION)
+        target = card_words(p.card) if sees(p.card, shown) else f"the hidden card {action.slot + 1}"
+        tail = f" to {_NAME[action.district]}" if isinstance(action, Reroute) else ""
+        lines.append(f"{empire} {verb} {target}{tail}")
+        if isinstance(action, Surveil) and p.card == MISDIRECTION:
+            lines.append("the Misdirection card is destroyed")
+    elif isinstance(action, Blockade):
+        lines.append(f"{empire} {'blockade' if player == EMPIRE else 'blockades'} {_NAME[action.district]}")
+    elif isinstance(action, Place):
+        p = before.plan[action.slot]
+        assert p is not None
+        what = card(p.card, p.revealed, "a hidden card")
+        lines.append(f"{rebels} {'place' if player == REBELLION else 'places'} {what} in {_NAME[action.district]}")
+    elif isinstance(action, Reveal):
+        frame = before.pending.top
+        assert frame is not None
+        kind = before.stacks[frame.district][action.index].card
+        verb = "reveal" if player == REBELLION else "reveals"
+        lines.append(f"{rebels} {verb} {card_words(kind)} in {_NAME[frame.district]} to prove a Mission")
+    return (*lines, *describe_transition(before, after))

@@ -10,8 +10,8 @@ import numpy as np
 import unrest
 from tabletop_core.agents import RandomAgent
 from tabletop_core.flow import Position
-from unrest.cards import DECK, KINDS, parse_card
 from unrest.determinization import batch_of, draw_deadlines
+from unrest.rules.cards import DECK, KINDS, parse_card
 from unrest.state import FLOW, Destroyed, Planned, StackCard, UnrestOptions, UnrestState
 
 PLENTY, PEACE, CAPITOL, POLICE, TRUTH = range(5)

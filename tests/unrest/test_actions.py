@@ -64,3 +64,13 @@ def test_actions_round_trip_along_random_games(seed: int) -> None:
         if unrest.current_player(state) == CHANCE:
             raise AssertionError("step with rng settles chance")
     assert from_json(unrest.GAME, to_json(state)) == state
+
+
+def test_actions_declared_space_keeps_the_recorded_ids() -> None:
+    # Records store ids: the declared space must give each class the base it had when they were written.
+    from unrest.actions import DECISION_SPACE, Blockade, Destroy, Reveal
+
+    bases = [DECISION_SPACE.base(c) for c in (Target, Plan, Surveil, Destroy, Reroute, Blockade, Place, Reveal)]
+    assert bases == [0, 5, 47, 50, 53, 68, 73, 88] and NUM_ACTIONS == 112
+    assert unrest.action_id(Plan(13, True)) == 5 + 2 * 13 + 1
+    assert unrest.action_id(Reroute(2, 4)) == 53 + 5 * 2 + 4 and unrest.action_id(Place(1, 3)) == 73 + 5 + 3

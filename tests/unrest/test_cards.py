@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unrest.cards import DECK, MISDIRECTION, NUMBERED, SUITS, card_name, parse_card, suit_of, value_of
+from unrest.rules.cards import DECK, MISDIRECTION, NUMBERED, SUITS, card_name, parse_card, suit_of, value_of
 
 
 def test_cards_names_round_trip_for_every_kind() -> None:

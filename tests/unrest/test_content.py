@@ -8,7 +8,7 @@ import pytest
 
 from tabletop_core import ContentError
 from unrest.content import CONTENT, parse_content
-from unrest.missions import KEYS
+from unrest.rules.missions import KEYS
 
 TEXT = resources.files("unrest.content").joinpath("unrest.toml").read_text(encoding="utf-8")
 

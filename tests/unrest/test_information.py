@@ -31,8 +31,8 @@ from tests.unrest.helpers import (
     table,
 )
 from unrest.actions import NUM_MOVE_CODES, PLAN_HIDDEN, Plan, public_code
-from unrest.cards import KINDS, card_name
 from unrest.determinization import batch_of, sample_draws
+from unrest.rules.cards import KINDS, card_name
 from unrest.rules.liberation import met_missions
 from unrest.state import EMPIRE, REBELLION, UnrestState
 from unrest.view import (

@@ -20,7 +20,7 @@ from tests.unrest.helpers import (
     strings,
     table,
 )
-from unrest.cards import MISDIRECTION
+from unrest.rules.cards import MISDIRECTION
 from unrest.state import EMPIRE, REBELLION, StackCard, UnrestState
 
 MISSIONS = (REVOLUTION, ESPIONAGE, 3, 5)  # Revolution, Espionage, Coup, Sleeper Cell

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.unrest.helpers import stack
-from unrest.missions import (
+from unrest.rules.liberation import minimal_proofs
+from unrest.rules.missions import (
     CIVIL_DISOBEDIENCE,
     COORDINATED_PLOT,
     COUP,
@@ -20,7 +21,6 @@ from unrest.missions import (
     SLEEPER_CELL,
     Mission,
 )
-from unrest.rules.liberation import minimal_proofs
 
 
 def met(mission: Mission, text: str) -> bool:

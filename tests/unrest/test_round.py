@@ -18,7 +18,7 @@ from tests.unrest.helpers import (
     strings,
     table,
 )
-from unrest.cards import MISDIRECTION
+from unrest.rules.cards import MISDIRECTION
 from unrest.state import (
     BLOCKADE,
     DESTROY,

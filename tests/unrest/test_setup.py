@@ -11,7 +11,7 @@ import unrest
 from tabletop_core import CHANCE, OptionError
 from tests.unrest.helpers import CAPITOL
 from unrest.actions import DealMission, Draw, SetDistrict
-from unrest.cards import DECK, MISDIRECTION, suit_of, value_of
+from unrest.rules.cards import DECK, MISDIRECTION, suit_of, value_of
 
 
 def test_setup_starts_as_a_chance_node_with_full_deck_and_tokens_face_up() -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import unrest
 from tabletop_core import StateFormatError, from_json, to_json
 from tests.unrest.helpers import act, stack, table
-from unrest.cards import MISDIRECTION
+from unrest.rules.cards import MISDIRECTION
 from unrest.state import Destroyed
 
 

@@ -30,9 +30,9 @@ from tests.unrest.helpers import (
     stack,
     table,
 )
-from unrest.cards import MISDIRECTION, parse_card
-from unrest.missions import MISSIONS
+from unrest.rules.cards import MISDIRECTION, parse_card
 from unrest.rules.liberation import met_missions
+from unrest.rules.missions import MISSIONS
 from unrest.state import EMPIRE, REBELLION, Destroyed, StackCard, UnrestState
 from unrest.view import HIDDEN, OBSERVATION_SHAPE
 
@@ -253,7 +253,7 @@ def exact_posterior() -> dict[tuple[str, str], float]:
 
 
 def observed(det: UnrestState) -> dict[str, str]:
-    from unrest.cards import card_name
+    from unrest.rules.cards import card_name
 
     plan_cards = [p for p in det.plan if p is not None]
     return {
@@ -404,7 +404,7 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
     unrest.GAME.validate_state(state)
     state = act(state, "place 5D in Peace", "place 2I in Peace")
     assert state.step == "liberate" and unrest.observe(state, EMPIRE).proving == PEACE
-    from unrest.cards import card_name
+    from unrest.rules.cards import card_name
 
     rng = np.random.default_rng(7)
     n = 2000
@@ -449,3 +449,64 @@ def test_leak_whether_the_rebellion_had_a_choice_of_proof_is_not_seen() -> None:
         assert unrest.observe(a, EMPIRE) == unrest.observe(b, EMPIRE), move
         assert unrest.current_player(a) == unrest.current_player(b), move
     assert a.liberated == b.liberated == (PEACE,) and a.step == b.step == "draw"
+
+
+# ----- describe: what each seat learns from a transition, in words ------------------------------------------------
+
+
+def test_describe_names_cards_to_the_rebellion_and_hides_them_from_the_empire() -> None:
+    state = planned()
+    after = act(state, "destroy card 1")
+    destroy = unrest.parse_action(state, "destroy card 1")
+    assert unrest.GAME.describe(state, destroy, after, EMPIRE) == ("you destroy the hidden card 1",)
+    assert unrest.GAME.describe(state, destroy, after, REBELLION) == ("the Empire destroys 2 of Intelligence",)
+    assert unrest.GAME.describe(state, destroy, after) == ("the Empire destroys 2 of Intelligence",)
+    assert [unrest.GAME.seat_name(state, p) for p in (REBELLION, EMPIRE)] == ["Rebellion", "Empire"]
+    hand = table(hand="2I 3U 4D 5S 6I")
+    aimed = act(hand, "target Peace")
+    plan_ = unrest.parse_action(aimed, "plan 5S hidden")
+    planned_ = unrest.step(aimed, plan_)
+    assert unrest.GAME.describe(aimed, plan_, planned_, EMPIRE) == ("the Rebellion plans a hidden card",)
+    assert unrest.GAME.describe(aimed, plan_, planned_, REBELLION) == ("you plan 5 of Supplies hidden",)
+
+
+def test_describe_a_draw_is_a_card_to_the_empire() -> None:
+    state = table(hand="2I 3U", step="draw", rnd=2)
+    state = attrs.evolve(state, to_draw=3)
+    draw = unrest.parse_action(state, "draw 5S")
+    after = unrest.step(state, draw)
+    assert unrest.GAME.describe(state, draw, after, REBELLION) == ("you draw 5 of Supplies",)
+    assert unrest.GAME.describe(state, draw, after, EMPIRE) == ("the Rebellion draws a card",)
+
+
+def _twin_action(before: UnrestState, action: object, other: UnrestState) -> object | None:
+    """The action in ``other`` that the Empire cannot tell from ``action`` in ``before``."""
+    from unrest.actions import DRAWS, Draw, Plan
+
+    if isinstance(action, Plan) and action.hidden:
+        return next((Plan(k, True) for k in other.hand if unrest.is_legal(other, Plan(k, True))), None)
+    if isinstance(action, Draw):
+        return next((DRAWS[k] for k, n in enumerate(other.deck) if n), None)
+    return action if unrest.is_legal(other, action) else None  # type: ignore[arg-type]  # an Unrest action
+
+
+@given(seed=st.integers(0, 10_000))
+def test_leak_describe_gives_the_empire_the_same_lines_in_any_deal_of_the_unseen_cards(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    state = unrest.new_game(seed=seed)
+    compared = 0
+    while not unrest.is_terminal(state):
+        legal = unrest.legal_actions(state)
+        action = legal[int(rng.integers(len(legal)))]
+        after = unrest.step(state, action)
+        if state.round > 0:
+            other = _shuffle_unseen(state, rng)
+            twin = _twin_action(state, action, other)
+            if twin is not None and unrest.observe(other, EMPIRE) == unrest.observe(state, EMPIRE):
+                other_after = unrest.step(other, twin)  # type: ignore[arg-type]  # an Unrest action
+                if unrest.observe(other_after, EMPIRE) == unrest.observe(after, EMPIRE):
+                    mine = unrest.GAME.describe(state, action, after, EMPIRE)
+                    assert unrest.GAME.describe(other, twin, other_after, EMPIRE) == mine, mine  # type: ignore[arg-type]  # an Unrest action
+                    compared += 1
+        state = after
+    assert compared > 10

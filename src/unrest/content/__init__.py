@@ -32,7 +32,7 @@ class DistrictInfo:
 
 @attrs.frozen
 class MissionInfo:
-    """A Mission card: its id, the condition ``key`` in :mod:`unrest.missions`, its name and a summary."""
+    """A Mission card: its id, the condition ``key`` in :mod:`unrest.rules.missions`, its name and a summary."""
 
     id: int
     key: str
@@ -85,8 +85,8 @@ def parse_content(text: str, file: str = FILE, known_keys: tuple[str, ...] | Non
     Args:
         text: the TOML text.
         file: the file name used in error messages.
-        known_keys: the mission condition keys the code implements (:data:`unrest.missions.KEYS`); ``None``
-            skips that check (:mod:`unrest.missions` makes it when it binds the conditions).
+        known_keys: the mission condition keys the code implements (:data:`unrest.rules.missions.KEYS`); ``None``
+            skips that check (:mod:`unrest.rules.missions` makes it when it binds the conditions).
 
     Raises:
         ContentError: naming the file, entry and field of the first defect.

@@ -17,14 +17,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-import attrs
-
+from tabletop_core.fastcopy import replace
 from unrest.actions import REVEALS, Decision, Reveal
-from unrest.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
-from unrest.state import CAPITOL, EMPIRE, FLOW, NO_DISTRICT, REBELLION, Proof, StackCard, UnrestState
+from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
+from unrest.state import (
+    CAPITOL,
+    DRAW_SIZE,
+    EMPIRE,
+    FLOW,
+    N_DISTRICTS,
+    NO_DISTRICT,
+    REBELLION,
+    WIN_LIBERATED,
+    Proof,
+    StackCard,
+    UnrestState,
+)
 
 __all__ = [
-    "WIN_LIBERATED",
     "apply_reveal",
     "end_round",
     "met_missions",
@@ -34,10 +44,6 @@ __all__ = [
     "reveal_actions",
     "start_liberation",
 ]
-
-WIN_LIBERATED = 3
-DRAW_SIZE = 3
-N_DISTRICTS = 5
 
 
 def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
@@ -93,25 +99,25 @@ def reveal_actions(state: UnrestState) -> tuple[Decision, ...]:
 def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> UnrestState:
     stack = list(state.stacks[district])
     for i in indices:
-        stack[i] = attrs.evolve(stack[i], revealed=True, proved=True)
+        stack[i] = replace(stack[i], revealed=True, proved=True)
     stacks = (*state.stacks[:district], tuple(stack), *state.stacks[district + 1 :])
-    return attrs.evolve(state, stacks=stacks)
+    return replace(state, stacks=stacks)
 
 
 def _liberate(state: UnrestState, district: int) -> UnrestState:
     """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
     freed = (*state.freed[:district], state.pos.round, *state.freed[district + 1 :])
     row = tuple(d for d in state.row if d != district)
-    state = attrs.evolve(state, freed=freed, row=row)
+    state = replace(state, freed=freed, row=row)
     capitol = state.options.variant == "capitol" and district == CAPITOL
     if capitol or sum(1 for r in freed if r) >= WIN_LIBERATED:
-        state = attrs.evolve(state, winner=REBELLION)
+        state = replace(state, winner=REBELLION)
     return state
 
 
 def start_liberation(state: UnrestState) -> UnrestState:
     """Enter the liberation check of the round's end and resolve what needs no decision."""
-    return _resolve(attrs.evolve(state, pos=FLOW.at("end", "liberate", state.pos.round)))
+    return _resolve(replace(state, pos=FLOW.at("end", "liberate", state.pos.round)))
 
 
 def _resolve(state: UnrestState) -> UnrestState:
@@ -132,12 +138,12 @@ def _resolve(state: UnrestState) -> UnrestState:
 def _advance(state: UnrestState, frame: Proof) -> UnrestState:
     """Liberate when the proof is complete, else leave the frame for the Rebellion's next reveal."""
     if frame.chosen in frame.proofs:
-        state = attrs.evolve(state, pending=state.pending.pop()) if state.pending else state
+        state = replace(state, pending=state.pending.pop()) if state.pending else state
         return _liberate(state, frame.district)
     # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
     # another proof existed, so the game must not show it by stopping only when one did.
     pending = state.pending.replace_top(frame) if state.pending else state.pending.push(frame)
-    return attrs.evolve(state, pending=pending)
+    return replace(state, pending=pending)
 
 
 def _extend(frame: Proof, index: int) -> Proof:
@@ -168,17 +174,17 @@ def end_round(state: UnrestState) -> UnrestState:
     is the Final Encounter.
     """
     tokens = state.tokens if any(state.tokens) else (True,) * len(state.tokens)
-    state = attrs.evolve(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=())
+    state = replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=())
     if state.final:
         controlled = N_DISTRICTS - len(state.liberated)
-        return attrs.evolve(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
+        return replace(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
     size = state.deck_size
     final = size < DRAW_SIZE
-    state = attrs.evolve(state, pos=FLOW.at("end", "draw", state.pos.round), to_draw=min(size, DRAW_SIZE), final=final)
+    state = replace(state, pos=FLOW.at("end", "draw", state.pos.round), to_draw=min(size, DRAW_SIZE), final=final)
     return next_round(state) if state.to_draw == 0 else state
 
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
     step = "plan" if state.final else "target"
-    return attrs.evolve(state, pos=FLOW.at("rebellion", step, state.pos.round + 1))
+    return replace(state, pos=FLOW.at("rebellion", step, state.pos.round + 1))

@@ -15,8 +15,7 @@
 
 from __future__ import annotations
 
-import attrs
-
+from tabletop_core.fastcopy import replace
 from unrest.actions import (
     BLOCKADES,
     DESTROYS,
@@ -34,11 +33,14 @@ from unrest.actions import (
     Surveil,
     Target,
 )
-from unrest.cards import MISDIRECTION
+from unrest.rules.cards import MISDIRECTION
+from unrest.rules.liberation import start_liberation
 from unrest.state import (
     BLOCKADE,
     DESTROY,
+    EMPIRE_ACTIONS,
     FLOW,
+    PLAN_SIZE,
     REROUTE,
     SURVEIL,
     Destroyed,
@@ -48,7 +50,6 @@ from unrest.state import (
 )
 
 __all__ = [
-    "PLAN_SIZE",
     "apply_place",
     "apply_plan",
     "apply_power",
@@ -63,9 +64,6 @@ __all__ = [
     "target_actions",
 ]
 
-PLAN_SIZE = 3
-EMPIRE_ACTIONS = 2
-
 
 def target_actions(state: UnrestState) -> tuple[Decision, ...]:
     """One ``Target`` per adjacent pair of the row, named by its left District; sorted by id."""
@@ -77,7 +75,7 @@ def apply_target(state: UnrestState, action: Target) -> UnrestState:
     """Mark the Area of Interest and move on to planning."""
     row = state.row
     right = row[row.index(action.district) + 1]
-    return attrs.evolve(state, aoi=(action.district, right), pos=FLOW.next(state.pos))
+    return replace(state, aoi=(action.district, right), pos=FLOW.next(state.pos))
 
 
 def plan_needs(state: UnrestState) -> tuple[int, int]:
@@ -154,10 +152,10 @@ def apply_plan(state: UnrestState, action: Plan) -> UnrestState:
     hand = list(state.hand)
     hand.remove(action.card)
     plan = (*state.plan, Planned(action.card, not action.hidden))
-    state = attrs.evolve(state, hand=tuple(hand), plan=plan)
+    state = replace(state, hand=tuple(hand), plan=plan)
     hidden, revealed = plan_needs(state)
     if hidden == 0 and revealed == 0:
-        state = attrs.evolve(state, pos=FLOW.next(state.pos))
+        state = replace(state, pos=FLOW.next(state.pos))
         if not defend_actions(state):
             state = _after_defence(state)
     return state
@@ -222,7 +220,7 @@ def apply_power(state: UnrestState, action: Surveil | Destroy | Reroute | Blocka
             stacks = (*stacks[:d], (*stacks[d], StackCard(card.card, card.revealed, rnd)), *stacks[d + 1 :])
             plan[slot] = None
     tokens = (*state.tokens[:power], False, *state.tokens[power + 1 :])
-    state = attrs.evolve(
+    state = replace(
         state,
         plan=tuple(plan),
         destroyed=destroyed,
@@ -238,10 +236,8 @@ def apply_power(state: UnrestState, action: Surveil | Destroy | Reroute | Blocka
 
 def _after_defence(state: UnrestState) -> UnrestState:
     """The Rebellion executes (or, with nothing left to place, the round ends)."""
-    state = attrs.evolve(state, pos=FLOW.at("execute", "place", state.pos.round))
+    state = replace(state, pos=FLOW.at("execute", "place", state.pos.round))
     if all(p is None for p in state.plan):
-        from unrest.rules.liberation import start_liberation
-
         return start_liberation(state)
     return state
 
@@ -267,9 +263,7 @@ def apply_place(state: UnrestState, action: Place) -> UnrestState:
     plan[action.slot] = None
     d = action.district
     stack = (*state.stacks[d], StackCard(card.card, card.revealed, state.pos.round))
-    state = attrs.evolve(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]))
+    state = replace(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]))
     if all(p is None for p in plan):
-        from unrest.rules.liberation import start_liberation
-
         return start_liberation(state)
     return state

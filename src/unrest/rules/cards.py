@@ -12,8 +12,11 @@ in the rules tells them apart.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 __all__ = [
     "DECK",
+    "DECK_SIZE",
     "DISRUPTION",
     "INTELLIGENCE",
     "KINDS",
@@ -24,49 +27,65 @@ __all__ = [
     "SUPPLIES",
     "UPHEAVAL",
     "VALUES",
+    "CardKind",
+    "Suit",
     "card_name",
+    "kinds_of",
     "parse_card",
     "suit_of",
     "value_of",
 ]
+
+#: A card kind: ``suit * 5 + (value - 2)`` for the numbered cards, :data:`MISDIRECTION` for the others.
+CardKind: TypeAlias = int
+#: A suit: :data:`INTELLIGENCE`, :data:`UPHEAVAL`, :data:`DISRUPTION` or :data:`SUPPLIES` (-1 for Misdirection).
+Suit: TypeAlias = int
 
 INTELLIGENCE, UPHEAVAL, DISRUPTION, SUPPLIES = 0, 1, 2, 3
 #: Suit names, indexed by suit.
 SUITS = ("Intelligence", "Upheaval", "Disruption", "Supplies")
 SUIT_LETTERS = "IUDS"
 VALUES = (2, 3, 4, 5, 6)
+_PER_SUIT = len(VALUES)
 #: Kinds of the 20 numbered cards.
-NUMBERED = tuple(range(20))
+NUMBERED: tuple[CardKind, ...] = tuple(range(len(SUITS) * _PER_SUIT))
 #: The kind shared by the four Misdirection cards.
-MISDIRECTION = 20
+MISDIRECTION: CardKind = len(NUMBERED)
 #: Number of distinct kinds.
-KINDS = 21
+KINDS = MISDIRECTION + 1
 #: The Rebel deck as copies per kind ("cards valued 2-6 in four different suits ... as well as four
 #: Misdirection cards": 24 cards).
-DECK: tuple[int, ...] = (1,) * 20 + (4,)
+DECK: tuple[int, ...] = (1,) * len(NUMBERED) + (4,)
+#: Cards in the Rebel deck ("24 Rebel cards").
+DECK_SIZE = sum(DECK)
 
-_SUIT = (*(k // 5 for k in NUMBERED), -1)
-_VALUE = (*(k % 5 + 2 for k in NUMBERED), 0)
-_NAMES = (*(f"{k % 5 + 2}{SUIT_LETTERS[k // 5]}" for k in NUMBERED), "M")
+_SUIT = (*(k // _PER_SUIT for k in NUMBERED), -1)
+_VALUE = (*(VALUES[k % _PER_SUIT] for k in NUMBERED), 0)
+_NAMES = (*(f"{VALUES[k % _PER_SUIT]}{SUIT_LETTERS[k // _PER_SUIT]}" for k in NUMBERED), "M")
 _BY_NAME = {name: k for k, name in enumerate(_NAMES)}
 
 
-def suit_of(kind: int) -> int:
+def suit_of(kind: CardKind) -> Suit:
     """The suit of a card kind (``-1`` for Misdirection)."""
     return _SUIT[kind]
 
 
-def value_of(kind: int) -> int:
+def value_of(kind: CardKind) -> int:
     """The value of a card kind (``0`` for Misdirection, which has no value)."""
     return _VALUE[kind]
 
 
-def card_name(kind: int) -> str:
+def kinds_of(suit: Suit) -> range:
+    """The numbered card kinds of ``suit``, lowest value first."""
+    return range(suit * _PER_SUIT, (suit + 1) * _PER_SUIT)
+
+
+def card_name(kind: CardKind) -> str:
     """A short name: value then suit letter (``5D``), or ``M`` for Misdirection."""
     return _NAMES[kind]
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> CardKind:
     """The kind named by ``text`` (as :func:`card_name` writes it; case-insensitive).
 
     Raises:

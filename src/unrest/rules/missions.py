@@ -6,7 +6,7 @@ count toward no Mission. "Face up" for Political Surge means face up *before* an
 proof does not count; see ``docs/rules/unrest.md``).
 
 >>> from unrest.state import StackCard
->>> from unrest.cards import parse_card
+>>> from unrest.rules.cards import parse_card
 >>> cards = (("3I", False), ("2I", True), ("5D", False))
 >>> stack = [StackCard(parse_card(name), revealed, 1) for name, revealed in cards]
 >>> ESPIONAGE.is_met(stack), COUP.is_met(stack)
@@ -24,8 +24,8 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.errors import ContentError
-from unrest.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
 from unrest.content import CONTENT, FILE
+from unrest.rules.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, kinds_of, suit_of, value_of
 from unrest.state import StackCard
 
 __all__ = [
@@ -129,7 +129,7 @@ def _worst(t: Tally, suit: int, hidden: int) -> int:
     """The most that ``hidden`` unseen cards could add to ``suit``'s total (distinct cards not already
     seen)."""
     seen = {k for k in t.kinds if _SUIT[k] == suit}
-    free = sorted((_VALUE[k] for k in range(suit * 5, suit * 5 + 5) if k not in seen), reverse=True)
+    free = sorted((_VALUE[k] for k in kinds_of(suit) if k not in seen), reverse=True)
     return sum(free[:hidden])
 
 

@@ -12,19 +12,24 @@
 
 from __future__ import annotations
 
-import attrs
-
+from tabletop_core.fastcopy import replace
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
-from unrest.cards import DECK
-from unrest.content import CONTENT
-from unrest.state import CAPITOL, FLOW, UnrestOptions, UnrestState
+from unrest.rules.cards import DECK
+from unrest.state import (
+    CAPITOL,
+    FLOW,
+    HAND_SIZE,
+    MISSIONS_DEALT,
+    N_DISTRICTS,
+    N_MISSIONS,
+    N_POWERS,
+    VARIANTS,
+    District,
+    UnrestOptions,
+    UnrestState,
+)
 
-__all__ = ["HAND_SIZE", "MISSIONS_DEALT", "apply_setup", "draw_outcomes", "initial", "setup_outcomes"]
-
-HAND_SIZE = 5
-MISSIONS_DEALT = 3
-N_DISTRICTS = len(CONTENT.districts)
-N_MISSIONS = len(CONTENT.missions)
+__all__ = ["ROWS", "apply_setup", "draw", "draw_outcomes", "initial", "setup_outcomes"]
 
 
 def initial(options: UnrestOptions) -> UnrestState:
@@ -38,7 +43,7 @@ def initial(options: UnrestOptions) -> UnrestState:
         hand=(),
         stacks=((),) * N_DISTRICTS,
         freed=(0,) * N_DISTRICTS,
-        tokens=(True,) * 4,
+        tokens=(True,) * N_POWERS,
         to_draw=HAND_SIZE,
     )
 
@@ -67,7 +72,7 @@ def draw(state: UnrestState, card: int) -> UnrestState:
     deck = list(state.deck)
     deck[card] -= 1
     hand = tuple(sorted((*state.hand, card)))
-    return attrs.evolve(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1, draws=(*state.draws, card))
+    return replace(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1, draws=(*state.draws, card))
 
 
 def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
@@ -77,12 +82,31 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         if state.options.variant == "capitol" and len(row) == 2:
             row = (*row, CAPITOL)
         pos = FLOW.next(state.pos) if len(row) == N_DISTRICTS else state.pos
-        return attrs.evolve(state, row=row, laid=row, pos=pos)
+        return replace(state, row=row, laid=row, pos=pos)
     if isinstance(outcome, Draw):
         state = draw(state, outcome.card)
-        return attrs.evolve(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
+        return replace(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
     assert isinstance(outcome, DealMission)
     missions = (*state.missions, outcome.mission)
     if len(missions) == 1 + MISSIONS_DEALT:
-        return attrs.evolve(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
-    return attrs.evolve(state, missions=missions)
+        return replace(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
+    return replace(state, missions=missions)
+
+
+def _rows(options: UnrestOptions) -> tuple[frozenset[tuple[District, ...]], frozenset[tuple[District, ...]]]:
+    """Every row setup lays with ``options``: those still being laid, and the whole ones."""
+    laying: set[tuple[District, ...]] = set()
+    whole: set[tuple[District, ...]] = set()
+    todo = [initial(options)]
+    while todo:
+        state = todo.pop()
+        if state.pos.step != "districts":
+            whole.add(state.row)
+            continue
+        laying.add(state.row)
+        todo.extend(apply_setup(state, outcome) for outcome, _ in setup_outcomes(state))
+    return frozenset(laying), frozenset(whole)
+
+
+#: By variant, the rows setup lays: (still being laid, whole); what a saved row must be one of.
+ROWS = {variant: _rows(UnrestOptions(variant)) for variant in VARIANTS}
