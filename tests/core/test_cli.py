@@ -62,7 +62,7 @@ def test_play_writes_a_record_that_replay_lists_move_by_move(tmp_path: Path) -> 
     record = json.loads(path.read_text())["record"]
     moves = [line for line in replayed.splitlines() if line[:6].strip().rstrip(".").isdigit()]
     assert len(moves) == len(record["actions"])
-    assert moves[0].strip().startswith("1. chance: district")
+    assert moves[0].strip().startswith("1. ") and moves[0].strip().endswith("is laid in the row")
     reason = [line for line in played.splitlines() if "wins" in line and line.startswith("The ")]
     assert reason and reason[-1] in replayed
 
@@ -79,9 +79,12 @@ def test_replay_as_one_seat_hides_what_that_seat_did_not_see(tmp_path: Path) -> 
     path = tmp_path / "game.json"
     run("play", "unrest", "--seed", "4", "--record", str(path))
     truth, empire = run("replay", str(path), "--at", "30"), run("replay", str(path), "--at", "30", "--seat", "1")
-    assert "Deck (unordered)" in truth and "Deck (unordered)" not in empire and "as player 1 saw it" in empire
+    assert "Deck (unordered)" in truth and "Deck (unordered)" not in empire and "as Empire saw it" in empire
     listing, seen = run("replay", str(path)).split("after move")[0], run("replay", str(path), "--seat", "1")
-    assert "plan " in listing and "plan " not in seen.split("after move")[0]
+    hidden_plans = [line for line in listing.splitlines() if "plans" in line and "hidden" in line]
+    assert hidden_plans and all("plans a hidden card" not in line for line in hidden_plans)  # the truth names each
+    seen_plans = [line for line in seen.split("after move")[0].splitlines() if "plans" in line and "hidden" in line]
+    assert len(seen_plans) == len(hidden_plans) and all("plans a hidden card" in line for line in seen_plans)
 
 
 def test_replay_step_walks_forward_and_back(tmp_path: Path) -> None:
