@@ -232,10 +232,6 @@ _STEPS = tuple(s for p in FLOW.phases for s in p.steps)
 _SEEN = KINDS + 1
 
 
-def _seen(kind: int) -> int:
-    return KINDS if kind == HIDDEN else kind
-
-
 #: One District's row of the observation tensor.
 DISTRICT_LAYOUT = TensorLayout(
     (
@@ -276,49 +272,70 @@ _D = DISTRICT_LAYOUT.slices
 _IN_PLAY, _POSITION, _LIBERATED = _D["in_play"].start, _D["position"].start, _D["liberated"].start
 _AOI, _BLOCKADED, _PROVING, _CARDS = (_D[k].start for k in ("area_of_interest", "blockaded", "proving", "cards"))
 _PRESENT, _REVEALED, _KIND = (SLOT_LAYOUT.slices[k].start for k in ("present", "revealed", "kind"))
+# Flat offsets of the pieces, read from the layout once: the encoders write straight into a flat buffer (a piece
+# view per call costs more than the writes themselves).
+_O = {name: piece.start for name, piece in OBSERVATION_LAYOUT.slices.items()}
+_O_PLAYER, _O_STEP, _O_ROUND, _O_FINAL, _O_CAPITOL = (
+    _O[k] for k in ("player", "step", "round", "final", "capitol_variant")
+)
+_O_MISSIONS, _O_TOKENS, _O_TAKEN, _O_NOT_M, _O_ALL_M = (
+    _O[k] for k in ("missions", "tokens", "actions_taken", "not_misdirection", "all_misdirection")
+)
+_O_DISTRICTS, _O_PLAN, _O_HAND, _O_HAND_SIZE, _O_DECK_SIZE, _O_DESTROYED = (
+    _O[k] for k in ("districts", "plan", "hand", "hand_size", "deck_size", "destroyed")
+)
+_PER_DISTRICT, _PER_SLOT = DISTRICT_LAYOUT.size, SLOT_LAYOUT.size
+_STEP_INDEX = {step: i for i, step in enumerate(_STEPS)}
 
 
 def observation_tensor(view: UnrestView) -> np.ndarray:
     """Encode a view as a float32 vector of shape :data:`OBSERVATION_SHAPE`, laid out by :data:`OBSERVATION_LAYOUT`
     (per District by :data:`DISTRICT_LAYOUT`, per plan slot by :data:`SLOT_LAYOUT`)."""
-    out, v = OBSERVATION_LAYOUT.new()
-    v["player"][view.player] = 1.0
-    v["step"][_STEPS.index(view.step)] = 1.0
-    v["round"][0] = view.round / LAST_ROUND
-    v["final"][0] = float(view.final)
-    v["capitol_variant"][0] = float(view.variant == "capitol")
-    v["missions"][list(view.missions)] = 1.0
-    v["tokens"][:] = view.tokens
-    v["actions_taken"][0] = len(view.used) / EMPIRE_ACTIONS
-    v["not_misdirection"][0] = float(view.not_misdirection)
-    v["all_misdirection"][0] = float(view.all_misdirection)
-    districts = v["districts"]
+    out = np.zeros(OBSERVATION_SHAPE, dtype=np.float32)
+    out[_O_PLAYER + view.player] = 1.0
+    out[_O_STEP + _STEP_INDEX[view.step]] = 1.0
+    out[_O_ROUND] = view.round / LAST_ROUND
+    out[_O_FINAL] = float(view.final)
+    out[_O_CAPITOL] = float(view.variant == "capitol")
+    for m in view.missions:
+        out[_O_MISSIONS + m] = 1.0
+    for t, up in enumerate(view.tokens):
+        out[_O_TOKENS + t] = float(up)
+    out[_O_TAKEN] = len(view.used) / EMPIRE_ACTIONS
+    out[_O_NOT_M] = float(view.not_misdirection)
+    out[_O_ALL_M] = float(view.all_misdirection)
+    row, aoi, freed, stacks = view.row, view.aoi, view.freed, view.stacks
     for d in range(N_DISTRICTS):
-        row = districts[d]
-        if d in view.row:
-            row[_IN_PLAY] = 1.0
-            row[_POSITION + view.row.index(d)] = 1.0
-        row[_LIBERATED] = float(view.freed[d] > 0)
-        row[_AOI] = float(d in view.aoi)
-        row[_BLOCKADED] = float(d == view.blockade)
-        row[_PROVING] = float(d == view.proving)
-        for c in view.stacks[d]:
-            row[_CARDS + _seen(c.card)] += 1.0
-    plan = v["plan"]
+        at = _O_DISTRICTS + d * _PER_DISTRICT
+        if d in row:
+            out[at + _IN_PLAY] = 1.0
+            out[at + _POSITION + row.index(d)] = 1.0
+        if freed[d] > 0:
+            out[at + _LIBERATED] = 1.0
+        if d in aoi:
+            out[at + _AOI] = 1.0
+        if d == view.blockade:
+            out[at + _BLOCKADED] = 1.0
+        if d == view.proving:
+            out[at + _PROVING] = 1.0
+        cards = at + _CARDS
+        for c in stacks[d]:
+            k = c.card
+            out[cards + (KINDS if k == HIDDEN else k)] += 1.0
     for s, p in enumerate(view.plan[:PLAN_SIZE]):
         if p is not None:
-            plan[s, _PRESENT] = 1.0
-            plan[s, _REVEALED] = float(p.revealed)
+            at = _O_PLAN + s * _PER_SLOT
+            out[at + _PRESENT] = 1.0
+            out[at + _REVEALED] = float(p.revealed)
             if p.card != HIDDEN:
-                plan[s, _KIND + p.card] = 1.0
-    hand = v["hand"]
+                out[at + _KIND + p.card] = 1.0
     for k in view.hand:
-        hand[k] += 1.0
-    v["hand_size"][0] = view.hand_size / HAND_SIZE
-    v["deck_size"][0] = view.deck_size / DECK_SIZE
-    destroyed = v["destroyed"]
+        out[_O_HAND + k] += 1.0
+    out[_O_HAND_SIZE] = view.hand_size / HAND_SIZE
+    out[_O_DECK_SIZE] = view.deck_size / DECK_SIZE
     for x in view.destroyed:
-        destroyed[_seen(x.card)] += 1.0
+        k = x.card
+        out[_O_DESTROYED + (KINDS if k == HIDDEN else k)] += 1.0
     return out
 
 
@@ -351,6 +368,15 @@ INFORMATION_STATE_LAYOUT = TensorLayout(
 INFORMATION_STATE_SHAPE = INFORMATION_STATE_LAYOUT.shape
 _PROVED, _CARD_ROUND = STACK_CARD_LAYOUT.slices["proved"].start, STACK_CARD_LAYOUT.slices["round"].start
 _GONE_ROUND = DESTROYED_LAYOUT.slices["round"].start
+_I = {name: piece.start for name, piece in INFORMATION_STATE_LAYOUT.slices.items()}
+_I_OBSERVATION, _I_LAID, _I_MOVES, _I_DRAWS, _I_DEALT = (
+    _I[k] for k in ("observation", "laid", "moves", "draws", "dealt")
+)
+_I_LIBERATED, _I_STACKS, _I_DESTROYED, _I_WINNER = (_I[k] for k in ("liberated_round", "stacks", "destroyed", "winner"))
+_PER_CARD, _PER_GONE = STACK_CARD_LAYOUT.size, DESTROYED_LAYOUT.size
+_PER_STACK = MAX_PILE * _PER_CARD
+_MOVE_ROWS = _I_MOVES + np.arange(MAX_MOVES) * NUM_MOVE_CODES
+_DRAW_ROWS = _I_DRAWS + np.arange(MAX_DRAWS) * KINDS
 
 
 @attrs.frozen
@@ -412,28 +438,33 @@ def information_state_tensor(info: UnrestInformation) -> np.ndarray:
     placed = [c.round for s in view.stacks for c in s] + [x.round for x in view.destroyed]
     if any(not 1 <= r <= LAST_ROUND for r in placed) or any(not 0 <= r <= LAST_ROUND for r in view.freed):
         raise ValueError(f"unrest: a card or liberation dated outside rounds 1..{LAST_ROUND}")
-    out, v = INFORMATION_STATE_LAYOUT.new()
-    v["observation"][:] = observation_tensor(view)
-    v["laid"][range(len(info.laid)), list(info.laid)] = 1.0
-    v["moves"][range(len(info.moves)), list(info.moves)] = 1.0
-    v["draws"][range(len(info.draws)), list(info.draws)] = 1.0
-    v["dealt"][range(len(view.missions) - 1), list(view.missions[1:])] = 1.0
-    for d, r in enumerate(view.freed):
-        if r:
-            v["liberated_round"][d, r - 1] = 1.0
-    stacks = v["stacks"]
+    out = np.zeros(INFORMATION_STATE_SHAPE, dtype=np.float32)
+    out[_I_OBSERVATION : _I_OBSERVATION + OBSERVATION_LAYOUT.size] = observation_tensor(view)
+    # Every other entry is a one-hot 1.0: the logs by row, the rest gathered as flat indices and set at once.
+    if info.moves:
+        out[_MOVE_ROWS[: len(info.moves)] + np.asarray(info.moves)] = 1.0
+    if info.draws:
+        out[_DRAW_ROWS[: len(info.draws)] + np.asarray(info.draws)] = 1.0
+    ones = [_I_LAID + i * N_DISTRICTS + d for i, d in enumerate(info.laid)]
+    ones += [_I_DEALT + i * N_MISSIONS + m for i, m in enumerate(view.missions[1:])]
+    ones += [_I_LIBERATED + d * LAST_ROUND + r - 1 for d, r in enumerate(view.freed) if r]
     for d, stack in enumerate(view.stacks):
+        base = _I_STACKS + d * _PER_STACK
         for j, c in enumerate(stack):
-            row = stacks[d, j]
-            row[_seen(c.card)] = 1.0
-            row[_PROVED] = float(c.proved)
-            row[_CARD_ROUND + c.round - 1] = 1.0
-    destroyed = v["destroyed"]
+            at = base + j * _PER_CARD
+            k = c.card
+            ones.append(at + (KINDS if k == HIDDEN else k))
+            ones.append(at + _CARD_ROUND + c.round - 1)
+            if c.proved:
+                ones.append(at + _PROVED)
     for j, x in enumerate(view.destroyed):
-        destroyed[j, _seen(x.card)] = 1.0
-        destroyed[j, _GONE_ROUND + x.round - 1] = 1.0
+        at = _I_DESTROYED + j * _PER_GONE
+        k = x.card
+        ones.append(at + (KINDS if k == HIDDEN else k))
+        ones.append(at + _GONE_ROUND + x.round - 1)
     if view.winner >= 0:
-        v["winner"][view.winner] = 1.0
+        ones.append(_I_WINNER + view.winner)
+    out[ones] = 1.0
     return out
 
 
