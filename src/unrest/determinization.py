@@ -34,7 +34,7 @@ import numpy as np
 
 from tabletop_core.errors import TabletopError
 from unrest.rules.cards import DECK, KINDS, MISDIRECTION, card_name
-from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for
+from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for, outside
 from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
 from unrest.state import (
@@ -134,7 +134,7 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
                 return None
         d = frame.district
         before = _unproved(state.stacks[d])
-        proofs = minimal_proofs(before, missions_for(state, d))
+        proofs = minimal_proofs(before, missions_for(state, d), outside(state, d))
         k = len(frame.chosen)
         open_ = tuple(p for p in proofs if p[:k] == frame.chosen)
         new = Proof(d, frame.chosen, open_)

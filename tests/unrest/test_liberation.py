@@ -6,22 +6,28 @@ import unrest
 from tabletop_core import RandomAgent, play
 from tests.unrest.helpers import (
     CAPITOL,
+    CIVIL,
+    COUP,
     ESPIONAGE,
+    FORTIFIED,
     PEACE,
     PLENTY,
+    PLOT,
     POLICE,
     REVOLUTION,
+    SLEEPER,
     TRUTH,
     act,
     cards,
+    destroyed_early,
     plan,
     prove,
     stack,
     strings,
     table,
 )
-from unrest.rules.cards import MISDIRECTION
-from unrest.state import EMPIRE, REBELLION, StackCard, UnrestState
+from unrest.rules.cards import MISDIRECTION, parse_card
+from unrest.state import EMPIRE, REBELLION, Destroyed, StackCard, UnrestState
 
 MISSIONS = (REVOLUTION, ESPIONAGE, 3, 5)  # Revolution, Espionage, Coup, Sleeper Cell
 
@@ -38,9 +44,11 @@ def at_place(
     freed: dict[int, int] | None = None,
     variant: str = "standard",
     deck: str | None = None,
+    destroyed: tuple[Destroyed, ...] | list[Destroyed] = (),
 ) -> UnrestState:
     """A position at the Rebellion's placement after the Empire's two actions (Surveil and Destroy used)."""
     return table(
+        destroyed=destroyed,
         hand=hand,
         planned=plan(planned),
         stacks=stacks,
@@ -203,3 +211,67 @@ def test_render_names_the_district_being_proven() -> None:
         assert "Proving Ministry of Peace: nothing revealed yet" in unrest.render(state, player)
     state = act(state, "reveal 4I (card 2)")
     assert "Proving Ministry of Peace: revealed 4I so far" in unrest.render(state, EMPIRE)
+
+
+# ----- issue 11 point 13: a proof is minimal against everything the Empire knows ------------------------------------
+# "The Rebellion immediately reveals enough cards to prove to the Empire that the Mission card's conditions have been
+# met (they do not have to reveal more cards than necessary)." A hidden card can only be one the Empire has not seen
+# face up anywhere (the deck of 24 is known): a proof the face-up cards already make needs no reveal.
+
+
+def test_point_13_a_proof_counts_the_cards_face_up_in_other_districts() -> None:
+    # Fortified Organizers with 6D 4D 4S (2S): Disruption 10, Supplies 4 seen. With the 6S face up in Plenty the
+    # hidden card adds at most 5 Supplies (4 + 5 < 10): the Mission is certain, nothing is revealed.
+    state = at_place(
+        "6U 3U",
+        "4S",
+        stacks={PEACE: stack("6D 4D (2S)"), PLENTY: stack("6S")},
+        missions=(REVOLUTION, FORTIFIED, COUP, PLOT),
+    )
+    state = act(state, "place 4S in Peace")
+    assert state.freed[PEACE] == 2 and state.step == "draw"
+    assert not state.stacks[PEACE][2].revealed  # the 2S was never shown
+    # With the 6S unseen (in the deck) the hidden card might be it (4 + 6 = 10): the 2S must be shown.
+    state = at_place("6U 3U", "4S", stacks={PEACE: stack("6D 4D (2S)")}, missions=(REVOLUTION, FORTIFIED, COUP, PLOT))
+    state = act(state, "place 4S in Peace")
+    assert state.step == "liberate" and strings(state) == ["reveal 2S (card 3)"]
+
+
+def test_point_13_a_proof_counts_the_destroyed_and_surveilled_cards() -> None:
+    # Civil Disobedience: Upheaval 8 face up (6U 2U) and two hidden cards. All five Disruption cards are face up
+    # elsewhere (destroyed, and one surveilled into Plenty): no hidden card can be one, so nothing is revealed.
+    gone = [Destroyed(parse_card(name), True, 1) for name in ("2D", "3D", "4D", "5D")]
+    state = at_place(
+        "6I 3S",
+        "2U",
+        stacks={PEACE: stack("6U (M) (3I)"), PLENTY: stack("6D")},
+        missions=(REVOLUTION, CIVIL, COUP, PLOT),
+        destroyed=gone,
+    )
+    state = act(state, "place 2U in Peace")
+    assert state.freed[PEACE] == 2 and state.step == "draw"
+    assert [c.revealed for c in state.stacks[PEACE]] == [True, False, False, True]
+    # With the 6D unseen the two hidden cards must both be shown (either might be it).
+    state = at_place(
+        "6I 3S", "2U", stacks={PEACE: stack("6U (M) (3I)")}, missions=(REVOLUTION, CIVIL, COUP, PLOT), destroyed=gone
+    )
+    state = prove(act(state, "place 2U in Peace"))
+    assert state.freed[PEACE] == 2 and [c.revealed for c in state.stacks[PEACE]] == [True, True, True, True]
+
+
+def test_point_13_the_known_deck_bounds_what_the_hidden_cards_can_be() -> None:
+    # Coup with Intelligence, Upheaval and Disruption face up and two hidden cards: every card of the deck that is
+    # not a Supplies card is face up somewhere but one Misdirection, so of two hidden cards one is a Supplies card.
+    missions = (REVOLUTION, COUP, PLOT, SLEEPER)
+    others = [f"{v}{s}" for v in range(2, 7) for s in "IUD"]
+    shown = [n for n in others if n not in ("2I", "3U", "4D")] + ["M", "M", "M"]
+    state = at_place(
+        "",
+        "4D",
+        stacks={PEACE: stack("2I 3U (M) (5S)")},
+        missions=missions,
+        destroyed=destroyed_early(parse_card(n) for n in shown),
+        rnd=6,
+    )
+    state = act(state, "place 4D in Peace")
+    assert state.freed[PEACE] == 6 and not any(c.proved for c in state.stacks[PEACE])

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
+import numpy as np
 import pytest
 
-from tests.unrest.helpers import stack
+from tests.unrest.helpers import cards, stack
+from unrest.rules.cards import DECK
 from unrest.rules.liberation import minimal_proofs
 from unrest.rules.missions import (
     CIVIL_DISOBEDIENCE,
@@ -20,7 +24,10 @@ from unrest.rules.missions import (
     REVOLUTION_CAPITOL,
     SLEEPER_CELL,
     Mission,
+    Tally,
+    unseen_pool,
 )
+from unrest.state import StackCard
 
 
 def met(mission: Mission, text: str) -> bool:
@@ -200,3 +207,46 @@ def test_proof_over_several_missions_keeps_only_minimal_sets() -> None:
 
 def test_unmet_missions_have_no_proof() -> None:
     assert minimal_proofs(stack("(2I) (3D)"), (ESPIONAGE, REVOLUTION)) == ()
+
+
+# ----- issue 11 point 13: proofs against everything the Empire has seen ---------------------------------------------
+
+
+def test_point_13_minimal_proofs_use_the_cards_seen_outside_the_stack() -> None:
+    # "they do not have to reveal more cards than necessary": with the 6S seen elsewhere the hidden card of
+    # 6D 4D 4S (2S) adds at most 5 Supplies, and 4 + 5 < 10 already.
+    s = stack("6D 4D 4S (2S)")
+    assert minimal_proofs(s, (FORTIFIED_ORGANIZERS,)) == ((3,),)
+    assert minimal_proofs(s, (FORTIFIED_ORGANIZERS,), cards("6S")) == ((),)
+    # Civil Disobedience: with all five Disruption cards seen, no hidden card can be one.
+    s = stack("6U 2U (M) (3I)")
+    assert minimal_proofs(s, (CIVIL_DISOBEDIENCE,)) == ((2, 3),)
+    assert minimal_proofs(s, (CIVIL_DISOBEDIENCE,), cards("2D 3D 4D 5D 6D")) == ((),)
+    # The known deck: four Misdirection cards in all, so of five hidden cards one has a value (19 + 2 >= 21).
+    s = stack("6I 6U 5D 2S (M) (M) (M) (M) (3S)")
+    assert minimal_proofs(s, (REVOLUTION,)) == ((),)
+
+
+def _worlds(pool: list[int], hidden: int) -> set[tuple[int, ...]]:
+    physical = [k for k, n in enumerate(pool) for _ in range(n)]
+    return {tuple(sorted(h)) for h in combinations(physical, hidden)}
+
+
+@pytest.mark.parametrize(
+    "mission", [*MISSIONS, REVOLUTION_CAPITOL], ids=lambda m: f"{m.key}-{getattr(m, 'target', '')}"
+)
+def test_point_13_certain_is_exactly_every_world_the_empire_allows(mission: Mission) -> None:
+    """A Mission is proven exactly when it holds for every choice of the hidden cards among the cards the Empire has
+    not seen face up (checked against all those choices on random stacks and random cards seen elsewhere)."""
+    rng = np.random.default_rng(13)
+    for _ in range(400):
+        physical = [k for k, n in enumerate(DECK) for _ in range(n)]
+        order = rng.permutation(len(physical))
+        size, hidden, elsewhere = int(rng.integers(1, 7)), int(rng.integers(0, 4)), int(rng.integers(0, 14))
+        seen = [StackCard(physical[i], True, 1) for i in order[:size]]
+        rest = [physical[i] for i in order[size : size + elsewhere]]
+        pool = unseen_pool([*rest, *(c.card for c in seen)])
+        if sum(pool) < hidden:
+            continue
+        everywhere = all(mission.is_met([*seen, *(StackCard(k, False, 1) for k in h)]) for h in _worlds(pool, hidden))
+        assert mission.certain(Tally(seen), hidden, pool) == everywhere, (seen, rest, hidden)

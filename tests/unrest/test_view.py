@@ -17,6 +17,7 @@ from tests.unrest.helpers import (
     CAPITOL,
     COUP,
     ESPIONAGE,
+    FORTIFIED,
     PEACE,
     PLENTY,
     PLOT,
@@ -28,9 +29,10 @@ from tests.unrest.helpers import (
     destroyed_early,
     plan,
     stack,
+    strings,
     table,
 )
-from unrest.rules.cards import MISDIRECTION, parse_card
+from unrest.rules.cards import MISDIRECTION, card_name, parse_card
 from unrest.rules.liberation import met_missions
 from unrest.rules.missions import MISSIONS
 from unrest.state import EMPIRE, REBELLION, Destroyed, StackCard, UnrestState
@@ -424,6 +426,48 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
     assert set(deals) == expected
     for deal in expected:
         assert abs(deals[deal] / n - 1 / len(expected)) < 0.02, (deal, deals[deal] / n)
+
+
+def test_point_13_determinize_at_a_proof_that_counts_the_cards_seen_elsewhere_matches_the_exact_posterior() -> None:
+    # Issue 11 point 13: the proof is minimal against every card the Empire has seen, and the determinizer judges
+    # each world's proof the same way. Final Encounter; unseen: 2S, 5S, 3I, M (the 6S and every other card face up).
+    # Peace holds 4D 4S and a hidden round-7 card X, then gets 6D face up and the hidden M and 3I: Fortified
+    # Organizers (Disruption 10 above Supplies). The Rebellion's one minimal proof is {M, 3I}: with both shown the
+    # last hidden card is 2S or 5S (4 + 5 < 10); shown in stack order, the M (card 5) first. Seeing the M turned up
+    # first, the Empire knows X is not the 3I (the proof would then be {X, M}, X first) nor the M, so X is 2S or 5S
+    # and the hidden destroyed card the other one (it is not the M): two worlds, equally likely. Were each hidden
+    # card any card not seen in Peace (the 6S too), the only proof would be all three cards, X first.
+    shown = [f"{v}{s}" for v in range(2, 7) for s in "IUDS"]
+    shown = [n for n in shown if n not in ("2S", "5S", "3I", "4D", "4S", "6D")]
+    state = table(
+        hand="",
+        deck="",
+        stacks={PEACE: (*stack("4D 4S", rnd=7), StackCard(parse_card("2S"), False, 7))},
+        planned=plan("6D (M) (3I)"),
+        destroyed=[
+            *destroyed_early([*(parse_card(n) for n in shown), MISDIRECTION, MISDIRECTION, MISDIRECTION]),
+            Destroyed(parse_card("5S"), False, 7),
+        ],
+        rnd=8,
+        step="place",
+        final=True,
+        tokens=(False, False, True, True),
+        missions=(REVOLUTION, FORTIFIED, COUP, PLOT),
+    )
+    unrest.GAME.validate_state(state)
+    state = act(state, "place 6D in Peace", "place M in Peace", "place 3I in Peace")
+    assert state.step == "liberate" and strings(state) == ["reveal M (card 5)"]
+    state = act(state, "reveal M (card 5)")
+    assert strings(state) == ["reveal 3I (card 6)"]
+    rng = np.random.default_rng(13)
+    n = 1000
+    deals: Counter[tuple[str, str]] = Counter()
+    for _ in range(n):
+        det = unrest.determinize(state, EMPIRE, rng)
+        assert det.pending.top == state.pending.top  # the world's own proof: {M, 3I}, the M shown
+        deals[(card_name(det.stacks[PEACE][2].card), card_name(det.destroyed[-1].card))] += 1
+    assert set(deals) == {("2S", "5S"), ("5S", "2S")}
+    assert abs(deals[("2S", "5S")] / n - 0.5) < 0.05
 
 
 def test_leak_whether_the_rebellion_had_a_choice_of_proof_is_not_seen() -> None:

@@ -4,7 +4,8 @@
 At the end of every round the Rebellion checks each District, left to right. A District whose stack meets one
 of the Missions on the table is liberated: "The Rebellion immediately reveals enough cards to prove to the
 Empire that the Mission card's conditions have been met (they do not have to reveal more cards than
-necessary)". The proof is an inclusion-minimal set of hidden cards, which the Rebellion reveals one card at a
+necessary)". The proof is an inclusion-minimal set of hidden cards, minimal against everything the Empire has
+seen (a hidden card is one of the deck's 24 not face up anywhere), which the Rebellion reveals one card at a
 time in stack order (a :class:`Proof` frame on the pending stack), choosing among the minimal
 proofs when several exist. Each reveal is a decision even when only one card can come next, so the Empire
 cannot tell from the turn order whether the Rebellion had a choice. Then the District and its stack leave the
@@ -17,7 +18,7 @@ proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:cl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import ClassVar
 
@@ -27,8 +28,9 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
+from unrest.rules.cards import CardKind
 from unrest.rules.frames import Choice
-from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
+from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
 from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
@@ -53,6 +55,7 @@ __all__ = [
     "missions_for",
     "next_reveals",
     "next_round",
+    "outside",
     "reveal_actions",
 ]
 
@@ -73,23 +76,49 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
     return tuple(m for m in missions_for(state, district) if m.holds(tally))
 
 
-def minimal_proofs(stack: Sequence[StackCard], missions: Sequence[Mission]) -> tuple[tuple[int, ...], ...]:
+def outside(state: UnrestState, district: District) -> tuple[CardKind, ...]:
+    """The kinds of every card face up outside ``district``'s stack (other stacks, liberated ones too, the plan and
+    the destroyed cards): what the Empire knows the stack's hidden cards are not."""
+    out = [c.card for d, stack in enumerate(state.stacks) if d != district for c in stack if c.revealed]
+    out.extend(p.card for p in state.plan if p is not None and p.revealed)
+    out.extend(x.card for x in state.destroyed if x.revealed)
+    return tuple(out)
+
+
+def minimal_proofs(
+    stack: Sequence[StackCard], missions: Sequence[Mission], seen: Iterable[CardKind] = ()
+) -> tuple[tuple[int, ...], ...]:
     """Every inclusion-minimal set of hidden cards (as ascending stack indices) whose reveal proves a Mission.
 
-    Only Missions the stack meets can be proven. Sorted; empty when no Mission is met.
+    A set proves a Mission when the condition holds whatever the stack's other hidden cards are, each being a card
+    the Empire has not seen face up: not in the stack's seen cards and not among ``seen``, the kinds face up
+    elsewhere (:func:`outside`). Only Missions the stack meets can be proven. Sorted; empty when no Mission is met.
     """
     tally = Tally(stack)
     met = [m for m in missions if m.holds(tally)]
     if not met:
         return ()
-    hidden = [i for i, c in enumerate(stack) if not c.revealed]
+    base = unseen_pool(seen)
+    up: set[int] = set()
+    hidden: list[int] = []
+    for i, c in enumerate(stack):
+        if c.revealed:
+            up.add(i)
+            base[c.card] -= 1
+        else:
+            hidden.append(i)
     found: list[frozenset[int]] = []
     for size in range(len(hidden) + 1):
         for combo in combinations(hidden, size):
             shown = frozenset(combo)
             if any(f <= shown for f in found):
                 continue
-            if any(m.is_proven(stack, shown) for m in met):
+            pool = list(base)
+            for i in combo:
+                pool[stack[i].card] -= 1
+            t = Tally(stack, up | shown)
+            left = len(hidden) - size
+            if any(m.certain(t, left, pool) for m in met):
                 found.append(shown)
     return tuple(sorted(tuple(sorted(f)) for f in found))
 
@@ -199,7 +228,7 @@ class LiberateStep(Automatic[UnrestState]):
         district = next((d for d in state.row if met_missions(state, d)), NO_DISTRICT)
         if district == NO_DISTRICT:
             return end_round(state)
-        proofs = minimal_proofs(state.stacks[district], missions_for(state, district))
+        proofs = minimal_proofs(state.stacks[district], missions_for(state, district), outside(state, district))
         if () in proofs:
             return _liberate(state, district)
         return replace(state, pending=state.pending.push(Proof(district, (), proofs)))

@@ -18,14 +18,26 @@ True
 from __future__ import annotations
 
 import abc
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from itertools import combinations
 from typing import ClassVar
 
 import attrs
 
 from tabletop_core.errors import ContentError
 from unrest.content import CONTENT, FILE
-from unrest.rules.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, kinds_of, suit_of, value_of
+from unrest.rules.cards import (
+    DECK,
+    DISRUPTION,
+    INTELLIGENCE,
+    MISDIRECTION,
+    SUPPLIES,
+    UPHEAVAL,
+    VALUES,
+    kinds_of,
+    suit_of,
+    value_of,
+)
 from unrest.state import StackCard
 
 __all__ = [
@@ -43,6 +55,7 @@ __all__ = [
     "SLEEPER_CELL",
     "Mission",
     "Tally",
+    "unseen_pool",
 ]
 
 _SUIT = tuple(suit_of(k) for k in range(MISDIRECTION + 1))
@@ -108,29 +121,65 @@ class Mission(abc.ABC):
         """Whether the stack (all its cards, hidden or not) completes this Mission."""
         return self.holds(Tally(stack))
 
-    def certain(self, t: Tally, hidden: int) -> bool:
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Whether the condition holds whatever the ``hidden`` unseen cards are, given the seen cards ``t``.
 
-        The default serves monotone conditions, which no extra card can break.
+        Args:
+            t: the totals of the stack's seen cards (``up`` counts every card face up before the proof).
+            hidden: how many of the stack's cards are still face down.
+            pool: copies per card kind of what a hidden card may be: the deck less every card face up anywhere.
+
+        The default serves conditions that only count cards face up before the proof (Political Surge).
         """
         return self.holds(t)
 
-    def is_proven(self, stack: Sequence[StackCard], shown: Collection[int]) -> bool:
+    def is_proven(self, stack: Sequence[StackCard], shown: Collection[int], outside: Iterable[int] = ()) -> bool:
         """Whether the stack's face-up cards plus the cards at indices ``shown`` prove this Mission.
 
         A proof must convince the Empire: the condition must hold whatever the still-hidden cards of the stack
-        are (each may be any Rebel card not seen in the stack).
+        are, each being a card the Empire has not seen face up: not in the stack's seen cards and not among
+        ``outside`` (the kinds face up elsewhere: other stacks, the destroyed cards, the plan).
         """
         seen = {i for i, c in enumerate(stack) if c.revealed or i in shown}
-        return self.certain(Tally(stack, seen), len(stack) - len(seen))
+        pool = unseen_pool(outside)
+        for i in seen:
+            pool[stack[i].card] -= 1
+        return self.certain(Tally(stack, seen), len(stack) - len(seen), pool)
 
 
-def _worst(t: Tally, suit: int, hidden: int) -> int:
-    """The most that ``hidden`` unseen cards could add to ``suit``'s total (distinct cards not already
-    seen)."""
-    seen = {k for k in t.kinds if _SUIT[k] == suit}
-    free = sorted((_VALUE[k] for k in kinds_of(suit) if k not in seen), reverse=True)
-    return sum(free[:hidden])
+def unseen_pool(outside: Iterable[int]) -> list[int]:
+    """Copies per card kind of the deck of 24 less the kinds ``outside`` (the cards seen face up)."""
+    pool = list(DECK)
+    for k in outside:
+        pool[k] -= 1
+    return pool
+
+
+def _least(pool: Sequence[int], hidden: int, weight: Sequence[int]) -> int:
+    """The least total ``weight`` that ``hidden`` cards drawn from ``pool`` can have (the worst case)."""
+    if hidden <= 0:
+        return 0
+    weights = sorted(w for w, n in zip(weight, pool, strict=True) for _ in range(max(n, 0)))
+    return sum(weights[:hidden])
+
+
+def _count(pool: Sequence[int], kinds: Iterable[int]) -> int:
+    return sum(max(pool[k], 0) for k in kinds)
+
+
+#: By suit, each kind's value in that suit (0 for the other suits and Misdirection).
+_IN_SUIT = tuple(tuple(_VALUE[k] if _SUIT[k] == s else 0 for k in range(MISDIRECTION + 1)) for s in range(4))
+#: Each kind's value (0 for Misdirection).
+_VALUES = _VALUE
+
+
+def _margin(above: int, below: int) -> tuple[int, ...]:
+    """Each kind's contribution to ``suit above`` total minus ``suit below`` total."""
+    return tuple(a - b for a, b in zip(_IN_SUIT[above], _IN_SUIT[below], strict=True))
+
+
+def _total(pool: Sequence[int]) -> int:
+    return sum(max(n, 0) for n in pool)
 
 
 @attrs.frozen
@@ -144,6 +193,10 @@ class Revolution(Mission):
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
         return t.total() >= self.target
+
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """The least the hidden cards can add still reaches the target."""
+        return t.total() + _least(pool, hidden, _VALUES) >= self.target
 
 
 @attrs.frozen
@@ -174,9 +227,10 @@ class FortifiedOrganizers(Mission):
         """Whether the totals meet this Mission."""
         return t.sums[DISRUPTION] > t.sums[SUPPLIES] > self.above
 
-    def certain(self, t: Tally, hidden: int) -> bool:
-        """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
-        return t.sums[SUPPLIES] > self.above and t.sums[DISRUPTION] > t.sums[SUPPLIES] + _worst(t, SUPPLIES, hidden)
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """Supplies stays above the bound and Disruption above Supplies, whatever the hidden cards add."""
+        supplies = t.sums[SUPPLIES] + _least(pool, hidden, _IN_SUIT[SUPPLIES])
+        return supplies > self.above and t.sums[DISRUPTION] - t.sums[SUPPLIES] + _least(pool, hidden, _D_OVER_S) > 0
 
 
 @attrs.frozen
@@ -188,6 +242,11 @@ class Coup(Mission):
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
         return min(t.counts) >= 1
+
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """Each suit not seen must be among the hidden cards: fewer cards of the pool lack it than are hidden."""
+        total = _total(pool)
+        return all(t.counts[s] or total - _count(pool, kinds_of(s)) < hidden for s in range(4))
 
 
 @attrs.frozen
@@ -201,6 +260,15 @@ class CoordinatedPlot(Mission):
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
         return max(t.values) >= self.count
+
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """The hidden cards cannot all avoid a third card of a value: too few pool cards keep every value below."""
+        if self.holds(t):
+            return True
+        room = max(pool[MISDIRECTION], 0)
+        for i, seen in enumerate(t.values):
+            room += min(_count(pool, _OF_VALUE[i]), max(0, self.count - 1 - seen))
+        return room < hidden
 
 
 @attrs.frozen
@@ -217,6 +285,18 @@ class SleeperCell(Mission):
         n = self.run
         return any(all(v[i : i + n]) for i in range(len(v) - n + 1))
 
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """Every way to break all runs (values kept absent) leaves too few pool cards for the hidden ones."""
+        if self.holds(t):
+            return True
+        total = _total(pool)
+        for absent in _BREAKERS:
+            if any(t.values[i] for i in absent):
+                continue
+            if total - sum(_count(pool, _OF_VALUE[i]) for i in absent) >= hidden:
+                return False
+        return True
+
 
 @attrs.frozen
 class Espionage(Mission):
@@ -229,6 +309,11 @@ class Espionage(Mission):
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
         return t.sums[INTELLIGENCE] >= self.least and t.sums[DISRUPTION] >= self.least
+
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """Both totals reach the bound with the least the hidden cards can add."""
+        intel = t.sums[INTELLIGENCE] + _least(pool, hidden, _IN_SUIT[INTELLIGENCE])
+        return intel >= self.least and t.sums[DISRUPTION] + _least(pool, hidden, _IN_SUIT[DISRUPTION]) >= self.least
 
 
 @attrs.frozen
@@ -243,9 +328,10 @@ class EnergizedPress(Mission):
         """Whether the totals meet this Mission."""
         return t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] >= self.least
 
-    def certain(self, t: Tally, hidden: int) -> bool:
-        """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
-        return t.sums[UPHEAVAL] >= self.least and t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] + _worst(t, UPHEAVAL, hidden)
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """Upheaval reaches the bound and Intelligence stays above it, whatever the hidden cards add."""
+        upheaval = t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL])
+        return upheaval >= self.least and t.sums[INTELLIGENCE] - t.sums[UPHEAVAL] + _least(pool, hidden, _I_OVER_U) > 0
 
 
 @attrs.frozen
@@ -260,11 +346,32 @@ class CivilDisobedience(Mission):
         """Whether the totals meet this Mission."""
         return t.sums[UPHEAVAL] >= self.least and t.counts[DISRUPTION] == 0
 
-    def certain(self, t: Tally, hidden: int) -> bool:
-        # Any unseen card might be a Disruption card.
-        """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
-        return hidden == 0 and self.holds(t)
+    def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
+        """No hidden card can be a Disruption card (none left unseen), and Upheaval reaches the bound."""
+        if t.counts[DISRUPTION] or (hidden and _count(pool, kinds_of(DISRUPTION))):
+            return False
+        return t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL]) >= self.least
 
+
+_D_OVER_S = _margin(DISRUPTION, SUPPLIES)
+_I_OVER_U = _margin(INTELLIGENCE, UPHEAVAL)
+#: By value index (``value - 2``), the numbered kinds of that value.
+_OF_VALUE = tuple(tuple(k for k in range(MISDIRECTION) if _VALUE[k] == v) for v in VALUES)
+
+
+def _breakers(n: int, run: int) -> tuple[tuple[int, ...], ...]:
+    """Every set of value indices that meets each run of ``run`` consecutive values among ``n``."""
+    windows = [set(range(i, i + run)) for i in range(n - run + 1)]
+    return tuple(
+        absent
+        for size in range(1, n + 1)
+        for absent in combinations(range(n), size)
+        if all(w & set(absent) for w in windows)
+    )
+
+
+#: The ways to keep Sleeper Cell from any run: the sets of values that meet every run.
+_BREAKERS = _breakers(len(VALUES), SleeperCell.run)
 
 REVOLUTION = Revolution()
 REVOLUTION_CAPITOL = Revolution(25)
