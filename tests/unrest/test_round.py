@@ -14,6 +14,7 @@ from tests.unrest.helpers import (
     TRUTH,
     act,
     cards,
+    plan,
     stack,
     strings,
     table,
@@ -212,3 +213,44 @@ def test_power_token_order_and_plan_slots_in_strings() -> None:
     state = act(state, "surveil card 1")
     assert not state.tokens[SURVEIL] and not any(s.startswith("surveil") for s in strings(state))
     assert state.tokens[REROUTE]
+
+
+# ----- issue 11 point 14: the Blockade in the Final Encounter ------------------------------------------------------
+# Blockade: "No cards may be placed into that District by the Rebellion this round. Place your Blockade token on top
+# of the District for the remainder of the round." The Final Encounter: "They play their three cards as usual but,
+# after the Empire takes their actions, the Rebellion may move the remaining cards to any unliberated District(s)."
+# The Final Encounter is a round ("the next round is the Final Encounter, the last round of the game") and its
+# placement comes after the Empire's actions, a Blockade among them; "any unliberated District(s)" replaces the
+# Area of Interest, which that round does not have, and leaves the Blockade's "this round" standing.
+
+
+def final_encounter_plan() -> UnrestState:
+    """The Final Encounter, at the Empire's defence: 5D and M hidden, 2I face up; Truth liberated in round 3."""
+    return table(
+        hand="",
+        planned=plan("(5D) 2I (M)"),
+        row=(PLENTY, PEACE, CAPITOL, POLICE),
+        freed={TRUTH: 3},
+        stacks={TRUTH: stack("6I 6U 6D 3S")},
+        rnd=8,
+        step="defend",
+        final=True,
+    )
+
+
+def test_point_14_a_blockade_closes_its_district_in_the_final_encounter() -> None:
+    state = act(final_encounter_plan(), "blockade Police", "destroy card 3")
+    assert state.step == "place" and state.aoi == ()
+    assert strings(state) == ["place 5D in Plenty", "place 5D in Peace", "place 5D in Capitol"]
+    with pytest.raises(IllegalActionError):
+        act(state, "place 5D in Police")
+    state = act(state, "place 5D in Plenty", "place 2I in Capitol")
+    assert state.stacks[POLICE] == () and state.winner >= 0  # the Final Encounter ends the game
+
+
+def test_point_14_without_a_blockade_the_final_encounter_places_anywhere_unliberated() -> None:
+    state = act(final_encounter_plan(), "surveil card 1", "destroy card 3")
+    # Every District still in play, the Area of Interest's two or not; never the liberated Truth.
+    assert strings(state) == [f"place 5D in {name}" for name in ("Plenty", "Peace", "Capitol", "Police")]
+    state = act(state, "place 5D in Police", "place 2I in Plenty")
+    assert state.stacks[POLICE] == (StackCard(cards("5D")[0], True, 8),)
