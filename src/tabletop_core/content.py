@@ -25,6 +25,7 @@ tabletop_core.errors.ContentError: cards.toml: entry 'Ember', field 'cost': expe
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import math
@@ -151,7 +152,17 @@ def read_toml(file: File | str, *, max_bytes: int = MAX_BYTES) -> dict[str, Any]
 # ----- strict primitives ------------------------------------------------------------------------------------------
 
 
+def _member(value: Any, kind: type[enum.Enum]) -> Any:
+    """An ``IntEnum``/``StrEnum`` field (dispatched here by its ``int``/``str`` base): a member by its value."""
+    if type(value) not in (int, str):
+        raise TypeError(f"expected a {kind.__name__} value, got {value!r}")
+    return kind(value)
+
+
 def _int(value: Any, _type: Any) -> int:
+    if _type is not int and isinstance(_type, type) and issubclass(_type, enum.Enum):
+        number: int = _member(value, _type)
+        return number
     if type(value) is not int:
         raise TypeError(f"expected an integer, got {value!r}")
     return value
@@ -164,6 +175,9 @@ def _float(value: Any, _type: Any) -> float:
 
 
 def _str(value: Any, _type: Any) -> str:
+    if _type is not str and isinstance(_type, type) and issubclass(_type, enum.Enum):
+        member: str = _member(value, _type)
+        return member
     if type(value) is not str:
         raise TypeError(f"expected a string, got {value!r}")
     return value
@@ -477,10 +491,10 @@ class PackStore(Generic[P]):
     A saved game or a record names its pack by name and SHA-256 (:class:`PackRef`); loading it looks the pair up
     here and never opens a file, so a document cannot make the library read anything. A caller adds a pack by
     passing the pack object (read from a file the caller chose) to ``new_game``/``make_options`` or to
-    :meth:`add`. The store is content-addressed: a SHA-256 always names the same immutable pack, so adding a pack
-    never changes what an existing game plays; it only makes one more pack available. Asking for a name with a
-    SHA-256 the store does not hold is refused with a :class:`~tabletop_core.errors.ContentError` saying whether
-    the pack is unknown or has changed since the game began.
+    :meth:`add`. The store is content-addressed: a name with a SHA-256 always names the same immutable pack, so
+    adding a pack never changes what an existing game plays; it only makes one more pack available. Asking for a
+    name with a SHA-256 the store does not hold is refused with a :class:`~tabletop_core.errors.ContentError`
+    saying whether the pack is unknown or has changed since the game began.
 
     Args:
         game: the game's short name (in messages).
@@ -488,12 +502,12 @@ class PackStore(Generic[P]):
         builtin: returns the built-in pack (called once, on first use).
     """
 
-    __slots__ = ("_builtin", "_by_digest", "_latest", "builtin_name", "game")
+    __slots__ = ("_builtin", "_by_ref", "_latest", "builtin_name", "game")
 
     def __init__(self, game: str, builtin_name: str, builtin: Callable[[], P]) -> None:
         self.game, self.builtin_name = game, builtin_name
         self._builtin = functools.cache(builtin)
-        self._by_digest: dict[str, P] = {}
+        self._by_ref: dict[tuple[str, str], P] = {}
         self._latest: dict[str, str] = {}
 
     def builtin(self) -> P:
@@ -514,7 +528,7 @@ class PackStore(Generic[P]):
             raise ContentError(name, "-", "name", f"{name!r} is the built-in pack's name; give the pack another")
         if not _SHA256.fullmatch(pack.sha256):
             raise ContentError(name, "-", "sha256", "a pack carries the SHA-256 of its content")
-        self._by_digest.setdefault(pack.sha256, pack)
+        self._by_ref.setdefault((name, pack.sha256), pack)
         self._latest[name] = pack.sha256
         return PackRef(name, pack.sha256)
 
@@ -542,8 +556,8 @@ class PackStore(Generic[P]):
             raise ContentError(
                 name, "-", "sha256", f"the built-in {self.game} pack is not the one this game was made with"
             )
-        found = self._by_digest.get(sha256)
-        if found is not None and found.name == name:
+        found = self._by_ref.get((name, sha256))
+        if found is not None:
             return found
         raise self._unknown(name, sha256)
 
