@@ -361,8 +361,8 @@ class ContentReader:
     ) -> tuple[T, ...]:
         """The array of tables ``doc[key]`` (``[[key]]`` in TOML), each entry as ``cls``.
 
-        Entries are named in errors by their ``id_field`` (when it is a string) or as ``key[i]``. With ``unique``,
-        two entries with the same id are refused. A missing ``key`` gives no entries.
+        Entries are named in errors by their ``id_field`` (when it is a non-blank string) or as ``key[i]``. With
+        ``unique``, two entries with the same id are refused. A missing ``key`` gives no entries.
 
         Raises:
             ContentError: for a bad entry, a repeated id, or a ``key`` that is not an array of tables.
@@ -374,7 +374,7 @@ class ContentReader:
         seen: set[str] = set()
         for i, row in enumerate(rows):
             ident = row.get(id_field) if isinstance(row, Mapping) else None
-            entry = ident if isinstance(ident, str) else f"{key}[{i}]"
+            entry = ident if isinstance(ident, str) and ident.strip() else f"{key}[{i}]"
             if unique and isinstance(ident, str):
                 if ident in seen:
                     raise ContentError(file, entry, id_field, "appears twice")

@@ -75,6 +75,7 @@ __all__ = [
     "SOURCES",
     "TRAITS",
     "builtin_content",
+    "content_from_texts",
     "content_of",
     "load_content",
     "pack_option",
@@ -333,8 +334,9 @@ def parse_pack(texts: Mapping[str, str]) -> dict[str, dict[str, Any]]:
             raise ContentError(file, "-", key, "expected an array of tables")
         cls, id_field, build = _KINDS[key]
         entries: tuple[Any, ...] = READER.entries(doc, key, cls, file=file, id_field=id_field)
-        for raw in entries:
-            value = build(_Entry(file, getattr(raw, id_field)), raw)
+        for i, raw in enumerate(entries):
+            ident = getattr(raw, id_field)
+            value = build(_Entry(file, ident if ident.strip() else f"{key}[{i}]"), raw)
             out[key][getattr(raw, id_field)] = value
     return out
 
@@ -399,15 +401,29 @@ def load_content(path: str | os.PathLike[str] | None = None, *, name: str | None
         raise ContentError(str(folder), "-", "-", "a custom pack is a directory of TOML files")
     # The core's reader: regular files only, bounded in size, UTF-8 problems reported as ContentError.
     custom = {p.name: read_text(p) for p in sorted(folder.glob("*.toml"))[: len(FILES) + 1]}
+    return content_from_texts(custom, name=name if name is not None else pack_name(folder.name), where=str(folder))
+
+
+def content_from_texts(custom: Mapping[str, str], *, name: str, where: str = "<memory>") -> Content:
+    """The built-in pack plus the custom pack files ``custom`` (file name -> TOML text), validated whole.
+
+    Args:
+        custom: the custom pack's files, by their names in :data:`FILES`.
+        name: the pack's name.
+        where: where the files came from, in error messages (``where/heroes.toml``).
+
+    Raises:
+        ContentError: naming the file, the entry and the field of the first problem.
+    """
     try:
         extra = parse_pack(custom)
     except ContentError as exc:
-        raise ContentError(str(folder / exc.file), exc.entry, exc.field, exc.problem) from None
+        raise ContentError(f"{where}/{exc.file}", exc.entry, exc.field, exc.problem) from None
     merged = parse_pack(_builtin_texts())
     for key, values in extra.items():
         merged[key].update(values)
     sha256 = content_digest({**custom, "<extends>": builtin_content().sha256})
-    return _assemble(merged, str(folder), name if name is not None else pack_name(folder.name), sha256)
+    return _assemble(merged, where, name, sha256)
 
 
 def content_of(pack: str) -> Content:

@@ -324,8 +324,8 @@ def _parse_sections(text: str, file: str) -> tuple[dict[str, list[tuple[str, Any
         if not isinstance(value, list):
             raise ContentError(file, "<file>", key, "write entries as [[" + key + "]] tables")
         entries: tuple[Any, ...] = READER.entries(doc, key, SCHEMA[key], file=file, id_field="id")
-        for entry in entries:
-            ctx = _Ctx(file, entry.id)
+        for i, entry in enumerate(entries):
+            ctx = _Ctx(file, entry.id if entry.id.strip() else f"{key}[{i}]")
             _check_common(ctx, entry)
             _CHECKS[key](ctx, entry)
             out[key].append((file, entry))
