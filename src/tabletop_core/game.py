@@ -415,7 +415,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         Raises:
             IllegalActionError: if the game is over or ``action`` is not legal; ``state`` is unchanged and usable.
         """
-        if self.current_player(state) == TERMINAL:
+        if self.is_terminal(state):
             raise IllegalActionError(f"{self.spec.short_name}: cannot apply {action!r}: the game is over")
         if not self.is_legal(state, action):
             raise IllegalActionError(self._illegal_message(state, action, "illegal action"))
