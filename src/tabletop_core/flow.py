@@ -536,7 +536,10 @@ class Driver(Generic[S, A]):
                 return action in legal[1]
             outcomes = self._outcomes
             if outcomes[0] is state:
-                return any(outcome == action for outcome, _ in outcomes[1])
+                for outcome, _ in outcomes[1]:  # noqa: SIM110  # a loop: no generator per checked step
+                    if outcome == action:
+                        return True
+                return False
             frame = self.locate(state)
             return frame is not None and frame.is_legal(state, action)
         except (TypeError, ValueError, AttributeError, LookupError):
