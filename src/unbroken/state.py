@@ -9,7 +9,7 @@ States are immutable values; rules return copies made with the core's one fast c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 
@@ -34,12 +34,15 @@ __all__ = [
     "NON_EFFORT",
     "N_RESOURCES",
     "RESOURCES",
+    "TRACKS",
     "Combat",
     "Cond",
     "Options",
     "Resource",
     "State",
+    "new_tracks",
     "no_resources",
+    "track_at",
 ]
 
 #: A resource: its slot in :data:`RESOURCES` (tracker order), the index of its track in ``State.res``.
@@ -132,16 +135,45 @@ class Combat:
     stolen: tuple[int, ...] = (0,) * N_RESOURCES
 
 
+#: Every value of every resource's track, built once: ``TRACKS[r][v]`` is resource ``r``'s track at ``v`` (tracks
+#: are values, so states share them instead of building new ones).
+TRACKS: tuple[tuple[Track, ...], ...] = tuple(
+    tuple(Track(name, v, high=cap) for v in range(cap + 1)) for name, cap in zip(RESOURCES, CAPS, strict=True)
+)
+
+
+def track_at(track: Track, r: Resource, value: int) -> Track:
+    """``track`` (resource ``r``'s) moved to ``value`` (within its bounds): the shared track when ``track`` has
+    the standard name and bounds, else a copy."""
+    shared = TRACKS[r]
+    if track.low == 0 and track.high == len(shared) - 1 and track.name == RESOURCES[r] and 0 <= value < len(shared):
+        return shared[value]
+    return attrs.evolve(track, value=value)
+
+
 def new_tracks(se: int) -> tuple[Track, ...]:
     """Fresh resource tracks with ``se`` Small Effort and Level 1's Time."""
     values = no_resources()
     values[SE], values[TIME] = se, LEVEL_TIME[0]
-    return tuple(Track(name, min(v, cap), high=cap) for name, v, cap in zip(RESOURCES, values, CAPS, strict=True))
+    return tuple(TRACKS[r][min(v, cap)] for r, (v, cap) in enumerate(zip(values, CAPS, strict=True)))
+
+
+class _Derived:
+    """A slot for a value derived from the state it sits on (the owning frame's legal actions, see
+    :meth:`unbroken.rules.payment.Decide.legal_actions`): not a field, so never compared, hashed, copied by
+    :func:`~tabletop_core.fastcopy.replace` or saved; a copy starts without it and derives its own."""
+
+    __slots__ = ("_derived",)
+    _derived: tuple[object, tuple[Any, ...]]
 
 
 @attrs.frozen
-class State:
-    """The whole truth of a game of Unbroken (perfect information apart from future chance)."""
+class State(_Derived):
+    """The whole truth of a game of Unbroken (perfect information apart from future chance).
+
+    The one value a state may carry beside its fields is a memo of a pure function of those fields (the legal
+    actions of its owning frame): the state's value never changes.
+    """
 
     TAG: ClassVar[str] = "unbroken.state"
     options: Options

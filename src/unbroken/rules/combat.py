@@ -28,12 +28,13 @@ from unbroken.actions import (
     Eat,
     Use,
 )
-from unbroken.content.schema import Monster, Op
+from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import Cost, Decide
+from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, USE, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, pay
 from unbroken.rules.skills import gain_skill
+from unbroken.rules.tables import tables
 from unbroken.state import (
     FOOD,
     LAST_LEVEL,
@@ -80,7 +81,7 @@ SKILL_DRAW = 2
 def monster(state: State) -> Monster:
     """The monster on the Monster Tracker (or revealed by scouting)."""
     mid = state.combat.monster if state.combat is not None else state.monster
-    return next(m for m in state.pack.monsters if m.id == mid)
+    return tables(state).monsters[mid]
 
 
 # ----- revealing the monster, the Ambush and Trickery Steps -----------------------------------------------------
@@ -127,7 +128,7 @@ class AmbushStep(Automatic[State]):
 
 def trickery_actions(state: State) -> list[Action]:
     """Fight, or trick the monster (only when it has a Trickery Cost you can pay)."""
-    return [Act(FIGHT), Act(TRICK)]
+    return [ACT[FIGHT], ACT[TRICK]]
 
 
 def apply_trickery(state: State, action: Action) -> State:
@@ -221,14 +222,14 @@ def surcharge(state: State) -> list[int]:
 
 def attack_cost(state: State, i: int) -> Cost:
     """What weapon attack ``i`` costs, with any surcharge."""
-    return state.pack.weapon(state.weapon).attacks[i].cost, surcharge(state)
+    return travel.weapon(state).attacks[i].cost, surcharge(state)
 
 
 def attack_ok(state: State, i: int) -> bool:
     """Whether weapon attack ``i`` can be made: Armor-Breaking only while Armor remains; Wounding only at 0 Armor
     (unless the attack pierces); the cost plus any surcharge must be payable."""
     c = state.combat
-    attacks = state.pack.weapon(state.weapon).attacks
+    attacks = travel.weapon(state).attacks
     if c is None or i >= len(attacks):
         return False
     a = attacks[i]
@@ -245,7 +246,7 @@ def attack(state: State, i: int) -> State:
     "DEFEND actions allow monsters to ignore your next attack. This applies to attacks made with Weapons only".
     A Wounding attack fires the ``attack`` Responses, then its Passives (e.g. a Wound cap), then lands.
     """
-    a = state.pack.weapon(state.weapon).attacks[i]
+    a = travel.weapon(state).attacks[i]
     state = pay(state, a.cost, surcharge(state))
     c = state.combat
     assert c is not None
@@ -287,15 +288,35 @@ class AttackLands(Automatic[State]):
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
-    out: list[Action] = [Act(v) for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
+    out: list[Action] = [ACT[v] for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
     if len(state.weapons) > 1:
-        out.append(Act(DOWNGRADE))
-    out.append(Act(SKIP))
-    ups = state.pack.weapon(state.weapon).upgrades
-    out += [Craft(i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
-    out += [Attack(i) for i in range(len(state.pack.weapon(state.weapon).attacks)) if attack_ok(state, i)]
+        out.append(ACT[DOWNGRADE])
+    out.append(ACT[SKIP])
+    w = travel.weapon(state)
+    ups = w.upgrades
+    out += [one(CRAFT, Craft, i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
+    out += _attacks(state, w)
     abilities = travel.action_abilities(state)
-    out += [Use(i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
+    out += [one(USE, Use, i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
+    return out
+
+
+def _attacks(state: State, w: Weapon) -> list[Action]:
+    """The weapon attacks that can be made now."""
+    c = state.combat
+    if c is None:
+        return []
+    extra: list[int] | None = None
+    out: list[Action] = []
+    for i, a in enumerate(w.attacks):
+        if a.kind == "break" and c.armor <= 0:
+            continue
+        if a.kind == "wound" and c.armor > 0 and not a.pierce:
+            continue
+        if extra is None:
+            extra = surcharge(state)
+        if can_pay(state, a.cost, extra):
+            out.append(one(ATTACK, Attack, i))
     return out
 
 
@@ -368,8 +389,7 @@ class PlayerTurn(Decide):
 
 def extra_attack_actions(state: State) -> list[Action]:
     """An extra attack granted by an effect: any legal weapon attack, or pass."""
-    n = len(state.pack.weapon(state.weapon).attacks)
-    return [Act(PASS), *(Attack(i) for i in range(n) if attack_ok(state, i))]
+    return [ACT[PASS], *_attacks(state, travel.weapon(state))]
 
 
 @attrs.frozen
@@ -521,7 +541,7 @@ def food_requirement(state: State) -> int:
 def hunger_actions(state: State) -> list[Action]:
     """Eat 0..min(Food, requirement) Food ("you can decide to eat less Food than the current requirement")."""
     most = min(state.amount(FOOD), food_requirement(state))
-    return [Eat(k) for k in range(most + 1)]
+    return list(upto(EAT, Eat, most + 1))
 
 
 def eat(state: State, k: int) -> State:
@@ -543,7 +563,7 @@ class HungerStep(Decide):
 
     def auto(self, state: State) -> State | None:
         """Nothing to eat: the hunger is paid at once."""
-        return eat(state, 0) if hunger_actions(state) == [Eat(0)] else None
+        return eat(state, 0) if hunger_actions(state) == [EAT[0]] else None
 
     def options(self, state: State) -> list[Action]:
         """See :func:`hunger_actions`."""

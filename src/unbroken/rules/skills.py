@@ -11,7 +11,7 @@ from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
 from unbroken.actions import Action, Pick
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.payment import Decide
+from unbroken.rules.payment import PICK, Decide, upto
 from unbroken.state import State
 
 __all__ = ["DrawSkills", "SkillKeep", "gain_skill"]
@@ -51,7 +51,7 @@ class SkillKeep(Decide):
 
     def options(self, state: State) -> list[Action]:
         """One pick per offered card."""
-        return [Pick(i) for i in range(len(state.offered))]
+        return list(upto(PICK, Pick, len(state.offered)))
 
     def label(self, state: State, i: int) -> str:
         """The offered card's name."""

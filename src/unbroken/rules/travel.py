@@ -30,11 +30,12 @@ from unbroken.actions import (
     Use,
     action_id,
 )
-from unbroken.content.schema import Ability, Op
+from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.payment import Cost, Decide, PayChoice
-from unbroken.rules.resources import ambiguous, can_pay, gain, pay, spend_time
+from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
+from unbroken.rules.resources import ambiguous, can_pay, gain, lose, pay, spend_time
+from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
 __all__ = [
@@ -86,16 +87,17 @@ ORIENTEER_COST = (_spend("se", 1),)
 
 def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
     """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
-    pack = state.pack
-    out = [
-        (f"character:{state.options.character}", i, a)
-        for i, a in enumerate(pack.character(state.options.character).abilities)
-        if a.kind == "action"
-    ]
-    skills = {s.id: s for s in pack.skills}
+    t = tables(state)
+    actions, src = t.actions, t.source
+    out = list(actions[src("character", state.options.character)])
     for sid in state.skills:
-        out += [(f"skill:{sid}", i, a) for i, a in enumerate(skills[sid].abilities) if a.kind == "action"]
+        out += actions[src("skill", sid)]
     return out
+
+
+def weapon(state: State) -> Weapon:
+    """The equipped weapon's card."""
+    return tables(state).weapons[state.weapons[-1]]
 
 
 def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
@@ -125,7 +127,7 @@ def idle(state: State, effects: tuple[Op, ...]) -> bool:
             return False
         if e.op == "scout" and not state.monster:
             return False
-        if e.op == "weapon_up" and state.pack.weapon(state.weapon).upgrades:
+        if e.op == "weapon_up" and weapon(state).upgrades:
             return False
         if e.op not in ("cure", "scout", "weapon_up"):
             return False
@@ -149,7 +151,7 @@ def use_cost(state: State, i: int) -> Cost:
 def craft_cost(state: State, i: int) -> Cost:
     """What Craft option ``i`` costs, with its Time (see :func:`craft_extra`)."""
     in_battle = state.pos.phase == "combat"
-    return state.pack.weapon(state.weapon).upgrades[i].cost, craft_extra(state, i, combat=in_battle)
+    return weapon(state).upgrades[i].cost, craft_extra(state, i, combat=in_battle)
 
 
 def general_cost(verb: int) -> Cost | None:
@@ -163,17 +165,20 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
     In the Travel Phase its Time must be available; in battle the Time counts against the next Level, or is paid
     in Small Effort on Level 4.
     """
-    ups = state.pack.weapon(state.weapon).upgrades
+    ups = weapon(state).upgrades
     if i >= len(ups):
         return False
-    return can_pay(state, ups[i].cost, craft_extra(state, i, combat=combat))
+    return can_pay(state, ups[i].cost, _extra(state, ups[i], combat))
 
 
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
     """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
     nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
+    return _extra(state, weapon(state).upgrades[i], combat)
+
+
+def _extra(state: State, u: Upgrade, combat: bool) -> list[int]:
     extra = no_resources()
-    u = state.pack.weapon(state.weapon).upgrades[i]
     if combat and state.level == LAST_LEVEL:
         extra[SE] = u.time
     elif not combat:
@@ -184,8 +189,8 @@ def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
 def craft(state: State, i: int, *, combat: bool) -> State:
     """Craft: pay the cost and the Time (a Level 4 battle's Small Effort with the cost, as one payment), lay the
     new weapon over the old one."""
-    u = state.pack.weapon(state.weapon).upgrades[i]
-    state = pay(state, u.cost, craft_extra(state, i, combat=combat))
+    u = weapon(state).upgrades[i]
+    state = pay(state, u.cost, _extra(state, u, combat))
     if combat and state.level < LAST_LEVEL:
         out = spend_time(state, u.time, combat=True)
         assert out is not None  # Levels 1-3: Time against the next Level, never fatal
@@ -216,17 +221,20 @@ def prep_actions(state: State) -> list[Action]:
     """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore)."""
     out: list[Action] = []
     if not state.committed:
-        out.append(Act(FIGHT))
-    out.append(Act(EXPLORE))
-    out += [Act(v) for v in GENERAL if general_ok(state, v)]
+        out.append(ACT[FIGHT])
+    out.append(ACT[EXPLORE])
+    out += [ACT[v] for v in GENERAL if general_ok(state, v)]
     if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
-        out.append(Act(ORIENTEER))
+        out.append(ACT[ORIENTEER])
     if not state.monster and can_pay(state, SCOUT_COST[state.level]):
-        out.append(Act(SCOUT))
+        out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
-        out.append(Act(DOWNGRADE))
-    out += [Craft(i) for i in range(len(state.pack.weapon(state.weapon).upgrades)) if craft_ok(state, i, combat=False)]
-    out += [Use(i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")]
+        out.append(ACT[DOWNGRADE])
+    ups = weapon(state).upgrades
+    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if can_pay(state, u.cost, _extra(state, u, False))]
+    out += [
+        one(USE, Use, i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")
+    ]
     return out
 
 
@@ -275,9 +283,9 @@ def pick(state: State, i: int) -> State:
 def mode_actions(state: State, card: int) -> list[Action]:
     """Resolve Encounter (only if the Spend field can be paid) or Rest."""
     enc = state.pack.encounters[card]
-    out: list[Action] = [Act(REST)]
+    out: list[Action] = [ACT[REST]]
     if can_pay(state, enc.spend):
-        out.append(Act(RESOLVE))
+        out.append(ACT[RESOLVE])
     return out
 
 
@@ -309,7 +317,7 @@ def explore_end(state: State, card: int) -> State:
     enc = state.pack.encounters[card]
     state = state.pop()
     state = replace(state, encounters=state.encounters.discard(card))
-    state = state.with_res(TIME, state.res[TIME].lose(enc.time))
+    state = lose(state, TIME, enc.time)
     if state.amount(TIME) <= 0:
         return state.at("combat", "ambush")
     return state.at("travel", "preparation")
@@ -406,7 +414,7 @@ class ExplorePick(Decide):
 
     def options(self, state: State) -> list[Action]:
         """One pick per distinct revealed card (two copies of one encounter give the same result: one is offered)."""
-        return [Pick(i) for i, card in enumerate(state.revealed) if card not in state.revealed[:i]]
+        return [one(PICK, Pick, i) for i, card in enumerate(state.revealed) if card not in state.revealed[:i]]
 
     def label(self, state: State, i: int) -> str:
         """The revealed card's name."""
@@ -452,12 +460,12 @@ class ExploreCommitted(Decide):
         """Resolve it (asking how to pay when that is a choice), or only advance Time."""
         spend = state.pack.encounters[self.card].spend
         if can_pay(state, spend) and ambiguous(state, spend):
-            return state.push(PayChoice(action_id(Act(RESOLVE))))
+            return state.push(PayChoice(action_id(ACT[RESOLVE])))
         return committed(state, self.card)
 
     def options(self, state: State) -> list[Action]:
         """Resolve (the only option: it is asked only through the payment choice)."""
-        return [Act(RESOLVE)]
+        return [ACT[RESOLVE]]
 
     def cost(self, state: State, action: Action) -> Cost | None:
         """The Spend field."""

@@ -16,11 +16,12 @@ import attrs
 
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic
-from unbroken.actions import PASS, Act, Action, Respond
+from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
 from unbroken.rules import effects
-from unbroken.rules.payment import Cost, Decide
+from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
 from unbroken.rules.resources import can_pay, pay
+from unbroken.rules.tables import tables
 from unbroken.state import State
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Trig",
     "abilities_of",
     "available",
+    "cards_in_play",
     "commute",
     "fire",
     "footprint",
@@ -119,10 +121,10 @@ class Trig(Decide):
         """Resolve one of the usable candidates next, or pass the optional Responses."""
         avail = available(state, self)
         if self._one_at_a_time(state, avail):
-            return [Respond(avail[0][0]), Act(PASS)]
-        out: list[Action] = [Respond(i) for i, _ in avail]
+            return [one(RESPOND, Respond, avail[0][0]), ACT[PASS]]
+        out: list[Action] = [one(RESPOND, Respond, i) for i, _ in avail]
         if self.stage == 0 and all(c.optional for _, c in avail):
-            out.append(Act(PASS))
+            out.append(ACT[PASS])
         return out
 
     def cost(self, state: State, action: Action) -> Cost | None:
@@ -191,27 +193,30 @@ def _commute_pair(a: dict[str, int], b: dict[str, int]) -> bool:
     return all(a[c] == _ADD and b[c] == _ADD for c in a.keys() & b.keys())
 
 
+def cards_in_play(state: State) -> list[str]:
+    """The source name (``kind:id``) of every card in play: character, skills, active conditions, the monster in
+    combat, in that order."""
+    t = tables(state)
+    src = t.source
+    out = [src("character", state.options.character)]
+    if state.skills:
+        out += [src("skill", s) for s in state.skills]
+    if state.conditions:
+        out += [src("condition", c.id) for c in state.conditions]
+    if state.combat is not None:
+        out.append(src("monster", state.combat.monster))
+    return out
+
+
 def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
     """Every card in play with its abilities: character, skills, active conditions, the monster in combat."""
-    pack = state.pack
-    out: list[tuple[str, tuple[Ability, ...]]] = [
-        (f"character:{state.options.character}", pack.character(state.options.character).abilities)
-    ]
-    skills = {s.id: s for s in pack.skills}
-    out += [(f"skill:{s}", skills[s].abilities) for s in state.skills]
-    out += [(f"condition:{c.id}", pack.condition(c.id).abilities) for c in state.conditions]
-    if state.combat is not None:
-        mons = {m.id: m for m in pack.monsters}
-        out.append((f"monster:{state.combat.monster}", mons[state.combat.monster].abilities))
-    return out
+    abilities = tables(state).abilities
+    return [(src, abilities[src]) for src in cards_in_play(state)]
 
 
 def abilities_of(state: State, src: str) -> tuple[Ability, ...]:
     """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()``."""
-    for s, abilities in in_play(state):
-        if s == src:
-            return abilities
-    return ()
+    return tables(state).abilities[src] if src in cards_in_play(state) else ()
 
 
 def label(state: State, src: str, index: int) -> str:
@@ -223,19 +228,19 @@ def label(state: State, src: str, index: int) -> str:
 
 def statics(state: State, op: str) -> list[Op]:
     """The ops named ``op`` of every static ability in play."""
-    return [
-        e for _, abilities in in_play(state) for a in abilities if a.kind == "static" for e in a.effects if e.op == op
-    ]
+    t = tables(state)
+    out: list[Op] = []
+    for src in cards_in_play(state):
+        found = t.static_ops(src).get(op)
+        if found:
+            out += found
+    return out
 
 
 def fire(state: State, trigger: str) -> Trig | None:
     """The frame of Responses activated by ``trigger`` (``None`` if nothing responds or passes)."""
-    cands: list[Cand] = []
-    for src, abilities in in_play(state):
-        optional = src.startswith(("character:", "skill:"))
-        for i, a in enumerate(abilities):
-            if a.trigger == trigger and a.kind in ("response", "passive"):
-                cands.append(Cand(src, i, optional and a.kind == "response"))
+    responses = tables(state).responses
+    cands = [Cand(src, i, optional) for src in cards_in_play(state) for i, optional in responses[src].get(trigger, ())]
     if not cands:
         return None
     return Trig(trigger, tuple(cands), 0)
