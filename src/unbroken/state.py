@@ -9,6 +9,7 @@ States are immutable values; rules return copies made with the core's one fast c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
@@ -78,6 +79,12 @@ FLOW = Flow(
         Phase("combat", ("ambush", "trickery", "battle", "rewards", "hunger")),
     )
 )
+
+
+#: Every position of the flow in the Levels (and the round after the last), built once.
+_POSITIONS: Mapping[tuple[str, str, int], Position] = {
+    (phase, step, r): FLOW.at(phase, step, r) for phase, step in FLOW.steps() for r in range(1, LAST_LEVEL + 2)
+}
 
 
 def _check_options(inst: Options, _attr: object, _value: object) -> None:
@@ -223,21 +230,29 @@ class State(_Derived):
         res[r] = track
         return replace(self, res=tuple(res))
 
-    def push(self, *frames: Frame) -> State:
+    # Each of these makes one copy, with ``changes`` to other fields in the same copy (see ``fastcopy.replace``).
+
+    def push(self, *frames: Frame, **changes: Any) -> State:
         """This state with ``frames`` pushed in order (the last one ends on top)."""
-        p = self.pending
-        for f in frames:
-            p = p.push(f)
-        return replace(self, pending=p)
+        return replace(self, pending=Pending((*self.pending.frames, *frames)), **changes)
 
-    def pop(self) -> State:
+    def pop(self, **changes: Any) -> State:
         """This state without its top frame."""
-        return replace(self, pending=self.pending.pop())
+        return replace(self, pending=self.pending.pop(), **changes)
 
-    def replace_top(self, frame: Frame) -> State:
+    def replace_top(self, frame: Frame, **changes: Any) -> State:
         """This state with its top frame replaced."""
-        return replace(self, pending=self.pending.replace_top(frame))
+        return replace(self, pending=self.pending.replace_top(frame), **changes)
 
-    def at(self, phase: str, step: str, level: int | None = None) -> State:
+    def restack(self, *frames: Frame, **changes: Any) -> State:
+        """This state with its top frame replaced by ``frames`` (none: popped), pushed in order."""
+        stack = self.pending.frames
+        if not stack:
+            raise ValueError("pending: no top frame to replace")
+        return replace(self, pending=Pending((*stack[:-1], *frames)), **changes)
+
+    def at(self, phase: str, step: str, level: int | None = None, **changes: Any) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
-        return replace(self, pos=FLOW.at(phase, step, level or self.pos.round))
+        key = (phase, step, level or self.pos.round)
+        pos = _POSITIONS.get(key)
+        return replace(self, pos=FLOW.at(*key) if pos is None else pos, **changes)

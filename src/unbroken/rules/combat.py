@@ -25,6 +25,7 @@ from unbroken.actions import (
     Action,
     Attack,
     Craft,
+    Die,
     Eat,
     Use,
 )
@@ -182,7 +183,7 @@ def start_battle(state: State) -> State:
     assert state.combat is not None
     state = replace(state, combat=replace(state.combat, started=True))
     first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
-    return state.push(first, triggers.Fire("battle_start"))
+    return triggers.push_fire(state, "battle_start", first)
 
 
 @attrs.frozen
@@ -254,8 +255,7 @@ def attack(state: State, i: int) -> State:
         return replace(state, combat=replace(c, defend=False))
     if a.kind == "break":
         return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    state = replace(state, combat=replace(c, power=a.power))
-    return state.push(AttackLands(a.pierce), triggers.Fire("attack"))
+    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power))
 
 
 def attack_land(state: State, pierce: bool) -> State:
@@ -348,8 +348,8 @@ class TurnStart(Automatic[State]):
         """Clear the skip, put the turn under the ``turn_start`` trigger."""
         c = state.combat
         assert c is not None
-        state = replace(state, combat=replace(c, skip=False)).replace_top(PlayerTurn(self.extra))
-        return state.push(triggers.Fire("turn_start"))
+        combat = replace(c, skip=False) if c.skip else c
+        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), restack=True, combat=combat)
 
 
 @attrs.frozen
@@ -420,8 +420,8 @@ def monster_turn(state: State) -> State:
     """Monster turn: the Combat Roll (a chance node), its Responses (e.g. Dodge), then the Combat Action."""
     c = state.combat
     assert c is not None
-    state = replace(state, combat=replace(c, rerolls=0)).replace_top(TurnStart())
-    return state.push(MonsterAct(), triggers.Fire("monster_roll"), CombatRoll())
+    combat = replace(c, rerolls=0) if c.rerolls else c
+    return state.restack(TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll(), combat=combat)
 
 
 @attrs.frozen
@@ -447,6 +447,11 @@ class CombatRoll(DieRoll):
         assert state.combat is not None
         return replace(state, combat=replace(state.combat, roll=face))
 
+    def apply(self, state: State, action: Action) -> State:
+        """Pop the roll and set the face, in one copy (see :meth:`face_up`)."""
+        assert isinstance(action, Die) and state.combat is not None
+        return state.pop(combat=replace(state.combat, roll=action.face))
+
 
 def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
     for o in ops:
@@ -469,15 +474,14 @@ def monster_act(state: State) -> State:
     """
     c = state.combat
     assert c is not None
-    state = state.pop()
+    # The frame comes off the stack in the one copy each outcome makes (nothing read here is on the stack).
     m = monster(state)
     row = m.table[c.roll - 1]
     if row.kind in {o.id for o in triggers.statics(state, "ignore")}:
-        return state
+        return state.pop()
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
-        state = replace(state, combat=replace(c, rerolls=c.rerolls + 1))
-        return state.push(MonsterAct(), CombatRoll(reroll=True))
-    return state.push(effects.Exec(row.effects, f"monster:{m.id}"))
+        return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
+    return state.restack(effects.Exec(row.effects, f"monster:{m.id}"))
 
 
 @attrs.frozen
@@ -507,7 +511,9 @@ def victory(state: State) -> State:
     state = state.push(ToHunger())
     if state.level < LAST_LEVEL:
         state = gain_skill(state, SKILL_DRAW)
-    state = effects.run_ops(state, m.rewards + back, f"monster:{m.id}")
+    rewards = m.rewards + back
+    if rewards:
+        state = state.push(effects.Exec(rewards, f"monster:{m.id}"))
     return state.push(*triggered)
 
 
@@ -599,8 +605,7 @@ def end_of_combat(state: State) -> State:
     )
     if state.level == LAST_LEVEL:
         return replace(state, outcome=1)
-    state = state.at("travel", "preparation", state.level + 1)
-    return state.push(triggers.Fire("level_start"))
+    return triggers.push_fire(state.at("travel", "preparation", state.level + 1), "level_start")
 
 
 @attrs.frozen

@@ -97,8 +97,18 @@ def die(state: State) -> State:
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
-    """Push ``ops`` to run (the engine executes them one by one)."""
-    return state.push(Exec(ops, src)) if ops else state
+    """Run ``ops`` one by one, as the last thing a frame does: the first now, the rest in an :class:`Exec` frame.
+
+    The same as pushing ``Exec(ops, src)`` for the engine to run next: while the game goes on, an ``Exec`` on top
+    is what the driver resolves next (the monster's defeat waits for the effect list), so the first op can run
+    now, sparing the frame's push and pop; a finished game keeps the frame unrun, as before.
+    """
+    if not ops:
+        return state
+    if state.outcome != 0:
+        return state.push(Exec(ops, src))
+    rest = ops[1:]
+    return run_op(state.push(Exec(rest, src)) if rest else state, ops[0], src)
 
 
 def _amount(state: State, op: Op) -> int:
@@ -305,8 +315,9 @@ def _monster_op(state: State, op: Op) -> State:
         return _combat(state, health=max(0, c.health - op.n))
     if name == "break_armor":
         broken = min(op.n, c.armor)
-        state = _combat(state, armor=c.armor - broken)
-        return state.push(triggers.Fire("armor_broken")) if broken else state
+        if not broken:
+            return state
+        return triggers.push_fire(state, "armor_broken", combat=replace(c, armor=c.armor - broken))
     if name == "power":
         if op.id and tables(state).weapons[state.weapon].tier != op.id:
             return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"

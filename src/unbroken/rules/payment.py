@@ -59,6 +59,15 @@ ATTACK = tuple(Attack(i) for i in range(ATTACK_IDS))
 USE = tuple(Use(i) for i in range(USE_IDS))
 RESPOND = tuple(Respond(i) for i in range(RESPOND_IDS))
 EAT = tuple(Eat(n) for n in range(EAT_IDS))
+#: The id of each shared action, by the object's identity (the shared actions live as long as the module).
+_SHARED: tuple[Action, ...] = (*ACT, *PICK, *CRAFT, *ATTACK, *USE, *RESPOND, *EAT)
+_SHARED_IDS = {id(a): action_id(a) for a in _SHARED}
+
+
+def _id(action: Action) -> int:
+    """``action_id(action)``, read from :data:`_SHARED_IDS` for a shared action."""
+    found = _SHARED_IDS.get(id(action))
+    return action_id(action) if found is None else found
 
 
 def one(shared: tuple[T, ...], cls: Callable[[int], T], i: int) -> T:
@@ -92,7 +101,7 @@ class Decide(Decision[State, Action]):
                 return legal
         except AttributeError:
             pass
-        legal = tuple(sorted(self.options(state), key=action_id))
+        legal = tuple(sorted(self.options(state), key=_id))
         object.__setattr__(state, "_derived", (self, legal))  # a memo of a pure function: the value is unchanged
         return legal
 

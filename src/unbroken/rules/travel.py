@@ -301,8 +301,7 @@ def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
     bonus = sum(o.n for o in triggers.statics(state, "rest_bonus"))
-    state = gain(state, SE, enc.time + bonus).replace_top(ExploreEnd(card))
-    return state.push(triggers.Fire("rest"))
+    return triggers.push_fire(gain(state, SE, enc.time + bonus), "rest", ExploreEnd(card), restack=True)
 
 
 def committed(state: State, card: int) -> State:

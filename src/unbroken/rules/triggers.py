@@ -10,7 +10,7 @@ touch, see :func:`footprint`) meet only where both merely add resolve in card or
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -23,6 +23,9 @@ from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
 from unbroken.rules.resources import can_pay, pay
 from unbroken.rules.tables import tables
 from unbroken.state import State
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "COMMUTING",
@@ -37,6 +40,7 @@ __all__ = [
     "footprint",
     "in_play",
     "label",
+    "push_fire",
     "statics",
 ]
 
@@ -106,7 +110,10 @@ class Trig(Decide):
         avail = available(state, self)
         if self.stage == 0:
             if not avail:
-                return state.replace_top(replace(self, stage=1))
+                # The Passives' stage; with none usable either, the frame goes now (the end checks between the two
+                # stages read nothing that differs).
+                passives = replace(self, stage=1)
+                return state.replace_top(passives) if available(state, passives) else state.pop()
             mandatory = [i for i, c in avail if not c.optional]
             if mandatory and (len(avail) == 1 or commute(state, avail)):
                 return self._resolve(state, mandatory[0])
@@ -235,6 +242,30 @@ def statics(state: State, op: str) -> list[Op]:
         if found:
             out += found
     return out
+
+
+#: The fields that say which cards are in play (see :func:`cards_in_play`).
+_CARD_FIELDS = frozenset({"options", "skills", "conditions"})
+
+
+def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False, **changes: Any) -> State:
+    """``state.push(*frames, Fire(trigger), **changes)`` (``restack``: ``state.restack(...)``), as the last thing a
+    frame does; the :class:`Fire` frame is left out when nothing in play activates on ``trigger``.
+
+    Left out, it changes nothing: on top of the stack it would resolve next with these same cards in play and pop
+    itself, or be dropped unresolved by an end check (the end of the game, a defeated monster). When ``changes``
+    touch the cards in play, the frame is pushed as before.
+    """
+    combat = changes.get("combat", state.combat)
+    same_cards = not (_CARD_FIELDS & changes.keys()) and (
+        combat is state.combat
+        or (combat is not None and state.combat is not None and combat.monster == state.combat.monster)
+    )
+    if not (same_cards and fire(state, trigger) is None):
+        frames = (*frames, Fire(trigger))
+    if restack:
+        return state.restack(*frames, **changes)
+    return state.push(*frames, **changes) if frames or changes else state
 
 
 def fire(state: State, trigger: str) -> Trig | None:
