@@ -230,6 +230,12 @@ class State(_Derived):
         res[r] = track
         return replace(self, res=tuple(res))
 
+    def res_at(self, r: Resource, value: int) -> tuple[Track, ...]:
+        """The tracks with resource ``r``'s at ``value`` (within its bounds)."""
+        res = list(self.res)
+        res[r] = track_at(res[r], r, value)
+        return tuple(res)
+
     # Each of these makes one copy, with ``changes`` to other fields in the same copy (see ``fastcopy.replace``).
 
     def push(self, *frames: Frame, **changes: Any) -> State:
@@ -253,6 +259,10 @@ class State(_Derived):
 
     def at(self, phase: str, step: str, level: int | None = None, **changes: Any) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
+        return replace(self, pos=self.position(phase, step, level), **changes)
+
+    def position(self, phase: str, step: str, level: int | None = None) -> Position:
+        """The position of ``phase``/``step`` (of ``level``, default the current Level)."""
         key = (phase, step, level or self.pos.round)
         pos = _POSITIONS.get(key)
-        return replace(self, pos=FLOW.at(*key) if pos is None else pos, **changes)
+        return FLOW.at(*key) if pos is None else pos

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic
+from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import Action, Pick
 from unbroken.content.schema import Op
 from unbroken.rules import combat, triggers
@@ -92,8 +92,8 @@ class EffectRoll(DieRoll):
 
 
 def die(state: State) -> State:
-    """The player could not pay Effort: the game is lost."""
-    return replace(state, outcome=-1)
+    """The player could not pay Effort: the game is lost (a finished game keeps no pending frames)."""
+    return replace(state, outcome=-1, pending=Pending())
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:

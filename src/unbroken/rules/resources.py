@@ -46,13 +46,13 @@ def gain(state: State, r: Resource, n: int) -> State:
     if n <= 0:
         return state
     t = state.res[r]
-    return state.with_res(r, track_at(t, r, min(t.high, t.value + n)))
+    return replace(state, res=state.res_at(r, min(t.high, t.value + n)))
 
 
 def lose(state: State, r: Resource, n: int) -> State:
     """Lose up to ``n`` (>= 0) of resource ``r``, stopping at the track's floor."""
     t = state.res[r]
-    return state.with_res(r, track_at(t, r, max(t.low, t.value - n)))
+    return replace(state, res=state.res_at(r, max(t.low, t.value - n)))
 
 
 def effort_total(state: State, r: Resource) -> int:

@@ -5,7 +5,7 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -34,9 +34,12 @@ from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
-from unbroken.rules.resources import ambiguous, can_pay, gain, lose, pay, spend_time
+from unbroken.rules.resources import ambiguous, can_pay, gain, pay, spend_time
 from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "GENERAL",
@@ -265,8 +268,8 @@ def apply_prep(state: State, action: Action) -> State:
 def explore(state: State) -> State:
     """Exploration Step: "Reveal 2 cards (certain effects may increase or decrease this number) ... Choose 1"."""
     n = reveal_count(state)
-    state = replace(state.at("travel", "exploration"), reveal_bonus=0)
-    return state.push(ExplorePick(), DrawEncounters(n))
+    pos = state.position("travel", "exploration")
+    return state.push(ExplorePick(), DrawEncounters(n), pos=pos, reveal_bonus=0)
 
 
 def pick(state: State, i: int) -> State:
@@ -277,7 +280,7 @@ def pick(state: State, i: int) -> State:
         if j != i:
             pile = pile.discard(other)
     frame = ExploreCommitted(card) if state.committed else ExploreMode(card)
-    return replace(state, encounters=pile, revealed=(), committed=False).replace_top(frame)
+    return state.replace_top(frame, encounters=pile, revealed=(), committed=False)
 
 
 def mode_actions(state: State, card: int) -> list[Action]:
@@ -314,12 +317,10 @@ def committed(state: State, card: int) -> State:
 def explore_end(state: State, card: int) -> State:
     """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
     enc = state.pack.encounters[card]
-    state = state.pop()
-    state = replace(state, encounters=state.encounters.discard(card))
-    state = lose(state, TIME, enc.time)
-    if state.amount(TIME) <= 0:
-        return state.at("combat", "ambush")
-    return state.at("travel", "preparation")
+    t = state.res[TIME]
+    time = max(t.low, t.value - enc.time)
+    pos = state.position("combat", "ambush") if time <= 0 else state.position("travel", "preparation")
+    return state.pop(encounters=state.encounters.discard(card), res=state.res_at(TIME, time), pos=pos)
 
 
 def apply_mode(state: State, card: int, action: Action) -> State:
@@ -388,9 +389,9 @@ class DrawEncounters(CardDraw):
         """The Encounter Deck."""
         return state.encounters
 
-    def drawn(self, state: State, pile: Pile[int], card: int) -> State:
+    def drawn(self, state: State, frames: tuple[Frame, ...], pile: Pile[int], card: int) -> State:
         """The card is revealed."""
-        return replace(state, encounters=pile, revealed=(*state.revealed, card))
+        return state.restack(*frames, encounters=pile, revealed=(*state.revealed, card))
 
     def less(self) -> DrawEncounters:
         """One card fewer to reveal."""
