@@ -28,6 +28,7 @@ from unbroken.state import (
 )
 
 __all__ = [
+    "affords",
     "ambiguous",
     "can_pay",
     "effort_total",
@@ -92,7 +93,7 @@ def _plan(state: State, need: list[int], large_first: bool = False) -> list[int]
 
 def _needs(state: State, ops: tuple[Op, ...], extra: list[int] | None) -> list[int]:
     """:func:`needs` at the state's Level, plus ``extra``."""
-    need = no_resources() if not extra else list(extra)
+    need = [0] * N_RESOURCES if not extra else list(extra)
     for o in ops:
         if o.op == "spend":
             need[RES[o.res]] += o.n * state.level if o.scale == "level" else o.n
@@ -103,7 +104,11 @@ def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -
     """Whether the ``spend`` ops (plus ``extra`` per-slot amounts) can be paid now."""
     if not ops and not extra:
         return True
-    need = _needs(state, ops, extra)
+    return affords(state, _needs(state, ops, extra))
+
+
+def affords(state: State, need: list[int]) -> bool:
+    """Whether ``need`` (an amount per resource slot, see :func:`needs`) can be paid now."""
     res = state.res
     for r in NON_EFFORT:
         if need[r] > res[r].value:

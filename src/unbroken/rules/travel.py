@@ -34,7 +34,7 @@ from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
-from unbroken.rules.resources import ambiguous, can_pay, gain, pay, spend_time
+from unbroken.rules.resources import affords, ambiguous, can_pay, gain, needs, pay, spend_time
 from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
@@ -86,6 +86,10 @@ SCOUT_COST: dict[int, tuple[Op, ...]] = {
     4: (_spend("cunning", 1), _spend("se", 2), _spend("time", 2)),
 }
 ORIENTEER_COST = (_spend("se", 1),)
+# What each of these costs per resource slot (none scales with the Level), for the checks of every Preparation.
+_GENERAL_NEED = {verb: needs(cost) for verb, (cost, _) in GENERAL.items()}
+_SCOUT_NEED = {level: needs(cost) for level, cost in SCOUT_COST.items()}
+_ORIENTEER_NEED = needs(ORIENTEER_COST)
 
 
 def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
@@ -209,7 +213,7 @@ def general_action(state: State, verb: int) -> State:
 
 def general_ok(state: State, verb: int) -> bool:
     """Whether a General Action's cost can be paid."""
-    return can_pay(state, GENERAL[verb][0])
+    return affords(state, _GENERAL_NEED[verb])
 
 
 def reveal_count(state: State) -> int:
@@ -227,9 +231,9 @@ def prep_actions(state: State) -> list[Action]:
         out.append(ACT[FIGHT])
     out.append(ACT[EXPLORE])
     out += [ACT[v] for v in GENERAL if general_ok(state, v)]
-    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
+    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords(state, _ORIENTEER_NEED):
         out.append(ACT[ORIENTEER])
-    if not state.monster and can_pay(state, SCOUT_COST[state.level]):
+    if not state.monster and affords(state, _SCOUT_NEED[state.level]):
         out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
