@@ -448,9 +448,16 @@ class CombatRoll(DieRoll):
         return replace(state, combat=replace(state.combat, roll=face))
 
     def apply(self, state: State, action: Action) -> State:
-        """Pop the roll and set the face, in one copy (see :meth:`face_up`)."""
+        """Pop the roll and set the face, in one copy (see :meth:`face_up`); a :class:`~triggers.Fire` frame
+        under the roll that activates nothing goes in the same copy (see :func:`triggers.push_fire`: the roll
+        changes no card in play)."""
         assert isinstance(action, Die) and state.combat is not None
-        return state.pop(combat=replace(state.combat, roll=action.face))
+        combat = replace(state.combat, roll=action.face)
+        frames = state.pending.frames
+        under = frames[-2] if len(frames) > 1 else None
+        if isinstance(under, triggers.Fire) and triggers.fire(state, under.trigger) is None:
+            return replace(state, pending=Pending(frames[:-2]), combat=combat)
+        return state.pop(combat=combat)
 
 
 def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
@@ -481,7 +488,9 @@ def monster_act(state: State) -> State:
         return state.pop()
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
         return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
-    return state.restack(effects.Exec(row.effects, f"monster:{m.id}"))
+    if not row.effects:
+        return state.restack(effects.Exec(row.effects, f"monster:{m.id}"))
+    return effects.run_ops(state.pop(), row.effects, f"monster:{m.id}")
 
 
 @attrs.frozen

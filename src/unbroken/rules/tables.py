@@ -105,7 +105,7 @@ class Tables:
 
 
 @functools.lru_cache(maxsize=16)
-def pack_tables(name: str, digest: str = "") -> Tables:
+def pack_tables(name: str, digest: str) -> Tables:
     """The tables of the pack :func:`~unbroken.content.loader.get_pack` gives for these names (bounded memo,
     keyed like the pack's own)."""
     return Tables.of(get_pack(name, digest))
