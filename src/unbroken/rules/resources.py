@@ -71,7 +71,7 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
 
 
 def _plan(state: State, need: list[int], large_first: bool = False) -> list[int] | None:
-    have = [state.amount(r) for r in range(N_RESOURCES)]
+    have = [t.value for t in state.res]
     for r in NON_EFFORT:
         if need[r] > have[r]:
             return None

@@ -6,7 +6,7 @@ memoized on them. The rules read these tables instead of searching the pack's tu
 
 >>> from unbroken import GAME
 >>> t = tables(GAME.new_game(seed=1))
->>> t.weapons["bare_hands"].id, t.source("skill", t.skill_ids[0]) == "skill:" + t.skill_ids[0]
+>>> t.weapons["bare_hands"].id, t.abilities["monster:" + t.monsters["kobold"].id] == t.monsters["kobold"].abilities
 ('bare_hands', True)
 """
 
@@ -50,7 +50,6 @@ class Tables:
     statics: Mapping[str, Mapping[str, tuple[Op, ...]]]
     responses: Mapping[str, Mapping[str, tuple[tuple[int, bool], ...]]]
     actions: Mapping[str, tuple[tuple[str, int, Ability], ...]]
-    _sources: Mapping[tuple[str, str], str]
 
     @classmethod
     def of(cls, pack: Pack) -> Tables:
@@ -61,8 +60,7 @@ class Tables:
             *(("condition", c.id, c.abilities) for c in pack.conditions),
             *(("monster", m.id, m.abilities) for m in pack.monsters),
         ]
-        sources = {(kind, cid): f"{kind}:{cid}" for kind, cid, _ in cards}
-        abilities = {sources[kind, cid]: abs_ for kind, cid, abs_ in cards}
+        abilities = {f"{kind}:{cid}": abs_ for kind, cid, abs_ in cards}
         statics: dict[str, Mapping[str, tuple[Op, ...]]] = {}
         responses: dict[str, Mapping[str, tuple[tuple[int, bool], ...]]] = {}
         actions: dict[str, tuple[tuple[str, int, Ability], ...]] = {}
@@ -92,12 +90,7 @@ class Tables:
             statics=MappingProxyType(statics),
             responses=MappingProxyType(responses),
             actions=MappingProxyType(actions),
-            sources=MappingProxyType(sources),
         )
-
-    def source(self, kind: str, cid: str) -> str:
-        """The source name ``kind:id`` of a card of the pack (built once)."""
-        return self._sources[kind, cid]
 
     def static_ops(self, src: str) -> Mapping[str, tuple[Op, ...]]:
         """The ops of ``src``'s static abilities by op name (empty for a card without any)."""

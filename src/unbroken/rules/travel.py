@@ -94,11 +94,10 @@ _ORIENTEER_NEED = needs(ORIENTEER_COST)
 
 def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
     """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
-    t = tables(state)
-    actions, src = t.actions, t.source
-    out = list(actions[src("character", state.options.character)])
+    actions = tables(state).actions
+    out = list(actions[f"character:{state.options.character}"])
     for sid in state.skills:
-        out += actions[src("skill", sid)]
+        out += actions[f"skill:{sid}"]
     return out
 
 

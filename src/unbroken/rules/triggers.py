@@ -203,15 +203,13 @@ def _commute_pair(a: dict[str, int], b: dict[str, int]) -> bool:
 def cards_in_play(state: State) -> list[str]:
     """The source name (``kind:id``) of every card in play: character, skills, active conditions, the monster in
     combat, in that order."""
-    t = tables(state)
-    src = t.source
-    out = [src("character", state.options.character)]
+    out = [f"character:{state.options.character}"]
     if state.skills:
-        out += [src("skill", s) for s in state.skills]
+        out += [f"skill:{s}" for s in state.skills]
     if state.conditions:
-        out += [src("condition", c.id) for c in state.conditions]
+        out += [f"condition:{c.id}" for c in state.conditions]
     if state.combat is not None:
-        out.append(src("monster", state.combat.monster))
+        out.append(f"monster:{state.combat.monster}")
     return out
 
 
@@ -235,12 +233,12 @@ def label(state: State, src: str, index: int) -> str:
 
 def statics(state: State, op: str) -> list[Op]:
     """The ops named ``op`` of every static ability in play."""
-    t = tables(state)
+    cards = tables(state).statics
     out: list[Op] = []
     for src in cards_in_play(state):
-        found = t.static_ops(src).get(op)
-        if found:
-            out += found
+        ops = cards.get(src)
+        if ops is not None:
+            out += ops.get(op, ())
     return out
 
 
