@@ -49,7 +49,7 @@ SECTIONS = ("seats", "length", "branching", "ladder", "luck", "drama", "restrict
 #: The search budgets (iterations per decision) of the default ladder.
 DEFAULT_BUDGETS = (10, 30, 90)
 _SCORE = {"win": 1.0, "tie": 0.5, "loss": 0.0}
-_EXACT_STATES = 200_000
+_EXACT_STATES = 2_000
 
 
 def study_seed(seed: int, *key: int) -> int:

@@ -41,7 +41,7 @@ from tabletop_core.spec import CHANCE, TERMINAL
 __all__ = ["round_of", "trace_game", "win_chances"]
 
 #: The most states the exact win chances may visit below a state before the estimate falls back to rollouts.
-EXACT_STATES = 50_000
+EXACT_STATES = 1_000
 _SCORE = {"win": 1.0, "tie": 0.5, "loss": 0.0}
 
 
@@ -68,6 +68,7 @@ def win_chances(
     *,
     rollouts: int = 8,
     options: Mapping[str, Any] | None = None,
+    exact: bool = True,
 ) -> tuple[tuple[float, ...], str]:
     """Each seat's chance of winning from ``state`` (ties half) and the method used (``exact`` or ``rollouts``).
 
@@ -76,13 +77,14 @@ def win_chances(
         rng: the generator of the rollouts.
         rollouts: games played out per estimate.
         options: the game's options (to build the rollout agents).
+        exact: try the exact value under uniform play (when every seat plays ``random``).
     """
     if game.current_player(state) == TERMINAL:
         return _score(game, state), "exact"
     own = getattr(game, "win_probability", None)
     if callable(own):
         return tuple(float(p) for p in own(state)), "exact"
-    if all(s.strip() == "random" for s in specs):
+    if exact and all(s.strip() == "random" for s in specs):
         try:
             return expected_returns(game, state, max_states=EXACT_STATES, value=lambda s: _score(game, s)), "exact"
         except TabletopError:
