@@ -54,8 +54,9 @@ def _mean_cells(row: Mapping[str, Any] | None) -> list[str]:
     return [_f(row["mean"]), _ci(row["interval"]), str(row["games"])]
 
 
-def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str = "") -> str:
-    """The report as Markdown; ``plots`` are the plot files written beside it, ``reading`` a text to include."""
+def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str = "", *, traces: bool = False) -> str:
+    """The report as Markdown; ``plots`` are the plot files written beside it, ``reading`` a text to include,
+    ``traces`` whether ``games.jsonl`` is written beside it."""
     study = result["study"]
     lines = [f"# Analysis of {result['short_name']}", ""]
     lines += [
@@ -236,7 +237,8 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                 f"Each item the game's hook lists, taken away from the studied agents; each game paired with the "
                 f"base game of the same seeds ({sec['baseline_games']} pairs per item). The change is the mean "
                 "paired difference of the score (win 1, tie 1/2), restricted minus unrestricted (Student-t "
-                "interval); 'came up' counts the games where the restriction took a choice away.",
+                "interval), and likewise of the return and of the rounds played (in a survival game, how long the "
+                "player lasted); 'came up' counts the games where the restriction took a choice away.",
                 "",
             ]
             rows = []
@@ -251,15 +253,27 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                             _f(w["change"]),
                             _ci(w["interval"]),
                             _f(s["return_change"]["change"]),
+                            _f(s["rounds_change"]["change"], 2),
                             f"{r['games_restricted']}/{r['games']}",
                             str(w["games"]),
                         ]
                     )
             lines += _table(
-                ["item", "taken away", "seat", "win change", "interval", "return change", "came up", "games"], rows
+                [
+                    "item",
+                    "taken away",
+                    "seat",
+                    "win change",
+                    "interval",
+                    "return change",
+                    "rounds change",
+                    "came up",
+                    "games",
+                ],
+                rows,
             )
         plot("restricted")
-    lines += ["The numbers: `analysis.json`; each game's trace: `games.jsonl`.", ""]
+    lines += ["The numbers: `analysis.json`" + ("; each game's trace: `games.jsonl`." if traces else "."), ""]
     return "\n".join(lines)
 
 
@@ -392,7 +406,7 @@ def write_report(
         plots = write_plots(result, out)
     except ImportError:
         plots = []
-    text = markdown(result, plots, reading)
+    text = markdown(result, plots, reading, traces=bool(traces))
     if not plots:
         text += "\n(No plots: matplotlib is not installed; pip install 'tabletop-rules[plot]'.)\n"
     (out / "report.md").write_text(text, encoding="utf-8")

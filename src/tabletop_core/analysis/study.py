@@ -187,6 +187,10 @@ def _seat_return(trace: Mapping[str, Any], seat: int) -> float:
     return float(trace["returns"][seat])
 
 
+def _rounds(trace: Mapping[str, Any]) -> float:
+    return float(trace["rounds"] or 0)
+
+
 def analyze(
     study: Study,
     *,
@@ -464,6 +468,7 @@ def _restricted(
                 "seat_name": names[s] if versus else "every seat",
                 "win_change": stats.paired_change(games, baseline, partial(_seat_score, seat=s)),
                 "return_change": stats.paired_change(games, baseline, partial(_seat_return, seat=s)),
+                "rounds_change": stats.paired_change(games, baseline, _rounds),
             }
             for s in seats
         ]

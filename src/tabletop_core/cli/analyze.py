@@ -58,6 +58,7 @@ def add_parser(sub: Any) -> None:
     cmd.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
     cmd.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
     cmd.add_argument("--out", required=True, metavar="DIR", help="the report's folder")
+    cmd.add_argument("--no-traces", action="store_true", help="do not write each game's trace (DIR/games.jsonl)")
     cmd.add_argument("--quiet", action="store_true", help="no progress lines")
     cmd.set_defaults(func=run)
 
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         )
     except ImportError as exc:
         raise OptionError(f"analyze needs the sim extra (SciPy, openskill): {exc}") from exc
-    paths = write_report(result, args.out, traces=traces, reading=reading)
+    paths = write_report(result, args.out, traces=() if args.no_traces else traces, reading=reading)
     if not args.quiet:
         out.write(
             f"{result['games_played']} games in {result['seconds']:.1f} s; wrote {', '.join(p.name for p in paths)}\n"
