@@ -12,6 +12,7 @@ notation to :mod:`runebound_coop.notation`, state checks to :mod:`runebound_coop
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import attrs
@@ -19,7 +20,7 @@ import numpy as np
 
 from runebound_coop import bots, glossary, invariants, notation, setup, view
 from runebound_coop.actions import NUM_ACTIONS, Action, Land, action_id, decode_decision
-from runebound_coop.content.loader import pack_option
+from runebound_coop.content.loader import load_content, pack_option
 from runebound_coop.content.roster import setup_of
 from runebound_coop.rules import flow
 from runebound_coop.state import RuneboundOptions, RuneboundState
@@ -71,7 +72,14 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         ``pack`` may be a pack object (``load_content(path)``) or the ``pathlib.Path`` of a pack directory the
         caller chose: it is made available to this process and named ``name@sha256`` in the options. A string is
         a pack's name or reference only, never read as a path.
+
+        Raises:
+            ContentError: the pack directory the caller passed cannot be read or is invalid.
+            OptionError: any option is bad, or names a pack this process was not given.
         """
+        pack = options.get("pack")
+        if isinstance(pack, os.PathLike):
+            options = {**options, "pack": load_content(pack)}
         try:
             if "pack" in options:
                 options = {**options, "pack": pack_option(options["pack"])}

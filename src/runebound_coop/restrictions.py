@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from runebound_coop.content.loader import load_content
+from runebound_coop.content.loader import content_of
 from tabletop_core.analysis.restrict import Restriction
 
 __all__ = ["restrictions"]
@@ -23,7 +23,7 @@ __all__ = ["restrictions"]
 
 def restrictions(game: Any, options: Any) -> list[Restriction]:
     """The items of this encounter (see the module)."""
-    pack = load_content(options.pack or None)
+    pack = content_of(options.pack)
     items: list[Restriction] = []
     enemies = list(options.enemies)
     if len(enemies) > 1:

@@ -78,11 +78,15 @@ class Unbroken(Driven[State, Action, Options]):
         ``pack`` may be a pack object (``unbroken.load_pack(path)``) or the ``pathlib.Path`` of a pack file the
         caller chose: it is made available to this process and named in the options by name and SHA-256. A
         string is a pack's name only, never read as a path.
+
+        Raises:
+            ContentError: the pack file the caller passed cannot be read or is invalid.
+            OptionError: any option is bad, or names a pack this process was not given.
         """
+        pack = options.get("pack")
+        if isinstance(pack, os.PathLike):
+            pack = load_pack(pack)
         try:
-            pack = options.get("pack")
-            if isinstance(pack, os.PathLike):
-                pack = load_pack(pack)
             if isinstance(pack, Pack):
                 ref = PACKS.add(pack)
                 options = {**options, "pack": ref.name, "pack_sha256": ref.sha256}

@@ -96,6 +96,12 @@ def test_a_custom_pack_is_passed_by_the_caller_and_named_by_its_digest(tmp_path:
     assert rb.new_game(seed=0, pack=pack, **OPTIONS).options == state.options  # the object or its directory
     assert rb.new_game(seed=0, pack="golems", **OPTIONS).options == state.options  # or a name given before
     assert setup_of(state.options).enemies[0].health == 9
+    from runebound_coop.restrictions import restrictions
+
+    # The analysis reads the pack the options name (a reference, not a path).
+    labels = [r.label for r in restrictions(rb.GAME, state.options)]
+    builtin = rb.GAME.make_options(heroes=("Elian",), enemies=("Sorcerer",))
+    assert labels == [r.label for r in restrictions(rb.GAME, builtin)] and labels
     with pytest.raises(OptionError, match="unknown runebound_coop pack"):
         rb.new_game(pack="never_given")
 
@@ -110,6 +116,12 @@ def test_an_edited_pack_is_another_pack_and_a_saved_game_keeps_the_one_it_began_
     # A running process serves no stale setup: the edit is a new reference, so a new cache key.
     assert edited.options != state.options and setup_of(edited.options).enemies[0].health == 4
     assert setup_of(state.options).enemies[0].health == 9
+    from runebound_coop.restrictions import restrictions
+
+    # The analysis reads the pack the options name (a reference, not a path).
+    labels = [r.label for r in restrictions(rb.GAME, state.options)]
+    builtin = rb.GAME.make_options(heroes=("Elian",), enemies=("Sorcerer",))
+    assert labels == [r.label for r in restrictions(rb.GAME, builtin)] and labels
     # The saved game and the record still play the pack they were made with (nothing reads the folder).
     assert from_json(rb.GAME, saved) == state and replay(record, rb.GAME) == final
     # A process given only the edited pack refuses both, saying the pack changed (not "the game is over").

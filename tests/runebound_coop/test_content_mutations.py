@@ -16,7 +16,7 @@ from runebound_coop.content.loader import FILES, content_from_texts
 from runebound_coop.content.schema import Content
 from tabletop_core.agents import RandomAgent
 from tabletop_core.content import package_file, read_text
-from tabletop_core.errors import ContentError, OptionError
+from tabletop_core.errors import ContentError
 from tabletop_core.records import playout
 from tests.core.content_mutants import KINDS, check_mutants, mutants
 
@@ -64,8 +64,8 @@ def test_undecodable_files_and_folders_named_like_files_are_content_errors(tmp_p
     (tmp_path / "x.toml").mkdir()
     with pytest.raises(ContentError, match="not a regular file"):
         load_content(tmp_path)
-    with pytest.raises(OptionError, match="not a regular file"):
-        rb.new_game(pack=tmp_path)
+    with pytest.raises(ContentError, match="not a regular file"):
+        rb.new_game(pack=tmp_path)  # a content error, not wrapped in an option error
 
 
 @pytest.mark.parametrize(

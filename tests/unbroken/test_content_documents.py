@@ -12,7 +12,7 @@ import pytest
 
 import unbroken
 from tabletop_core.cli import main
-from tabletop_core.errors import StateFormatError, TabletopError
+from tabletop_core.errors import ContentError, StateFormatError, TabletopError
 from tabletop_core.records import Record, play, replay
 from tabletop_core.serialize import from_json, to_json
 
@@ -105,3 +105,7 @@ def test_a_caller_plays_a_pack_file_by_passing_it_and_a_record_of_it_replays(tmp
     assert record.options["pack"] == "my_pack" and record.options["pack_sha256"] == pack.sha256
     assert replay(record, unbroken.GAME) == final
     assert unbroken.new_game(seed=1, pack="my_pack").options == final.options  # a name given before
+    path.write_text('extends = "default"\n[[skill]]\nid = 3\n', encoding="utf-8")
+    with pytest.raises(ContentError) as info:  # a bad pack file is a content error, not an option error
+        unbroken.new_game(pack=path)
+    assert (info.value.file, info.value.entry, info.value.field) == (str(path), "skill[0]", "id")

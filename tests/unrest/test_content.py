@@ -42,3 +42,13 @@ def test_content_bad_source_and_wrong_type_are_refused() -> None:
     assert err.value.entry == "district[1]" and err.value.field == "short"
     with pytest.raises(ContentError):
         parse_content("not toml [")
+    with pytest.raises(ContentError) as err:
+        parse_content(TEXT.replace('short = "Peace"', 'short = "Peace"\nshape = "round"'))
+    assert (err.value.entry, err.value.field) == ("district[1]", "shape")
+
+
+def test_content_sources_are_the_cores_one_list() -> None:
+    from tabletop_core.content import SOURCES as CORE_SOURCES
+    from unrest.content import SOURCES
+
+    assert SOURCES is CORE_SOURCES
