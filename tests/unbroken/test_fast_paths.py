@@ -23,7 +23,7 @@ from unbroken.rules import flow
 from unbroken.rules.combat import CombatRoll
 from unbroken.rules.effects import Exec, die, run_ops
 from unbroken.rules.tables import tables
-from unbroken.rules.triggers import Fire, fire, push_fire
+from unbroken.rules.triggers import Fire, activates, fire, push_fire
 from unbroken.state import CAPS, RESOURCES, TRACKS, State, track_at
 
 from .helpers import GAME
@@ -64,6 +64,7 @@ def test_a_fire_frame_left_out_changes_nothing() -> None:
             long_way = flow.run(state.push(Fire(trigger)))
             assert flow.run(push_fire(state, trigger)) == long_way, (trigger, state)
             assert (push_fire(state, trigger) == state) == (fire(state, trigger) is None)
+            assert activates(state, trigger) == (fire(state, trigger) is not None)
 
 
 def test_a_fire_frame_is_kept_when_the_cards_in_play_change() -> None:

@@ -455,7 +455,7 @@ class CombatRoll(DieRoll):
         combat = replace(state.combat, roll=action.face)
         frames = state.pending.frames
         under = frames[-2] if len(frames) > 1 else None
-        if isinstance(under, triggers.Fire) and triggers.fire(state, under.trigger) is None:
+        if isinstance(under, triggers.Fire) and not triggers.activates(state, under.trigger):
             return replace(state, pending=Pending(frames[:-2]), combat=combat)
         return state.pop(combat=combat)
 

@@ -33,6 +33,7 @@ __all__ = [
     "Fire",
     "Trig",
     "abilities_of",
+    "activates",
     "available",
     "cards_in_play",
     "commute",
@@ -259,11 +260,17 @@ def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False,
         combat is state.combat
         or (combat is not None and state.combat is not None and combat.monster == state.combat.monster)
     )
-    if not (same_cards and fire(state, trigger) is None):
+    if not (same_cards and not activates(state, trigger)):
         frames = (*frames, Fire(trigger))
     if restack:
         return state.restack(*frames, **changes)
     return state.push(*frames, **changes) if frames or changes else state
+
+
+def activates(state: State, trigger: str) -> bool:
+    """Whether ``trigger`` activates anything in play (:func:`fire` gives a frame), without building it."""
+    responses = tables(state).responses
+    return any(trigger in responses[src] for src in cards_in_play(state))
 
 
 def fire(state: State, trigger: str) -> Trig | None:
