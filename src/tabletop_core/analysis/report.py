@@ -245,7 +245,8 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                 f"base game of the same seeds ({sec['baseline_games']} pairs per item). The change is the mean "
                 "paired difference of the score (win 1, tie 1/2), restricted minus unrestricted (Student-t "
                 "interval), and likewise of the return and of the rounds played (in a survival game, how long the "
-                "player lasted); 'came up' counts the games where the restriction took a choice away.",
+                "player lasted); 'came up' counts the games where the restriction took a choice away (an item removed "
+                "from the game is simply absent).",
                 "",
             ]
             rows = []
@@ -261,7 +262,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                             _ci(w["interval"]),
                             _f(s["return_change"]["change"]),
                             _f(s["rounds_change"]["change"], 2),
-                            f"{r['games_restricted']}/{r['games']}",
+                            f"{r['games_restricted']}/{r['games']}" if "may not" in r["how"] else "removed",
                             str(w["games"]),
                         ]
                     )
