@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs
+.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs analysis-docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,15 @@ strength: $(VENV)/.installed-test
 ## strength-full: the strength table at 1 s per move and 400 games per seat (many hours: run it on a cluster)
 strength-full: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.strength --budget full --out strength-results-full $(STRENGTH_ARGS)
+
+## analysis-docs: regenerate the three games' analysis reports in docs/analysis/ (tens of minutes on two cores)
+analysis-docs: $(VENV)/.installed-test
+	$(BIN)/tabletop analyze unbroken --option difficulty=easy --option character=hunter --workers 2 --no-traces \
+		--reading docs/analysis/unbroken/reading.md --out docs/analysis/unbroken
+	$(BIN)/tabletop analyze runebound_coop --workers 2 --no-traces \
+		--reading docs/analysis/runebound_coop/reading.md --out docs/analysis/runebound_coop
+	$(BIN)/tabletop analyze unrest --ladder-games 8 --workers 2 --no-traces \
+		--reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

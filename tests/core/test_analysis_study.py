@@ -15,8 +15,17 @@ import pytest
 
 from tabletop_core import RandomAgent, play, replay
 from tabletop_core.agents import FirstAgent
-from tabletop_core.analysis import RestrictedGame, Restriction, Study, analyze, load_restrictions, run_study
-from tabletop_core.analysis.report import markdown, write_report
+from tabletop_core.analysis import (
+    RestrictedGame,
+    Restriction,
+    Study,
+    analyze,
+    dumps,
+    load_restrictions,
+    run_study,
+    summarize,
+)
+from tabletop_core.analysis.report import markdown, rewrite_report, write_report
 from tabletop_core.analysis.stats import lead_changes, luck_and_skill
 from tabletop_core.analysis.trace import trace_game
 from tabletop_core.errors import IllegalActionError, OptionError
@@ -345,6 +354,12 @@ def test_the_report_states_every_section_with_its_games(tmp_path: Path) -> None:
     assert "Kuhn is small." in text and "| 0 player 0 | 20 |" in text
     assert json.loads((tmp_path / "analysis.json").read_text())["games_played"] == len(traces)
     assert "![seats](seats.png)" not in markdown(result)  # no plot files given, none linked
+    assert summarize(study, traces) | {"seconds": 0} == result | {"seconds": 0}  # the numbers are the traces'
+    with pytest.raises(OptionError, match="not the"):
+        summarize(study, traces[1:])
+    rewrite_report(tmp_path, reading="Rewritten.", traces=False)
+    assert "Rewritten." in (tmp_path / "report.md").read_text() and not (tmp_path / "games.jsonl").exists()
+    assert json.loads((tmp_path / "analysis.json").read_text())["ladder"] == json.loads(dumps(result))["ladder"]
 
 
 @pytest.mark.parametrize(

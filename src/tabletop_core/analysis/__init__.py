@@ -24,7 +24,17 @@ Markdown report, its plots and the numbers as JSON; ``docs/analysis/`` holds the
 
 from tabletop_core.analysis.exact import Policy, expected_returns, uniform_policy
 from tabletop_core.analysis.restrict import RestrictedGame, Restriction, find_hook, load_restrictions
-from tabletop_core.analysis.study import DEFAULT_BUDGETS, SECTIONS, Study, analyze, dumps, run_study, study_seed
+from tabletop_core.analysis.study import (
+    DEFAULT_BUDGETS,
+    SECTIONS,
+    Study,
+    analyze,
+    dumps,
+    run_study,
+    study_from_json,
+    study_seed,
+    summarize,
+)
 from tabletop_core.analysis.trace import trace_game, win_chances
 
 __all__ = [
@@ -40,7 +50,9 @@ __all__ = [
     "find_hook",
     "load_restrictions",
     "run_study",
+    "study_from_json",
     "study_seed",
+    "summarize",
     "trace_game",
     "uniform_policy",
     "win_chances",

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tabletop_core.analysis.study import dumps
+from tabletop_core.analysis.study import dumps, study_from_json, summarize
 
-__all__ = ["PLOTS", "markdown", "write_plots", "write_report"]
+__all__ = ["PLOTS", "markdown", "rewrite_report", "write_plots", "write_report"]
 
 #: The plot files, by section.
 PLOTS = {
@@ -181,12 +181,18 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
         )
         rise = sec["budget_rise"]
         if rise:
-            lines += [
-                f"Rise with the search budget: the score (win 1, tie 1/2) changes by {_f(rise['per_doubling'])} per "
-                f"doubling of the iterations, interval {_ci(rise['interval'])} (least squares over "
-                f"{rise['games']} games, p = {_f(rise['p_value'])}).",
-                "",
-            ]
+            if rise["p_value"] is None:
+                lines += [
+                    f"Rise with the search budget: none; every budget scored the same in all {rise['games']} games.",
+                    "",
+                ]
+            else:
+                lines += [
+                    f"Rise with the search budget: the score (win 1, tie 1/2) changes by {_f(rise['per_doubling'])} "
+                    f"per doubling of the iterations, interval {_ci(rise['interval'])} (least squares over "
+                    f"{rise['games']} games, p = {_f(rise['p_value'])}).",
+                    "",
+                ]
         plot("ladder")
     if "luck" in result:
         sec = result["luck"]
@@ -196,7 +202,8 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
             f"conditions (agent and seat), {sec['games']} games; the result is {sec['result']}. A two-way analysis "
             "of variance without replication splits its total sum of squares into the conditions' share (skill: "
             "which agent plays), the deals' share (luck: the same chance under every agent) and the rest (how "
-            "luck and skill interact, plus the agents' own randomness). Intervals: percentile bootstrap over deals.",
+            "luck and skill interact, plus the agents' own randomness). Intervals: percentile bootstrap over deals "
+            f"({sec.get('resamples', 0)} resamples with some variance).",
             "",
         ]
         rows = []
@@ -211,11 +218,11 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
         lines += ["## Drama", ""]
         lines += [
             f"Each seat's win chance (ties half, as a spectator who sees everything would judge it) at up to "
-            f"{study['drama_points']} decisions spread over each of {sec['games']} games and at the end; estimated "
-            f"by {' and '.join(sec['method']) or 'nothing'} ({study['drama_rollouts']} rollouts per estimate where "
-            "no exact odds exist). A lead change is a change of the seat most likely to win (in a solo or co-op "
-            "game: of whether the party is more likely to win than not); a swing, the largest change of a win "
-            "chance between two points.",
+            f"{study['drama_points']} decisions spread over each of {sec['games']} games, estimated by "
+            f"{' and '.join(sec['method']) or 'nothing'} ({study['drama_rollouts']} rollouts per estimate where no "
+            "exact odds exist), and at the end (the result). A lead change is a change of the seat most likely to "
+            "win (in a solo or co-op game: of whether the party is more likely to win than not); a swing, the "
+            "largest change of a win chance between two points.",
             "",
         ]
         lines += _table(
@@ -238,7 +245,8 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                 f"base game of the same seeds ({sec['baseline_games']} pairs per item). The change is the mean "
                 "paired difference of the score (win 1, tie 1/2), restricted minus unrestricted (Student-t "
                 "interval), and likewise of the return and of the rounds played (in a survival game, how long the "
-                "player lasted); 'came up' counts the games where the restriction took a choice away.",
+                "player lasted); 'came up' counts the games where the restriction took a choice away (an item removed "
+                "from the game is simply absent).",
                 "",
             ]
             rows = []
@@ -254,7 +262,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                             _ci(w["interval"]),
                             _f(s["return_change"]["change"]),
                             _f(s["rounds_change"]["change"], 2),
-                            f"{r['games_restricted']}/{r['games']}",
+                            f"{r['games_restricted']}/{r['games']}" if "may not" in r["how"] else "removed",
                             str(w["games"]),
                         ]
                     )
@@ -411,4 +419,28 @@ def write_report(
         text += "\n(No plots: matplotlib is not installed; pip install 'tabletop-rules[plot]'.)\n"
     (out / "report.md").write_text(text, encoding="utf-8")
     paths += [out / p for p in plots] + [out / "report.md"]
+    return paths
+
+
+def rewrite_report(folder: str | Path, *, reading: str = "", traces: bool = True) -> list[Path]:
+    """Recompute a report from the ``analysis.json`` and ``games.jsonl`` in ``folder`` without playing a game.
+
+    The numbers are recomputed from the traces by the current statistics; the wall time stays the one measured
+    when the games were played. ``traces=False`` removes ``games.jsonl`` afterwards.
+
+    Raises:
+        OSError: when either file is missing.
+        OptionError: when the traces are not the games of the study in ``analysis.json``.
+    """
+    import json
+
+    out = Path(folder)
+    old = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
+    games = out / "games.jsonl"
+    lines = [json.loads(line) for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
+    result = summarize(study_from_json(old["study"]), lines)
+    result["seconds"] = old["seconds"]
+    paths = write_report(result, out, traces=lines if traces else (), reading=reading)
+    if not traces:
+        games.unlink()
     return paths

@@ -8,7 +8,7 @@
 * Luck against skill (:func:`luck_and_skill`): a two-way analysis of variance without replication over a table
   ``y[deal, condition]``; the shares of the total sum of squares are the condition's (the agents), the deal's (the
   chance) and the rest (their interaction plus the agents' own randomness), with bootstrap intervals over deals
-  and the F-tests' p-values.
+  and the F-tests' p-values (resamples whose results do not vary at all have no shares and are left out).
 * Drama (:func:`drama`): lead changes and swings of the estimated win chances, per game, as means.
 * Restricted play (:func:`paired_change`): the mean paired difference of a win indicator between the restricted
   game and the unrestricted game of the same seeds.
@@ -199,24 +199,16 @@ def luck_and_skill(table: Sequence[Sequence[float]], conditions: Sequence[str]) 
     if ss_r > _EPS:
         out["agents"]["p_value"] = float(stats.f.sf((agent * total / df_c) / (ss_r / df_r), df_c, df_r))
         out["chance"]["p_value"] = float(stats.f.sf((chance * total / df_d) / (ss_r / df_r), df_d, df_r))
-    index = np.arange(deals)
-
-    def shares(idx: np.ndarray) -> np.ndarray:
-        out: np.ndarray = np.nan_to_num(np.asarray(_anova(y[idx.astype(int)])[:3]), nan=0.0)
-        return out
-
-    from scipy.stats import bootstrap
-
-    res = bootstrap(
-        (index,),
-        shares,
-        vectorized=False,
-        n_resamples=RESAMPLES,
-        method="percentile",
-        rng=np.random.default_rng(0),
-    )
-    for k, name in enumerate(("agents", "chance", "rest")):
-        out[name]["interval"] = [float(res.confidence_interval.low[k]), float(res.confidence_interval.high[k])]
+    # The percentile bootstrap over deals, by hand rather than scipy.stats.bootstrap: a resample whose results
+    # have no variance at all has no shares, and is left out instead of counting as zero.
+    rng = np.random.default_rng(0)
+    drawn = np.asarray([_anova(y[rng.integers(0, deals, deals)])[:3] for _ in range(RESAMPLES)])
+    drawn = drawn[~np.isnan(drawn).any(axis=1)]
+    out["resamples"] = len(drawn)
+    if len(drawn):
+        low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
+        for k, name in enumerate(("agents", "chance", "rest")):
+            out[name]["interval"] = [float(low[k]), float(high[k])]
     return out
 
 
@@ -250,7 +242,10 @@ def drama(spec: Any, traces: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Mean lead changes, total swing and largest swing per game, over the games with win chances."""
     series = [t["drama"] for t in traces if "drama" in t]
     per = [lead_changes(spec, d["chances"]) for d in series]
+    # The final point of a game is its result ("exact"); the estimates before it name the method.
     methods = sorted({m for d in series for m in d["method"]})
+    if "rollouts" in methods:
+        methods = ["rollouts"]
     return {
         "games": len(series),
         "method": methods,

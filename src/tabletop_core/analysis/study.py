@@ -42,7 +42,17 @@ from tabletop_core.simulation.outcomes import competitive, seat_outcomes, win_ru
 from tabletop_core.simulation.stats import mean_interval, wilson_interval
 from tabletop_core.spec import Information
 
-__all__ = ["DEFAULT_BUDGETS", "SECTIONS", "Study", "analyze", "dumps", "run_study", "study_seed"]
+__all__ = [
+    "DEFAULT_BUDGETS",
+    "SECTIONS",
+    "Study",
+    "analyze",
+    "dumps",
+    "run_study",
+    "study_from_json",
+    "study_seed",
+    "summarize",
+]
 
 #: The report's sections, in order.
 SECTIONS = ("seats", "length", "branching", "ladder", "luck", "drama", "restricted")
@@ -214,22 +224,17 @@ def analyze(
     return run_study(study, workers=workers, backend=backend, address=address, progress=progress)[0]
 
 
-def run_study(
-    study: Study,
-    *,
-    workers: int = 1,
-    backend: str = "local",
-    address: str | None = None,
-    progress: Progress | None = None,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """As :func:`analyze`, and every game's trace too (its task under ``task``)."""
-    started = time.perf_counter()
-    game = load_game(study.game)
+@attrs.frozen
+class _Plan:
+    """The games of a study and what the summary needs to read them."""
+
+    tasks: list[dict[str, Any]]
+    conditions: list[tuple[str, int | None, list[str]]]  # label, studied seat (None: every seat), seating
+    items: list[Restriction]
+
+
+def _plan(study: Study, game: Any, names: Sequence[str], versus: bool) -> _Plan:
     options = dict(study.options)
-    state = game.initial_state(game.make_options(**options))
-    names = list(seat_names(game, state))
-    n = len(names)
-    versus = competitive(game.spec, n)
     want = set(study.sections)
 
     def chance_seed(deal: int) -> int:
@@ -251,16 +256,16 @@ def run_study(
                 "drama_rollouts": study.drama_rollouts,
             }
         )
-    conditions: list[tuple[str, int | None, list[str]]] = []  # label, studied seat (None: every seat), seating
+    conditions: list[tuple[str, int | None, list[str]]] = []
     if want & {"ladder", "luck"}:
         for agent in study.ladder:
             if versus:
-                for seat in range(n):
+                for seat in range(len(names)):
                     seating = list(study.agents)
                     seating[seat] = agent
                     conditions.append((f"{agent} as {names[seat]}", seat, seating))
             else:
-                conditions.append((agent, None, [agent] * n))
+                conditions.append((agent, None, [agent] * len(names)))
         for c, (_, _, seating) in enumerate(conditions):
             for d in range(study.ladder_games):
                 tasks.append(
@@ -277,9 +282,8 @@ def run_study(
     items: list[Restriction] = (
         load_restrictions(game, options, study.restrictions or None) if "restricted" in want else []
     )
-    paired = min(study.restrict_games, study.games)
     for j, item in enumerate(items):
-        for d in range(paired):
+        for d in range(min(study.restrict_games, study.games)):
             tasks.append(
                 {
                     **base,
@@ -292,9 +296,48 @@ def run_study(
                     "agent_seed": study_seed(study.seed, 1, d),
                 }
             )
-    traces = run_tasks(tasks, workers=workers, backend=backend, address=address, progress=progress)
-    for task, trace in zip(tasks, traces, strict=True):
+    return _Plan(tasks, conditions, items)
+
+
+def run_study(
+    study: Study,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """As :func:`analyze`, and every game's trace too (its task under ``task``)."""
+    started = time.perf_counter()
+    game = load_game(study.game)
+    state = game.initial_state(game.make_options(**dict(study.options)))
+    names = list(seat_names(game, state))
+    plan = _plan(study, game, names, competitive(game.spec, len(names)))
+    traces = run_tasks(plan.tasks, workers=workers, backend=backend, address=address, progress=progress)
+    for task, trace in zip(plan.tasks, traces, strict=True):
         trace["task"] = task
+    result = summarize(study, traces)
+    result["seconds"] = round(time.perf_counter() - started, 3)
+    return result, traces
+
+
+def summarize(study: Study, traces: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Every section's numbers from the traces of a study's games (:func:`run_study`'s, or ``games.jsonl``'s).
+
+    Raises:
+        OptionError: when the traces are not the games of this study.
+    """
+    game = load_game(study.game)
+    state = game.initial_state(game.make_options(**dict(study.options)))
+    names = list(seat_names(game, state))
+    n = len(names)
+    versus = competitive(game.spec, n)
+    want = set(study.sections)
+    plan = _plan(study, game, names, versus)
+    if [t.get("task", {}).get("agent_seed") for t in traces] != [t["agent_seed"] for t in plan.tasks]:
+        raise OptionError(f"these {len(traces)} traces are not the {len(plan.tasks)} games of this study")
+    conditions, items = plan.conditions, plan.items
+    paired = min(study.restrict_games, study.games)
     base_traces = [t for t in traces if t["task"]["kind"] == "base"]
     result: dict[str, Any] = {
         "format": "tabletop-rules/analysis",
@@ -329,8 +372,16 @@ def run_study(
         result["drama"] = stats.drama(game.spec, base_traces)
     if "restricted" in want:
         result["restricted"] = _restricted(items, traces, base_traces[:paired], versus, names)
-    result["seconds"] = round(time.perf_counter() - started, 3)
-    return result, traces
+    return result
+
+
+def study_from_json(data: Mapping[str, Any]) -> Study:
+    """The study of :meth:`Study.to_json`'s form (as ``analysis.json`` holds it under ``study``)."""
+    fields = dict(data)
+    fields["options"] = tuple(sorted(dict(fields["options"]).items()))
+    for key in ("agents", "ladder", "sections"):
+        fields[key] = tuple(fields[key])
+    return Study(**fields)
 
 
 def _result(trace: Mapping[str, Any], seat: int | None) -> float:
@@ -402,15 +453,19 @@ def _ladder(
     rise = None
     budgeted = [(math.log2(b), s) for a in study.ladder if (b := _budget(a)) for s, _ in per_agent[a]]
     if len({x for x, _ in budgeted}) >= 2 and len(budgeted) >= 3:
-        fit = sps.linregress([x for x, _ in budgeted], [y for _, y in budgeted])
-        t = float(sps.t.ppf(0.975, len(budgeted) - 2))
-        slope, err = float(fit.slope), float(fit.stderr)
-        rise = {
-            "per_doubling": slope,
-            "interval": [slope - t * err, slope + t * err],
-            "games": len(budgeted),
-            "p_value": float(fit.pvalue),
-        }
+        ys = [y for _, y in budgeted]
+        if len(set(ys)) == 1:  # every budget scored the same: the slope is 0 exactly, with nothing to fit
+            rise = {"per_doubling": 0.0, "interval": [0.0, 0.0], "games": len(budgeted), "p_value": None}
+        else:
+            fit = sps.linregress([x for x, _ in budgeted], ys)
+            t = float(sps.t.ppf(0.975, len(budgeted) - 2))
+            slope, err = float(fit.slope), float(fit.stderr)
+            rise = {
+                "per_doubling": slope,
+                "interval": [slope - t * err, slope + t * err],
+                "games": len(budgeted),
+                "p_value": float(fit.pvalue),
+            }
     return {
         "conditions": rows,
         "agents": agents_rows,

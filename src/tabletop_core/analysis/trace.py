@@ -136,7 +136,7 @@ def trace_game(
         ``decisions``, ``choices`` (decisions with more than one legal action), ``chance_events``, ``rounds``,
         ``branching`` (the legal actions at each decision, in order), ``restricted`` (decisions whose choices the
         restriction cut) and, with ``drama_points``, ``drama``: ``{"at": decision indices, "chances": per point
-        each seat's win chance, "method": ...}``, the last point being the final state.
+        each seat's win chance, "method": the estimates' methods}``, the last point being the final state.
     """
     played: Any = RestrictedGame(game, restriction) if restriction is not None and restriction.forbid else game
     state = game.initial_state(game.make_options(**dict(options or {})))
@@ -190,8 +190,7 @@ def trace_game(
             value, method = win_chances(game, decision_states[i], specs, rng, rollouts=drama_rollouts, options=options)
             chances.append(list(value))
             methods.add(method)
-        end_value, end_method = win_chances(game, final, specs, rng, rollouts=drama_rollouts, options=options)
+        end_value, _ = win_chances(game, final, specs, rng, rollouts=drama_rollouts, options=options)
         chances.append(list(end_value))
-        methods.add(end_method)
         line["drama"] = {"at": [*picks, len(decision_states)], "chances": chances, "method": sorted(methods)}
     return line

@@ -59,6 +59,11 @@ def add_parser(sub: Any) -> None:
     cmd.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
     cmd.add_argument("--out", required=True, metavar="DIR", help="the report's folder")
     cmd.add_argument("--no-traces", action="store_true", help="do not write each game's trace (DIR/games.jsonl)")
+    cmd.add_argument(
+        "--rewrite",
+        action="store_true",
+        help="play nothing: recompute DIR's report from its analysis.json and games.jsonl (with --reading)",
+    )
     cmd.add_argument("--quiet", action="store_true", help="no progress lines")
     cmd.set_defaults(func=run)
 
@@ -72,6 +77,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     reading = ""
     if args.reading is not None:
         reading = args.reading.read_text(encoding="utf-8")
+    if args.rewrite:
+        from tabletop_core.analysis.report import rewrite_report
+
+        paths = rewrite_report(args.out, reading=reading, traces=not args.no_traces)
+        if not args.quiet:
+            out.write(f"rewrote {', '.join(p.name for p in paths)} in {args.out}\n")
+        return 0
     study = Study.build(
         args.game,
         args.agents,
