@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs
+.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs balance
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,10 @@ strength: $(VENV)/.installed-test
 ## strength-full: the strength table at 1 s per move and 400 games per seat (many hours: run it on a cluster)
 strength-full: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.strength --budget full --out strength-results-full $(STRENGTH_ARGS)
+
+## balance: Unbroken's balance report (1,000 bot games per character and difficulty) into docs/balance/
+balance: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.balance --games 1000 --out docs/balance $(BALANCE_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site
