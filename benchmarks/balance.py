@@ -693,7 +693,11 @@ def main(argv: Iterable[str] | None = None) -> int:
         lines = [json.loads(x) for x in Path(args.load).read_text(encoding="utf-8").splitlines() if x.strip()]
     else:
         lines = collect(
-            args.games, args.seed, args.difficulty or DIFFICULTIES, workers=args.workers, progress=not args.quiet
+            args.games,
+            args.seed,
+            difficulties=args.difficulty or DIFFICULTIES,
+            workers=args.workers,
+            progress=not args.quiet,
         )
     if args.save:
         Path(args.save).write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
