@@ -156,10 +156,13 @@ class HeuristicAgent:
         return max(rest, resolve) - 0.5 * enc.time, resolve > rest
 
     def _prep(self, s: State, legal: list[Action]) -> Action:
+        uses = [a for a in legal if isinstance(a, Use) and self._worth_using(s, a)]
+        upgrades = [a for a in uses if any(e.op == "weapon_up" for e in action_abilities(s)[a.i][2].effects)]
+        if upgrades:
+            return upgrades[0]  # an upgrade that spends no Time beats crafting
         crafts = [a for a in legal if isinstance(a, Craft)]
         if crafts and s.amount(TIME) >= 3:
             return crafts[-1]
-        uses = [a for a in legal if isinstance(a, Use) and self._worth_using(s, a)]
         if uses and s.amount(TIME) >= 3:
             return uses[0]
         if Act(FOCUS) in legal and s.amount(SE) >= 10:
@@ -229,7 +232,7 @@ class HeuristicAgent:
             other = table[max(0, min(5, c.roll - 1 + shift))]
             return harm - (-value(other.effects, s)) >= 1.5
         mean = sum(-value(r.effects, s) for r in table) / len(table)
-        return harm >= mean + 1  # a re-roll is worth it only when this roll is clearly worse than a fresh one
+        return harm >= mean + 0.5  # a re-roll is worth it only when this roll is clearly worse than a fresh one
 
     def _fight(self, s: State, legal: list[Action]) -> Action:
         c = s.combat
