@@ -49,6 +49,7 @@ __all__ = [
     "BOT",
     "CHARACTERS",
     "DIFFICULTIES",
+    "PRINTED",
     "RANGES",
     "Target",
     "aggregate",
@@ -65,6 +66,8 @@ DIFFICULTIES = ("easy", "normal", "hard")
 TITLE_NAMES = (*(name for _, name in TITLES), TOP_TITLE)
 #: The content guide's stat ranges by Level: (Armor low, high), (Health low, high).
 RANGES = {1: ((0, 1), (4, 6)), 2: ((0, 2), (7, 9)), 3: ((1, 3), (9, 12)), 4: ((2, 4), (12, 16))}
+#: Monsters whose Armor and Health the rulebook prints: they keep them, inside the guide's ranges or not.
+PRINTED = {"basilisk": (1, 12)}
 
 
 def _worth(s: State) -> float:
@@ -231,6 +234,7 @@ def aggregate(lines: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             ended[g["ended_by"]] += 1
     agg["monsters"] = {
         m.id: {
+            "id": m.id,
             "name": m.name,
             "level": m.level,
             "number": m.number,
@@ -377,15 +381,15 @@ def targets(agg: Mapping[str, Any]) -> list[Target]:
         outside = [
             m["name"]
             for m in ms
-            if m["source"] != "rulebook" and not (alo <= m["armor"] <= ahi and hlo <= m["health"] <= hhi)
+            if m["id"] not in PRINTED and not (alo <= m["armor"] <= ahi and hlo <= m["health"] <= hhi)
         ]
-        fixed = [m["name"] for m in ms if m["source"] == "rulebook"]
+        fixed = [f"{m['name']} {m['armor']} Armor, {m['health']} Health" for m in ms if m["id"] in PRINTED]
         out.append(
             Target(
                 f"Level {level}: monsters inside the guide's ranges ({alo}-{ahi} Armor, {hlo}-{hhi} Health)",
                 not outside,
                 ("outside: " + ", ".join(outside) if outside else "all inside")
-                + (f" (rulebook-fixed, exempt: {', '.join(fixed)})" if fixed else ""),
+                + (f" (printed by the rulebook, so kept: {', '.join(fixed)})" if fixed else ""),
             )
         )
     low_resolve = [

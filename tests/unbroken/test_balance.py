@@ -12,11 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import unbroken
-from benchmarks.balance import RANGES, aggregate, collect, targets, write_report
+from benchmarks.balance import PRINTED, RANGES, aggregate, collect, targets, write_report
 from unbroken.bots import value
-
-#: Monsters whose Armor and Health the rulebook prints (they keep them, inside the guide's ranges or not).
-PRINTED = {"basilisk": (1, 12)}
 
 
 @cache
