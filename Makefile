@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs analysis-docs
+.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,10 @@ analysis-docs: $(VENV)/.installed-test
 		--reading docs/analysis/runebound_coop/reading.md --out docs/analysis/runebound_coop
 	$(BIN)/tabletop analyze unrest --ladder-games 8 --workers 2 --no-traces \
 		--reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
+
+## balance: Unbroken's balance report (1,000 bot games per character and difficulty) into docs/balance/
+balance: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.balance --games 1000 --out docs/balance $(BALANCE_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

@@ -44,7 +44,7 @@ from unbroken.rules.triggers import Trig, abilities_of
 from unbroken.state import RES, SE, TIME, State
 from unbroken.view import View
 
-__all__ = ["VALUE", "HeuristicAgent", "value"]
+__all__ = ["CONDITION_VALUE", "SKILL_VALUE", "VALUE", "HeuristicAgent", "value"]
 
 #: Small-Effort value of one unit of each resource (the content guide's budget).
 VALUE = {
@@ -58,6 +58,10 @@ VALUE = {
     "treasure": 3.0,
     "time": 2.0,
 }
+#: Small-Effort value of a skill card kept (it acts for the rest of the game).
+SKILL_VALUE = 7.0
+#: Small-Effort value of gaining a condition: harmful ones cost, Armored and Blessed help.
+CONDITION_VALUE = {"armored": 6.0, "blessed": 4.0}
 _SKILL_RANK = ("wrecker", "daring", "firebomb", "bloodlust", "keen_eye", "meditation", "survivor", "hearty")
 
 
@@ -70,11 +74,11 @@ def value(ops: tuple[Op, ...], state: State) -> float:
         elif o.op in ("spend", "lose", "steal"):
             total -= VALUE[o.res] * o.n
         elif o.op == "condition":
-            total -= 3.0
+            total += CONDITION_VALUE.get(o.id, -3.0)
         elif o.op == "cure":
             total += 2.0 if state.conditions else 0.0
         elif o.op == "skill":
-            total += 4.0
+            total += SKILL_VALUE
         elif o.op == "weapon_up":
             total += 8.0 if state.pack.weapon(state.weapon).upgrades else 0.0
         elif o.op in ("reveal", "scout"):
@@ -142,16 +146,23 @@ class HeuristicAgent:
         need = max(0.0, (12 - s.amount(SE)) / 6)
         rest = float(enc.time) * (1 + need)
         resolve = value(enc.gain + enc.spend, s)
+        # Small Effort is worth more while it is short, whether Rest, the Gain field or the Spend field moves it.
         resolve -= need * sum(o.n for o in enc.spend if o.res == "se")
+        resolve += need * sum(
+            o.n * (s.level if o.scale == "level" else 1) for o in enc.gain if o.op == "gain" and o.res == "se"
+        )
         if not can_pay(s, enc.spend):
             resolve = -99.0
         return max(rest, resolve) - 0.5 * enc.time, resolve > rest
 
     def _prep(self, s: State, legal: list[Action]) -> Action:
+        uses = [a for a in legal if isinstance(a, Use) and self._worth_using(s, a)]
+        upgrades = [a for a in uses if any(e.op == "weapon_up" for e in action_abilities(s)[a.i][2].effects)]
+        if upgrades:
+            return upgrades[0]  # an upgrade that spends no Time beats crafting
         crafts = [a for a in legal if isinstance(a, Craft)]
         if crafts and s.amount(TIME) >= 3:
             return crafts[-1]
-        uses = [a for a in legal if isinstance(a, Use) and self._worth_using(s, a)]
         if uses and s.amount(TIME) >= 3:
             return uses[0]
         if Act(FOCUS) in legal and s.amount(SE) >= 10:
@@ -221,7 +232,7 @@ class HeuristicAgent:
             other = table[max(0, min(5, c.roll - 1 + shift))]
             return harm - (-value(other.effects, s)) >= 1.5
         mean = sum(-value(r.effects, s) for r in table) / len(table)
-        return harm >= mean + 1  # a re-roll is worth it only when this roll is clearly worse than a fresh one
+        return harm >= mean + 0.5  # a re-roll is worth it only when this roll is clearly worse than a fresh one
 
     def _fight(self, s: State, legal: list[Action]) -> Action:
         c = s.combat

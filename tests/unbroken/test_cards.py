@@ -84,7 +84,7 @@ def test_reroll_sage_foresight() -> None:
     s = do(s, "respond 0 Foresight")
     assert isinstance(s.pending.top, CombatRoll) and s.pending.top.reroll
     s = roll(s, 1)
-    assert s.amount(SE) == 12 and s.uses == 0
+    assert s.amount(SE) == 13 - 1 + 1 and s.uses == 0  # Foresight gains 1 Small Effort; the re-rolled 1 takes 1
 
 
 def test_extra_turn_quick_hands() -> None:
@@ -167,7 +167,7 @@ def test_time_gain_secret_shortcut() -> None:
     s = with_res(at_prep(1), cunning=1, time=5)
     s = draw(draw(do(s, "explore"), "shortcut"), "lichen_wall")
     s = do(s, "pick 0 Secret Shortcut", "resolve")
-    assert s.amount(TIME) == 5 + 2 - 1
+    assert s.amount(TIME) == 5 + 3 - 1
 
 
 def test_power_by_weapon_tier_old_habits() -> None:

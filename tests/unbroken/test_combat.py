@@ -195,7 +195,7 @@ def test_no_skill_after_the_level_four_monster() -> None:
     s = with_res(at_battle("troll", 4, character="hunter"), food=0, se=20)
     assert s.combat is not None
     s = flow.run(attrs.evolve(s, combat=attrs.evolve(s.combat, health=0)))
-    assert s.amount(TREASURE) == 2 and s.amount(LE) == 1 and s.pos.step == "hunger"
+    assert s.amount(FOOD) == 1 and s.amount(TREASURE) == 0 and s.pos.step == "hunger"  # its Reward: 1 Food
 
 
 def test_skip_turn_and_general_actions_in_battle() -> None:

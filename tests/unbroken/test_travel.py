@@ -106,7 +106,7 @@ def test_commit_to_the_next_encounter() -> None:
     s = do(s, "explore")
     assert isinstance(s.pending.top, DrawEncounters) and s.pending.top.n == 1  # exactly 1, regardless of modifiers
     s = draw(s, "quiet_alcove")
-    assert s.amount(SE) == 17 and s.pos.step == "preparation" and not s.committed  # resolved, no Rest offered
+    assert s.amount(SE) == 13 + 5 and s.pos.step == "preparation" and not s.committed  # resolved, no Rest offered
 
 
 def test_committed_unpayable_encounter_gives_nothing_but_costs_time() -> None:
