@@ -18,9 +18,8 @@ from typing import Any
 import attrs
 
 from tabletop_core.components import Pile
-from tabletop_core.errors import ContentError
 from unbroken.actions import NUM_ACTIONS, PICK_IDS, RESPOND_IDS
-from unbroken.content.loader import Pack, changed_message, pack_digest
+from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES, TRIGGERS, Op
 from unbroken.rules.combat import (
     AmbushStep,
@@ -76,7 +75,7 @@ def validate_state(state: State) -> None:
     """Refuse a (deserialized) state that breaks an invariant or names cards its pack lacks.
 
     Raises:
-        ContentError: the game's pack file no longer holds the bytes it began with.
+        ContentError: the game's pack (name and SHA-256) is not one this process was given.
         ValueError: naming the first broken invariant and the value that breaks it.
     """
     _check_pack_file(state)
@@ -91,10 +90,8 @@ def validate_state(state: State) -> None:
 
 
 def _check_pack_file(state: State) -> None:
-    """A saved game refuses a pack file that changed since it began, rather than play other rules."""
-    options = state.options
-    if options.pack_sha256 and pack_digest(options.pack) != options.pack_sha256:
-        raise ContentError(options.pack, "<file>", "<file>", changed_message(options.pack_sha256))
+    """A saved game plays only the pack it names by name and SHA-256 (one given to this process; no file is read)."""
+    get_pack(state.options.pack, state.options.pack_sha256)
 
 
 def _check_position(state: State) -> None:

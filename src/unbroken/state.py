@@ -9,11 +9,13 @@ States are immutable values; rules return copies made with the core's one fast c
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
 from tabletop_core.components import Pile, Track
+from tabletop_core.content import check_pack_name
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unbroken.content.loader import Pack, get_pack
@@ -77,6 +79,19 @@ FLOW = Flow(
 )
 
 
+def _check_pack(_inst: Options, _attr: object, value: object) -> None:
+    if value != "default":
+        check_pack_name(value)
+
+
+def _check_digest(_inst: Options, _attr: object, value: object) -> None:
+    if type(value) is not str or (value and not _HEX64.fullmatch(value)):
+        raise ValueError(f"pack_sha256 {value!r:.40} is not empty or a SHA-256 (64 lowercase hex digits)")
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
 def _check_options(inst: Options, _attr: object, _value: object) -> None:
     if inst.easy_se15 and inst.difficulty != "easy":
         raise ValueError("easy_se15 (begin with 15 Small Effort) is an Easy option")
@@ -90,18 +105,20 @@ class Options:
         difficulty: ``easy``, ``normal`` or ``hard``.
         character: the id of the character sheet in play.
         easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
-        pack: ``default`` or the path of a TOML content pack (see :func:`unbroken.load_pack`).
-        pack_sha256: the SHA-256 of the pack file, filled in by ``GAME.make_options`` (see
-            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game whose pack file has changed since
-            refuses to load rather than play other rules.
+        pack: ``default`` or the name of a custom pack (a word, never a path): pass the pack itself
+            (``unbroken.load_pack(path)``) or the pack file's ``pathlib.Path`` to ``new_game``/``make_options``,
+            which keep its name here and make it available (``unbroken.content.loader.PACKS``).
+        pack_sha256: the SHA-256 of the custom pack's content, filled in by ``GAME.make_options`` (see
+            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game names its pack by both and refuses
+            any other pack, and nothing a saved game says makes the library read a file.
     """
 
     TAG: ClassVar[str] = "unbroken.options"
     difficulty: str = attrs.field(default="normal", validator=attrs.validators.in_(DIFFICULTIES))
     character: str = attrs.field(default="sneak", validator=attrs.validators.instance_of(str))
     easy_se15: bool = attrs.field(default=False, validator=[attrs.validators.instance_of(bool), _check_options])
-    pack: str = attrs.field(default="default", validator=attrs.validators.instance_of(str))
-    pack_sha256: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
+    pack: str = attrs.field(default="default", validator=_check_pack)
+    pack_sha256: str = attrs.field(default="", validator=_check_digest)
 
 
 @attrs.frozen
