@@ -40,7 +40,9 @@ docs: $(VENV)/.installed-docs
 
 ## fuzz: the fuzz suite of tests/fuzz for minutes (40 times the examples of make test, longer playouts)
 fuzz: $(VENV)/.installed-test
-	TABLETOP_FUZZ=long $(BIN)/python -m pytest tests/fuzz -n 2 -q
+	TABLETOP_FUZZ=long CONTENT_MUTANTS=50 $(BIN)/python -m pytest -n 2 -q tests/fuzz \
+		tests/unbroken/test_content_mutations.py tests/runebound_coop/test_content_mutations.py \
+		tests/unrest/test_content_mutations.py
 
 ## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
 playthroughs: $(VENV)/.installed-test

@@ -52,7 +52,8 @@ def refused(name: str, doc: dict[str, Any] | str, needle: str) -> float:
 
 
 def _unbroken() -> dict[str, Any]:
-    return json.loads(to_json(GAMES["unbroken"].new_game(seed=1)))
+    doc: dict[str, Any] = json.loads(to_json(GAMES["unbroken"].new_game(seed=1)))
+    return doc
 
 
 # ----- sizes, before any work -----------------------------------------------------------------------------------
