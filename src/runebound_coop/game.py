@@ -49,6 +49,9 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         # 12 fights at most (8 enemies + 4 heroes), 50 rounds each, under 100 steps per round.
         max_game_length=12 * 50 * 100 + 12,
         observation_shape=view.OBSERVATION_SHAPE,
+        # Flags, one-hots and shares: damage / health (damage never passes health), hand / MAX_HAND, face value /
+        # MAX_FACE_VALUE, round / max_rounds (a fight ends at max_rounds).
+        tensor_bounds=(0.0, 1.0),
     )
     state_type = RuneboundState
     action_type = Action

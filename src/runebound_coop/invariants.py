@@ -171,8 +171,8 @@ def _check_pending(setup: Setup, state: RuneboundState, fight: Fight) -> None:
     if not frames:
         return
     frame = frames[0]
-    if state.pos.step != "actions" or fight.casting:
-        raise ValueError(f"a pending question {frame!r} outside the combat actions, or while a token is cast")
+    if state.pos.step != "actions":  # a recast chosen earlier may still be casting (two recasts in one ability)
+        raise ValueError(f"a pending question {frame!r} outside the combat actions")
     enemy = setup.enemies[fight.enemy]
     abilities = enemy.abilities
     if isinstance(frame, CancelFrame):

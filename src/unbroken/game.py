@@ -38,7 +38,7 @@ from unbroken.rules.flow import DRIVER
 from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
 from unbroken.rules.scoring import score
 from unbroken.state import Options, State
-from unbroken.view import OBS_SHAPE, View, describe, observation, observe, render
+from unbroken.view import OBS_SHAPE, TENSOR_HIGH, TENSOR_LOW, View, describe, observation, observe, render
 
 __all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
 
@@ -65,6 +65,7 @@ class Unbroken(Driven[State, Action, Options]):
         max_chance_outcomes=MAX_CHANCE,
         max_game_length=5000,
         observation_shape=OBS_SHAPE,
+        tensor_bounds=(TENSOR_LOW, TENSOR_HIGH),
     )
     state_type = State
     action_type = Action

@@ -67,6 +67,9 @@ class Unrest(Driven[UnrestState, Action, UnrestOptions]):
         utility_sum=0.0,
         provides_information_state=True,
         information_state_shape=INFORMATION_STATE_SHAPE,
+        # Flags, one-hots and shares, and counts of cards: none exceeds the deck (a stack, the hand or the destroyed
+        # pile holds at most every card; hand size / HAND_SIZE at most DECK_SIZE / HAND_SIZE).
+        tensor_bounds=(0.0, float(DECK_SIZE)),
     )
     state_type = UnrestState
     action_type = Action

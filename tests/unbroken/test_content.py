@@ -268,3 +268,32 @@ def test_the_last_weapon_slot_of_a_full_pack_is_its_own(tmp_path: Path) -> None:
     armed = attrs.evolve(state, weapons=("bare_hands", last))
     weapon = LAYOUT.piece(unbroken.observation_tensor(armed, 0), "weapon")
     assert weapon[MAX_WEAPONS - 1] == 1.0 and weapon.sum() == 1.0
+
+
+def _extra(section: str, n: int) -> str:
+    body = {
+        "skill": 'source = "standin"\n',
+        "encounter": 'kind = "k"\ntime = 1\nsource = "standin"\ngain = [{ op = "gain", res = "food", n = 1 }]\n',
+    }[section]
+    return 'extends = "default"\n' + "".join(
+        f'[[{section}]]\nid = "extra_{i}"\nname = "Extra {section} {i}"\n{body}' for i in range(n)
+    )
+
+
+@pytest.mark.parametrize("section", ["skill", "encounter"])
+def test_a_pack_with_more_cards_than_the_tensor_and_the_chance_outcomes_hold_is_refused(
+    tmp_path: Path, section: str
+) -> None:
+    from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
+
+    cap, have = {
+        "skill": (MAX_SKILLS, default_pack().skills),
+        "encounter": (MAX_ENCOUNTERS, default_pack().encounters),
+    }[section]
+    path = _write(tmp_path, _extra(section, cap - len(have)))
+    assert len(getattr(load_pack(path), f"{section}s")) == cap  # a full pack still fits
+    path = _write(tmp_path, _extra(section, cap - len(have) + 1))
+    with pytest.raises(ContentError) as info:
+        load_pack(path)
+    assert (info.value.file, info.value.entry, info.value.field) == (str(path), f"extra_{cap - len(have)}", "id")
+    assert f"more than the {cap}" in info.value.problem
