@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance
+.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ test: $(VENV)/.installed-test
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+## fuzz: the fuzz suite of tests/fuzz for minutes (40 times the examples of make test, longer playouts)
+fuzz: $(VENV)/.installed-test
+	TABLETOP_FUZZ=long CONTENT_MUTANTS=50 $(BIN)/python -m pytest -n 2 -q tests/fuzz \
+		tests/unbroken/test_content_mutations.py tests/runebound_coop/test_content_mutations.py \
+		tests/unrest/test_content_mutations.py
 
 ## playthroughs: regenerate the OpenSpiel playthroughs the tests compare against (after a rule changes on purpose)
 playthroughs: $(VENV)/.installed-test

@@ -435,7 +435,7 @@ def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str
         raise StateFormatError("document must be a JSON object")
     if doc.get("format") != expected_format:
         raise StateFormatError(f"not a {expected_format} document (format {_short(doc.get('format'))})")
-    if doc.get("version") != FORMAT_VERSION:
+    if type(doc.get("version")) is not int or doc.get("version") != FORMAT_VERSION:  # true == 1 in Python
         raise StateFormatError(
             f"document version {_short(doc.get('version'))} is not supported (this library reads {FORMAT_VERSION})"
         )

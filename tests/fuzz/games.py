@@ -35,10 +35,10 @@ def examples(short: int) -> int:
     return short * LONG_FACTOR if LONG else short
 
 
-def sample_states(game: Game[Any, Any, Any], seed: int, count: int) -> list[Any]:
+def sample_states(game: Game[Any, Any, Any], seed: int, count: int, **options: Any) -> list[Any]:
     """``count`` states of one seeded random game (setup, the middle, the end), spread over its length."""
     rng = np.random.default_rng(seed)
-    state = game.new_game(seed=seed)
+    state = game.new_game(seed=seed, **options)
     seen = [state]
     while not game.is_terminal(state) and len(seen) < game.spec.max_game_length:
         if game.current_player(state) == CHANCE:
