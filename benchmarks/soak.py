@@ -50,6 +50,7 @@ def soak(
     short = game.spec.short_name
     done = playouts = failures = 0
     start = last = time.perf_counter()
+    cpu = time.process_time()
     g = seed
     leaks = LeakBudget(playouts=leak_playouts) if leak_playouts else LeakBudget(states=0)
     while done < steps:
@@ -72,9 +73,10 @@ def soak(
             line = f"  {short}: {done:,} steps, {playouts:,} playouts, {failures} failures, {rate:,.0f} steps/s"
             print(line, flush=True)
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     print(
         f"{short}: {done:,} steps in {playouts:,} playouts, {failures} failures, "
-        f"{elapsed:,.0f} s ({done / elapsed:,.0f} steps/s)",
+        f"{elapsed:,.0f} s ({done / elapsed:,.0f} steps/s; {cpu:,.0f} CPU s, {done / cpu:,.0f} steps per CPU s)",
         flush=True,
     )
     return done, playouts, failures
