@@ -17,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 import attrs
 import numpy as np
 
+from tabletop_core.actions import action_text
 from tabletop_core.agents.base import Agent, RandomAgent, SearchAgent
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
@@ -310,7 +311,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         Raises:
             IllegalActionError: when no legal action reads as ``text``.
         """
-        wanted = " ".join(text.lower().split())
+        wanted = " ".join(action_text(self.spec.short_name, text).lower().split())
         for action in self.legal_actions(state):
             if " ".join(self.action_to_str(state, action).lower().split()) == wanted:
                 return action

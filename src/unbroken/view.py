@@ -14,11 +14,11 @@ from unbroken.rules.effects import EffectRoll
 from unbroken.rules.flow import DRIVER, FRAMES
 from unbroken.rules.scoring import score, title
 from unbroken.rules.skills import SkillKeep
-from unbroken.rules.travel import DrawEncounters, ExploreMode, ExplorePick
+from unbroken.rules.travel import MAX_REVEAL, DrawEncounters, ExploreMode, ExplorePick
 from unbroken.setup import EASY_RESOURCE, EasyRoll
 from unbroken.state import CAPS, FLOW, LAST_LEVEL, N_RESOURCES, RESOURCES, State
 
-__all__ = ["LAYOUT", "OBS_SHAPE", "View", "describe", "observation", "observe", "render"]
+__all__ = ["LAYOUT", "OBS_SHAPE", "TENSOR_HIGH", "TENSOR_LOW", "View", "describe", "observation", "observe", "render"]
 
 _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
 #: Scales that bring the monster's trackers near 0..1.
@@ -50,6 +50,14 @@ LAYOUT = TensorLayout(
     )
 )
 OBS_SHAPE = LAYOUT.shape
+#: The least value of the tensor: a lost game's ``outcome`` (every other piece is a count, a flag or a share).
+TENSOR_LOW = -1.0
+#: The greatest value of the tensor. The rules cap the die (6), the Ability Uses (4), the resources (their caps)
+#: and the cards one exploration reveals (``MAX_REVEAL``, 12), so a Reveal bonus past 12 changes no exploration
+#: unless effects take more than 2 cards back (the packs take at most 1). The counters the rules leave open (a
+#: condition's tokens, a monster's armor and health raised by its own effects, a Reveal bonus stacked by effects)
+#: saturate here, far above any the packs reach (the largest seen in play: 8).
+TENSOR_HIGH = float(MAX_REVEAL)
 
 
 @attrs.frozen
@@ -104,6 +112,7 @@ def observation(view: View) -> np.ndarray:
     v["reveal_bonus"][0] = s.reveal_bonus
     if c is not None:
         v["defend"][0], v["roll"][0], v["skip"][0] = c.defend, c.roll, c.skip
+    np.minimum(out, TENSOR_HIGH, out=out)
     return out
 
 

@@ -48,7 +48,7 @@ def initial(options: UnrestOptions) -> UnrestState:
     )
 
 
-def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Outcome, float], ...]:
+def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
     """Each card kind left in the deck with probability copies / cards left."""
     size = sum(deck)
     return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
