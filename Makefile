@@ -53,6 +53,10 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run --json bench.json
 	$(BIN)/python -m benchmarks.simulation
 
+## soak: 1,000,000 random steps per game under the conformance checks; prints steps and failures (most of an hour)
+soak: $(VENV)/.installed-test
+	nice -n 10 $(BIN)/python -m benchmarks.soak
+
 ## bench-sim: games/s on 1 and 2 local workers and on Ray (run it when the machine is otherwise idle)
 bench-sim: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.simulation

@@ -12,6 +12,7 @@ yields one :class:`Step` per action, chance sampled from the runner's generator,
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -48,8 +49,9 @@ Opt_co = TypeVar("Opt_co", covariant=True)
 RECORD_FORMAT = "tabletop-rules/record"
 
 
+@functools.cache
 def library_version() -> str:
-    """The installed version of tabletop-rules."""
+    """The installed version of tabletop-rules (read once: the package metadata is parsed on each lookup)."""
     try:
         return version("tabletop-rules")
     except PackageNotFoundError:  # running from a source tree without installing

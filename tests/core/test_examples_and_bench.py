@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.run import main as bench_main
+from benchmarks.soak import main as soak_main
+from benchmarks.soak import soak
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
@@ -51,3 +53,22 @@ def test_benchmark_measures_openspiel_kuhn_in_the_same_run_and_writes_ratios(tmp
     assert unrest["det/s"] > 0 and unrest["bytes/state"] > 0 and unrest["mcts it/s"] > 0
     ratio = result["ratios"]["unrest"]["step/s"]
     assert ratio == unrest["step/s"] / result["figures"]["python_kuhn_poker"]["step/s"]
+
+
+def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert soak_main(["--steps", "40", "--batch", "5", "tabletop_core.testing.kuhn:GAME"]) == 0
+    out = capsys.readouterr().out
+    assert "0 failures" in out and "soak: " in out
+
+
+def test_soak_counts_a_conformance_failure_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop_core.testing.kuhn import GAME
+
+    # A broken promise: validate_state refuses every state after the deal.
+    def broken(state: object) -> None:
+        if GAME.current_player(state) >= 0:  # type: ignore[arg-type]  # a Kuhn state
+            raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(GAME, "validate_state", broken)
+    done, playouts, failures = soak("tabletop_core.testing.kuhn:GAME", 10, deep_every=100, leak_playouts=0, batch=4)
+    assert failures >= 1 and done >= 10 and playouts >= failures

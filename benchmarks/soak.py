@@ -1,0 +1,106 @@
+"""Endurance (`make soak`): a million random steps per game under the conformance checks, then a verdict.
+
+For each game (the framework's test game and every installed title) seeded random playouts run through
+:func:`tabletop_core.conformance.check_game`, one game (seed) at a time, until the game has taken ``--steps``
+steps. Every state is checked as the conformance suite checks it (who acts, legal actions, the id and string
+codecs, masks, tensors, views, determinization, ``validate_state``, replaying the record); the deep checks (JSON
+round trips, stepping every legal action, illegal actions rejected) run at every ``--deep-every``-th state, and the
+hidden-information checks (:mod:`tabletop_core.leakcheck`) on the first ``--leak-playouts`` of every
+``--batch`` playouts.
+
+A failure does not stop the run: it is printed (game, seed, step, check) and counted, and the next seed is played.
+The run prints each game's steps, playouts, failures and rate as it goes, then a summary, and exits 1 if anything
+failed. It is not part of ``make test`` (it takes most of an hour on a 2-core machine: see docs/performance.md).
+
+    python -m benchmarks.soak                       # 1,000,000 steps per game
+    python -m benchmarks.soak --steps 20000 kuhn    # a short run of one game
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from tabletop_core import available_games, load_game
+from tabletop_core.conformance import ConformanceError, check_game
+from tabletop_core.leakcheck import LeakBudget
+
+#: The framework's own test game, soaked first.
+KUHN = "tabletop_core.testing.kuhn:GAME"
+STEPS = 1_000_000
+
+
+def soak(
+    name: str,
+    steps: int,
+    *,
+    deep_every: int,
+    leak_playouts: int,
+    seed: int = 0,
+    batch: int = 50,
+    report_every: float = 60.0,
+) -> tuple[int, int, int]:
+    """Soak one game; returns (steps done, playouts, failures). Prints failures and progress as it goes.
+
+    Playouts run in batches of ``batch`` seeds (one ``check_game`` call each, whose first ``leak_playouts`` get the
+    hidden-information checks); a failure ends its batch, is counted, and the next batch starts after its seed.
+    """
+    game = load_game(name)
+    short = game.spec.short_name
+    done = playouts = failures = 0
+    start = last = time.perf_counter()
+    cpu = time.process_time()
+    g = seed
+    leaks = LeakBudget(playouts=leak_playouts) if leak_playouts else LeakBudget(states=0)
+    while done < steps:
+        try:
+            report = check_game(game, games=batch, seed=g, deep_every=deep_every, leaks=leaks)
+        except ConformanceError as exc:
+            failures += 1
+            print(f"FAIL {short}: {exc}", flush=True)
+            done += max(exc.step, 1)  # a game that fails at its first state still moves the run on
+            playouts += exc.seed - g + 1
+            g = exc.seed + 1
+        else:
+            done += report.states - report.games  # the states after each playout's first are its steps
+            playouts += batch
+            g += batch
+        now = time.perf_counter()
+        if now - last >= report_every:
+            last = now
+            rate = done / (now - start)
+            line = f"  {short}: {done:,} steps, {playouts:,} playouts, {failures} failures, {rate:,.0f} steps/s"
+            print(line, flush=True)
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    print(
+        f"{short}: {done:,} steps in {playouts:,} playouts, {failures} failures, "
+        f"{elapsed:,.0f} s ({done / elapsed:,.0f} steps/s; {cpu:,.0f} CPU s, {done / cpu:,.0f} steps per CPU s)",
+        flush=True,
+    )
+    return done, playouts, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Soak every game (or those named) and print the verdict; exit 1 on any failure."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=STEPS, help=f"steps per game (default {STEPS:,})")
+    parser.add_argument("--deep-every", type=int, default=100, help="deep checks at every N-th state (default 100)")
+    parser.add_argument("--leak-playouts", type=int, default=1, help="leak-checked playouts per batch (default 1)")
+    parser.add_argument("--batch", type=int, default=50, help="playouts per conformance run (default 50)")
+    parser.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    parser.add_argument("games", nargs="*", help="games to soak (default: the test game and every title)")
+    args = parser.parse_args(argv)
+    names = args.games or [KUHN, *available_games()]
+    start = time.perf_counter()
+    opts = {"deep_every": args.deep_every, "leak_playouts": args.leak_playouts, "seed": args.seed}
+    totals = [soak(n, args.steps, batch=args.batch, **opts) for n in names]
+    steps = sum(t[0] for t in totals)
+    failures = sum(t[2] for t in totals)
+    print(f"soak: {steps:,} steps over {len(names)} games, {failures} failures, {time.perf_counter() - start:,.0f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
