@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from unrest.actions import NUM_MOVE_CODES
 from unrest.determinization import draws_fit
-from unrest.rules.cards import DECK, KINDS, MISDIRECTION
-from unrest.setup import ROWS
+from unrest.rules.cards import KINDS, MISDIRECTION
+from unrest.setup import ROWS, deck_for
 from unrest.state import (
     EMPIRE,
     FLOW,
@@ -81,8 +81,8 @@ def _check_cards(state: UnrestState) -> None:
         counts[x.card] += 1
         if x.card == MISDIRECTION and not x.revealed:
             raise ValueError("a destroyed Misdirection card is revealed")
-    if tuple(counts) != DECK:
-        raise ValueError(f"cards are not conserved: {counts} != {list(DECK)}")
+    if tuple(counts) != deck_for(state.options):
+        raise ValueError(f"cards are not conserved: {counts} != {list(deck_for(state.options))}")
 
 
 def _check_row(state: UnrestState) -> None:
