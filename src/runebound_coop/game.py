@@ -19,10 +19,11 @@ import numpy as np
 
 from runebound_coop import bots, glossary, invariants, notation, setup, view
 from runebound_coop.actions import NUM_ACTIONS, Action, Land, action_id, decode_decision
+from runebound_coop.content.loader import pack_option
 from runebound_coop.content.roster import setup_of
 from runebound_coop.rules import flow
 from runebound_coop.state import RuneboundOptions, RuneboundState
-from tabletop_core.errors import IllegalActionError, OptionError
+from tabletop_core.errors import ContentError, IllegalActionError, OptionError
 from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 
@@ -65,11 +66,21 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         return attrs.evolve(self.spec, utility=Utility.IDENTICAL)
 
     def make_options(self, **options: Any) -> RuneboundOptions:
-        """Build the options and resolve their names against the content pack; a bad one raises ``OptionError``."""
+        """Build the options and resolve their names against the content pack; a bad one raises ``OptionError``.
+
+        ``pack`` may be a pack object (``load_content(path)``) or the ``pathlib.Path`` of a pack directory the
+        caller chose: it is made available to this process and named ``name@sha256`` in the options. A string is
+        a pack's name or reference only, never read as a path.
+        """
+        try:
+            if "pack" in options:
+                options = {**options, "pack": pack_option(options["pack"])}
+        except ContentError as exc:
+            raise OptionError(f"{self.spec.short_name}: bad options: {exc}") from exc
         made = super().make_options(**options)
         try:
             setup.check_options(made)
-        except ValueError as exc:
+        except (ValueError, ContentError) as exc:
             fields = [f.name for f in attrs.fields(RuneboundOptions)]
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
             raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {reason} (options: {fields})") from exc

@@ -42,6 +42,7 @@ from runebound_coop.actions import (
 from runebound_coop.content.roster import Setup
 from runebound_coop.rules.tokens import faces_of
 from runebound_coop.state import HERO, AttackFrame, ChoiceFrame, Fight, RuneboundState, Side, split_ref
+from tabletop_core.actions import action_text
 from tabletop_core.errors import IllegalActionError
 
 __all__ = ["action_to_str", "land_text", "parse_action"]
@@ -97,9 +98,9 @@ def parse_action(setup: Setup, state: RuneboundState, legal: tuple[Action, ...],
     """The legal action written ``text`` (case and spacing are not significant).
 
     Raises:
-        IllegalActionError: when no legal action reads as ``text``.
+        IllegalActionError: when no legal action reads as ``text``, or ``text`` is not a ``str``.
     """
-    wanted = _normal(text)
+    wanted = _normal(action_text("runebound_coop", text))
     for action in legal:
         if _normal(action_to_str(setup, state, action)) == wanted:
             return action

@@ -22,6 +22,7 @@ from typing import ClassVar, TypeAlias
 import attrs
 
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
+from tabletop_core.content import PackRef
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 
@@ -155,6 +156,13 @@ def _nested_or_none(value: object) -> tuple[tuple[str, ...], ...] | None:
     return None if value is None else _nested(value)
 
 
+def _check_pack(_inst: object, _attr: object, value: object) -> None:
+    if type(value) is not str:
+        raise ValueError(f"pack must be a string, not {value!r:.40}")
+    if value:
+        PackRef.parse(value)
+
+
 @attrs.frozen(cache_hash=True)
 class RuneboundOptions:
     """The options of a co-op encounter (names are checked against the content pack where options are made,
@@ -173,7 +181,9 @@ class RuneboundOptions:
         retreat: whether the engaged hero may withdraw from a fight at the end of each round.
         hand: skill cards each hero holds to exert (each exert discards one) for its cards' combat actions.
         max_rounds: rounds after which an undecided fight ends with the hero withdrawing.
-        pack: a directory with a custom content pack ('' for the built-in pack only).
+        pack: ``''`` for the built-in pack, or a custom pack as ``name@sha256`` (never a path): pass the pack
+            itself (``load_content(path)``) or its directory's ``pathlib.Path`` to ``new_game``/``make_options``,
+            which add it to ``runebound_coop.content.loader.PACKS`` and write its reference here.
     """
 
     heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)
@@ -185,7 +195,7 @@ class RuneboundOptions:
     retreat: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     hand: int = attrs.field(default=2)
     max_rounds: int = attrs.field(default=10)
-    pack: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
+    pack: str = attrs.field(default="", validator=_check_pack)
 
     @heroes.validator
     def _check_heroes(self, _a: object, heroes: tuple[str, ...]) -> None:

@@ -33,9 +33,33 @@ import attrs
 
 from tabletop_core.errors import IllegalActionError
 
-__all__ = ["ActionSpace"]
+__all__ = ["MAX_ACTION_TEXT", "ActionSpace", "action_text"]
 
 A = TypeVar("A")
+
+#: The longest text :func:`action_text` accepts (no action's notation comes near it).
+MAX_ACTION_TEXT = 1000
+
+
+def action_text(game: str, text: object) -> str:
+    """``text`` itself when it can be an action's notation: what every ``parse_action`` checks first.
+
+    >>> action_text("kuhn", "Bet")
+    'Bet'
+    >>> action_text("kuhn", None)
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.IllegalActionError: kuhn: an action is read from a str, not NoneType None
+
+    Raises:
+        IllegalActionError: when ``text`` is not a ``str`` (``None``, bytes, a number) or is longer than
+            :data:`MAX_ACTION_TEXT` characters.
+    """
+    if type(text) is not str:
+        raise IllegalActionError(f"{game}: an action is read from a str, not {type(text).__name__} {text!r:.40}")
+    if len(text) > MAX_ACTION_TEXT:
+        raise IllegalActionError(f"{game}: {len(text)} characters is no action (at most {MAX_ACTION_TEXT})")
+    return text
 
 
 @attrs.frozen

@@ -25,15 +25,19 @@ tabletop_core.errors.ContentError: cards.toml: entry 'Ember', field 'cost': expe
 
 from __future__ import annotations
 
+import enum
+import functools
+import hashlib
 import math
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
@@ -43,12 +47,20 @@ from tabletop_core.errors import ContentError
 
 __all__ = [
     "MAX_BYTES",
+    "PACK_NAME",
     "SOURCES",
     "ContentReader",
+    "PackRef",
+    "PackStore",
+    "Pinned",
     "Source",
+    "check_pack_name",
+    "content_digest",
+    "pack_name",
     "package_file",
     "read_text",
     "read_toml",
+    "refuse",
 ]
 
 T = TypeVar("T")
@@ -72,31 +84,56 @@ def package_file(package: str, name: str) -> Traversable:
 def read_text(file: File | str, *, max_bytes: int = MAX_BYTES) -> str:
     """The UTF-8 text of a regular file of at most ``max_bytes`` bytes.
 
+    A path is opened without blocking (a named pipe or a device never stalls the read) and checked to be a regular
+    file on the open descriptor itself, so nothing can be swapped in between the check and the read.
+
     Raises:
         ContentError: when the file is missing, not a regular file, too large or not UTF-8 (entry and field ``-``).
     """
     path = Path(file) if isinstance(file, str) else file
     label = str(path)
     if isinstance(path, Path):
+        data = _read_regular(path, label, max_bytes)
+    else:
+        if not path.is_file():
+            raise ContentError(label, "-", "-", "not a regular file")
         try:
-            mode = os.stat(path).st_mode
+            with path.open("rb") as handle:
+                data = handle.read(max_bytes + 1)
         except OSError as exc:
             raise ContentError(label, "-", "-", f"cannot read: {exc.strerror or exc}") from None
-        if not stat.S_ISREG(mode):
-            raise ContentError(label, "-", "-", "not a regular file")
-    elif not path.is_file():
-        raise ContentError(label, "-", "-", "not a regular file")
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise ContentError(label, "-", "-", f"cannot read: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
         raise ContentError(label, "-", "-", f"larger than {max_bytes} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ContentError(label, "-", "-", f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+
+
+def _read_regular(path: Path, label: str, max_bytes: int) -> bytes:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except IsADirectoryError:
+        raise ContentError(label, "-", "-", "not a regular file") from None
+    except OSError as exc:
+        raise ContentError(label, "-", "-", f"cannot read: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ContentError(label, "-", "-", "not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, max_bytes + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ContentError(label, "-", "-", f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_toml(file: File | str, *, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
@@ -115,7 +152,17 @@ def read_toml(file: File | str, *, max_bytes: int = MAX_BYTES) -> dict[str, Any]
 # ----- strict primitives ------------------------------------------------------------------------------------------
 
 
+def _member(value: Any, kind: type[enum.Enum]) -> Any:
+    """An ``IntEnum``/``StrEnum`` field (dispatched here by its ``int``/``str`` base): a member by its value."""
+    if type(value) not in (int, str):
+        raise TypeError(f"expected a {kind.__name__} value, got {value!r}")
+    return kind(value)
+
+
 def _int(value: Any, _type: Any) -> int:
+    if _type is not int and isinstance(_type, type) and issubclass(_type, enum.Enum):
+        number: int = _member(value, _type)
+        return number
     if type(value) is not int:
         raise TypeError(f"expected an integer, got {value!r}")
     return value
@@ -128,6 +175,9 @@ def _float(value: Any, _type: Any) -> float:
 
 
 def _str(value: Any, _type: Any) -> str:
+    if _type is not str and isinstance(_type, type) and issubclass(_type, enum.Enum):
+        member: str = _member(value, _type)
+        return member
     if type(value) is not str:
         raise TypeError(f"expected a string, got {value!r}")
     return value
@@ -143,6 +193,34 @@ def _source(value: Any, _type: Any) -> str:
     if value not in SOURCES or type(value) is not str:
         raise ValueError(f"{value!r} is not one of {SOURCES}")
     return str(value)
+
+
+def _is_hom_tuple(t: Any) -> bool:
+    args = get_args(t)
+    return get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _list_hook(conv: cattrs.Converter, t: Any) -> Callable[[Any, Any], Any]:
+    """A ``tuple[X, ...]`` field takes a TOML array only (a string or a table is not iterated), item by item with
+    the index of each bad item."""
+    item = get_args(t)[0]
+
+    def hook(value: Any, _t: Any) -> tuple[Any, ...]:
+        if type(value) is not list:
+            raise TypeError(f"expected an array, got {type(value).__name__} {value!r}"[:120])
+        out: list[Any] = []
+        errors: list[Exception] = []
+        for i, v in enumerate(value):
+            try:
+                out.append(conv.structure(v, item))
+            except Exception as exc:  # every item's problem is collected and located by index
+                exc.add_note(cattrs.IterableValidationNote(f"Structuring {t} @ index {i}", i, item))
+                errors.append(exc)
+        if errors:
+            raise cattrs.IterableValidationError(f"While structuring {t!r}", errors, t)
+        return tuple(out)
+
+    return hook
 
 
 # ----- errors, located ----------------------------------------------------------------------------------------------
@@ -210,6 +288,27 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
+def refuse(field: str, problem: str, cls: type = object) -> cattrs.ClassValidationError:
+    """The error a structure hook raises to refuse ``field`` (dotted) of the value it builds; the reader locates it
+    under the hook's own position (``gain[0]`` + ``.n``).
+
+    >>> @attrs.frozen
+    ... class Die:
+    ...     sides: int
+    >>> def die(value: Any, _t: Any) -> Die:
+    ...     if value.get("sides") not in (4, 6, 8):
+    ...         raise refuse("sides", "a die has 4, 6 or 8 sides")
+    ...     return Die(value["sides"])
+    >>> ContentReader({Die: die}).structure({"sides": 5}, Die, file="dice.toml", entry="d5")
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.ContentError: dice.toml: entry 'd5', field 'sides': a die has 4, 6 or 8 sides
+    """
+    exc = ValueError(problem)
+    exc.add_note(cattrs.AttributeValidationNote(f"Structuring {cls.__name__} @ attribute {field}", field, Any))
+    return cattrs.ClassValidationError(f"while structuring {cls.__name__}", [exc], cls)
+
+
 # ----- the reader ---------------------------------------------------------------------------------------------------
 
 
@@ -236,6 +335,7 @@ class ContentReader:
         conv.register_structure_hook(str, _str)
         conv.register_structure_hook(bool, _bool)
         conv.register_structure_hook_func(lambda t: t == Source, _source)  # Literal: no class to dispatch on
+        conv.register_structure_hook_factory(_is_hom_tuple, lambda t: _list_hook(conv, t))
         for kind, hook in (hooks or {}).items():
             conv.register_structure_hook(kind, hook)
         self.converter = conv
@@ -261,8 +361,8 @@ class ContentReader:
     ) -> tuple[T, ...]:
         """The array of tables ``doc[key]`` (``[[key]]`` in TOML), each entry as ``cls``.
 
-        Entries are named in errors by their ``id_field`` (when it is a string) or as ``key[i]``. With ``unique``,
-        two entries with the same id are refused. A missing ``key`` gives no entries.
+        Entries are named in errors by their ``id_field`` (when it is a non-blank string) or as ``key[i]``. With
+        ``unique``, two entries with the same id are refused. A missing ``key`` gives no entries.
 
         Raises:
             ContentError: for a bad entry, a repeated id, or a ``key`` that is not an array of tables.
@@ -274,7 +374,7 @@ class ContentReader:
         seen: set[str] = set()
         for i, row in enumerate(rows):
             ident = row.get(id_field) if isinstance(row, Mapping) else None
-            entry = ident if isinstance(ident, str) else f"{key}[{i}]"
+            entry = ident if isinstance(ident, str) and ident.strip() else f"{key}[{i}]"
             if unique and isinstance(ident, str):
                 if ident in seen:
                     raise ContentError(file, entry, id_field, "appears twice")
@@ -291,3 +391,191 @@ class ContentReader:
         extra = sorted(set(doc) - set(allowed))
         if extra:
             raise ContentError(file, extra[0], "-", f"unknown table (allowed: {list(allowed)})")
+
+
+# ----- packs: named by name and SHA-256, never by a path a document gives ----------------------------------------
+
+#: What a custom pack's name may be: a short word (letters, digits, ``_``, ``.``, ``-``), so a name in a saved game
+#: can never be mistaken for a path.
+PACK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def content_digest(texts: Mapping[str, str]) -> str:
+    """The SHA-256 that pins a pack: over its files' roles (``heroes.toml``) and UTF-8 texts, in role order.
+
+    The digest does not depend on where the files were read from, only on what they hold.
+
+    >>> content_digest({"a.toml": "x = 1"}) == content_digest({"a.toml": "x = 1"})
+    True
+    >>> content_digest({"a.toml": "x = 1"}) == content_digest({"a.toml": "x = 2"})
+    False
+    """
+    h = hashlib.sha256()
+    for role in sorted(texts):
+        for part in (role.encode("utf-8"), texts[role].encode("utf-8")):
+            h.update(len(part).to_bytes(8, "big"))
+            h.update(part)
+    return h.hexdigest()
+
+
+def pack_name(text: str) -> str:
+    """``text`` made into a pack name (a file's stem, say): characters outside :data:`PACK_NAME` become ``_``.
+
+    >>> pack_name("my pack (v2)")
+    'my_pack__v2_'
+    """
+    cleaned = re.sub(r"[^A-Za-z0-9_.-]", "_", text)[:64]
+    return cleaned or "pack"
+
+
+def check_pack_name(name: Any) -> str:
+    """``name`` if it is a pack name (:data:`PACK_NAME`).
+
+    Raises:
+        ValueError: it is not (a path, an empty or an overlong string); the message shows at most 40 characters.
+    """
+    if type(name) is not str or not PACK_NAME.fullmatch(name):
+        shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+        raise ValueError(f"{shown} is not a pack name (1-64 letters, digits, '_', '.', '-'; never a path)")
+    return name
+
+
+@attrs.frozen
+class PackRef:
+    """How a saved game names the pack it was made with: the pack's name and the SHA-256 of its content.
+
+    Written as ``name@sha256`` where one string holds both (see :meth:`parse`).
+    """
+
+    name: str
+    sha256: str
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.sha256}"
+
+    @classmethod
+    def parse(cls, text: str) -> PackRef:
+        """Read ``name@sha256``.
+
+        Raises:
+            ValueError: ``text`` is not a pack name and a SHA-256 (64 lowercase hex digits) joined by ``@``.
+        """
+        name, at, digest = text.partition("@") if type(text) is str else ("", "", "")
+        if not at or not _SHA256.fullmatch(digest):
+            shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:37] + "..."
+            raise ValueError(f"{shown} is not a pack reference (name@sha256)")
+        return cls(check_pack_name(name), digest)
+
+
+class Pinned(Protocol):
+    """A content pack as a :class:`PackStore` holds it: it knows its name and the SHA-256 of its content."""
+
+    @property
+    def name(self) -> str:
+        """The pack's name."""
+        ...
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 of the pack's content (:func:`content_digest`)."""
+        ...
+
+
+P = TypeVar("P", bound=Pinned)
+
+
+class PackStore(Generic[P]):
+    """The content packs a game can play: its built-in pack, and the packs callers have handed over.
+
+    A saved game or a record names its pack by name and SHA-256 (:class:`PackRef`); loading it looks the pair up
+    here and never opens a file, so a document cannot make the library read anything. A caller adds a pack by
+    passing the pack object (read from a file the caller chose) to ``new_game``/``make_options`` or to
+    :meth:`add`. The store is content-addressed: a name with a SHA-256 always names the same immutable pack, so
+    adding a pack never changes what an existing game plays; it only makes one more pack available. Asking for a
+    name with a SHA-256 the store does not hold is refused with a :class:`~tabletop_core.errors.ContentError`
+    saying whether the pack is unknown or has changed since the game began.
+
+    Args:
+        game: the game's short name (in messages).
+        builtin_name: the built-in pack's name (a document naming it needs no SHA-256).
+        builtin: returns the built-in pack (called once, on first use).
+    """
+
+    __slots__ = ("_builtin", "_by_ref", "_latest", "builtin_name", "game")
+
+    def __init__(self, game: str, builtin_name: str, builtin: Callable[[], P]) -> None:
+        self.game, self.builtin_name = game, builtin_name
+        self._builtin = functools.cache(builtin)
+        self._by_ref: dict[tuple[str, str], P] = {}
+        self._latest: dict[str, str] = {}
+
+    def builtin(self) -> P:
+        """The built-in pack."""
+        return self._builtin()
+
+    def add(self, pack: P) -> PackRef:
+        """Make ``pack`` available under its name and SHA-256; the reference a game's options then hold.
+
+        Raises:
+            ContentError: the pack's name is the built-in pack's, or not a pack name.
+        """
+        try:
+            name = check_pack_name(pack.name)
+        except ValueError as exc:
+            raise ContentError(f"<{self.game} pack>", "-", "name", str(exc)) from None
+        if name == self.builtin_name:
+            raise ContentError(name, "-", "name", f"{name!r} is the built-in pack's name; give the pack another")
+        if not _SHA256.fullmatch(pack.sha256):
+            raise ContentError(name, "-", "sha256", "a pack carries the SHA-256 of its content")
+        self._by_ref.setdefault((name, pack.sha256), pack)
+        self._latest[name] = pack.sha256
+        return PackRef(name, pack.sha256)
+
+    def named(self, name: str) -> PackRef:
+        """The reference of the pack last added under ``name``.
+
+        Raises:
+            ContentError: no pack of that name was added.
+        """
+        digest = self._latest.get(name)
+        if digest is None:
+            raise self._unknown(name, "")
+        return PackRef(name, digest)
+
+    def get(self, name: str, sha256: str = "") -> P:
+        """The pack ``name`` with content ``sha256`` (the built-in pack by its name alone).
+
+        Raises:
+            ContentError: the store holds no such pack: unknown, or changed since the game that names it began.
+        """
+        if name == self.builtin_name:
+            pack = self.builtin()
+            if sha256 in ("", pack.sha256):
+                return pack
+            raise ContentError(
+                name, "-", "sha256", f"the built-in {self.game} pack is not the one this game was made with"
+            )
+        found = self._by_ref.get((name, sha256))
+        if found is not None:
+            return found
+        raise self._unknown(name, sha256)
+
+    def _unknown(self, name: str, sha256: str) -> ContentError:
+        shown = name if len(name) <= 40 else name[:37] + "..."
+        latest = self._latest.get(name)
+        if latest is not None and sha256:
+            return ContentError(
+                shown,
+                "-",
+                "sha256",
+                f"the pack changed since this game began: it was made with SHA-256 {sha256[:12]}..., the pack "
+                f"{shown!r} given to this process has {latest[:12]}...",
+            )
+        return ContentError(
+            shown,
+            "-",
+            "-",
+            f"unknown {self.game} pack (packs are never read from a path a document names: load the pack file "
+            f"and pass the pack to new_game, or add it to the game's pack store)",
+        )

@@ -28,10 +28,9 @@ TypeError: Point has no field 'z' (fields: x, y)
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import attrs
 
@@ -46,8 +45,7 @@ _new = object.__new__
 _HASH_CACHE = "_attrs_cached_hash"  # where attrs keeps the hash of a ``cache_hash=True`` instance
 
 
-@attrs.frozen
-class _Plan:
+class _Plan(NamedTuple):
     """How to copy one class: its attribute names, change names mapped to positions, and the fastest sound way.
 
     ``positional``: the class's ``__init__`` only stores its positional arguments (no validator, converter or
@@ -55,14 +53,18 @@ class _Plan:
     set one by one on a new instance, which skips the validators (and a cached hash slot is emptied).
     """
 
-    names: tuple[str, ...]
-    index: dict[str, int]
     values: Callable[[Any], tuple[Any, ...]]
+    positions: dict[str, int]
     positional: bool
+    names: tuple[str, ...]
     cached_hash: bool
 
 
-@functools.cache
+#: The plan of each class copied so far (``None``: only its ``__init__`` can copy it). A cache of a pure function
+#: of the class, read on every copy: one dict lookup, cheaper than a ``functools.cache`` call.
+_PLANS: dict[type, _Plan | None] = {}
+
+
 def _plan(cls: type) -> _Plan | None:
     """The copy plan of ``cls``; ``None`` for a class only its ``__init__`` can copy (see the module)."""
     if not attrs.has(cls):
@@ -75,10 +77,10 @@ def _plan(cls: type) -> _Plan | None:
     getter = attrgetter(*names) if len(names) > 1 else (lambda obj: tuple(getattr(obj, n) for n in names))
     positional = all(f.validator is None and f.converter is None and not f.kw_only for f in fields)
     cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
-    return _Plan(names, index, getter, positional, cached)
+    return _Plan(getter, index, positional, names, cached)
 
 
-def replace(obj: T, **changes: Any) -> T:
+def replace(obj: T, /, **changes: Any) -> T:
     """A copy of the attrs instance ``obj`` with ``changes`` applied; validators and converters do not run.
 
     Args:
@@ -89,22 +91,25 @@ def replace(obj: T, **changes: Any) -> T:
         TypeError: when a change names no field, or ``obj`` is not an attrs instance.
     """
     cls: type = type(obj)
-    plan = _plan(cls)
+    try:
+        plan = _PLANS[cls]
+    except KeyError:
+        plan = _PLANS[cls] = _plan(cls)
     if plan is None:
         return attrs.evolve(obj, **changes)  # type: ignore[misc]  # attrs.has(cls) was checked by _plan
-    values = list(plan.values(obj))
-    index = plan.index
-    for name, value in changes.items():
-        i = index.get(name)
-        if i is None:
-            raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(plan.names)})")
-        values[i] = value
-    if plan.positional:
+    values = list(plan[0](obj))
+    index = plan[1]
+    try:
+        for name, value in changes.items():
+            values[index[name]] = value
+    except KeyError:
+        raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(plan.names)})") from None
+    if plan[2]:
         copy: T = cls(*values)
         return copy
     new: T = _new(cls)
-    for name, value in zip(plan.names, values, strict=True):
-        _set(new, name, value)
+    for field, value in zip(plan.names, values, strict=True):
+        _set(new, field, value)
     if plan.cached_hash:
         _set(new, _HASH_CACHE, None)
     return new

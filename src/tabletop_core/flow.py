@@ -302,6 +302,7 @@ class Automatic(Frame[S, Any]):
 # ----- the driver ---------------------------------------------------------------------------------------------------
 
 _NO_STEPS: Mapping[str, Any] = {}
+_UNSET = object()  # the key of an empty memo (no state is this object)
 
 
 class Driver(Generic[S, A]):
@@ -339,7 +340,21 @@ class Driver(Generic[S, A]):
     True
     """
 
-    __slots__ = ("_checks", "_on_over", "_over", "_position", "_steps", "_top", "flow", "frame", "limit", "name")
+    __slots__ = (
+        "_checks",
+        "_legal",
+        "_on_over",
+        "_outcomes",
+        "_over",
+        "_position",
+        "_rest",
+        "_steps",
+        "_top",
+        "flow",
+        "frame",
+        "limit",
+        "name",
+    )
 
     def __init__(
         self,
@@ -373,6 +388,13 @@ class Driver(Generic[S, A]):
         self._checks: tuple[Callable[[S], S | None], ...] = tuple(end_checks)
         self._on_over: Callable[[S], S] | None = on_over
         self.frame: Callable[[S], Frame[S, Any]] = self._frame_of_step if top is None else self._frame_on_top
+        # Memos of a pure function of the state, keyed by identity (states are immutable values, and a memo holds
+        # its state, so the identity cannot be reused): the last state located with its owning frame (``None``
+        # when over), its legal actions and its chance outcomes. A random playout or a search asks
+        # ``current_player``, ``legal_actions`` and the checked ``step`` of one state in turn; each is derived once.
+        self._rest: tuple[object, Frame[S, Any] | None] = (_UNSET, None)
+        self._legal: tuple[object, tuple[A, ...]] = (_UNSET, ())
+        self._outcomes: tuple[object, tuple[tuple[A, float], ...]] = (_UNSET, ())
 
     def __repr__(self) -> str:
         steps = sum(len(s) for s in self._steps.values())
@@ -397,8 +419,20 @@ class Driver(Generic[S, A]):
             raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
         return frame
 
+    def locate(self, state: S) -> Frame[S, Any] | None:
+        """The frame that owns the next event of ``state``, or ``None`` when the game is over (memoized)."""
+        rest = self._rest
+        if rest[0] is state:
+            return rest[1]
+        frame = None if self._over(state) else self.frame(state)
+        self._rest = (state, frame)
+        return frame
+
     def is_over(self, state: S) -> bool:
         """Whether the game has ended."""
+        rest = self._rest
+        if rest[0] is state:
+            return rest[1] is None
         return self._over(state)
 
     def describe(self, state: S) -> str:
@@ -431,17 +465,23 @@ class Driver(Generic[S, A]):
         frame_of = self.frame
         for _ in range(self.limit):
             if over(state):
-                return state if self._on_over is None else self._on_over(state)
-            fired = None
-            for check in checks:
-                fired = check(state)
+                if self._on_over is None:
+                    self._rest = (state, None)
+                    return state
+                return self._on_over(state)
+            if checks:
+                fired = None
+                for check in checks:
+                    fired = check(state)
+                    if fired is not None:
+                        break
                 if fired is not None:
-                    break
-            if fired is not None:
-                state = fired
-                continue
-            nxt = frame_of(state).auto(state)
+                    state = fired
+                    continue
+            frame = frame_of(state)
+            nxt = frame.auto(state)
             if nxt is None:
+                self._rest = (state, frame)  # the caller asks who acts here next: it is known
                 return state
             state = nxt
         raise TabletopError(
@@ -451,36 +491,57 @@ class Driver(Generic[S, A]):
 
     def apply(self, state: S, action: A) -> S:
         """Apply ``action`` (known to be legal) through the owning frame, then :meth:`run` to the next rest."""
-        return self.run(self.frame(state).apply(state, action))
+        rest = self._rest
+        frame = rest[1] if rest[0] is state and rest[1] is not None else self.frame(state)
+        return self.run(frame.apply(state, action))
 
     # ----- the protocol, read from the frame -----------------------------------------------------------------
 
     def current_player(self, state: S) -> int:
         """``TERMINAL`` when over, else the owning frame's actor (``CHANCE`` at a chance frame)."""
-        if self._over(state):
+        frame = self.locate(state)
+        if frame is None:
             return TERMINAL
-        return self.frame(state).actor(state)
+        return frame.actor(state)
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
-        """The owning frame's actions (the outcomes at a chance frame); empty when over."""
-        if self._over(state):
-            return ()
-        actions: tuple[A, ...] = self.frame(state).legal_actions(state)
+        """The owning frame's actions (the outcomes at a chance frame); empty when over (memoized)."""
+        memo = self._legal
+        if memo[0] is state:
+            return memo[1]
+        frame = self.locate(state)
+        actions: tuple[A, ...] = () if frame is None else frame.legal_actions(state)
+        self._legal = (state, actions)
         return actions
 
     def chance_outcomes(self, state: S) -> tuple[tuple[A, float], ...]:
-        """The outcomes of a chance frame; empty anywhere else."""
-        if self._over(state):
-            return ()
-        outcomes: tuple[tuple[A, float], ...] = self.frame(state).chance_outcomes(state)
+        """The outcomes of a chance frame; empty anywhere else (memoized)."""
+        memo = self._outcomes
+        if memo[0] is state:
+            return memo[1]
+        frame = self.locate(state)
+        outcomes: tuple[tuple[A, float], ...] = () if frame is None else frame.chance_outcomes(state)
+        self._outcomes = (state, outcomes)
         return outcomes
 
     def is_legal(self, state: S, action: object) -> bool:
-        """Whether ``action`` is legal in ``state`` (``False`` when over or when the frame cannot read it)."""
-        if self._over(state):
-            return False
+        """Whether ``action`` is legal in ``state`` (``False`` when over or when the frame cannot read it).
+
+        When the legal actions (or the outcomes) of ``state`` were just derived, this is a membership test in
+        them; otherwise the frame's own check, which builds no list.
+        """
         try:
-            return self.frame(state).is_legal(state, action)
+            legal = self._legal
+            if legal[0] is state:
+                return action in legal[1]
+            outcomes = self._outcomes
+            if outcomes[0] is state:
+                for outcome, _ in outcomes[1]:  # noqa: SIM110  # a loop: no generator per checked step
+                    if outcome == action:
+                        return True
+                return False
+            frame = self.locate(state)
+            return frame is not None and frame.is_legal(state, action)
         except (TypeError, ValueError, AttributeError, LookupError):
             return False
 
@@ -508,6 +569,9 @@ class Driven(Game[StateT, ActionT, OptionsT]):
 
     def is_legal(self, state: StateT, action: ActionT) -> bool:
         return self.driver.is_legal(state, action)
+
+    def is_terminal(self, state: StateT) -> bool:
+        return self.driver.is_over(state)
 
     def _apply(self, state: StateT, action: ActionT) -> StateT:
         nxt: StateT = self.driver.apply(state, action)

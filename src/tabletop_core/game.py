@@ -9,6 +9,7 @@ validated its actions may call :meth:`Game.apply_unchecked`, which skips the che
 from __future__ import annotations
 
 import abc
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar
@@ -16,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 import attrs
 import numpy as np
 
+from tabletop_core.actions import action_text
 from tabletop_core.agents.base import Agent, RandomAgent, SearchAgent
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
@@ -44,6 +46,21 @@ def carries_options(state: object) -> TypeGuard[HasOptions[Any]]:
 
 
 _SHOWN_LEGAL = 8
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_hashed(options: Any) -> Any:
+    return options
+
+
+def _canonical(options: OptionsT) -> OptionsT:
+    """The first-made instance equal to ``options`` (interned): the states of every game made with equal options
+    then share one options object, and caches keyed by options (content resolved from them) hit by identity."""
+    try:
+        canonical: OptionsT = _canonical_hashed(options)
+    except TypeError:  # unhashable options: nothing to share
+        return options
+    return canonical
 
 
 class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
@@ -308,7 +325,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         Raises:
             IllegalActionError: when no legal action reads as ``text``.
         """
-        wanted = " ".join(text.lower().split())
+        wanted = " ".join(action_text(self.spec.short_name, text).lower().split())
         for action in self.legal_actions(state):
             if " ".join(self.action_to_str(state, action).lower().split()) == wanted:
                 return action
@@ -395,7 +412,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
     def make_options(self, **options: Any) -> OptionsT:
         """Build and validate the options object; an unknown or bad option raises ``OptionError``."""
         try:
-            return self.options_type(**options)
+            return _canonical(self.options_type(**options))
         except (TypeError, ValueError) as exc:
             fields = [f.name for f in attrs.fields(self.options_type)]  # type: ignore[arg-type]  # options are attrs classes
             # attrs validators raise with (message, attribute, ...) args: keep the message, drop the reprs.
@@ -429,7 +446,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         Raises:
             IllegalActionError: if the game is over or ``action`` is not legal; ``state`` is unchanged and usable.
         """
-        if self.current_player(state) == TERMINAL:
+        if self.is_terminal(state):
             raise IllegalActionError(f"{self.spec.short_name}: cannot apply {action!r}: the game is over")
         if not self.is_legal(state, action):
             raise IllegalActionError(self._illegal_message(state, action, "illegal action"))

@@ -146,6 +146,7 @@ def playout(
     rng: np.random.Generator | None = None,
     *,
     seed: int | None = None,
+    chance_rng: np.random.Generator | None = None,
     max_steps: int | None = None,
 ) -> Iterator[Step[S, A]]:
     """Play from ``state`` and yield each :class:`Step`, until the game ends or ``max_steps`` actions were taken.
@@ -156,6 +157,11 @@ def playout(
     may check or print each step, stop early, or read the last ``step.after`` as the final state.
 
     Args:
+        chance_rng: draw the chance outcomes from this generator instead, leaving ``rng`` to the agents: the
+            separate chance stream. The ``k``-th chance event then uses the ``k``-th number of ``chance_rng``
+            whatever the agents do, so games with different players meet the same dice, casts and draws as long
+            as they reach the same chance nodes (common random numbers; a draw from a deck whose contents the
+            players changed maps the same number to another card). Default: one stream for both, as ever.
         max_steps: the most actions to take (default ``game.spec.max_game_length``); a game still running then
             simply stops (the caller decides whether that is an error).
     """
@@ -163,6 +169,7 @@ def playout(
         rng = np.random.default_rng(seed)
     elif seed is not None:
         raise OptionError("give playout an rng or a seed, not both")
+    chance = rng if chance_rng is None else chance_rng
     limit = max_steps if max_steps is not None else game.spec.max_game_length
     index = 0
     while index < limit:
@@ -170,7 +177,7 @@ def playout(
         if player == TERMINAL:
             return
         if player == CHANCE:
-            action = sample_outcome(game.chance_outcomes(state), rng)
+            action = sample_outcome(game.chance_outcomes(state), chance)
         else:
             action = choose_action(agents[player], game, state, player, rng)
         after = game.step(state, action)
@@ -185,14 +192,19 @@ def play(
     seed: int | None = None,
     options: Mapping[str, Any] | None = None,
     *,
+    chance_seed: int | None = None,
     max_steps: int | None = None,
     on_step: Callable[[Step[S, A]], None] | None = None,
 ) -> tuple[S, Record]:
     """Play one game: chance from ``np.random.default_rng(seed)``, decisions from ``agents`` (one per player).
 
-    Agents share the runner's generator, so a seed fixes the whole game. ``on_step`` sees every :class:`Step` as it
+    Agents share the runner's generator, so a seed fixes the whole game. With ``chance_seed`` the chance
+    outcomes come from their own generator, ``np.random.default_rng(chance_seed)``, and ``seed`` seeds the agents
+    alone (see ``chance_rng`` of :func:`playout`): the same chance seed with other players is the same luck.
+    Without it (the default) a seed gives the game it always gave. ``on_step`` sees every :class:`Step` as it
     happens (to print or check it). Returns the final state and its record (``returns`` is ``None`` when
-    ``max_steps`` stopped the game first).
+    ``max_steps`` stopped the game first); the record's format is the same either way, since replay needs only
+    its action ids (``seed`` in it is the agents' seed when a chance seed was given).
 
     Raises:
         OptionError: for bad options or a wrong number of agents.
@@ -203,7 +215,8 @@ def play(
     if len(agents) != n:
         raise OptionError(f"{game.spec.short_name}: {n} players need {n} agents, got {len(agents)}")
     ids: list[int] = []
-    for step in playout(game, agents, state, seed=seed, max_steps=max_steps):
+    chance_rng = None if chance_seed is None else np.random.default_rng(chance_seed)
+    for step in playout(game, agents, state, seed=seed, chance_rng=chance_rng, max_steps=max_steps):
         ids.append(step.action_id)
         state = step.after
         if on_step is not None:

@@ -9,6 +9,12 @@ that break a class's validators all raise :class:`~tabletop_core.errors.StateFor
 when it was built whole and passed the game's ``validate_state``. Primitives are exact: ``bool`` is not ``int``
 (``true`` is no ``1``), an ``int`` field takes no float (``1.0`` is refused), no string is coerced (``"1"``,
 ``"false"``, ``"nan"``), floats are finite and integers lie within +-2**53; enums load from their values.
+
+Sizes are bounded before any work is done: a document is refused (``StateFormatError`` naming the place, as a path
+like ``$.data.pending.frames[2]``) when it is longer than :data:`MAX_BYTES`, nests deeper than :data:`MAX_DEPTH`,
+or holds a list longer than :data:`MAX_LIST`, an object with more than :data:`MAX_KEYS` keys or a string longer
+than :data:`MAX_STRING`. The check is one pass over the parsed JSON, before anything is structured; each game's
+``validate_state`` then checks every count and index against its content before expanding any of them.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import re
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
@@ -32,7 +39,13 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_KEYS",
+    "MAX_LIST",
+    "MAX_STRING",
     "action_from_json",
+    "check_sizes",
     "from_json",
     "state_from_json",
     "structure",
@@ -46,7 +59,17 @@ FORMAT_VERSION = 1
 TAG_KEY = "$type"
 #: Integers beyond this magnitude are rejected as hostile (no game counts that high).
 MAX_INT = 2**53
-MAX_TEXT = 50_000_000
+#: The longest document (in bytes of UTF-8, or characters of text) read at all.
+MAX_BYTES = 4 * 2**20
+#: The deepest nesting of lists and objects (a saved state nests about 10 deep).
+MAX_DEPTH = 32
+#: The longest list (a record of the longest Runebound game holds about 60,000 action ids).
+MAX_LIST = 2**17
+#: The most keys of one object.
+MAX_KEYS = 256
+#: The longest string (names, labels, paths).
+MAX_STRING = 4096
+MAX_TEXT = MAX_BYTES  # the former name
 
 
 S = TypeVar("S")
@@ -328,23 +351,86 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-finite number {name} is not allowed")
 
 
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep_at(text: str) -> int:
+    """The offset of the first bracket that opens past :data:`MAX_DEPTH` (strings skipped), or -1."""
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif token in "]}":
+            depth -= 1
+    return -1
+
+
+def check_sizes(value: Any, where: str = "$") -> None:
+    """Refuse parsed JSON that nests deeper than :data:`MAX_DEPTH` or holds a list, object or string past its
+    bound, in one pass (an explicit stack: no recursion), before anything is structured from it.
+
+    >>> check_sizes({"a": [[[]]]})
+    >>> check_sizes({"a": ["x" * 5000]})
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.StateFormatError: $.a[0]: a string of 5000 characters (at most 4096)
+
+    Raises:
+        StateFormatError: naming the first place (a path such as ``$.data.stacks[3]``) that breaks a bound.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > MAX_STRING:
+                raise StateFormatError(f"{path}: a string of {len(item)} characters (at most {MAX_STRING})")
+            continue
+        if kind is not list and kind is not dict:
+            continue
+        if depth >= MAX_DEPTH:
+            raise StateFormatError(f"{path}: nested too deeply (past {MAX_DEPTH} lists and objects)")
+        if kind is list:
+            if len(item) > MAX_LIST:
+                raise StateFormatError(f"{path}: a list of {len(item)} items (at most {MAX_LIST})")
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
+            continue
+        if len(item) > MAX_KEYS:
+            raise StateFormatError(f"{path}: an object of {len(item)} keys (at most {MAX_KEYS})")
+        for k, v in item.items():
+            if len(k) > MAX_STRING:
+                raise StateFormatError(f"{path}: a key of {len(k)} characters (at most {MAX_STRING})")
+            stack.append((v, f"{path}.{k}" if k.isidentifier() else f"{path}[{_short(k)}]", depth + 1))
+
+
 def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str, Any]:
-    """Parse and check a document's envelope (format, version); raise ``StateFormatError`` if it is wrong."""
-    if isinstance(text, bytes):
+    """Parse and check a document's size (see :func:`check_sizes`) and envelope (format, version).
+
+    Raises:
+        StateFormatError: for text that is not UTF-8 JSON, is too large or too deep, or has another envelope.
+    """
+    if isinstance(text, bytes | bytearray):
+        if len(text) > MAX_BYTES:
+            raise StateFormatError(f"document of {len(text)} bytes is too large (at most {MAX_BYTES})")
         try:
-            text = text.decode("utf-8")
+            text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise StateFormatError(f"document is not UTF-8: {exc}") from exc
     if not isinstance(text, str):
         raise StateFormatError(f"expected JSON text, got {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise StateFormatError(f"document of {len(text)} characters is too large")
+    if len(text) > MAX_BYTES:
+        raise StateFormatError(f"document of {len(text)} characters is too large (at most {MAX_BYTES})")
     try:
         doc = json.loads(text, parse_constant=_reject_constant)
     except RecursionError as exc:
-        raise StateFormatError("document nested too deeply") from exc
+        where = _too_deep_at(text)
+        raise StateFormatError(f"document nested too deeply (past {MAX_DEPTH} at character {where})") from exc
     except ValueError as exc:  # JSONDecodeError, int digit limits, non-finite constants
         raise StateFormatError(f"not valid JSON: {exc}") from exc
+    check_sizes(doc)
     if type(doc) is not dict:
         raise StateFormatError("document must be a JSON object")
     if doc.get("format") != expected_format:

@@ -13,6 +13,7 @@ The rules live in :mod:`unbroken.rules`, the Setup in :mod:`unbroken.setup`, the
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from unbroken.actions import (
     decision_from_id,
 )
 from unbroken.bots import HeuristicAgent
+from unbroken.content.loader import PACKS, Pack, load_pack
 from unbroken.rules.chance import CardDraw, DieRoll
 from unbroken.rules.flow import DRIVER
 from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
@@ -71,10 +73,20 @@ class Unbroken(Driven[State, Action, Options]):
     driver = DRIVER
 
     def make_options(self, **options: Any) -> Options:
-        """Build the options and bind them to their pack (its file's SHA-256 filled in, the character checked)."""
-        opts = super().make_options(**options)
+        """Build the options and bind them to their pack (its SHA-256 filled in, the character checked).
+
+        ``pack`` may be a pack object (``unbroken.load_pack(path)``) or the ``pathlib.Path`` of a pack file the
+        caller chose: it is made available to this process and named in the options by name and SHA-256. A
+        string is a pack's name only, never read as a path.
+        """
         try:
-            return setup.bind_pack(opts)
+            pack = options.get("pack")
+            if isinstance(pack, os.PathLike):
+                pack = load_pack(pack)
+            if isinstance(pack, Pack):
+                ref = PACKS.add(pack)
+                options = {**options, "pack": ref.name, "pack_sha256": ref.sha256}
+            return setup.bind_pack(super().make_options(**options))
         except ContentError as exc:
             raise OptionError(f"unbroken: bad options {options!r}: {exc}") from exc
 

@@ -28,6 +28,7 @@ import functools
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from tabletop_core.actions import action_text
 from unbroken.actions import VERBS, Act, Action, Attack, Craft, Die, DrawCard, Eat, Respond, Use
 from unbroken.content.loader import get_pack
 from unbroken.content.schema import RESOURCES, Op
@@ -98,8 +99,12 @@ def pick_label(state: State, i: int) -> str:
 
 
 def parse_action(state: State, text: str) -> Action | None:
-    """The legal action that reads as ``text`` (draws and rolls are read directly), else ``None``."""
-    wanted = _norm(text)
+    """The legal action that reads as ``text`` (draws and rolls are read directly), else ``None``.
+
+    Raises:
+        IllegalActionError: when ``text`` is not a ``str`` (see :func:`tabletop_core.actions.action_text`).
+    """
+    wanted = _norm(action_text("unbroken", text))
     if state.outcome:
         return None
     frame = DRIVER.frame(state)

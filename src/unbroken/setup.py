@@ -13,9 +13,9 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.components import Pile
-from tabletop_core.errors import ContentError, OptionError
+from tabletop_core.errors import OptionError
 from tabletop_core.flow import Automatic
-from unbroken.content.loader import changed_message, get_pack, pack_digest
+from unbroken.content.loader import DEFAULT, PACKS, get_pack
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.resources import gain
 from unbroken.rules.skills import gain_skill
@@ -47,17 +47,17 @@ EASY_SKILL_DRAW = 2
 
 
 def bind_pack(options: Options) -> Options:
-    """``options`` with the pack file's SHA-256 filled in, once its character is known to be in the pack.
+    """``options`` with their custom pack's SHA-256 filled in (the pack last given under that name), once the pack
+    is known to :data:`~unbroken.content.loader.PACKS` and its character to be in it. Nothing is read.
 
     Raises:
-        ContentError: the pack cannot be read or is invalid, or its file no longer has the SHA-256 given.
+        ContentError: no pack of that name (and SHA-256, when given) was given to this process.
         OptionError: the pack has no character with the id given.
     """
-    digest = pack_digest(options.pack)
-    if options.pack_sha256 and options.pack_sha256 != digest:
-        raise ContentError(options.pack, "<file>", "<file>", changed_message(options.pack_sha256))
-    check_character(options, digest)
-    return attrs.evolve(options, pack_sha256=digest)
+    if options.pack != DEFAULT and not options.pack_sha256:
+        options = attrs.evolve(options, pack_sha256=PACKS.named(options.pack).sha256)
+    check_character(options, options.pack_sha256)
+    return options
 
 
 def check_character(options: Options, digest: str) -> None:

@@ -9,11 +9,14 @@ States are immutable values; rules return copies made with the core's one fast c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, TypeAlias
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 
 from tabletop_core.components import Pile, Track
+from tabletop_core.content import check_pack_name
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unbroken.content.loader import Pack, get_pack
@@ -34,12 +37,15 @@ __all__ = [
     "NON_EFFORT",
     "N_RESOURCES",
     "RESOURCES",
+    "TRACKS",
     "Combat",
     "Cond",
     "Options",
     "Resource",
     "State",
+    "new_tracks",
     "no_resources",
+    "track_at",
 ]
 
 #: A resource: its slot in :data:`RESOURCES` (tracker order), the index of its track in ``State.res``.
@@ -77,6 +83,25 @@ FLOW = Flow(
 )
 
 
+def _check_pack(_inst: Options, _attr: object, value: object) -> None:
+    if value != "default":
+        check_pack_name(value)
+
+
+def _check_digest(_inst: Options, _attr: object, value: object) -> None:
+    if type(value) is not str or (value and not _HEX64.fullmatch(value)):
+        raise ValueError(f"pack_sha256 {value!r:.40} is not empty or a SHA-256 (64 lowercase hex digits)")
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+#: Every position of the flow in the Levels (and the round after the last), built once.
+_POSITIONS: Mapping[tuple[str, str, int], Position] = {
+    (phase, step, r): FLOW.at(phase, step, r) for phase, step in FLOW.steps() for r in range(1, LAST_LEVEL + 2)
+}
+
+
 def _check_options(inst: Options, _attr: object, _value: object) -> None:
     if inst.easy_se15 and inst.difficulty != "easy":
         raise ValueError("easy_se15 (begin with 15 Small Effort) is an Easy option")
@@ -90,18 +115,20 @@ class Options:
         difficulty: ``easy``, ``normal`` or ``hard``.
         character: the id of the character sheet in play.
         easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
-        pack: ``default`` or the path of a TOML content pack (see :func:`unbroken.load_pack`).
-        pack_sha256: the SHA-256 of the pack file, filled in by ``GAME.make_options`` (see
-            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game whose pack file has changed since
-            refuses to load rather than play other rules.
+        pack: ``default`` or the name of a custom pack (a word, never a path): pass the pack itself
+            (``unbroken.load_pack(path)``) or the pack file's ``pathlib.Path`` to ``new_game``/``make_options``,
+            which keep its name here and make it available (``unbroken.content.loader.PACKS``).
+        pack_sha256: the SHA-256 of the custom pack's content, filled in by ``GAME.make_options`` (see
+            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game names its pack by both and refuses
+            any other pack, and nothing a saved game says makes the library read a file.
     """
 
     TAG: ClassVar[str] = "unbroken.options"
     difficulty: str = attrs.field(default="normal", validator=attrs.validators.in_(DIFFICULTIES))
     character: str = attrs.field(default="sneak", validator=attrs.validators.instance_of(str))
     easy_se15: bool = attrs.field(default=False, validator=[attrs.validators.instance_of(bool), _check_options])
-    pack: str = attrs.field(default="default", validator=attrs.validators.instance_of(str))
-    pack_sha256: str = attrs.field(default="", validator=attrs.validators.instance_of(str))
+    pack: str = attrs.field(default="default", validator=_check_pack)
+    pack_sha256: str = attrs.field(default="", validator=_check_digest)
 
 
 @attrs.frozen
@@ -132,16 +159,45 @@ class Combat:
     stolen: tuple[int, ...] = (0,) * N_RESOURCES
 
 
+#: Every value of every resource's track, built once: ``TRACKS[r][v]`` is resource ``r``'s track at ``v`` (tracks
+#: are values, so states share them instead of building new ones).
+TRACKS: tuple[tuple[Track, ...], ...] = tuple(
+    tuple(Track(name, v, high=cap) for v in range(cap + 1)) for name, cap in zip(RESOURCES, CAPS, strict=True)
+)
+
+
+def track_at(track: Track, r: Resource, value: int) -> Track:
+    """``track`` (resource ``r``'s) moved to ``value`` (within its bounds): the shared track when ``track`` has
+    the standard name and bounds, else a copy."""
+    shared = TRACKS[r]
+    if track.low == 0 and track.high == len(shared) - 1 and track.name == RESOURCES[r] and 0 <= value < len(shared):
+        return shared[value]
+    return attrs.evolve(track, value=value)
+
+
 def new_tracks(se: int) -> tuple[Track, ...]:
     """Fresh resource tracks with ``se`` Small Effort and Level 1's Time."""
     values = no_resources()
     values[SE], values[TIME] = se, LEVEL_TIME[0]
-    return tuple(Track(name, min(v, cap), high=cap) for name, v, cap in zip(RESOURCES, values, CAPS, strict=True))
+    return tuple(TRACKS[r][min(v, cap)] for r, (v, cap) in enumerate(zip(values, CAPS, strict=True)))
+
+
+class _Derived:
+    """A slot for a value derived from the state it sits on (the owning frame's legal actions, see
+    :meth:`unbroken.rules.payment.Decide.legal_actions`): not a field, so never compared, hashed, copied by
+    :func:`~tabletop_core.fastcopy.replace` or saved; a copy starts without it and derives its own."""
+
+    __slots__ = ("_derived",)
+    _derived: tuple[object, tuple[Any, ...]]
 
 
 @attrs.frozen
-class State:
-    """The whole truth of a game of Unbroken (perfect information apart from future chance)."""
+class State(_Derived):
+    """The whole truth of a game of Unbroken (perfect information apart from future chance).
+
+    The one value a state may carry beside its fields is a memo of a pure function of those fields (the legal
+    actions of its owning frame): the state's value never changes.
+    """
 
     TAG: ClassVar[str] = "unbroken.state"
     options: Options
@@ -191,21 +247,39 @@ class State:
         res[r] = track
         return replace(self, res=tuple(res))
 
-    def push(self, *frames: Frame) -> State:
+    def res_at(self, r: Resource, value: int) -> tuple[Track, ...]:
+        """The tracks with resource ``r``'s at ``value`` (within its bounds)."""
+        res = list(self.res)
+        res[r] = track_at(res[r], r, value)
+        return tuple(res)
+
+    # Each of these makes one copy, with ``changes`` to other fields in the same copy (see ``fastcopy.replace``).
+
+    def push(self, *frames: Frame, **changes: Any) -> State:
         """This state with ``frames`` pushed in order (the last one ends on top)."""
-        p = self.pending
-        for f in frames:
-            p = p.push(f)
-        return replace(self, pending=p)
+        return replace(self, pending=Pending((*self.pending.frames, *frames)), **changes)
 
-    def pop(self) -> State:
+    def pop(self, **changes: Any) -> State:
         """This state without its top frame."""
-        return replace(self, pending=self.pending.pop())
+        return replace(self, pending=self.pending.pop(), **changes)
 
-    def replace_top(self, frame: Frame) -> State:
+    def replace_top(self, frame: Frame, **changes: Any) -> State:
         """This state with its top frame replaced."""
-        return replace(self, pending=self.pending.replace_top(frame))
+        return replace(self, pending=self.pending.replace_top(frame), **changes)
 
-    def at(self, phase: str, step: str, level: int | None = None) -> State:
+    def restack(self, *frames: Frame, **changes: Any) -> State:
+        """This state with its top frame replaced by ``frames`` (none: popped), pushed in order."""
+        stack = self.pending.frames
+        if not stack:
+            raise ValueError("pending: no top frame to replace")
+        return replace(self, pending=Pending((*stack[:-1], *frames)), **changes)
+
+    def at(self, phase: str, step: str, level: int | None = None, **changes: Any) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
-        return replace(self, pos=FLOW.at(phase, step, level or self.pos.round))
+        return replace(self, pos=self.position(phase, step, level), **changes)
+
+    def position(self, phase: str, step: str, level: int | None = None) -> Position:
+        """The position of ``phase``/``step`` (of ``level``, default the current Level)."""
+        key = (phase, step, level or self.pos.round)
+        pos = _POSITIONS.get(key)
+        return FLOW.at(*key) if pos is None else pos

@@ -18,14 +18,27 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from unrest.actions import Blockade, Destroy, Place, Plan, Reroute, Surveil, Target
 from unrest.rules.cards import DISRUPTION, INTELLIGENCE, MISDIRECTION, SUPPLIES, UPHEAVAL, suit_of, value_of
-from unrest.state import CAPITOL
+from unrest.rules.missions import (
+    CIVIL_DISOBEDIENCE,
+    COORDINATED_PLOT,
+    COUP,
+    ENERGIZED_PRESS,
+    ESPIONAGE,
+    FORTIFIED_ORGANIZERS,
+    MISSIONS,
+    POLITICAL_SURGE,
+    REVOLUTION,
+    REVOLUTION_CAPITOL,
+    SLEEPER_CELL,
+)
+from unrest.state import CAPITOL, PLAN_SIZE
 from unrest.view import HIDDEN, SeenCard, UnrestView
 
 __all__ = ["EmpireBot", "RebellionBot", "district_value"]
@@ -58,37 +71,77 @@ def _add(t: list[int], kind: int, up: bool) -> None:
         t[13 + s] += 1
 
 
-def _progress(m: int, t: list[int], revolution: int) -> float:
-    """How close tally ``t`` is to Mission ``m`` (1.0 when met)."""
-    if m == 0:
-        return min(1.0, (t[0] + t[1] + t[2] + t[3]) / revolution)
-    if m == 1:
-        return min(1.0, max(t[13:17]) / 3)
-    if m == 2:
-        s, d = t[SUPPLIES], t[DISRUPTION]
-        if d > s > 3:
-            return 1.0
-        return 0.5 * min(s, 4) / 4 + 0.45 * min(d, s + 1) / (s + 1)
-    if m == 3:
-        return sum(1 for i in range(4) if t[4 + i]) / 4
-    if m == 4:
-        return min(1.0, max(t[8:13]) / 3)
-    if m == 5:
-        v = t[8:13]
-        return max(sum(1 for x in v[0:4] if x), sum(1 for x in v[1:5] if x)) / 4
-    if m == 6:
-        return (min(t[INTELLIGENCE], 4) + min(t[DISRUPTION], 4)) / 8
-    if m == 7:
-        i, u = t[INTELLIGENCE], t[UPHEAVAL]
-        if i > u >= 3:
-            return 1.0
-        return 0.5 * min(u, 3) / 3 + 0.45 * min(i, u + 1) / (u + 1)
+def _revolution_progress(t: list[int], revolution: int) -> float:
+    return min(1.0, (t[0] + t[1] + t[2] + t[3]) / revolution)
+
+
+def _surge_progress(t: list[int], revolution: int) -> float:
+    return min(1.0, max(t[13:17]) / POLITICAL_SURGE.count)
+
+
+def _fortified_progress(t: list[int], revolution: int) -> float:
+    s, d = t[SUPPLIES], t[DISRUPTION]
+    above = FORTIFIED_ORGANIZERS.above
+    if d > s > above:
+        return 1.0
+    return 0.5 * min(s, above + 1) / (above + 1) + 0.45 * min(d, s + 1) / (s + 1)
+
+
+def _coup_progress(t: list[int], revolution: int) -> float:
+    return sum(1 for i in range(4) if t[4 + i]) / 4
+
+
+def _plot_progress(t: list[int], revolution: int) -> float:
+    return min(1.0, max(t[8:13]) / COORDINATED_PLOT.count)
+
+
+def _sleeper_progress(t: list[int], revolution: int) -> float:
+    v = t[8:13]
+    n = SLEEPER_CELL.run
+    return max(sum(1 for x in v[i : i + n] if x) for i in range(len(v) - n + 1)) / n
+
+
+def _espionage_progress(t: list[int], revolution: int) -> float:
+    least = ESPIONAGE.least
+    return (min(t[INTELLIGENCE], least) + min(t[DISRUPTION], least)) / (2 * least)
+
+
+def _press_progress(t: list[int], revolution: int) -> float:
+    i, u = t[INTELLIGENCE], t[UPHEAVAL]
+    least = ENERGIZED_PRESS.least
+    if i > u >= least:
+        return 1.0
+    return 0.5 * min(u, least) / least + 0.45 * min(i, u + 1) / (u + 1)
+
+
+def _civil_progress(t: list[int], revolution: int) -> float:
     if t[4 + DISRUPTION]:
         return 0.0
-    return min(1.0, t[UPHEAVAL] / 8)
+    return min(1.0, t[UPHEAVAL] / CIVIL_DISOBEDIENCE.least)
 
 
-def district_value(t: list[int], missions: Sequence[int], revolution: int = 21) -> float:
+#: How close a tally is to each Mission condition, by the condition's key (the content binds ids to keys).
+_PROGRESS: dict[str, Callable[[list[int], int], float]] = {
+    REVOLUTION.key: _revolution_progress,
+    POLITICAL_SURGE.key: _surge_progress,
+    FORTIFIED_ORGANIZERS.key: _fortified_progress,
+    COUP.key: _coup_progress,
+    COORDINATED_PLOT.key: _plot_progress,
+    SLEEPER_CELL.key: _sleeper_progress,
+    ESPIONAGE.key: _espionage_progress,
+    ENERGIZED_PRESS.key: _press_progress,
+    CIVIL_DISOBEDIENCE.key: _civil_progress,
+}
+#: The progress measure of each Mission id of the pack.
+_BY_ID = tuple(_PROGRESS[m.key] for m in MISSIONS)
+
+
+def _progress(m: int, t: list[int], revolution: int) -> float:
+    """How close tally ``t`` is to Mission ``m`` (1.0 when met)."""
+    return _BY_ID[m](t, revolution)
+
+
+def district_value(t: list[int], missions: Sequence[int], revolution: int = REVOLUTION.target) -> float:
     """The best progress of a tally toward the Missions on the table (squared, so near-complete counts
     most)."""
     best = 0.0
@@ -101,7 +154,9 @@ def district_value(t: list[int], missions: Sequence[int], revolution: int = 21) 
 
 
 def _revolution(view: UnrestView, district: int) -> int:
-    return 25 if view.variant == "capitol" and district == CAPITOL else 21
+    """The Revolution's target in ``district`` (the Capitol variant's Capitol needs more)."""
+    capitol = view.variant == "capitol" and district == CAPITOL
+    return (REVOLUTION_CAPITOL if capitol else REVOLUTION).target
 
 
 def _gain(view: UnrestView, tallies: dict[int, list[int]], district: int, kind: int, up: bool) -> float:
@@ -169,7 +224,7 @@ class RebellionBot:
         row = view.row
         for a in legal:
             pair = (a.district, row[row.index(a.district) + 1])
-            score, _ = self._greedy(view, pair, list(view.hand), 3, self._tallies(view))
+            score, _ = self._greedy(view, pair, list(view.hand), PLAN_SIZE, self._tallies(view))
             if score > best_score:
                 best, best_score = a, score
         return best
@@ -181,7 +236,7 @@ class RebellionBot:
         for p in planned:  # count the cards already planned into their best District
             d = max(districts, key=lambda d: _gain(view, tallies, d, p.card, p.revealed))
             _add(tallies[d], p.card, p.revealed)
-        left = 3 - len(view.plan)
+        left = PLAN_SIZE - len(view.plan)
         _, chosen = self._greedy(view, districts, list(view.hand), left, tallies)
         need_reveal = not any(p.revealed for p in planned)
         numbered = [(k, g) for k, g in chosen if k != MISDIRECTION]

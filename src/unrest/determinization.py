@@ -34,7 +34,7 @@ import numpy as np
 
 from tabletop_core.errors import TabletopError
 from unrest.rules.cards import KINDS, MISDIRECTION, card_name
-from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
+from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for
 from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
@@ -46,7 +46,6 @@ from unrest.state import (
     REBELLION,
     Destroyed,
     Planned,
-    Proof,
     StackCard,
     UnrestState,
 )

@@ -1,5 +1,5 @@
-"""The ``Game`` object of Unrest: the protocol, delegated to the rules, the views, the notation and the
-determinizer.
+"""The ``Game`` object of Unrest: the protocol, delegated to the core driver of the rules
+(:data:`unrest.rules.flow.DRIVER`), the views, the notation and the determinizer.
 
 >>> import unrest
 >>> state = unrest.new_game(seed=3)
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_core.game import Game
+from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 from unrest import bots, glossary, invariants, notation, setup, view, worlds
 from unrest.actions import NUM_ACTIONS, NUM_OUTCOMES, Action, action_from_id, action_id
@@ -41,7 +41,7 @@ from unrest.view import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, UnrestInform
 __all__ = ["GAME", "Unrest"]
 
 
-class Unrest(Game[UnrestState, Action, UnrestOptions]):
+class Unrest(Driven[UnrestState, Action, UnrestOptions]):
     """The rules of Unrest: player 0 the Rebellion, player 1 the Empire."""
 
     spec = GameSpec(
@@ -74,29 +74,11 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
     state_type = UnrestState
     action_type = Action
     options_type = UnrestOptions
+    driver = flow.DRIVER
 
     def initial_state(self, options: UnrestOptions) -> UnrestState:
         """The first chance node of setup."""
-        return setup.initial(options)
-
-    def current_player(self, state: UnrestState) -> int:
-        """The Rebellion (0), the Empire (1), ``CHANCE`` or ``TERMINAL``."""
-        return flow.current_player(state)
-
-    def legal_actions(self, state: UnrestState) -> tuple[Action, ...]:
-        """Every legal decision (or chance outcome), sorted by id."""
-        return flow.legal_actions(state)
-
-    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Action, float], ...]:
-        """Exact outcome probabilities at a chance node (empty elsewhere)."""
-        return flow.chance_outcomes(state)
-
-    def is_legal(self, state: UnrestState, action: Action) -> bool:
-        """Whether ``action`` is legal in ``state`` (never raises)."""
-        return flow.is_legal(state, action)
-
-    def _apply(self, state: UnrestState, action: Action) -> UnrestState:
-        return flow.apply(state, action)
+        return flow.run(setup.initial(options))
 
     def returns(self, state: UnrestState) -> tuple[float, ...]:
         """+1 to the winner and -1 to the loser once the game is over; 0 each before."""
@@ -144,7 +126,7 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
 
     def action_from_id(self, state: UnrestState, action_id: int) -> Action:
         """Decode ``action_id`` in the id space of ``state``'s node (see :func:`unrest.actions.action_from_id`)."""
-        return action_from_id(state, action_id, chance=flow.current_player(state) == CHANCE)
+        return action_from_id(state, action_id, chance=self.current_player(state) == CHANCE)
 
     def action_to_str(self, state: UnrestState, action: Action) -> str:
         """The action in the notation of :mod:`unrest.notation`."""
@@ -157,7 +139,7 @@ class Unrest(Game[UnrestState, Action, UnrestOptions]):
             IllegalActionError: when no legal action reads as ``text``.
         """
         action = notation.read_action(state, text)
-        if action is not None and flow.is_legal(state, action):
+        if action is not None and self.is_legal(state, action):
             return action
         return super().parse_action(state, text)
 

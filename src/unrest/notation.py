@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+from tabletop_core.actions import action_text
 from unrest.actions import (
     DRAWS,
     Action,
@@ -83,8 +84,12 @@ def action_to_str(state: UnrestState, action: Action) -> str:
 
 def read_action(state: UnrestState, text: str) -> Action | None:
     """The action ``text`` names by the grammar, if it reads back as ``text`` (``None`` otherwise; not checked
-    for legality). A target may also be named by its left District alone (``target Plenty``)."""
-    wanted = " ".join(str(text).lower().split())
+    for legality). A target may also be named by its left District alone (``target Plenty``).
+
+    Raises:
+        IllegalActionError: when ``text`` is not a ``str`` (see :func:`tabletop_core.actions.action_text`).
+    """
+    wanted = " ".join(action_text("unrest", text).lower().split())
     try:
         action = _read(state, wanted.split(" "))
     except (ValueError, KeyError, IndexError, StopIteration):

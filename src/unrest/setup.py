@@ -11,7 +11,7 @@
 
 The research game (``UnrestOptions.research``; not the published game, for tabular algorithms such as CFR): a
 Capitol game whose row (:data:`RESEARCH_ROW`) and Missions (:data:`RESEARCH_MISSIONS`) are laid in a fixed
-order (chance nodes with one outcome each, so the history keeps its shape), whose Rebel deck is the five cards of
+order (chance nodes with one outcome each, so the history keeps its shape), whose Rebel deck is the four cards of
 :data:`RESEARCH_DECK` and opening hand :data:`RESEARCH_HAND` cards, and whose Empire starts with Surveil and Destroy
 face up (:data:`RESEARCH_TOKENS`, as in the second round of a Power cycle: with Blockade up, blockading the Capitol
 would win the one round outright). The opening hand leaves fewer than three cards in the deck, so round 1 is the
@@ -98,7 +98,7 @@ def initial(options: UnrestOptions) -> UnrestState:
     )
 
 
-def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Outcome, float], ...]:
+def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
     """Each card kind left in the deck with probability copies / cards left."""
     size = sum(deck)
     return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)

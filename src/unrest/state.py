@@ -8,7 +8,7 @@ card kind): a draw is a chance node over the remaining cards, so there is no dec
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
@@ -16,6 +16,10 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unrest.content import CONTENT
 from unrest.rules.cards import DECK_SIZE, KINDS, CardKind
+
+if TYPE_CHECKING:
+    # The proof frame lives with the rule it runs; ``unrest.rules.flow`` resolves the annotation.
+    from unrest.rules.liberation import Proof
 
 __all__ = [
     "BLOCKADE",
@@ -45,7 +49,6 @@ __all__ = [
     "Planned",
     "Player",
     "Power",
-    "Proof",
     "Round",
     "Slot",
     "StackCard",
@@ -136,7 +139,7 @@ class UnrestOptions:
             liberating it wins at once; its Revolution needs 25).
         research: a small game for tabular research, **not the published game** (Capitol variant only; see
             :data:`unrest.setup.RESEARCH_DECK`): the Districts laid and the Missions dealt in a fixed order, a
-            Rebel deck of five cards, an opening hand of three, the Empire's Surveil and Destroy face up, and the
+            Rebel deck of four cards, an opening hand of three, the Empire's Surveil and Destroy face up, and the
             first round the Final Encounter (the deck holds fewer than three cards), so the game is one round.
     """
 
@@ -183,22 +186,6 @@ class Destroyed:
 
 
 @attrs.frozen
-class Proof:
-    """A pending liberation proof (a :class:`~tabletop_core.flow.Pending` frame).
-
-    Attributes:
-        district: the District being liberated.
-        chosen: stack indices the Rebellion has revealed for this proof so far (ascending).
-        proofs: every minimal proof still open, as ascending stack indices, each extending ``chosen``.
-    """
-
-    TAG: ClassVar[str] = "unrest.proof"
-    district: District
-    chosen: tuple[int, ...]
-    proofs: tuple[tuple[int, ...], ...]
-
-
-@attrs.frozen
 class UnrestState:
     """The whole truth of a game of Unrest.
 
@@ -221,7 +208,7 @@ class UnrestState:
         to_draw: cards still to draw in the current draw step.
         final: whether the Final Encounter is triggered (set when the Rebellion draws the last cards: the
             round after that draw, and only it, is the Final Encounter).
-        pending: pending liberation proofs.
+        pending: pending liberation proofs (:class:`unrest.rules.liberation.Proof` frames).
         winner: the winning player once the game is over, else -1.
         moves: every decision so far as both players saw it, in order (:func:`unrest.actions.public_code`: the
             decision id, a hidden plan's card masked); what the players remember of the game beyond the table.

@@ -10,6 +10,14 @@ import pytest
 from runebound_coop.content import TRAITS, builtin_content, load_content, parse_face
 from runebound_coop.content.loader import SOURCES, parse_pack
 from runebound_coop.content.schema import Sym
+from runebound_coop.limits import (
+    MAX_CARDS,
+    MAX_ENEMY_ABILITIES,
+    MAX_FACE_VALUE,
+    MAX_HERO_ABILITIES,
+    MAX_HERO_TOKENS,
+    MAX_TOKENS,
+)
 from tabletop_core.content import SOURCES as CORE_SOURCES
 from tabletop_core.errors import ContentError
 
@@ -169,3 +177,56 @@ def test_a_custom_pack_file_that_is_not_utf8_is_refused_naming_the_file(tmp_path
     with pytest.raises(ContentError, match=r"heroes\.toml.*not UTF-8"):
         load_content(tmp_path)
     assert SOURCES == CORE_SOURCES  # one list of content sources, the core's
+
+
+def _token_set(n: int) -> str:
+    tokens = ", ".join(f'{{ id = "t{i}", faces = "K/S" }}' for i in range(n))
+    return f'[[token_set]]\ntrait = "warrior"\nsource = "standin"\ntokens = [{tokens}]\n'
+
+
+_ABILITY = '{ name = "A", trigger = "surge", cost = 1, source = "standin", effects = [{ kind = "heal", amount = 1 }] }'
+
+
+def _hero(tokens: int = 1, cards: int = 0, abilities: int = 0, face: str = "P") -> str:
+    token_list = ", ".join([f'"{face}/S"'] * tokens)
+    card_list = ", ".join(['"Nap"'] * cards)
+    return (
+        f'[[hero]]\nname = "Big"\nhealth = 5\nsource = "standin"\ntokens = [{token_list}]\n'
+        f"cards = [{card_list}]\nabilities = [{', '.join([_ABILITY] * abilities)}]\n"
+    )
+
+
+def _enemy(abilities: int) -> str:
+    return (
+        '[[enemy]]\nname = "Big"\ntrait = "warrior"\nhealth = 5\nsource = "standin"\n'
+        f"abilities = [{', '.join([_ABILITY] * abilities)}]\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("file", "fits", "too_big", "field"),
+    [
+        ("token_sets.toml", _token_set(MAX_TOKENS), _token_set(MAX_TOKENS + 1), "tokens"),
+        ("heroes.toml", _hero(tokens=MAX_HERO_TOKENS), _hero(tokens=MAX_HERO_TOKENS + 1), "tokens"),
+        ("heroes.toml", _hero(face=str(MAX_FACE_VALUE) + "P"), _hero(face=str(MAX_FACE_VALUE + 1) + "P"), "tokens[0]"),
+        ("heroes.toml", _hero(cards=MAX_CARDS), _hero(cards=MAX_CARDS + 1), "cards"),
+        ("heroes.toml", _hero(abilities=MAX_HERO_ABILITIES), _hero(abilities=MAX_HERO_ABILITIES + 1), "abilities"),
+        ("enemies.toml", _enemy(MAX_ENEMY_ABILITIES), _enemy(MAX_ENEMY_ABILITIES + 1), "abilities"),
+    ],
+)
+def test_a_pack_larger_than_the_tensors_hold_is_refused_at_load(file: str, fits: str, too_big: str, field: str) -> None:
+    """Each limit the observation tensor and the action ids are sized by (``runebound_coop.limits``) is enforced
+    when the pack is read: the largest pack that fits loads, one more is a ContentError naming the field."""
+    parse_pack({file: fits, "cards.toml": '[[card]]\nname = "Nap"\nheal = 1\nsource = "standin"\n'})
+    with pytest.raises(ContentError) as info:
+        parse_pack({file: too_big})
+    assert (info.value.file, info.value.field) == (file, field)
+
+
+def test_a_hero_with_more_asset_tokens_than_a_pool_holds_is_refused_where_options_are_made() -> None:
+    from runebound_coop import GAME
+    from tabletop_core.errors import OptionError
+
+    assets = tuple(builtin_content().assets)[:1] * (MAX_TOKENS - MAX_HERO_TOKENS + 1)
+    with pytest.raises(OptionError):
+        GAME.make_options(heroes=("Elian",), assets=(assets,))

@@ -212,7 +212,7 @@ def test_point_10_the_hero_chooses_which_tokens_of_the_type_an_attack_spends(tmp
     (tmp_path / "enemies.toml").write_text(
         '[[enemy]]\nname = "Wall"\ntrait = "warrior"\nhealth = 9\nsource = "standin"\n'
     )
-    state = forced("aab aa", heroes=("Corbin",), enemies=("Wall",), pack=str(tmp_path))
+    state = forced("aab aa", heroes=("Corbin",), enemies=("Wall",), pack=tmp_path)
     picking = rb.step(state, Attack(Sym.PHYSICAL))
     assert rb.legal_actions(picking) == (Choose(0), Choose(1), Choose(2)), "which tokens, one at a time"
     assert texts(picking) == ["add token 0 2P", "add token 1 P*", "add token 2 P"]

@@ -38,7 +38,7 @@ def toy_pack(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("rounds", [1, 2, 3, 5])
 def test_odds_closed_form_one_token(toy_pack: Path, rounds: int) -> None:
     # The hero wins in the first round whose cast shows 3P: P(win) = 1 - (1/2)^rounds.
-    result = rb.odds("Toy", "Dummy", pack=str(toy_pack), max_rounds=rounds)
+    result = rb.odds("Toy", "Dummy", pack=toy_pack, max_rounds=rounds)
     assert math.isclose(result.win, 1 - 0.5**rounds, abs_tol=1e-12)
     assert result.loss == 0.0 and result.damage[0] == pytest.approx(1.0)
 
@@ -116,7 +116,7 @@ def test_round_solver_matches_plain_expectimax(toy_pack: Path) -> None:
     """The per-round graph gives exactly the memoized expectimax's odds and damage distribution."""
     for state in (
         fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1),
-        fight_state(rb.GAME, "Toy", "Dummy", pack=str(toy_pack), max_rounds=4),
+        fight_state(rb.GAME, "Toy", "Dummy", pack=toy_pack, max_rounds=4),
         fight_state(rb.GAME, "Lissa", "Lantern Wisp", max_rounds=1),
     ):
         plain, graph = Solver(rb.GAME, state).odds(), RoundSolver(rb.GAME, state).odds()

@@ -223,7 +223,7 @@ def test_a_killing_effect_still_resolves_its_remaining_effects(tmp_path: Path) -
         'effects = [{ op = "wound", n = 3 }, { op = "gain", res = "metal", n = 2 }]\n',
         encoding="utf-8",
     )
-    s = at_battle("kobold", 1, character="hunter", pack=str(pack), skills=("spoils",))
+    s = at_battle("kobold", 1, character="hunter", pack=pack, skills=("spoils",))
     assert s.combat is not None
     s = with_res(attrs.evolve(s, combat=attrs.evolve(s.combat, health=2)), metal=0, wood=0)
     s = do(s, "use spoils")

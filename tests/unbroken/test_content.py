@@ -131,7 +131,7 @@ def test_custom_pack_merged_over_default_plays(tmp_path: Path) -> None:
     pack = load_pack(path)
     assert next(m for m in pack.monsters if m.id == "kobold").name == "Paper Kobold"
     assert len(pack.encounters) == len(default_pack().encounters)
-    state = unbroken.new_game(pack=str(path), character="hunter")
+    state = unbroken.new_game(pack=path, character="hunter")
     assert state.pack.monster_for(1, 1).health == 1
     rng = np.random.default_rng(0)
     state = unbroken.step(state, unbroken.parse_action(state, "fight"), rng=rng)
@@ -149,8 +149,9 @@ def test_the_documented_pack_example_loads_and_plays(tmp_path: Path) -> None:
     path = _write(tmp_path, match.group(1))
     pack = load_pack(path)
     assert pack.monster_for(1, 1).name == "Cave Gnoll" and "iron_will" in {s.id for s in pack.skills}
-    state = unbroken.new_game(seed=0, pack=str(path))
-    assert state.pack.name == str(path)
+    state = unbroken.new_game(seed=0, pack=path)
+    assert state.pack == pack and state.pack.name == "pack" and state.options.pack == "pack"
+    assert state.options.pack_sha256 == pack.sha256 and len(pack.sha256) == 64
 
 
 def _paper_kobold(health: int) -> str:
@@ -165,10 +166,10 @@ def _paper_kobold(health: int) -> str:
 def test_a_pack_file_edited_between_games_is_read_again(tmp_path: Path) -> None:
     """The pack cache is keyed by the file's content: an edited file is never served stale to a new game."""
     path = _write(tmp_path, _paper_kobold(1))
-    first = unbroken.new_game(seed=0, pack=str(path))
+    first = unbroken.new_game(seed=0, pack=path)
     assert first.pack.monster_for(1, 1).health == 1
     _write(tmp_path, _paper_kobold(3))
-    second = unbroken.new_game(seed=0, pack=str(path))
+    second = unbroken.new_game(seed=0, pack=path)
     assert second.pack.monster_for(1, 1).health == 3
     assert load_pack(path).monster_for(1, 1).health == 3
     # The game begun before the edit keeps the pack it began with, and two games never share a stale one.
@@ -176,17 +177,46 @@ def test_a_pack_file_edited_between_games_is_read_again(tmp_path: Path) -> None:
     assert first.options != second.options
 
 
-def test_a_saved_game_refuses_a_pack_file_that_changed(tmp_path: Path) -> None:
+def test_a_saved_game_keeps_its_pack_and_refuses_a_changed_one(tmp_path: Path) -> None:
+    """A saved game names its pack by name and SHA-256: it plays that pack's content, or nothing."""
+    import subprocess
+    import sys
+
     from tabletop_core.errors import TabletopError
     from tabletop_core.serialize import from_json, to_json
 
     path = _write(tmp_path, _paper_kobold(1))
-    state = unbroken.new_game(seed=0, pack=str(path))
+    state = unbroken.new_game(seed=0, pack=path)
     saved = to_json(state)
     assert from_json(unbroken.GAME, saved).pack.monster_for(1, 1).health == 1
+    # The file is edited and the new pack given under the same name: the saved game still plays what it began
+    # with (the document never makes the library read the file), while new games get the edit.
     _write(tmp_path, _paper_kobold(3))
+    assert unbroken.new_game(seed=0, pack=path).pack.monster_for(1, 1).health == 3
+    assert from_json(unbroken.GAME, saved).pack.monster_for(1, 1).health == 1
+    # A process that was given only the edited pack refuses the saved game rather than play other rules.
+    (tmp_path / "saved.json").write_text(saved, encoding="utf-8")
+    script = (
+        "import sys, pathlib, unbroken\n"
+        "from tabletop_core.serialize import from_json\n"
+        "unbroken.GAME.make_options(pack=pathlib.Path(sys.argv[1]))\n"
+        "try:\n"
+        "    from_json(unbroken.GAME, pathlib.Path(sys.argv[2]).read_text())\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(path), str(tmp_path / "saved.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    assert out.startswith("StateFormatError") and "the pack changed since this game began" in out
+    # A SHA-256 no process was given under that name is refused the same way, here too.
+    forged = saved.replace(state.options.pack_sha256, "0" * 64)
     with pytest.raises(TabletopError, match="changed"):
-        from_json(unbroken.GAME, saved)
+        from_json(unbroken.GAME, forged)
 
 
 def _extra_weapons(n: int) -> str:
@@ -232,9 +262,38 @@ def test_the_last_weapon_slot_of_a_full_pack_is_its_own(tmp_path: Path) -> None:
     from unbroken.view import LAYOUT
 
     path = _write(tmp_path, _extra_weapons(MAX_WEAPONS - len(default_pack().weapons)))
-    state = unbroken.new_game(seed=0, pack=str(path))
+    state = unbroken.new_game(seed=0, pack=path)
     last = load_pack(path).weapons[-1].id
     assert LAYOUT.piece(unbroken.observation_tensor(state, 0), "weapon")[0] == 1.0  # Bare Hands, slot 0
     armed = attrs.evolve(state, weapons=("bare_hands", last))
     weapon = LAYOUT.piece(unbroken.observation_tensor(armed, 0), "weapon")
     assert weapon[MAX_WEAPONS - 1] == 1.0 and weapon.sum() == 1.0
+
+
+def _extra(section: str, n: int) -> str:
+    body = {
+        "skill": 'source = "standin"\n',
+        "encounter": 'kind = "k"\ntime = 1\nsource = "standin"\ngain = [{ op = "gain", res = "food", n = 1 }]\n',
+    }[section]
+    return 'extends = "default"\n' + "".join(
+        f'[[{section}]]\nid = "extra_{i}"\nname = "Extra {section} {i}"\n{body}' for i in range(n)
+    )
+
+
+@pytest.mark.parametrize("section", ["skill", "encounter"])
+def test_a_pack_with_more_cards_than_the_tensor_and_the_chance_outcomes_hold_is_refused(
+    tmp_path: Path, section: str
+) -> None:
+    from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
+
+    cap, have = {
+        "skill": (MAX_SKILLS, default_pack().skills),
+        "encounter": (MAX_ENCOUNTERS, default_pack().encounters),
+    }[section]
+    path = _write(tmp_path, _extra(section, cap - len(have)))
+    assert len(getattr(load_pack(path), f"{section}s")) == cap  # a full pack still fits
+    path = _write(tmp_path, _extra(section, cap - len(have) + 1))
+    with pytest.raises(ContentError) as info:
+        load_pack(path)
+    assert (info.value.file, info.value.entry, info.value.field) == (str(path), f"extra_{cap - len(have)}", "id")
+    assert f"more than the {cap}" in info.value.problem

@@ -45,11 +45,13 @@ def test_validate_state_names_an_unknown_monster_on_the_tracker() -> None:
 
 
 def test_options_are_plain_values_and_the_pack_is_bound_where_options_are_made(tmp_path: Path) -> None:
-    # Building an Options value reads no file and fills nothing in: a missing pack file is not touched.
-    missing = str(tmp_path / "nowhere.toml")
+    # Building an Options value reads no file and fills nothing in: a pack never given is not looked for.
+    missing = "nowhere"
     opts = Options(pack=missing)
     assert opts.pack_sha256 == ""
-    # make_options reads and hashes the pack, and refuses what it cannot read.
-    with pytest.raises(OptionError, match="cannot read"):
+    # make_options binds the pack by name and SHA-256, and refuses a pack it was never given (a path is no name).
+    with pytest.raises(OptionError, match="unknown unbroken pack"):
         GAME.make_options(pack=missing)
+    with pytest.raises(OptionError, match="not a pack name"):
+        GAME.make_options(pack=str(tmp_path / "nowhere.toml"))
     assert GAME.make_options().pack_sha256 == ""

@@ -52,7 +52,7 @@ def test_player_orders_passives_when_the_order_matters(tmp_path: Path) -> None:
     # "If several Passive effects are in play, the player chooses the order in which these are applied."
     pack = tmp_path / "blunt.toml"
     pack.write_text(_BLUNTING_KOBOLD, encoding="utf-8")
-    s = at_battle("kobold", 1, skills=("bloodlust",), pack=str(pack), advance=False)
+    s = at_battle("kobold", 1, skills=("bloodlust",), pack=pack, advance=False)
     s = flow.run(with_res(s, se=12))
     s = do(s, "attack punch")  # power 1; Passives: Bloodlust +1 and the hide's -3 (never below 0)
     top = s.pending.top
@@ -140,7 +140,7 @@ def test_optional_responses_whose_order_cannot_matter_are_offered_one_at_a_time(
         'effects = [{ op = "gain", res = "food", n = 1 }]\n',
         encoding="utf-8",
     )
-    s = at_battle("kobold", 2, character="hunter", pack=str(pack), skills=("daring", "steady_breath"))
+    s = at_battle("kobold", 2, character="hunter", pack=pack, skills=("daring", "steady_breath"))
     assert texts(s) == ["pass", "respond 0 daring"]
     declined = do(s, "pass")  # declines Daring only: Steady Breath is asked next
     assert texts(declined) == ["pass", "respond 0 steady breath"]

@@ -2,8 +2,13 @@
 
 The built-in pack lives in this package (``token_sets.toml``, ``boards.toml``, ``heroes.toml``, ``enemies.toml``,
 ``assets.toml``, ``cards.toml``). A custom pack is a directory holding any of the same files; its entries are
-validated by the same code and added to (or replace, by name) the built-in ones. Every problem raises
+validated by the same code and added to (or replace, by name) the built-in ones. Each file's entries are
+structured by :data:`READER` (the core's cattrs reader) into the ``*Entry`` schema classes of
+:mod:`runebound_coop.content.schema`, then checked and built into the game's classes. Every problem raises
 :class:`~tabletop_core.errors.ContentError` naming the file, the entry and the field.
+
+A game's options name their pack as ``name@sha256`` (:class:`~tabletop_core.content.PackRef`), resolved in
+:data:`PACKS` without reading anything: a saved game or a record plays the pack it was made with or none.
 
 >>> pack = builtin_content()
 >>> pack.heroes["Elian"].health, len(pack.token_sets["mystic"].tokens)
@@ -13,26 +18,32 @@ validated by the same code and added to (or replace, by name) the built-in ones.
 from __future__ import annotations
 
 import functools
+import os
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from runebound_coop.content.schema import (
     Ability,
+    AbilityEntry,
     Asset,
+    AssetEntry,
     Board,
+    BoardEntry,
     CardDef,
+    CardEntry,
     Content,
     Effect,
     EnemyDef,
+    EnemyEntry,
     Face,
     HeroDef,
-    Space,
+    HeroEntry,
     Sym,
-    TitleAbility,
     Token,
     TokenSet,
+    TokenSetEntry,
     parse_face,
 )
 from runebound_coop.limits import (
@@ -43,10 +54,33 @@ from runebound_coop.limits import (
     MAX_TOKENS,
 )
 from tabletop_core.components import TwoSidedToken
-from tabletop_core.content import SOURCES, package_file, read_text
+from tabletop_core.content import (
+    PACK_NAME,
+    SOURCES,
+    ContentReader,
+    PackRef,
+    PackStore,
+    content_digest,
+    pack_name,
+    package_file,
+    read_text,
+)
 from tabletop_core.errors import ContentError
 
-__all__ = ["FILES", "SOURCES", "TRAITS", "builtin_content", "load_content", "parse_pack"]
+__all__ = [
+    "BUILTIN",
+    "FILES",
+    "PACKS",
+    "READER",
+    "SOURCES",
+    "TRAITS",
+    "builtin_content",
+    "content_from_texts",
+    "content_of",
+    "load_content",
+    "pack_option",
+    "parse_pack",
+]
 
 #: The four enemy traits, each with a token set and a combat board.
 TRAITS = ("warrior", "mystic", "savage", "trickster")
@@ -59,6 +93,8 @@ FILES = {
     "assets.toml": "asset",
     "cards.toml": "card",
 }
+#: The built-in pack's name in options (a custom pack is ``name@sha256``).
+BUILTIN = ""
 _EFFECT_KINDS = ("deal", "heal", "remove", "recast_spent", "prevent_flip")
 _TRIGGERS = ("surge", "agility", "passive")
 _SPACE_SYMBOLS = (Sym.AGILITY, Sym.DOUBLE, Sym.SURGE, Sym.TACTICS, Sym.SKULL)
@@ -67,182 +103,137 @@ _ENEMY_SYMBOLS = frozenset(Sym) - {Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE}
 _ENEMY_DEAL = (Sym.SKULL,)
 _HERO_DEAL = (Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE)
 
-T = TypeVar("T")
+#: The reader of Runebound's content (the core's strict cattrs reader).
+READER = ContentReader()
 
 
 class _Entry:
-    """Typed access to one TOML table, raising ContentError that names file, entry and field."""
+    """Where one entry came from, for errors that name the file, the entry and the (dotted) field."""
 
-    def __init__(self, file: str, entry: str, data: Mapping[str, Any], prefix: str = "") -> None:
-        self.file, self.entry, self.data, self.prefix = file, entry, data, prefix
+    def __init__(self, file: str, entry: str, prefix: str = "") -> None:
+        self.file, self.entry, self.prefix = file, entry, prefix
 
     def error(self, field: str, problem: str) -> ContentError:
         return ContentError(self.file, self.entry, f"{self.prefix}{field}", problem)
 
-    def get(self, field: str, kind: type[T], default: T | None = None) -> T:
-        if field not in self.data:
-            if default is not None:
-                return default
-            raise self.error(field, "missing")
-        value = self.data[field]
-        if kind is int and (type(value) is not int):
-            raise self.error(field, f"expected an integer, got {value!r}")
-        if kind is not int and not isinstance(value, kind):
-            raise self.error(field, f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
-        return value  # type: ignore[no-any-return]  # checked with isinstance above
+    def sub(self, where: str) -> _Entry:
+        return _Entry(self.file, self.entry, f"{self.prefix}{where}.")
 
-    def check_keys(self, allowed: set[str]) -> None:
-        extra = sorted(set(self.data) - allowed)
-        if extra:
-            raise self.error(extra[0], f"unknown field (allowed: {sorted(allowed)})")
-
-    def sub(self, field: str, data: Any, index: int | None = None) -> _Entry:
-        where = f"{field}[{index}]" if index is not None else field
-        if not isinstance(data, Mapping):
-            raise self.error(where, f"expected a table, got {data!r}")
-        return _Entry(self.file, self.entry, data, f"{self.prefix}{where}.")
-
-    def source(self) -> str:
-        src = self.get("source", str)
-        if src not in SOURCES:
-            raise self.error("source", f"{src!r} is not one of {SOURCES}")
-        return src
-
-    def positive(self, field: str, low: int = 1, high: int = 99, default: int | None = None) -> int:
-        value = self.get(field, int, default)
+    def within(self, field: str, value: int, low: int, high: int) -> int:
         if not low <= value <= high:
             raise self.error(field, f"{value} is not in {low}..{high}")
         return value
 
-    def sym(self, field: str, value: Any, allowed: tuple[Sym, ...] | frozenset[Sym] | None = None) -> Sym:
-        try:
-            sym = Sym(value)
-        except ValueError:
-            raise self.error(field, f"{value!r} is not a symbol ({[s.value for s in Sym]})") from None
-        if allowed is not None and sym not in allowed:
+    def allowed(self, field: str, sym: Sym, allowed: tuple[Sym, ...] | frozenset[Sym]) -> Sym:
+        if sym not in allowed:
             raise self.error(field, f"{sym.value!r} is not allowed here")
         return sym
 
+    def trait(self, trait: str) -> str:
+        if trait not in TRAITS:
+            raise self.error("trait", f"{trait!r} is not one of {TRAITS}")
+        return trait
 
-def _face(e: _Entry, field: str, text: Any) -> Face:
-    if not isinstance(text, str):
-        raise e.error(field, f"expected a face like '2P*', got {text!r}")
+    def named(self, field: str, text: str) -> str:
+        if not text.strip():
+            raise self.error(field, "must not be empty")
+        return text
+
+
+def _face(e: _Entry, field: str, text: str) -> Face:
     try:
         return parse_face(text)
     except ValueError as exc:
         raise e.error(field, str(exc)) from None
 
 
-def _token(e: _Entry, field: str, name: str, text: Any) -> Token:
+def _token(e: _Entry, field: str, name: str, text: str) -> Token:
     """A token written ``"A/B"`` (two faces)."""
-    if not isinstance(text, str) or text.count("/") != 1:
+    if text.count("/") != 1:
         raise e.error(field, f"expected a token like '2P/U', got {text!r}")
     a, b = text.split("/")
     return TwoSidedToken(name, _face(e, field, a), _face(e, field, b))
 
 
-def _ability(e: _Entry, field: str, i: int, data: Any, hero: bool) -> Ability:
-    a = e.sub(field, data, i)
-    a.check_keys({"name", "trigger", "cost", "effects", "cancel_by_tactics", "text", "source"})
-    a.source()
-    trigger = a.get("trigger", str)
-    if trigger not in _TRIGGERS:
-        raise a.error("trigger", f"{trigger!r} is not one of {_TRIGGERS}")
-    if hero and trigger != "surge":
+def _ability(e: _Entry, field: str, i: int, raw: AbilityEntry, hero: bool) -> Ability:
+    a = e.sub(f"{field}[{i}]")
+    if raw.trigger not in _TRIGGERS:
+        raise a.error("trigger", f"{raw.trigger!r} is not one of {_TRIGGERS}")
+    if hero and raw.trigger != "surge":
         raise a.error("trigger", "hero abilities are surge abilities")
-    cost = a.positive("cost", 1, 6) if trigger == "surge" else a.positive("cost", 0, 6, default=0)
-    raw = a.get("effects", list)
-    if not raw:
+    if raw.trigger == "surge":
+        if raw.cost is None:
+            raise a.error("cost", "missing")
+        cost = a.within("cost", raw.cost, 1, 6)
+    else:
+        cost = a.within("cost", 0 if raw.cost is None else raw.cost, 0, 6)
+    if not raw.effects:
         raise a.error("effects", "an ability needs at least one effect")
-    effects = tuple(_effect(a, "effects", j, d, hero) for j, d in enumerate(raw))
+    effects = tuple(_effect(a, "effects", j, eff, hero) for j, eff in enumerate(raw.effects))
     for j, eff in enumerate(effects[:-1]):
         if eff.is_choice:
             raise a.error(f"effects[{j}]", "an effect with a choice must be the ability's last effect")
-    if any(eff.kind == "prevent_flip" for eff in effects) and trigger != "passive":
+    if any(eff.kind == "prevent_flip" for eff in effects) and raw.trigger != "passive":
         raise a.error("trigger", "prevent_flip is a passive ability")
-    if trigger == "passive" and any(eff.kind != "prevent_flip" for eff in effects):
+    if raw.trigger == "passive" and any(eff.kind != "prevent_flip" for eff in effects):
         raise a.error("effects", "passive abilities support only prevent_flip")
-    return Ability(
-        a.get("name", str),
-        trigger,
-        cost,
-        effects,
-        a.get("cancel_by_tactics", bool, False),
-        a.get("text", str, ""),
-    )
+    return Ability(a.named("name", raw.name), raw.trigger, cost, effects, raw.cancel_by_tactics, raw.text)
 
 
-def _effect(a: _Entry, field: str, j: int, data: Any, hero: bool) -> Effect:
-    f = a.sub(field, data, j)
-    f.check_keys({"kind", "amount", "symbol", "unblockable"})
-    kind = f.get("kind", str)
-    if kind not in _EFFECT_KINDS:
-        raise f.error("kind", f"{kind!r} is not one of {_EFFECT_KINDS}")
-    amount = f.positive("amount", 0, 9, default=0)
-    symbol = f.sym("symbol", f.data["symbol"]) if "symbol" in f.data else None
-    if kind == "deal":
-        if amount < 1:
+def _effect(a: _Entry, field: str, j: int, eff: Effect, hero: bool) -> Effect:
+    f = a.sub(f"{field}[{j}]")
+    if eff.kind not in _EFFECT_KINDS:
+        raise f.error("kind", f"{eff.kind!r} is not one of {_EFFECT_KINDS}")
+    f.within("amount", eff.amount, 0, 9)
+    if eff.kind == "deal":
+        if eff.amount < 1:
             raise f.error("amount", "deal needs an amount of at least 1")
         allowed = _HERO_DEAL if hero else _ENEMY_DEAL
-        if symbol not in allowed:
+        if eff.symbol not in allowed:
             raise f.error("symbol", f"a {'hero' if hero else 'enemy'} deals one of {[s.value for s in allowed]}")
-    elif kind == "heal" and amount < 1:
+    elif eff.kind == "heal" and eff.amount < 1:
         raise f.error("amount", "heal needs an amount of at least 1")
-    elif kind == "remove" and symbol is None:
+    elif eff.kind == "remove" and eff.symbol is None:
         raise f.error("symbol", "remove names the symbol of the foe's tokens it removes")
-    if (hero and kind in ("recast_spent", "prevent_flip")) or (hero and kind == "remove" and amount > 0):
+    if (hero and eff.kind in ("recast_spent", "prevent_flip")) or (hero and eff.kind == "remove" and eff.amount > 0):
         raise f.error("kind", "hero abilities cannot leave a choice to the rules engine")
-    return Effect(kind, amount, symbol, f.get("unblockable", bool, False))
+    return eff
 
 
-def _load_token_set(e: _Entry) -> TokenSet:
-    e.check_keys({"trait", "source", "tokens"})
-    e.source()
-    trait = e.get("trait", str)
-    if trait not in TRAITS:
-        raise e.error("trait", f"{trait!r} is not one of {TRAITS}")
-    raw = e.get("tokens", list)
-    if not 1 <= len(raw) <= MAX_TOKENS:
+def _load_token_set(e: _Entry, raw: TokenSetEntry) -> TokenSet:
+    trait = e.trait(raw.trait)
+    if not 1 <= len(raw.tokens) <= MAX_TOKENS:
         raise e.error("tokens", f"a token set holds 1 to {MAX_TOKENS} tokens")
     tokens, acts = [], []
-    for i, d in enumerate(raw):
-        t = e.sub("tokens", d, i)
-        t.check_keys({"id", "faces", "act"})
-        token = _token(t, "faces", t.get("id", str), t.get("faces", str))
+    for i, t in enumerate(raw.tokens):
+        te = e.sub(f"tokens[{i}]")
+        token = _token(te, "faces", te.named("id", t.id), t.faces)
         for face in (token.a, token.b):
             if face.symbol not in _ENEMY_SYMBOLS:
-                raise t.error("faces", f"enemy tokens never show {face.symbol.value} (only heroes spend it)")
-        acts.append(t.positive("act", 1, 2, default=1))
+                raise te.error("faces", f"enemy tokens never show {face.symbol.value} (only heroes spend it)")
+        acts.append(te.within("act", t.act, 1, 2))
         tokens.append(token)
-    return TokenSet(trait, tuple(tokens), tuple(acts), e.source())
+    return TokenSet(trait, tuple(tokens), tuple(acts), raw.source)
 
 
-def _load_board(e: _Entry) -> Board:
-    e.check_keys({"trait", "source", "title", "spaces"})
-    trait = e.get("trait", str)
-    if trait not in TRAITS:
-        raise e.error("trait", f"{trait!r} is not one of {TRAITS}")
-    t = e.sub("title", e.get("title", dict))
-    t.check_keys({"symbol", "effect", "amount", "text"})
-    effect = t.get("effect", str)
-    if effect not in ("deal", "heal"):
+def _load_board(e: _Entry, raw: BoardEntry) -> Board:
+    trait = e.trait(raw.trait)
+    t = e.sub("title")
+    if raw.title.effect not in ("deal", "heal"):
         raise t.error("effect", "a title ability deals skull or heals")
-    title = TitleAbility(t.sym("symbol", t.get("symbol", str)), effect, t.positive("amount", 1, 5), t.get("text", str))
-    spaces: list[Space] = []
+    t.within("amount", raw.title.amount, 1, 5)
     seen: set[Sym] = set()
-    for i, d in enumerate(e.get("spaces", list)):
-        s = e.sub("spaces", d, i)
-        s.check_keys({"symbol", "mode", "priority", "plus"})
-        sym = s.sym("symbol", s.get("symbol", str), _SPACE_SYMBOLS)
+    for i, space in enumerate(raw.spaces):
+        s = e.sub(f"spaces[{i}]")
+        sym = s.allowed("symbol", space.symbol, _SPACE_SYMBOLS)
         if sym in seen:
             raise s.error("symbol", f"the board already has a {sym.value} space")
         seen.add(sym)
-        mode = s.get("mode", str, "")
-        if sym == Sym.AGILITY and mode not in ("recast_foe", "flip_own"):
+        if sym == Sym.AGILITY and space.mode not in ("recast_foe", "flip_own"):
             raise s.error("mode", "an agility space is recast_foe or flip_own")
-        if sym != Sym.AGILITY and mode:
+        if sym != Sym.AGILITY and space.mode:
             raise s.error("mode", "only agility spaces have a mode")
-        prio = tuple(s.sym("priority", p) for p in s.get("priority", list, []))
+        prio = space.priority
         if sym == Sym.DOUBLE:
             if not prio or any(p not in (Sym.SKULL, Sym.SHIELD, Sym.SURGE) for p in prio):
                 raise s.error("priority", "a double space doubles skull, shield or surge, in a given order")
@@ -254,85 +245,70 @@ def _load_board(e: _Entry) -> Board:
                 )
         elif prio:
             raise s.error("priority", "only double and tactics spaces have a priority")
-        plus = s.positive("plus", 0, 3, default=0)
-        if plus and sym != Sym.SKULL:
+        s.within("plus", space.plus, 0, 3)
+        if space.plus and sym != Sym.SKULL:
             raise s.error("plus", "only the skull space carries a + symbol here")
-        spaces.append(Space(sym, mode, prio, plus))
     if seen != set(_SPACE_SYMBOLS):
         raise e.error("spaces", f"a board has one space of each of {[s.value for s in _SPACE_SYMBOLS]}")
-    return Board(trait, title, tuple(spaces), e.source())
+    return Board(trait, raw.title, raw.spaces, raw.source)
 
 
-def _load_hero(e: _Entry) -> HeroDef:
-    e.check_keys({"name", "health", "tokens", "abilities", "cards", "source"})
-    name = e.get("name", str)
-    raw = e.get("tokens", list)
-    if not 1 <= len(raw) <= MAX_HERO_TOKENS:
+def _load_hero(e: _Entry, raw: HeroEntry) -> HeroDef:
+    name = e.named("name", raw.name)
+    if not 1 <= len(raw.tokens) <= MAX_HERO_TOKENS:
         raise e.error("tokens", f"a hero has 1 to {MAX_HERO_TOKENS} tokens")
-    tokens = tuple(_token(e, f"tokens[{i}]", f"{name} {i + 1}", t) for i, t in enumerate(raw))
+    tokens = tuple(_token(e, f"tokens[{i}]", f"{name} {i + 1}", t) for i, t in enumerate(raw.tokens))
     for i, t in enumerate(tokens):
         if Sym.SKULL in (t.a.symbol, t.b.symbol):
             raise e.error(f"tokens[{i}]", "heroes never show skulls (only enemies spend them)")
-    abilities = tuple(_ability(e, "abilities", i, d, hero=True) for i, d in enumerate(e.get("abilities", list, [])))
+    abilities = tuple(_ability(e, "abilities", i, a, hero=True) for i, a in enumerate(raw.abilities))
     if len(abilities) > MAX_HERO_ABILITIES:
         raise e.error("abilities", f"at most {MAX_HERO_ABILITIES} surge abilities")
-    cards = tuple(e.get("cards", list, []))
-    if len(cards) > MAX_CARDS or not all(isinstance(c, str) for c in cards):
+    if len(raw.cards) > MAX_CARDS:
         raise e.error("cards", f"up to {MAX_CARDS} card names")
-    return HeroDef(name, e.positive("health", 1, 30), tokens, abilities, cards, e.source())
+    return HeroDef(name, e.within("health", raw.health, 1, 30), tokens, abilities, raw.cards, raw.source)
 
 
-def _load_enemy(e: _Entry) -> EnemyDef:
-    e.check_keys({"name", "trait", "health", "abilities", "source"})
-    trait = e.get("trait", str)
-    if trait not in TRAITS:
-        raise e.error("trait", f"{trait!r} is not one of {TRAITS}")
-    abilities = tuple(_ability(e, "abilities", i, d, hero=False) for i, d in enumerate(e.get("abilities", list, [])))
+def _load_enemy(e: _Entry, raw: EnemyEntry) -> EnemyDef:
+    trait = e.trait(raw.trait)
+    abilities = tuple(_ability(e, "abilities", i, a, hero=False) for i, a in enumerate(raw.abilities))
     if sum(a.trigger == "agility" for a in abilities) > 1:
         raise e.error("abilities", "at most one agility ability")
     if len(abilities) > MAX_ENEMY_ABILITIES:
         raise e.error("abilities", f"at most {MAX_ENEMY_ABILITIES} abilities")
-    return EnemyDef(e.get("name", str), trait, e.positive("health", 1, 30), abilities, e.source())
+    name = e.named("name", raw.name)
+    return EnemyDef(name, trait, e.within("health", raw.health, 1, 30), abilities, raw.source)
 
 
-def _load_asset(e: _Entry) -> Asset:
-    e.check_keys({"name", "token", "source"})
-    name = e.get("name", str)
-    token = _token(e, "token", name, e.get("token", str))
+def _load_asset(e: _Entry, raw: AssetEntry) -> Asset:
+    name = e.named("name", raw.name)
+    token = _token(e, "token", name, raw.token)
     if Sym.SKULL in (token.a.symbol, token.b.symbol):
         raise e.error("token", "asset tokens never show skulls")
-    return Asset(name, token, e.source())
+    return Asset(name, token, raw.source)
 
 
-def _load_card(e: _Entry) -> CardDef:
-    e.check_keys({"name", "remove", "symbols", "deal", "heal", "unblockable", "text", "source"})
-    remove = e.positive("remove", 0, 3, default=0)
-    symbols = tuple(e.sym("symbols", s, _HERO_DEAL) for s in e.get("symbols", list, []))
-    deal = e.positive("deal", 0, 9, default=0)
-    heal = e.positive("heal", 0, 9, default=0)
+def _load_card(e: _Entry, raw: CardEntry) -> CardDef:
+    remove = e.within("remove", raw.remove, 0, 3)
+    symbols = tuple(e.allowed("symbols", s, _HERO_DEAL) for s in raw.symbols)
+    deal = e.within("deal", raw.deal, 0, 9)
+    heal = e.within("heal", raw.heal, 0, 9)
     if deal and not symbols:
         raise e.error("symbols", "a card that deals damage names the damage symbols it removes and deals")
     if not deal and not heal:
         raise e.error("deal", "a combat card deals damage or heals")
-    return CardDef(
-        e.get("name", str),
-        remove,
-        symbols,
-        deal,
-        heal,
-        e.get("unblockable", bool, False),
-        e.get("text", str, ""),
-        e.source(),
-    )
+    name = e.named("name", raw.name)
+    return CardDef(name, remove, symbols, deal, heal, raw.unblockable, raw.text, raw.source)
 
 
-_LOADERS: dict[str, Callable[[_Entry], Any]] = {
-    "token_set": _load_token_set,
-    "board": _load_board,
-    "hero": _load_hero,
-    "enemy": _load_enemy,
-    "asset": _load_asset,
-    "card": _load_card,
+#: Per array-of-tables key: the entry's schema class, the field naming it, and the builder of the game's class.
+_KINDS: dict[str, tuple[type, str, Callable[[_Entry, Any], Any]]] = {
+    "token_set": (TokenSetEntry, "trait", _load_token_set),
+    "board": (BoardEntry, "trait", _load_board),
+    "hero": (HeroEntry, "name", _load_hero),
+    "enemy": (EnemyEntry, "name", _load_enemy),
+    "asset": (AssetEntry, "name", _load_asset),
+    "card": (CardEntry, "name", _load_card),
 }
 
 
@@ -354,23 +330,18 @@ def parse_pack(texts: Mapping[str, str]) -> dict[str, dict[str, Any]]:
         extra = sorted(set(doc) - {key})
         if extra:
             raise ContentError(file, "-", extra[0], f"unknown table (this file holds [[{key}]] entries)")
-        entries = doc.get(key, [])
-        if not isinstance(entries, list):
+        if not isinstance(doc.get(key, []), list):
             raise ContentError(file, "-", key, "expected an array of tables")
-        for i, data in enumerate(entries):
-            if not isinstance(data, dict):
-                raise ContentError(file, f"#{i}", "-", "expected a table")
-            label = data.get("name", data.get("trait", f"#{i}"))
-            entry = _Entry(file, str(label), data)
-            value = _LOADERS[key](entry)
-            name = value.trait if key in ("token_set", "board") else value.name
-            if name in out[key]:
-                raise entry.error("name" if key not in ("token_set", "board") else "trait", "duplicate entry")
-            out[key][name] = value
+        cls, id_field, build = _KINDS[key]
+        entries: tuple[Any, ...] = READER.entries(doc, key, cls, file=file, id_field=id_field)
+        for i, raw in enumerate(entries):
+            ident = getattr(raw, id_field)
+            value = build(_Entry(file, ident if ident.strip() else f"{key}[{i}]"), raw)
+            out[key][getattr(raw, id_field)] = value
     return out
 
 
-def _assemble(entries: dict[str, dict[str, Any]], where: str) -> Content:
+def _assemble(entries: dict[str, dict[str, Any]], where: str, name: str, sha256: str) -> Content:
     content = Content(
         token_sets=entries["token_set"],
         boards=entries["board"],
@@ -378,6 +349,8 @@ def _assemble(entries: dict[str, dict[str, Any]], where: str) -> Content:
         enemies=entries["enemy"],
         assets=entries["asset"],
         cards=entries["card"],
+        name=name,
+        sha256=sha256,
     )
     for trait in TRAITS:
         if trait not in content.boards:
@@ -401,11 +374,22 @@ def _builtin_texts() -> dict[str, str]:
 @functools.cache
 def builtin_content() -> Content:
     """The built-in pack (loaded and validated once)."""
-    return _assemble(parse_pack(_builtin_texts()), "runebound_coop/content")
+    texts = _builtin_texts()
+    return _assemble(parse_pack(texts), "runebound_coop/content", BUILTIN, content_digest(texts))
 
 
-def load_content(path: str | Path | None = None) -> Content:
-    """The built-in pack, plus the entries of the custom pack directory ``path`` (same files, same validation).
+#: The packs Runebound can play: the built-in pack (named ``""``), and the custom packs callers have passed to
+#: ``new_game`` (or added with ``PACKS.add``), by name and SHA-256. A saved game is resolved here, never read.
+PACKS: PackStore[Content] = PackStore("runebound_coop", BUILTIN, builtin_content)
+
+
+def load_content(path: str | os.PathLike[str] | None = None, *, name: str | None = None) -> Content:
+    """The built-in pack, plus the entries of the custom pack directory ``path`` the caller chose (same files,
+    same validation). Pass the pack to ``new_game(pack=...)`` to play it.
+
+    Args:
+        path: the pack's directory; its ``*.toml`` files are read when regular UTF-8 files of bounded size.
+        name: the pack's name in saved games (default: the directory's name, made a pack name).
 
     Raises:
         ContentError: naming the file, the entry and the field of the first problem.
@@ -416,12 +400,59 @@ def load_content(path: str | Path | None = None) -> Content:
     if not folder.is_dir():
         raise ContentError(str(folder), "-", "-", "a custom pack is a directory of TOML files")
     # The core's reader: regular files only, bounded in size, UTF-8 problems reported as ContentError.
-    custom = {p.name: read_text(p) for p in sorted(folder.glob("*.toml"))}
+    custom = {p.name: read_text(p) for p in sorted(folder.glob("*.toml"))[: len(FILES) + 1]}
+    return content_from_texts(custom, name=name if name is not None else pack_name(folder.name), where=str(folder))
+
+
+def content_from_texts(custom: Mapping[str, str], *, name: str, where: str = "<memory>") -> Content:
+    """The built-in pack plus the custom pack files ``custom`` (file name -> TOML text), validated whole.
+
+    Args:
+        custom: the custom pack's files, by their names in :data:`FILES`.
+        name: the pack's name.
+        where: where the files came from, in error messages (``where/heroes.toml``).
+
+    Raises:
+        ContentError: naming the file, the entry and the field of the first problem.
+    """
     try:
         extra = parse_pack(custom)
     except ContentError as exc:
-        raise ContentError(str(folder / exc.file), exc.entry, exc.field, exc.problem) from None
+        raise ContentError(f"{where}/{exc.file}", exc.entry, exc.field, exc.problem) from None
     merged = parse_pack(_builtin_texts())
     for key, values in extra.items():
         merged[key].update(values)
-    return _assemble(merged, str(folder))
+    sha256 = content_digest({**custom, "<extends>": builtin_content().sha256})
+    return _assemble(merged, where, name, sha256)
+
+
+def content_of(pack: str) -> Content:
+    """The pack a game's options name: ``""`` (the built-in pack) or ``name@sha256`` (:class:`PackRef`).
+
+    Raises:
+        ContentError: the reference is malformed, or names a pack this process was not given.
+    """
+    if pack == BUILTIN:
+        return builtin_content()
+    try:
+        ref = PackRef.parse(pack)
+    except ValueError as exc:
+        raise ContentError("<options>", "-", "pack", str(exc)) from None
+    return PACKS.get(ref.name, ref.sha256)
+
+
+def pack_option(pack: Any) -> Any:
+    """What a caller's ``pack`` option becomes in the options: a pack object or a ``pathlib.Path`` (read here,
+    the caller chose it) is added to :data:`PACKS` and named ``name@sha256``; a bare name means the pack last
+    given under it; anything else is left for the options' validator.
+
+    Raises:
+        ContentError: the file cannot be read or is invalid, or no pack of that name was given.
+    """
+    if isinstance(pack, os.PathLike):
+        pack = load_content(pack)
+    if isinstance(pack, Content):
+        return BUILTIN if pack is builtin_content() else str(PACKS.add(pack))
+    if isinstance(pack, str) and pack and "@" not in pack and PACK_NAME.fullmatch(pack):
+        return str(PACKS.named(pack))
+    return pack

@@ -10,7 +10,7 @@ import functools
 
 import attrs
 
-from runebound_coop.content.loader import load_content
+from runebound_coop.content.loader import content_of
 from runebound_coop.content.schema import Ability, Board, CardDef, Face, Sym, Token
 from runebound_coop.limits import MAX_TOKENS
 from runebound_coop.state import RuneboundOptions
@@ -87,8 +87,9 @@ def build_setup(options: RuneboundOptions) -> Setup:
 
     Raises:
         ValueError: an unknown hero, enemy, asset or card name.
+        ContentError: the options name a pack this process was not given.
     """
-    pack = load_content(options.pack or None)
+    pack = content_of(options.pack)
     heroes = []
     for h, name in enumerate(options.heroes):
         if name not in pack.heroes:

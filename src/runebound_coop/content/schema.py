@@ -1,8 +1,10 @@
 """The content schema: symbols, token faces, tokens, boards, heroes, enemies, assets and skill cards.
 
-Every entry is a frozen attrs value built by :mod:`runebound_coop.content.loader` from TOML and validated there
-(errors name the file, the entry and the field). Faces are written in the reference's notation: an optional value,
-one symbol letter and ``*`` for the initiative mark, e.g. ``"2P*"`` (2 physical with initiative) or ``"B"``.
+Every entry is a frozen attrs value built by :mod:`runebound_coop.content.loader` from TOML: the core's content
+reader structures each file's entries into the ``*Entry`` classes below (their shape is the file's), the loader
+checks the rules the types cannot say and builds the game's classes (errors name the file, the entry and the
+field). Faces are written in the reference's notation: an optional value, one symbol letter and ``*`` for the
+initiative mark, e.g. ``"2P*"`` (2 physical with initiative) or ``"B"``.
 
 >>> parse_face("2P*")
 Face(symbol=<Sym.PHYSICAL: 'physical'>, value=2, initiative=True)
@@ -19,23 +21,32 @@ import attrs
 
 from runebound_coop.limits import MAX_FACE_VALUE
 from tabletop_core.components import TwoSidedToken
+from tabletop_core.content import Source
 
 __all__ = [
     "DAMAGE",
     "Ability",
+    "AbilityEntry",
     "Asset",
+    "AssetEntry",
     "Board",
+    "BoardEntry",
     "CardDef",
+    "CardEntry",
     "Content",
     "Effect",
     "EnemyDef",
+    "EnemyEntry",
     "Face",
     "HeroDef",
+    "HeroEntry",
     "Space",
     "Sym",
     "TitleAbility",
     "Token",
+    "TokenEntry",
     "TokenSet",
+    "TokenSetEntry",
     "parse_face",
 ]
 
@@ -275,7 +286,12 @@ class Asset:
 
 @attrs.frozen(eq=False)
 class Content:
-    """A whole content pack, keyed by name (trait for boards and token sets)."""
+    """A whole content pack, keyed by name (trait for boards and token sets).
+
+    Attributes:
+        name: ``""`` for the built-in pack; a custom pack's name (a word, never a path).
+        sha256: the SHA-256 of the pack's content, which a game's options record with the name.
+    """
 
     token_sets: dict[str, TokenSet]
     boards: dict[str, Board]
@@ -283,3 +299,95 @@ class Content:
     enemies: dict[str, EnemyDef]
     assets: dict[str, Asset]
     cards: dict[str, CardDef]
+    name: str = ""
+    sha256: str = ""
+
+
+# ----- the entries as the TOML files write them (structured by the core's reader, then checked and built) ---------
+
+
+@attrs.frozen
+class TokenEntry:
+    """A token of a ``[[token_set]]``: its id, its faces written ``"A/B"`` and the act it joins in."""
+
+    id: str
+    faces: str
+    act: int = 1
+
+
+@attrs.frozen
+class TokenSetEntry:
+    """A ``[[token_set]]`` entry of ``token_sets.toml``."""
+
+    trait: str
+    source: Source
+    tokens: tuple[TokenEntry, ...]
+
+
+@attrs.frozen
+class AbilityEntry:
+    """An ability as a hero or enemy entry writes it (``cost`` defaults by trigger)."""
+
+    name: str
+    trigger: str
+    source: Source
+    effects: tuple[Effect, ...]
+    cost: int | None = None
+    cancel_by_tactics: bool = False
+    text: str = ""
+
+
+@attrs.frozen
+class BoardEntry:
+    """A ``[[board]]`` entry of ``boards.toml``."""
+
+    trait: str
+    source: Source
+    title: TitleAbility
+    spaces: tuple[Space, ...]
+
+
+@attrs.frozen
+class HeroEntry:
+    """A ``[[hero]]`` entry of ``heroes.toml`` (tokens written ``"A/B"``, cards by name)."""
+
+    name: str
+    health: int
+    tokens: tuple[str, ...]
+    source: Source
+    abilities: tuple[AbilityEntry, ...] = ()
+    cards: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class EnemyEntry:
+    """An ``[[enemy]]`` entry of ``enemies.toml``."""
+
+    name: str
+    trait: str
+    health: int
+    source: Source
+    abilities: tuple[AbilityEntry, ...] = ()
+
+
+@attrs.frozen
+class AssetEntry:
+    """An ``[[asset]]`` entry of ``assets.toml`` (its token written ``"A/B"``)."""
+
+    name: str
+    token: str
+    source: Source
+
+
+@attrs.frozen
+class CardEntry:
+    """A ``[[card]]`` entry of ``cards.toml``."""
+
+    name: str
+    source: Source
+    remove: int = 0
+    symbols: tuple[Sym, ...] = ()
+    deal: int = 0
+    heal: int = 0
+    unblockable: bool = False
+    text: str = ""

@@ -107,12 +107,18 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
 def land(state: RuneboundState, side: int) -> RuneboundState:
     """The next token being cast lands on ``side`` (one chance node per token)."""
     fight = fight_of(state)
-    ref = fight.casting[0]
-    who, i = split_ref(ref)
-    pool = fight.pool(who)
-    sides = (pool.sides & ~(1 << i)) | (side << i)
-    fight = replace(fight.with_pool(who, replace(pool, sides=sides)), casting=fight.casting[1:])
-    return with_fight(state, fight)
+    casting = fight.casting
+    who, i = split_ref(casting[0])
+    # One copy of each value on the way (a cast is most of a fight's steps).
+    if who == HERO:
+        pool = fight.hero_pool
+        pool = replace(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
+        fight = replace(fight, hero_pool=pool, casting=casting[1:])
+    else:
+        pool = fight.enemy_pool
+        pool = replace(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
+        fight = replace(fight, enemy_pool=pool, casting=casting[1:])
+    return replace(state, fight=fight)
 
 
 def initiative(setup: Setup, fight: Fight) -> int:
@@ -150,8 +156,8 @@ def defeat(state: RuneboundState) -> RuneboundState | None:
     """The end check: a defeated combatant ends the fight at once, even in the middle of an enemy ability (pending
     questions are dropped); a defeated hero is out of the encounter. ``None`` while both stand."""
     fight = state.fight
-    if fight is None:
-        return None
+    if fight is None or not (state.hero_damage[fight.hero] or state.enemy_damage[fight.enemy]):
+        return None  # no damage on either combatant: both stand (health is at least 1)
     setup = setup_of(state.options)
     if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
         state = replace(state, out=state.out | (1 << fight.hero))

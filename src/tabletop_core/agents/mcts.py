@@ -270,34 +270,36 @@ class MCTSAgent:
         low, scale = norm
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
+        current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
+        action_id = game.action_id
         while True:
-            actor = game.current_player(state)
+            actor = current_player(state)
             if actor == TERMINAL:
                 break
             if actor == CHANCE:
                 if self.widen:
                     outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
-                    key = (*key, -1 - game.action_id(outcome))
+                    key = (*key, -1 - action_id(outcome))
                 else:
                     outcome = sample_outcome(game.chance_outcomes(state), rng)
-                state = game.apply_unchecked(state, outcome)
+                state = apply(state, outcome)
                 continue
-            legal = game.legal_actions(state)
-            found = tree.get(key)
-            fresh = found is None
-            node = tree.setdefault(key, _Node()) if found is None else found
-            if fresh and keep_states:
-                node.state = state
-            ids = [game.action_id(a) for a in legal]
+            legal = legal_actions(state)
+            node = tree.get(key)
+            fresh = node is None
+            if node is None:
+                node = tree[key] = _Node()
+                if keep_states:
+                    node.state = state
+            ids = [action_id(a) for a in legal]
+            avail, visits = node.avail, node.visits
+            seen = avail.get
             for i in ids:
-                node.avail[i] = node.avail.get(i, 0) + 1
-            untried = [k for k, i in enumerate(ids) if i not in node.visits]
-            if untried:
-                k = untried[int(rng.integers(len(untried)))]
-            else:
-                k = max(range(len(ids)), key=lambda j: self._ucb(node, ids[j]))
+                avail[i] = seen(i, 0) + 1
+            untried = [k for k, i in enumerate(ids) if i not in visits]
+            k = untried[int(rng.integers(len(untried)))] if untried else self._best_ucb(node, ids)
             trail.append((node, ids[k], actor))
-            state = game.apply_unchecked(state, legal[k])
+            state = apply(state, legal[k])
             key = (*key, ids[k])
             if fresh or untried:
                 break
@@ -328,6 +330,21 @@ class MCTSAgent:
         seen[oid] = seen.get(oid, 0) + 1
         return outcome
 
+    def _best_ucb(self, node: _Node, ids: Sequence[int]) -> int:
+        """The position in ``ids`` of the highest :meth:`_ucb` score (the first of equal scores, as ``max``)."""
+        low, scale = self._norm
+        c = self.exploration
+        visits, wins, avail = node.visits, node.wins, node.avail
+        log, sqrt = math.log, math.sqrt
+        best = -math.inf
+        best_k = -1
+        for k, i in enumerate(ids):
+            n = visits[i]
+            score = (wins[i] / n - low) * scale + c * sqrt(log(avail[i]) / n)
+            if best_k < 0 or score > best:
+                best, best_k = score, k
+        return best_k
+
     def _ucb(self, node: _Node, action: int) -> float:
         n = node.visits[action]
         low, scale = self._norm
@@ -335,15 +352,21 @@ class MCTSAgent:
         return mean + self.exploration * math.sqrt(math.log(node.avail[action]) / n)
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
+        current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
+        chance_outcomes, policy = game.chance_outcomes, self.policy
+        uniform = type(policy) is RandomRollout  # its move inline: the same draw from rng, without the call
         for _ in range(self.rollout_limit):
-            actor = game.current_player(state)
+            actor = current_player(state)
             if actor == TERMINAL:
                 return tuple(game.returns(state))
             if actor == CHANCE:
-                action = sample_outcome(game.chance_outcomes(state), rng)
+                action = sample_outcome(chance_outcomes(state), rng)
+            elif uniform:
+                legal = legal_actions(state)
+                action = legal[int(rng.integers(len(legal)))]
             else:
-                action = self.policy(game, state, actor, game.legal_actions(state), rng)
-            state = game.apply_unchecked(state, action)
+                action = policy(game, state, actor, legal_actions(state), rng)
+            state = apply(state, action)
         if game.current_player(state) == TERMINAL:
             return tuple(game.returns(state))
         if self.evaluate is not None:

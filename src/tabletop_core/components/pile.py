@@ -8,6 +8,8 @@ from typing import Generic, TypeVar
 
 import attrs
 
+from tabletop_core.fastcopy import replace
+
 __all__ = ["Pile"]
 
 C = TypeVar("C", bound=str | int)
@@ -97,15 +99,15 @@ class Pile(Generic[C]):
                 out.append((c, n))
         if not found:
             raise ValueError(f"pile: no {card!r} to draw")
-        return attrs.evolve(pile, counts=tuple(out))
+        return replace(pile, counts=tuple(out))  # still sorted, each count positive: no check to rerun
 
     def add(self, card: C, copies: int = 1) -> Pile[C]:
         """The pile with ``copies`` of ``card`` shuffled into the draw pile."""
-        return attrs.evolve(self, counts=_pack([*self.cards(), *([card] * copies)]))
+        return replace(self, counts=_pack([*self.cards(), *([card] * copies)]))
 
     def discard(self, card: C) -> Pile[C]:
         """The pile with ``card`` put on the discard pile."""
-        return attrs.evolve(self, discards=(*self.discards, card))
+        return replace(self, discards=(*self.discards, card))
 
     def reshuffled(self) -> Pile[C]:
         """The discards shuffled back into the draw pile."""

@@ -14,6 +14,7 @@ betting a :class:`~tabletop_core.flow.Decision` frame) and the observation is a 
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 import attrs
@@ -32,6 +33,7 @@ CARDS = "JQK"
 PASS, BET = 0, 1
 _SHOWDOWN = {(PASS, PASS): 1, (BET, BET): 2, (PASS, BET, BET): 2}
 _FOLD = {(BET, PASS): 0, (PASS, BET, PASS): 1}  # history -> the player who wins by the fold
+_ENDS = frozenset((*_SHOWDOWN, *_FOLD))
 
 
 @attrs.frozen
@@ -72,11 +74,20 @@ FLOW = Flow((Phase("deal", ("cards",)), Phase("betting", ("bets",))))
 _DEAL, _BETTING = FLOW.start(), FLOW.at("betting")
 
 
+_DEALS = (Deal(0), Deal(1), Deal(2))
+
+
+@functools.lru_cache(maxsize=16)
+def _deal_outcomes(deck: Pile[int]) -> tuple[tuple[Deal, float], ...]:
+    """The deals from ``deck`` (a pure function of the pile: a cache of the few piles Kuhn poker has)."""
+    return tuple((_DEALS[card], p) for card, p in deck.draw_outcomes())
+
+
 class DealCard(Chance[KuhnState, Deal]):
     """Chance deals the next card from the undealt ones (player 0's first, then player 1's)."""
 
     def chance_outcomes(self, state: KuhnState) -> tuple[tuple[Deal, float], ...]:
-        return tuple((Deal(card), p) for card, p in state.deck.draw_outcomes())
+        return _deal_outcomes(state.deck)
 
     def apply(self, state: KuhnState, action: Deal) -> KuhnState:
         return replace(state, deck=state.deck.draw(action.card), hands=(*state.hands, action.card))
@@ -105,7 +116,7 @@ DRIVER: Driver[KuhnState, Move | Deal] = Driver(
     FLOW,
     {("deal", "cards"): DealCard(), ("betting", "bets"): Bet()},
     position=lambda s: _DEAL if len(s.hands) < 2 else _BETTING,  # derived: the state stores no position
-    over=lambda s: s.history in _SHOWDOWN or s.history in _FOLD,
+    over=lambda s: s.history in _ENDS,
 )
 
 #: The observation tensor: whose view (one-hot), the private card (one-hot), each betting round's move (one-hot).
@@ -122,6 +133,10 @@ class KuhnView:
     player: int
     card: int | None
     history: tuple[int, ...]
+
+
+_OTHERS = tuple(tuple(c for c in range(3) if c != own) for own in range(3))  # the cards another player may hold
+_UNDEALT = tuple(Pile.of([c]) for c in range(3))  # the deck once both other cards are dealt
 
 
 class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
@@ -178,13 +193,11 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
     def determinize(self, state: KuhnState, player: int, rng: np.random.Generator) -> KuhnState:
         if len(state.hands) < 2:
             return state
-        other = 1 - player
-        pool = [c for c in range(3) if c != state.hands[player]]
+        own = state.hands[player]
+        pool = _OTHERS[own]
         card = pool[int(rng.integers(len(pool)))]
-        hands = list(state.hands)
-        hands[other] = card
-        deck = Pile.of([c for c in range(3) if c not in hands])
-        return replace(state, deck=deck, hands=tuple(hands))
+        hands = (own, card) if player == 0 else (card, own)
+        return replace(state, deck=_UNDEALT[3 - own - card], hands=hands)
 
     def enumerate_information_set(self, state: KuhnState, player: int) -> tuple[tuple[KuhnState, float], ...]:
         """Every deal of the opponent's card from the cards ``player`` has not seen, by its share of them."""

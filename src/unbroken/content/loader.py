@@ -1,8 +1,14 @@
-"""Load and validate content packs (TOML) into the frozen schema classes.
+"""Load and validate content packs (TOML) into the frozen schema classes, through the core's content reader.
 
-Every mistake raises :class:`~tabletop_core.errors.ContentError` naming the file, the entry and the (dotted)
-field. A user pack may stand alone or, with ``extends = "default"`` at its top, be merged over the default pack
-(entries with the same id replace the default's).
+Each entry of a file is structured by :data:`READER` (:class:`tabletop_core.content.ContentReader` on cattrs) into
+its schema class in :mod:`unbroken.content.schema`: unknown keys and wrong types are refused there, and a game rule
+the types cannot say (an op's fields, a Combat Actions table of 6 rows, a known resource) is checked after. Every
+mistake raises :class:`~tabletop_core.errors.ContentError` naming the file, the entry and the (dotted) field.
+A user pack may stand alone or, with ``extends = "default"`` at its top, be merged over the default pack (entries
+with the same id replace the default's).
+
+A pack is named by its name and the SHA-256 of its content (:attr:`Pack.sha256`); saved games and records name
+it so, and :data:`PACKS` resolves the pair without ever reading a file (see :class:`tabletop_core.content.PackStore`).
 
 >>> pack = default_pack()
 >>> len(pack.monsters), pack.monster_for(4, 6).name
@@ -12,34 +18,39 @@ field. A user pack may stand alone or, with ``extends = "default"`` at its top, 
 from __future__ import annotations
 
 import functools
-import hashlib
+import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
+from cattrs.gen import make_dict_structure_fn
 
-from tabletop_core.content import package_file, read_text
+from tabletop_core.content import (
+    ContentReader,
+    PackStore,
+    content_digest,
+    pack_name,
+    package_file,
+    read_text,
+    refuse,
+)
 from tabletop_core.errors import ContentError
 from unbroken.content.schema import (
     ABILITY_KINDS,
     COMBAT_KINDS,
     OPS,
     RESOURCES,
-    SOURCES,
     STATIC_OPS,
     TRIGGERS,
     Ability,
-    Attack,
     Character,
     Condition,
     Encounter,
     Monster,
     Op,
-    Row,
     Skill,
-    Upgrade,
     Weapon,
 )
 
@@ -49,16 +60,26 @@ __all__ = [
     "MAX_MONSTERS",
     "MAX_SKILLS",
     "MAX_WEAPONS",
+    "PACKS",
+    "READER",
     "Pack",
     "default_pack",
     "get_pack",
     "load_pack",
-    "pack_digest",
     "parse_pack",
 ]
 
 SECTIONS = ("character", "weapon", "monster", "condition", "skill", "encounter")
 DATA_FILES = ("characters.toml", "weapons.toml", "monsters.toml", "conditions.toml", "skills.toml", "encounters.toml")
+#: The schema class of each section's entries.
+SCHEMA: dict[str, type] = {
+    "character": Character,
+    "weapon": Weapon,
+    "monster": Monster,
+    "condition": Condition,
+    "skill": Skill,
+    "encounter": Encounter,
+}
 #: Limits that keep the chance-outcome space and the observation tensor fixed (``unbroken.view.LAYOUT`` holds
 #: one slot per card up to these): a pack with more is refused, never folded onto shared slots.
 MAX_ENCOUNTERS = 160
@@ -66,12 +87,19 @@ MAX_SKILLS = 80
 MAX_WEAPONS = 12
 MAX_CONDITIONS = 24
 MAX_MONSTERS = 24
-_FIELDS = frozenset(attrs.fields_dict(Op)) - {"op"}
+#: The name of the pack shipped with the library.
+DEFAULT = "default"
 
 
 @attrs.frozen
 class Pack:
-    """A validated content pack: every card of the game, with lookups by id."""
+    """A validated content pack: every card of the game, with lookups by id.
+
+    Attributes:
+        name: ``default`` for the shipped pack; a custom pack's name (a word, never a path).
+        sha256: the SHA-256 of the pack's content (:func:`tabletop_core.content.content_digest`), which saved
+            games record beside the name.
+    """
 
     characters: tuple[Character, ...]
     weapons: tuple[Weapon, ...]
@@ -79,7 +107,8 @@ class Pack:
     conditions: tuple[Condition, ...]
     skills: tuple[Skill, ...]
     encounters: tuple[Encounter, ...]
-    name: str = "default"
+    name: str = DEFAULT
+    sha256: str = ""
 
     def character(self, cid: str) -> Character:
         """The character with id ``cid``."""
@@ -117,6 +146,73 @@ def _index(items: tuple[Any, ...]) -> dict[str, Any]:
     return {x.id: x for x in items}
 
 
+# ----- the effect language: an op's fields depend on its verb -----------------------------------------------------
+
+
+def _op_hook(value: Any, _t: Any) -> Op:
+    """Structure one op: its verb known, exactly the fields :data:`OPS` allows it, each typed, then its rules."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected an effect table, got {type(value).__name__} {value!r}"[:120])
+    name = value.get("op")
+    if "op" not in value:
+        raise refuse("op", "missing", Op)
+    if type(name) is not str:
+        raise refuse("op", f"expected a string, got {name!r}"[:120], Op)
+    if name not in OPS:
+        raise refuse("op", f"unknown op {name!r} (known: {sorted(OPS)})", Op)
+    required, optional = OPS[name]
+    allowed = {"op", *required, *optional}
+    for key in sorted(set(value) - allowed):
+        raise refuse(str(key), f"unknown field (allowed: {sorted(allowed)})", Op)
+    for key in sorted(required - set(value)):
+        raise refuse(key, f"op {name!r} requires it", Op)
+    op: Op = _OP_FIELDS(value, Op)
+    _check_op(op, set(value))
+    return op
+
+
+def _check_op(op: Op, given: set[str]) -> None:
+    if "res" in given and op.op == "monster_gain":
+        if op.res not in ("armor", "health"):
+            raise refuse("res", "monster_gain takes armor or health", Op)
+    elif "res" in given and op.res not in RESOURCES:
+        raise refuse("res", f"unknown resource {op.res!r} (known: {list(RESOURCES)})", Op)
+    if "to" in given and op.to not in RESOURCES:
+        raise refuse("to", f"unknown resource {op.to!r}", Op)
+    if op.op in ("gain", "spend", "lose", "steal", "reduce", "wound", "break_armor", "heal", "monster_gain") and (
+        op.n <= 0
+    ):
+        raise refuse("n", f"{op.op} needs a positive amount, got {op.n}", Op)
+    if op.op == "time" and op.n <= 0:
+        raise refuse("n", "time loss must be positive", Op)
+    if op.op == "condition" and op.when not in ("now", "next"):
+        raise refuse("when", f"expected 'now' or 'next', got {op.when!r}", Op)
+    if op.op == "condition" and op.n < 0:
+        raise refuse("n", "tokens must be >= 0", Op)
+    if op.op == "roll" and not 1 <= op.n <= 6:
+        raise refuse("n", "a roll threshold must be 1..6", Op)
+    if op.op == "ignore" and op.id not in COMBAT_KINDS:
+        raise refuse("id", f"unknown Combat Action type {op.id!r} (known: {list(COMBAT_KINDS)})", Op)
+    if op.op == "power" and op.id not in ("", "basic", "advanced"):
+        raise refuse("id", f"a power bonus may depend on the weapon tier basic/advanced, not {op.id!r}", Op)
+    if op.scale not in ("", "level"):
+        raise refuse("scale", "scale must be 'level'", Op)
+    if op.op == "skill" and not 1 <= op.n <= 4:
+        raise refuse("n", "draw 1..4 skills", Op)
+    if "options" in given and len(op.options) < 2:
+        raise refuse("options", "expected a list of at least 2 branches", Op)
+
+
+#: The reader of Unbroken's content: the core's strict reader, with the effect language's own hook.
+READER = ContentReader({Op: _op_hook})
+_OP_FIELDS = make_dict_structure_fn(
+    Op, READER.converter, _cattrs_forbid_extra_keys=True, _cattrs_detailed_validation=True
+)
+
+
+# ----- the rules of each kind of entry, checked on the structured entry --------------------------------------------
+
+
 class _Ctx:
     def __init__(self, file: str, entry: str) -> None:
         self.file, self.entry = file, entry
@@ -126,241 +222,90 @@ class _Ctx:
         return ContentError(self.file, self.entry, field, problem)
 
 
-def _get(  # noqa: PLR0917  # a private reader called positionally at every field
-    ctx: _Ctx, d: Mapping[str, Any], key: str, kind: type, field: str, default: Any = ...
-) -> Any:
-    if key not in d:
-        if default is ...:
-            raise ctx.err(f"{field}{key}", "missing")
-        return default
-    v = d[key]
-    ok = type(v) is kind if kind in (int, bool) else isinstance(v, kind)
-    if not ok:
-        raise ctx.err(f"{field}{key}", f"expected {kind.__name__}, got {type(v).__name__} {v!r}")
-    return v
-
-
-def _only(ctx: _Ctx, d: Mapping[str, Any], allowed: set[str] | frozenset[str], field: str) -> None:
-    extra = sorted(set(d) - set(allowed))
-    if extra:
-        raise ctx.err(f"{field}{extra[0]}", f"unknown field (allowed: {sorted(allowed)})")
-
-
-def _ops(ctx: _Ctx, value: Any, field: str) -> tuple[Op, ...]:
-    if not isinstance(value, list):
-        raise ctx.err(field, f"expected a list of effects, got {type(value).__name__}")
-    return tuple(_op(ctx, v, f"{field}[{i}]") for i, v in enumerate(value))
-
-
-def _op(ctx: _Ctx, d: Any, field: str) -> Op:
-    if not isinstance(d, dict):
-        raise ctx.err(field, f"expected an effect table, got {type(d).__name__}")
-    name = _get(ctx, d, "op", str, f"{field}.")
-    if name not in OPS:
-        raise ctx.err(f"{field}.op", f"unknown op {name!r} (known: {sorted(OPS)})")
-    required, optional = OPS[name]
-    _only(ctx, d, {"op", *required, *optional}, f"{field}.")
-    for key in required:
-        if key not in d:
-            raise ctx.err(f"{field}.{key}", f"op {name!r} requires it")
-    kw: dict[str, Any] = {}
-    for key in set(d) - {"op"}:
-        f = f"{field}.{key}"
-        if key in ("then", "alt"):
-            kw[key] = _ops(ctx, d[key], f)
-        elif key == "options":
-            opts = d[key]
-            if not isinstance(opts, list) or len(opts) < 2:
-                raise ctx.err(f, "expected a list of at least 2 branches")
-            kw[key] = tuple(_ops(ctx, o, f"{f}[{i}]") for i, o in enumerate(opts))
-        elif key in ("n", "m"):
-            kw[key] = _get(ctx, d, key, int, f"{field}.")
-        elif key in ("pierce", "perm"):
-            kw[key] = _get(ctx, d, key, bool, f"{field}.")
-        else:
-            kw[key] = _get(ctx, d, key, str, f"{field}.")
-    op = Op(name, **kw)
-    _check_op(ctx, op, field)
-    return op
-
-
-def _check_op(ctx: _Ctx, op: Op, field: str) -> None:
-    if op.res and op.op == "monster_gain":
-        if op.res not in ("armor", "health"):
-            raise ctx.err(f"{field}.res", "monster_gain takes armor or health")
-    elif op.res and op.res not in RESOURCES:
-        raise ctx.err(f"{field}.res", f"unknown resource {op.res!r} (known: {list(RESOURCES)})")
-    if op.to and op.to not in RESOURCES:
-        raise ctx.err(f"{field}.to", f"unknown resource {op.to!r}")
-    if op.op in ("gain", "spend", "lose", "steal", "reduce", "wound", "break_armor", "heal", "monster_gain") and (
-        op.n <= 0
-    ):
-        raise ctx.err(f"{field}.n", f"{op.op} needs a positive amount, got {op.n}")
-    if op.op == "time" and op.n <= 0:
-        raise ctx.err(f"{field}.n", "time loss must be positive")
-    if op.op == "condition" and op.when not in ("now", "next"):
-        raise ctx.err(f"{field}.when", f"expected 'now' or 'next', got {op.when!r}")
-    if op.op == "condition" and op.n < 0:
-        raise ctx.err(f"{field}.n", "tokens must be >= 0")
-    if op.op == "roll" and not 1 <= op.n <= 6:
-        raise ctx.err(f"{field}.n", "a roll threshold must be 1..6")
-    if op.op == "ignore" and op.id not in COMBAT_KINDS:
-        raise ctx.err(f"{field}.id", f"unknown Combat Action type {op.id!r} (known: {list(COMBAT_KINDS)})")
-    if op.op == "power" and op.id not in ("", "basic", "advanced"):
-        raise ctx.err(f"{field}.id", f"a power bonus may depend on the weapon tier basic/advanced, not {op.id!r}")
-    if op.scale not in ("", "level"):
-        raise ctx.err(f"{field}.scale", "scale must be 'level'")
-    if op.op == "skill" and not 1 <= op.n <= 4:
-        raise ctx.err(f"{field}.n", "draw 1..4 skills")
-
-
-def _ability(ctx: _Ctx, d: Any, field: str) -> Ability:
-    if not isinstance(d, dict):
-        raise ctx.err(field, "expected an ability table")
-    _only(ctx, d, {"name", "kind", "trigger", "cost", "effects", "phase", "text"}, f"{field}.")
-    kind = _get(ctx, d, "kind", str, f"{field}.")
-    if kind not in ABILITY_KINDS:
-        raise ctx.err(f"{field}.kind", f"unknown ability kind {kind!r} (known: {list(ABILITY_KINDS)})")
-    trigger = _get(ctx, d, "trigger", str, f"{field}.", "")
-    if kind in ("response", "passive") and trigger not in TRIGGERS:
-        raise ctx.err(f"{field}.trigger", f"unknown trigger {trigger!r} (known: {list(TRIGGERS)})")
-    if kind in ("static", "action") and trigger:
-        raise ctx.err(f"{field}.trigger", f"a {kind} ability has no trigger")
-    phase = _get(ctx, d, "phase", str, f"{field}.", "any")
-    if phase not in ("travel", "combat", "any"):
+def _check_ability(ctx: _Ctx, a: Ability, field: str) -> None:
+    if a.kind not in ABILITY_KINDS:
+        raise ctx.err(f"{field}.kind", f"unknown ability kind {a.kind!r} (known: {list(ABILITY_KINDS)})")
+    if a.kind in ("response", "passive") and a.trigger not in TRIGGERS:
+        raise ctx.err(f"{field}.trigger", f"unknown trigger {a.trigger!r} (known: {list(TRIGGERS)})")
+    if a.kind in ("static", "action") and a.trigger:
+        raise ctx.err(f"{field}.trigger", f"a {a.kind} ability has no trigger")
+    if a.phase not in ("travel", "combat", "any"):
         raise ctx.err(f"{field}.phase", "expected travel, combat or any")
-    cost = _ops(ctx, d.get("cost", []), f"{field}.cost")
-    for i, c in enumerate(cost):
+    for i, c in enumerate(a.cost):
         if c.op != "spend":
             raise ctx.err(f"{field}.cost[{i}].op", "a cost holds only spend ops")
-    effects = _ops(ctx, _get(ctx, d, "effects", list, f"{field}."), f"{field}.effects")
-    for i, e in enumerate(effects):
-        if (e.op in STATIC_OPS) != (kind == "static") and not (e.op == "reveal" and kind != "static"):
-            raise ctx.err(f"{field}.effects[{i}].op", f"op {e.op!r} does not fit a {kind} ability")
-    name = _get(ctx, d, "name", str, f"{field}.", "")
-    return Ability(name, kind, trigger, cost, effects, phase, _get(ctx, d, "text", str, f"{field}.", ""))
+    for i, e in enumerate(a.effects):
+        if (e.op in STATIC_OPS) != (a.kind == "static") and not (e.op == "reveal" and a.kind != "static"):
+            raise ctx.err(f"{field}.effects[{i}].op", f"op {e.op!r} does not fit a {a.kind} ability")
 
 
-def _abilities(ctx: _Ctx, d: Mapping[str, Any]) -> tuple[Ability, ...]:
-    raw = _get(ctx, d, "abilities", list, "", [])
-    return tuple(_ability(ctx, a, f"abilities[{i}]") for i, a in enumerate(raw))
+def _check_common(ctx: _Ctx, entry: Any) -> None:
+    for field in ("id", "name"):
+        if not getattr(entry, field).strip():
+            raise ctx.err(field, "must not be empty")
+    for i, a in enumerate(getattr(entry, "abilities", ())):
+        _check_ability(ctx, a, f"abilities[{i}]")
 
 
-def _common(ctx: _Ctx, d: Mapping[str, Any], allowed: set[str]) -> tuple[str, str, str]:
-    _only(ctx, d, {"id", "name", "source", "text", *allowed}, "")
-    source = _get(ctx, d, "source", str, "")
-    if source not in SOURCES:
-        raise ctx.err("source", f"expected one of {list(SOURCES)}, got {source!r}")
-    return _get(ctx, d, "id", str, ""), _get(ctx, d, "name", str, ""), source
-
-
-def _character(ctx: _Ctx, d: Mapping[str, Any]) -> Character:
-    cid, name, src = _common(ctx, d, {"abilities"})
-    return Character(cid, name, _abilities(ctx, d), src, d.get("text", ""))
-
-
-def _weapon(ctx: _Ctx, d: Mapping[str, Any]) -> Weapon:
-    wid, name, src = _common(ctx, d, {"tier", "attacks", "upgrades"})
-    tier = _get(ctx, d, "tier", str, "")
-    if tier not in ("basic", "advanced"):
+def _check_weapon(ctx: _Ctx, w: Weapon) -> None:
+    if w.tier not in ("basic", "advanced"):
         raise ctx.err("tier", "expected basic or advanced")
-    attacks = []
-    for i, a in enumerate(_get(ctx, d, "attacks", list, "")):
+    for i, a in enumerate(w.attacks):
         f = f"attacks[{i}]."
-        _only(ctx, a, {"name", "kind", "cost", "power", "pierce"}, f)
-        kind = _get(ctx, a, "kind", str, f)
-        if kind not in ("break", "wound"):
+        if not a.name.strip():
+            raise ctx.err(f"{f}name", "must not be empty")
+        if a.kind not in ("break", "wound"):
             raise ctx.err(f"{f}kind", "expected break or wound")
-        power = _get(ctx, a, "power", int, f)
-        if power <= 0:
+        if a.power <= 0:
             raise ctx.err(f"{f}power", "must be positive")
-        cost = _ops(ctx, _get(ctx, a, "cost", list, f), f"{f}cost")
-        if not cost or any(c.op != "spend" for c in cost):
+        if not a.cost or any(c.op != "spend" for c in a.cost):
             raise ctx.err(f"{f}cost", "an attack costs one or more spend ops")
-        attacks.append(Attack(_get(ctx, a, "name", str, f), kind, cost, power, _get(ctx, a, "pierce", bool, f, False)))
-    if not attacks:
+    if not w.attacks:
         raise ctx.err("attacks", "a weapon needs at least one attack")
-    ups = []
-    for i, u in enumerate(_get(ctx, d, "upgrades", list, "", [])):
+    for i, u in enumerate(w.upgrades):
         f = f"upgrades[{i}]."
-        _only(ctx, u, {"to", "cost", "time"}, f)
-        cost = _ops(ctx, _get(ctx, u, "cost", list, f), f"{f}cost")
-        if any(c.op != "spend" for c in cost):
+        if any(c.op != "spend" for c in u.cost):
             raise ctx.err(f"{f}cost", "a Craft cost holds only spend ops")
-        time = _get(ctx, u, "time", int, f)
-        if time < 0:
+        if u.time < 0:
             raise ctx.err(f"{f}time", "must be >= 0")
-        ups.append(Upgrade(_get(ctx, u, "to", str, f), cost, time))
-    return Weapon(wid, name, tier, tuple(attacks), tuple(ups), src)
 
 
-def _monster(ctx: _Ctx, d: Mapping[str, Any]) -> Monster:
-    mid, name, src = _common(
-        ctx, d, {"level", "number", "armor", "health", "ambush", "trickery", "table", "rewards", "abilities"}
-    )
-    level, number = _get(ctx, d, "level", int, ""), _get(ctx, d, "number", int, "")
-    if not 1 <= level <= 4:
-        raise ctx.err("level", f"expected 1..4, got {level}")
-    if not 1 <= number <= 6:
-        raise ctx.err("number", f"expected 1..6, got {number}")
-    armor, health = _get(ctx, d, "armor", int, ""), _get(ctx, d, "health", int, "")
-    if armor < 0 or health <= 0:
-        raise ctx.err("health" if health <= 0 else "armor", "armor must be >= 0 and health > 0")
-    ambush = _ops(ctx, d["ambush"], "ambush") if "ambush" in d else None
-    trick = _ops(ctx, d["trickery"], "trickery") if "trickery" in d else None
-    if trick is not None and (not trick or any(o.op != "spend" for o in trick)):
+def _check_monster(ctx: _Ctx, m: Monster) -> None:
+    if not 1 <= m.level <= 4:
+        raise ctx.err("level", f"expected 1..4, got {m.level}")
+    if not 1 <= m.number <= 6:
+        raise ctx.err("number", f"expected 1..6, got {m.number}")
+    if m.armor < 0 or m.health <= 0:
+        raise ctx.err("health" if m.health <= 0 else "armor", "armor must be >= 0 and health > 0")
+    if m.trickery is not None and (not m.trickery or any(o.op != "spend" for o in m.trickery)):
         raise ctx.err("trickery", "a Trickery Cost holds one or more spend ops")
-    rows = []
-    table = _get(ctx, d, "table", list, "")
-    if len(table) != 6:
-        raise ctx.err("table", f"a Combat Actions table has 6 rows, got {len(table)}")
-    for i, r in enumerate(table):
-        f = f"table[{i}]."
-        if not isinstance(r, dict):
-            raise ctx.err(f"table[{i}]", "expected a row table")
-        _only(ctx, r, {"kind", "effects", "text"}, f)
-        kind = _get(ctx, r, "kind", str, f)
-        if kind not in COMBAT_KINDS:
-            raise ctx.err(f"{f}kind", f"unknown Combat Action type {kind!r} (known: {list(COMBAT_KINDS)})")
-        rows.append(Row(kind, _ops(ctx, _get(ctx, r, "effects", list, f), f"{f}effects"), r.get("text", "")))
-    rewards = _ops(ctx, _get(ctx, d, "rewards", list, "", []), "rewards")
-    return Monster(
-        mid, name, level, number, armor, health, ambush, trick, tuple(rows), rewards, _abilities(ctx, d), src
-    )
+    if len(m.table) != 6:
+        raise ctx.err("table", f"a Combat Actions table has 6 rows, got {len(m.table)}")
+    for i, r in enumerate(m.table):
+        if r.kind not in COMBAT_KINDS:
+            raise ctx.err(f"table[{i}].kind", f"unknown Combat Action type {r.kind!r} (known: {list(COMBAT_KINDS)})")
 
 
-def _condition(ctx: _Ctx, d: Mapping[str, Any]) -> Condition:
-    cid, name, src = _common(ctx, d, {"permanent", "abilities"})
-    return Condition(cid, name, _get(ctx, d, "permanent", bool, "", False), _abilities(ctx, d), src, d.get("text", ""))
-
-
-def _skill(ctx: _Ctx, d: Mapping[str, Any]) -> Skill:
-    sid, name, src = _common(ctx, d, {"abilities"})
-    return Skill(sid, name, _abilities(ctx, d), src, d.get("text", ""))
-
-
-def _encounter(ctx: _Ctx, d: Mapping[str, Any]) -> Encounter:
-    eid, name, src = _common(ctx, d, {"kind", "time", "spend", "gain", "count"})
-    time = _get(ctx, d, "time", int, "")
-    if time < 1:
-        raise ctx.err("time", f"a Time Value is at least 1, got {time}")
-    spend = _ops(ctx, _get(ctx, d, "spend", list, "", []), "spend")
-    if any(o.op != "spend" for o in spend):
+def _check_encounter(ctx: _Ctx, e: Encounter) -> None:
+    if e.time < 1:
+        raise ctx.err("time", f"a Time Value is at least 1, got {e.time}")
+    if any(o.op != "spend" for o in e.spend):
         raise ctx.err("spend", "the Spend field holds only spend ops")
-    count = _get(ctx, d, "count", int, "", 1)
-    if not 1 <= count <= 8:
+    if not 1 <= e.count <= 8:
         raise ctx.err("count", "expected 1..8 copies")
-    gain = _ops(ctx, _get(ctx, d, "gain", list, ""), "gain")
-    return Encounter(eid, name, _get(ctx, d, "kind", str, ""), time, spend, gain, src, count, d.get("text", ""))
 
 
-_BUILDERS: dict[str, Any] = {
-    "character": _character,
-    "weapon": _weapon,
-    "monster": _monster,
-    "condition": _condition,
-    "skill": _skill,
-    "encounter": _encounter,
+def _no_more(_ctx: _Ctx, _entry: Any) -> None:
+    """Nothing beyond the common checks (id, name and abilities)."""
+
+
+_CHECKS: dict[str, Any] = {
+    "character": _no_more,
+    "weapon": _check_weapon,
+    "monster": _check_monster,
+    "condition": _no_more,
+    "skill": _no_more,
+    "encounter": _check_encounter,
 }
 
 
@@ -370,7 +315,7 @@ def _parse_sections(text: str, file: str) -> tuple[dict[str, list[tuple[str, Any
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(file, "<file>", "<toml>", f"not valid TOML: {exc}") from exc
     extends = doc.pop("extends", "")
-    if extends not in ("", "default"):
+    if extends not in ("", DEFAULT):
         raise ContentError(file, "<file>", "extends", "only 'default' can be extended")
     out: dict[str, list[tuple[str, Any]]] = {s: [] for s in SECTIONS}
     for key, value in doc.items():
@@ -378,36 +323,42 @@ def _parse_sections(text: str, file: str) -> tuple[dict[str, list[tuple[str, Any
             raise ContentError(file, "<file>", key, f"unknown section (known: {list(SECTIONS)})")
         if not isinstance(value, list):
             raise ContentError(file, "<file>", key, "write entries as [[" + key + "]] tables")
-        for i, entry in enumerate(value):
-            if not isinstance(entry, dict):
-                raise ContentError(file, f"{key}[{i}]", "<entry>", "expected a table")
-            label = entry.get("id") if isinstance(entry.get("id"), str) else f"{key}[{i}]"
-            ctx = _Ctx(file, str(label))
-            out[key].append((file, _BUILDERS[key](ctx, entry)))
-    return out, extends
+        entries: tuple[Any, ...] = READER.entries(doc, key, SCHEMA[key], file=file, id_field="id")
+        for i, entry in enumerate(entries):
+            ctx = _Ctx(file, entry.id if entry.id.strip() else f"{key}[{i}]")
+            _check_common(ctx, entry)
+            _CHECKS[key](ctx, entry)
+            out[key].append((file, entry))
+    return out, str(extends)
 
 
-def parse_pack(texts: Mapping[str, str], *, base: Pack | None = None, name: str = "custom") -> Pack:
-    """Build a pack from TOML texts keyed by file name, optionally merged over ``base``; validate it whole."""
+def parse_pack(
+    texts: Mapping[str, str], *, base: Pack | None = None, name: str = "custom", sha256: str | None = None
+) -> Pack:
+    """Build a pack from TOML texts keyed by file name, optionally merged over ``base``; validate it whole.
+
+    ``sha256`` pins the pack (default: :func:`~tabletop_core.content.content_digest` of ``texts``, and of the
+    default pack's when a text extends it).
+    """
     merged: dict[str, dict[str, tuple[str, Any]]] = {s: {} for s in SECTIONS}
     if base is not None:
         for s, items in zip(SECTIONS, _sections(base), strict=True):
             merged[s] = {x.id: ("<default>", x) for x in items}
+    extended = False
     for file, text in texts.items():
         sections, extends = _parse_sections(text, file)
         if extends and base is None:
+            extended = True
             base_pack = default_pack()
             for s, items in zip(SECTIONS, _sections(base_pack), strict=True):
                 for x in items:
                     merged[s].setdefault(x.id, ("<default>", x))
         for s, entries in sections.items():
-            seen: set[str] = set()
             for f, x in entries:
-                if x.id in seen:
-                    raise ContentError(f, x.id, "id", f"duplicate {s} id")
-                seen.add(x.id)
                 merged[s][x.id] = (f, x)
     by_section = {s: tuple(x for _, x in merged[s].values()) for s in SECTIONS}
+    if sha256 is None:
+        sha256 = _digest(texts, extended or base is not None, base)
     pack = Pack(
         characters=by_section["character"],
         weapons=by_section["weapon"],
@@ -416,9 +367,18 @@ def parse_pack(texts: Mapping[str, str], *, base: Pack | None = None, name: str 
         skills=by_section["skill"],
         encounters=by_section["encounter"],
         name=name,
+        sha256=sha256,
     )
     _validate(pack, {s: {k: f for k, (f, _) in merged[s].items()} for s in SECTIONS})
     return pack
+
+
+def _digest(texts: Mapping[str, str], extended: bool, base: Pack | None) -> str:
+    """The pack's SHA-256: its texts, and the pack they extend (an edit of either is another pack)."""
+    pinned = dict(texts)
+    if extended:
+        pinned["<extends>"] = (base or default_pack()).sha256
+    return content_digest(pinned)
 
 
 def _sections(pack: Pack) -> tuple[tuple[Any, ...], ...]:
@@ -527,54 +487,48 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
 @functools.cache
 def default_pack() -> Pack:
     """The pack shipped with the library (loaded once)."""
-    texts = {f"unbroken/content/data/{f}": read_text(package_file("unbroken.content", f"data/{f}")) for f in DATA_FILES}
-    return parse_pack(texts, name="default")
+    texts = {f: read_text(package_file("unbroken.content", f"data/{f}")) for f in DATA_FILES}
+    located = {f"unbroken/content/data/{f}": text for f, text in texts.items()}
+    return parse_pack(located, name=DEFAULT, sha256=content_digest(texts))
 
 
-def load_pack(path: str | Path) -> Pack:
-    """Load and validate a user's TOML pack (``extends = "default"`` merges it over the default pack).
+#: The packs Unbroken can play: the default pack, and the custom packs callers have passed to ``new_game`` (or
+#: added with ``PACKS.add``), by name and SHA-256. A saved game is resolved here and never opens a file.
+PACKS: PackStore[Pack] = PackStore("unbroken", DEFAULT, default_pack)
+
+
+def load_pack(path: str | os.PathLike[str], *, name: str | None = None) -> Pack:
+    """Load and validate the TOML pack file ``path`` that the caller chose (``extends = "default"`` merges it over
+    the default pack). Pass the pack to ``new_game(pack=...)`` to play it.
+
+    Args:
+        path: the pack file (a regular UTF-8 file of bounded size; anything else is refused unread).
+        name: the pack's name in saved games (default: the file's stem, made a pack name).
 
     Raises:
         ContentError: naming the file, entry and field of the first mistake.
     """
     p = Path(path)
-    return parse_pack({str(p): _read(p)}, name=str(p))
+    text = read_text(p)
+    return parse_pack({str(p): text}, name=name if name is not None else pack_name(p.stem), sha256=_file_digest(text))
 
 
-def _read(path: Path) -> str:
-    """The pack file's text, through the core reader (a regular UTF-8 file of bounded size)."""
-    return read_text(path)
+def _file_digest(text: str) -> str:
+    """A one-file pack's SHA-256 (where the file lies plays no part; the default pack it extends does)."""
+    try:
+        extends = tomllib.loads(text).get("extends", "") == DEFAULT
+    except tomllib.TOMLDecodeError:
+        extends = False
+    return _digest({"pack.toml": text}, extends, None)
 
 
-def _sha256(text: str) -> str:
-    """The SHA-256 of the file's bytes (UTF-8 text re-encodes to exactly the bytes read)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def pack_digest(name: str) -> str:
-    """The SHA-256 of the pack file ``name`` as it is now (``""`` for the default pack)."""
-    return "" if name == "default" else _sha256(_read(Path(name)))
-
-
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)
 def get_pack(name: str, digest: str = "") -> Pack:
-    """The pack an options value names: ``"default"``, or a TOML pack's path and its file's SHA-256.
+    """The pack an options value names: ``"default"``, or a custom pack's name and SHA-256, from :data:`PACKS`.
 
-    A pure memo keyed by the content's digest (bounded): the same key always means the same immutable pack,
-    so an edited file never reaches a game as a stale pack, and games share packs only through equal bytes.
-    :class:`unbroken.Options` checks the file's digest whenever options are built (a new game, a loaded one).
+    A memo of a content-addressed lookup: the same pair always means the same immutable pack. Nothing is read.
 
     Raises:
-        ContentError: the file cannot be read, is invalid, or no longer holds the bytes ``digest`` names.
+        ContentError: :data:`PACKS` holds no pack of that name and SHA-256 (unknown, or changed since).
     """
-    if name == "default":
-        return default_pack()
-    text = _read(Path(name))
-    if digest and _sha256(text) != digest:
-        raise ContentError(name, "<file>", "<file>", changed_message(digest))
-    return parse_pack({name: text}, name=name)
-
-
-def changed_message(digest: str) -> str:
-    """The problem text for a pack file that no longer holds the bytes a game began with."""
-    return f"the pack file changed since this game began (it had SHA-256 {digest[:12]}...)"
+    return PACKS.get(name, digest)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import attrs
 
-from tabletop_core.content import SOURCES
+from tabletop_core.content import SOURCES, Source
 
 __all__ = [
     "ABILITY_KINDS",
@@ -147,11 +147,11 @@ class Ability:
         text: the card's wording.
     """
 
-    name: str
     kind: str
+    effects: tuple[Op, ...]
+    name: str = ""
     trigger: str = ""
     cost: tuple[Op, ...] = ()
-    effects: tuple[Op, ...] = ()
     phase: str = "any"
     text: str = ""
 
@@ -184,8 +184,9 @@ class Weapon:
     name: str
     tier: str
     attacks: tuple[Attack, ...]
-    upgrades: tuple[Upgrade, ...]
-    source: str
+    source: Source
+    upgrades: tuple[Upgrade, ...] = ()
+    text: str = ""
 
 
 @attrs.frozen
@@ -207,12 +208,13 @@ class Monster:
     number: int
     armor: int
     health: int
-    ambush: tuple[Op, ...] | None
-    trickery: tuple[Op, ...] | None
     table: tuple[Row, ...]
-    rewards: tuple[Op, ...]
-    abilities: tuple[Ability, ...]
-    source: str
+    source: Source
+    ambush: tuple[Op, ...] | None = None
+    trickery: tuple[Op, ...] | None = None
+    rewards: tuple[Op, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    text: str = ""
 
 
 @attrs.frozen
@@ -221,9 +223,9 @@ class Condition:
 
     id: str
     name: str
-    permanent: bool
-    abilities: tuple[Ability, ...]
-    source: str
+    source: Source
+    permanent: bool = False
+    abilities: tuple[Ability, ...] = ()
     text: str = ""
 
 
@@ -233,8 +235,8 @@ class Skill:
 
     id: str
     name: str
-    abilities: tuple[Ability, ...]
-    source: str
+    source: Source
+    abilities: tuple[Ability, ...] = ()
     text: str = ""
 
 
@@ -244,8 +246,8 @@ class Character:
 
     id: str
     name: str
-    abilities: tuple[Ability, ...]
-    source: str
+    source: Source
+    abilities: tuple[Ability, ...] = ()
     text: str = ""
 
 
@@ -257,8 +259,8 @@ class Encounter:
     name: str
     kind: str
     time: int
-    spend: tuple[Op, ...]
     gain: tuple[Op, ...]
-    source: str
+    source: Source
+    spend: tuple[Op, ...] = ()
     count: int = 1
     text: str = ""

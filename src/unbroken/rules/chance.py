@@ -56,8 +56,9 @@ class CardDraw(Chance[State, Action]):
         """The deck drawn from."""
         raise NotImplementedError(type(self).__name__)
 
-    def drawn(self, state: State, pile: Pile[int], card: int) -> State:
-        """``state`` (this frame already moved on) with the deck now ``pile`` and ``card`` in hand."""
+    def drawn(self, state: State, frames: tuple[Frame, ...], pile: Pile[int], card: int) -> State:
+        """``state`` with this frame replaced by ``frames`` (this draw's rest, if any: see
+        :meth:`~unbroken.state.State.restack`), the deck now ``pile`` and ``card`` in hand, in one copy."""
         raise NotImplementedError(type(self).__name__)
 
     def less(self) -> CardDraw:
@@ -85,5 +86,5 @@ class CardDraw(Chance[State, Action]):
         """Draw the card; the frame stays for the cards still to draw."""
         assert isinstance(action, DrawCard)
         # Every concrete draw is a kind of frame of the union (the subclasses are listed in ``Frame``).
-        rest = state.pop() if self.n <= 1 else state.replace_top(cast("Frame", self.less()))
-        return self.drawn(rest, self.pile(state).draw(action.index), action.index)
+        rest: tuple[Frame, ...] = () if self.n <= 1 else (cast("Frame", self.less()),)
+        return self.drawn(state, rest, self.pile(state).draw(action.index), action.index)

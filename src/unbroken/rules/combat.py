@@ -25,15 +25,17 @@ from unbroken.actions import (
     Action,
     Attack,
     Craft,
+    Die,
     Eat,
     Use,
 )
-from unbroken.content.schema import Monster, Op
+from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import Cost, Decide
+from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, USE, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, pay
 from unbroken.rules.skills import gain_skill
+from unbroken.rules.tables import tables
 from unbroken.state import (
     FOOD,
     LAST_LEVEL,
@@ -80,7 +82,7 @@ SKILL_DRAW = 2
 def monster(state: State) -> Monster:
     """The monster on the Monster Tracker (or revealed by scouting)."""
     mid = state.combat.monster if state.combat is not None else state.monster
-    return next(m for m in state.pack.monsters if m.id == mid)
+    return tables(state).monsters[mid]
 
 
 # ----- revealing the monster, the Ambush and Trickery Steps -----------------------------------------------------
@@ -127,7 +129,7 @@ class AmbushStep(Automatic[State]):
 
 def trickery_actions(state: State) -> list[Action]:
     """Fight, or trick the monster (only when it has a Trickery Cost you can pay)."""
-    return [Act(FIGHT), Act(TRICK)]
+    return [ACT[FIGHT], ACT[TRICK]]
 
 
 def apply_trickery(state: State, action: Action) -> State:
@@ -181,7 +183,7 @@ def start_battle(state: State) -> State:
     assert state.combat is not None
     state = replace(state, combat=replace(state.combat, started=True))
     first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
-    return state.push(first, triggers.Fire("battle_start"))
+    return triggers.push_fire(state, "battle_start", first)
 
 
 @attrs.frozen
@@ -221,14 +223,14 @@ def surcharge(state: State) -> list[int]:
 
 def attack_cost(state: State, i: int) -> Cost:
     """What weapon attack ``i`` costs, with any surcharge."""
-    return state.pack.weapon(state.weapon).attacks[i].cost, surcharge(state)
+    return travel.weapon(state).attacks[i].cost, surcharge(state)
 
 
 def attack_ok(state: State, i: int) -> bool:
     """Whether weapon attack ``i`` can be made: Armor-Breaking only while Armor remains; Wounding only at 0 Armor
     (unless the attack pierces); the cost plus any surcharge must be payable."""
     c = state.combat
-    attacks = state.pack.weapon(state.weapon).attacks
+    attacks = travel.weapon(state).attacks
     if c is None or i >= len(attacks):
         return False
     a = attacks[i]
@@ -245,7 +247,7 @@ def attack(state: State, i: int) -> State:
     "DEFEND actions allow monsters to ignore your next attack. This applies to attacks made with Weapons only".
     A Wounding attack fires the ``attack`` Responses, then its Passives (e.g. a Wound cap), then lands.
     """
-    a = state.pack.weapon(state.weapon).attacks[i]
+    a = travel.weapon(state).attacks[i]
     state = pay(state, a.cost, surcharge(state))
     c = state.combat
     assert c is not None
@@ -253,8 +255,7 @@ def attack(state: State, i: int) -> State:
         return replace(state, combat=replace(c, defend=False))
     if a.kind == "break":
         return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    state = replace(state, combat=replace(c, power=a.power))
-    return state.push(AttackLands(a.pierce), triggers.Fire("attack"))
+    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power))
 
 
 def attack_land(state: State, pierce: bool) -> State:
@@ -287,15 +288,35 @@ class AttackLands(Automatic[State]):
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
-    out: list[Action] = [Act(v) for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
+    out: list[Action] = [ACT[v] for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
     if len(state.weapons) > 1:
-        out.append(Act(DOWNGRADE))
-    out.append(Act(SKIP))
-    ups = state.pack.weapon(state.weapon).upgrades
-    out += [Craft(i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
-    out += [Attack(i) for i in range(len(state.pack.weapon(state.weapon).attacks)) if attack_ok(state, i)]
+        out.append(ACT[DOWNGRADE])
+    out.append(ACT[SKIP])
+    w = travel.weapon(state)
+    ups = w.upgrades
+    out += [one(CRAFT, Craft, i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
+    out += _attacks(state, w)
     abilities = travel.action_abilities(state)
-    out += [Use(i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
+    out += [one(USE, Use, i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
+    return out
+
+
+def _attacks(state: State, w: Weapon) -> list[Action]:
+    """The weapon attacks that can be made now."""
+    c = state.combat
+    if c is None:
+        return []
+    extra: list[int] | None = None
+    out: list[Action] = []
+    for i, a in enumerate(w.attacks):
+        if a.kind == "break" and c.armor <= 0:
+            continue
+        if a.kind == "wound" and c.armor > 0 and not a.pierce:
+            continue
+        if extra is None:
+            extra = surcharge(state)
+        if can_pay(state, a.cost, extra):
+            out.append(one(ATTACK, Attack, i))
     return out
 
 
@@ -327,8 +348,8 @@ class TurnStart(Automatic[State]):
         """Clear the skip, put the turn under the ``turn_start`` trigger."""
         c = state.combat
         assert c is not None
-        state = replace(state, combat=replace(c, skip=False)).replace_top(PlayerTurn(self.extra))
-        return state.push(triggers.Fire("turn_start"))
+        combat = replace(c, skip=False) if c.skip else c
+        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), restack=True, combat=combat)
 
 
 @attrs.frozen
@@ -368,8 +389,7 @@ class PlayerTurn(Decide):
 
 def extra_attack_actions(state: State) -> list[Action]:
     """An extra attack granted by an effect: any legal weapon attack, or pass."""
-    n = len(state.pack.weapon(state.weapon).attacks)
-    return [Act(PASS), *(Attack(i) for i in range(n) if attack_ok(state, i))]
+    return [ACT[PASS], *_attacks(state, travel.weapon(state))]
 
 
 @attrs.frozen
@@ -400,8 +420,8 @@ def monster_turn(state: State) -> State:
     """Monster turn: the Combat Roll (a chance node), its Responses (e.g. Dodge), then the Combat Action."""
     c = state.combat
     assert c is not None
-    state = replace(state, combat=replace(c, rerolls=0)).replace_top(TurnStart())
-    return state.push(MonsterAct(), triggers.Fire("monster_roll"), CombatRoll())
+    combat = replace(c, rerolls=0) if c.rerolls else c
+    return state.restack(TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll(), combat=combat)
 
 
 @attrs.frozen
@@ -427,6 +447,18 @@ class CombatRoll(DieRoll):
         assert state.combat is not None
         return replace(state, combat=replace(state.combat, roll=face))
 
+    def apply(self, state: State, action: Action) -> State:
+        """Pop the roll and set the face, in one copy (see :meth:`face_up`); a :class:`~triggers.Fire` frame
+        under the roll that activates nothing goes in the same copy (see :func:`triggers.push_fire`: the roll
+        changes no card in play)."""
+        assert isinstance(action, Die) and state.combat is not None
+        combat = replace(state.combat, roll=action.face)
+        frames = state.pending.frames
+        under = frames[-2] if len(frames) > 1 else None
+        if isinstance(under, triggers.Fire) and triggers.fire(state, under.trigger) is None:
+            return replace(state, pending=Pending(frames[:-2]), combat=combat)
+        return state.pop(combat=combat)
+
 
 def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
     for o in ops:
@@ -449,15 +481,16 @@ def monster_act(state: State) -> State:
     """
     c = state.combat
     assert c is not None
-    state = state.pop()
+    # The frame comes off the stack in the one copy each outcome makes (nothing read here is on the stack).
     m = monster(state)
     row = m.table[c.roll - 1]
     if row.kind in {o.id for o in triggers.statics(state, "ignore")}:
-        return state
+        return state.pop()
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
-        state = replace(state, combat=replace(c, rerolls=c.rerolls + 1))
-        return state.push(MonsterAct(), CombatRoll(reroll=True))
-    return state.push(effects.Exec(row.effects, f"monster:{m.id}"))
+        return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
+    if not row.effects:
+        return state.restack(effects.Exec(row.effects, f"monster:{m.id}"))
+    return effects.run_ops(state.pop(), row.effects, f"monster:{m.id}")
 
 
 @attrs.frozen
@@ -487,7 +520,9 @@ def victory(state: State) -> State:
     state = state.push(ToHunger())
     if state.level < LAST_LEVEL:
         state = gain_skill(state, SKILL_DRAW)
-    state = effects.run_ops(state, m.rewards + back, f"monster:{m.id}")
+    rewards = m.rewards + back
+    if rewards:
+        state = state.push(effects.Exec(rewards, f"monster:{m.id}"))
     return state.push(*triggered)
 
 
@@ -521,7 +556,7 @@ def food_requirement(state: State) -> int:
 def hunger_actions(state: State) -> list[Action]:
     """Eat 0..min(Food, requirement) Food ("you can decide to eat less Food than the current requirement")."""
     most = min(state.amount(FOOD), food_requirement(state))
-    return [Eat(k) for k in range(most + 1)]
+    return list(upto(EAT, Eat, most + 1))
 
 
 def eat(state: State, k: int) -> State:
@@ -543,7 +578,7 @@ class HungerStep(Decide):
 
     def auto(self, state: State) -> State | None:
         """Nothing to eat: the hunger is paid at once."""
-        return eat(state, 0) if hunger_actions(state) == [Eat(0)] else None
+        return eat(state, 0) if hunger_actions(state) == [EAT[0]] else None
 
     def options(self, state: State) -> list[Action]:
         """See :func:`hunger_actions`."""
@@ -579,8 +614,7 @@ def end_of_combat(state: State) -> State:
     )
     if state.level == LAST_LEVEL:
         return replace(state, outcome=1)
-    state = state.at("travel", "preparation", state.level + 1)
-    return state.push(triggers.Fire("level_start"))
+    return triggers.push_fire(state.at("travel", "preparation", state.level + 1), "level_start")
 
 
 @attrs.frozen

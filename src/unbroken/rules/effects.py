@@ -14,14 +14,15 @@ from typing import Any, ClassVar
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic
+from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import Action, Pick
 from unbroken.content.schema import Op
 from unbroken.rules import combat, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import Cost, Decide
+from unbroken.rules.payment import PICK, Cost, Decide, upto
 from unbroken.rules.resources import can_pay, gain, lose_effort, loss_plans, pay, spend_time
 from unbroken.rules.skills import gain_skill
+from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State
 
 __all__ = ["EFFORT", "Choose", "EffectRoll", "Exec", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
@@ -58,7 +59,7 @@ class Choose(Decide):
 
     def options(self, state: State) -> list[Action]:
         """One pick per branch."""
-        return [Pick(i) for i in range(len(self.branches))]
+        return list(upto(PICK, Pick, len(self.branches)))
 
     def label(self, state: State, i: int) -> str:
         """The branch's label."""
@@ -91,13 +92,23 @@ class EffectRoll(DieRoll):
 
 
 def die(state: State) -> State:
-    """The player could not pay Effort: the game is lost."""
-    return replace(state, outcome=-1)
+    """The player could not pay Effort: the game is lost (a finished game keeps no pending frames)."""
+    return replace(state, outcome=-1, pending=Pending())
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
-    """Push ``ops`` to run (the engine executes them one by one)."""
-    return state.push(Exec(ops, src)) if ops else state
+    """Run ``ops`` one by one, as the last thing a frame does: the first now, the rest in an :class:`Exec` frame.
+
+    The same as pushing ``Exec(ops, src)`` for the engine to run next: while the game goes on, an ``Exec`` on top
+    is what the driver resolves next (the monster's defeat waits for the effect list), so the first op can run
+    now, sparing the frame's push and pop; a finished game keeps the frame unrun, as before.
+    """
+    if not ops:
+        return state
+    if state.outcome != 0:
+        return state.push(Exec(ops, src))
+    rest = ops[1:]
+    return run_op(state.push(Exec(rest, src)) if rest else state, ops[0], src)
 
 
 def _amount(state: State, op: Op) -> int:
@@ -167,7 +178,8 @@ def _cure(state: State, op: Op, src: str) -> State:
     ids = [c.id for c in state.conditions]
     if len(ids) <= 1:
         return replace(state, conditions=())
-    names = tuple(state.pack.condition(c).name for c in ids)
+    conditions = tables(state).conditions
+    names = tuple(conditions[c].name for c in ids)
     return state.push(Choose("cure", tuple((Op("cure", id=c),) for c in ids), names, src))
 
 
@@ -183,7 +195,7 @@ def restored_weapons(state: State) -> tuple[str, ...]:
     longer fits (another upgrade was crafted meanwhile) goes back to the Weapon Deck."""
     stack = list(state.weapons)
     for w in reversed(state.aside):
-        if w not in stack and any(u.to == w for u in state.pack.weapon(stack[-1]).upgrades):
+        if w not in stack and any(u.to == w for u in tables(state).weapons[stack[-1]].upgrades):
             stack.append(w)
     return tuple(stack)
 
@@ -191,12 +203,13 @@ def restored_weapons(state: State) -> tuple[str, ...]:
 def _weapon_up(state: State, op: Op, src: str) -> State:
     if op.id:
         return lay_weapon(state, op.id) if op.id != state.weapon else state
-    ups = state.pack.weapon(state.weapon).upgrades
+    weapons = tables(state).weapons
+    ups = weapons[state.weapon].upgrades
     if not ups:
         return state
     if len(ups) == 1:
         return lay_weapon(state, ups[0].to)
-    names = tuple(state.pack.weapon(u.to).name for u in ups)
+    names = tuple(weapons[u.to].name for u in ups)
     return state.push(Choose("weapon", tuple((Op("weapon_up", id=u.to),) for u in ups), names, src))
 
 
@@ -302,10 +315,11 @@ def _monster_op(state: State, op: Op) -> State:
         return _combat(state, health=max(0, c.health - op.n))
     if name == "break_armor":
         broken = min(op.n, c.armor)
-        state = _combat(state, armor=c.armor - broken)
-        return state.push(triggers.Fire("armor_broken")) if broken else state
+        if not broken:
+            return state
+        return triggers.push_fire(state, "armor_broken", combat=replace(c, armor=c.armor - broken))
     if name == "power":
-        if op.id and state.pack.weapon(state.weapon).tier != op.id:
+        if op.id and tables(state).weapons[state.weapon].tier != op.id:
             return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
         return _combat(state, power=max(0, c.power + op.n))
     if name == "defend":
@@ -335,5 +349,5 @@ def _tick(state: State, src: str) -> State:
 
 def new_combat(state: State) -> Combat:
     """The Monster Tracker set from the revealed monster's sheet."""
-    m = next(x for x in state.pack.monsters if x.id == state.monster)
+    m = tables(state).monsters[state.monster]
     return Combat(m.id, m.armor, m.armor, m.health, m.health)

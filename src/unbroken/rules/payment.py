@@ -9,13 +9,32 @@ of Effort (a Small Effort shortfall that Medium or Large Effort could each cover
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 import attrs
 
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Decision
-from unbroken.actions import Action, Pick, action_id, decision_from_id
+from unbroken.actions import (
+    ATTACK_IDS,
+    CRAFT_IDS,
+    EAT_IDS,
+    PICK_IDS,
+    RESPOND_IDS,
+    USE_IDS,
+    VERBS,
+    Act,
+    Action,
+    Attack,
+    Craft,
+    Eat,
+    Pick,
+    Respond,
+    Use,
+    action_id,
+    decision_from_id,
+)
 from unbroken.content.schema import Op
 from unbroken.rules.resources import ambiguous
 from unbroken.state import State
@@ -23,11 +42,42 @@ from unbroken.state import State
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
 
-__all__ = ["Cost", "Decide", "PayChoice"]
+__all__ = ["ACT", "ATTACK", "CRAFT", "EAT", "PICK", "RESPOND", "USE", "Cost", "Decide", "PayChoice", "one", "upto"]
 
 #: What a decision spends: ``spend`` ops and extra amounts per resource slot (a surcharge, a Craft's Time).
 Cost = tuple[tuple[Op, ...], list[int] | None]
+T = TypeVar("T")
 _PAY_LABELS = ("medium effort first", "large effort first")
+
+# One shared instance per decision (values: equal to a new one), so listing the options builds no actions.
+#: ``Act(verb)`` for every verb, by verb.
+ACT = tuple(Act(v) for v in range(len(VERBS)))
+#: ``Pick(i)``, ``Craft(i)``, ``Attack(i)``, ``Use(i)``, ``Respond(i)``, ``Eat(n)`` for every id, by index.
+PICK = tuple(Pick(i) for i in range(PICK_IDS))
+CRAFT = tuple(Craft(i) for i in range(CRAFT_IDS))
+ATTACK = tuple(Attack(i) for i in range(ATTACK_IDS))
+USE = tuple(Use(i) for i in range(USE_IDS))
+RESPOND = tuple(Respond(i) for i in range(RESPOND_IDS))
+EAT = tuple(Eat(n) for n in range(EAT_IDS))
+#: The id of each shared action, by the object's identity (the shared actions live as long as the module).
+_SHARED: tuple[Action, ...] = (*ACT, *PICK, *CRAFT, *ATTACK, *USE, *RESPOND, *EAT)
+_SHARED_IDS = {id(a): action_id(a) for a in _SHARED}
+
+
+def _id(action: Action) -> int:
+    """``action_id(action)``, read from :data:`_SHARED_IDS` for a shared action."""
+    found = _SHARED_IDS.get(id(action))
+    return action_id(action) if found is None else found
+
+
+def one(shared: tuple[T, ...], cls: Callable[[int], T], i: int) -> T:
+    """The shared action ``cls(i)`` from ``shared`` (past its ids, the constructor refuses it as before)."""
+    return shared[i] if 0 <= i < len(shared) else cls(i)
+
+
+def upto(shared: tuple[T, ...], cls: Callable[[int], T], n: int) -> tuple[T, ...]:
+    """The shared actions ``cls(0) .. cls(n - 1)`` (past its ids, the constructor refuses them as before)."""
+    return shared[:n] if n <= len(shared) else tuple(cls(i) for i in range(n))
 
 
 class Decide(Decision[State, Action]):
@@ -44,12 +94,20 @@ class Decide(Decision[State, Action]):
         raise NotImplementedError(type(self).__name__)
 
     def legal_actions(self, state: State) -> tuple[Action, ...]:
-        """The legal actions sorted by id."""
-        return tuple(sorted(self.options(state), key=action_id))
+        """The legal actions sorted by id, derived once per state (kept on it, see :class:`unbroken.state.State`)."""
+        try:
+            frame, legal = state._derived
+            if frame is self:
+                return legal
+        except AttributeError:
+            pass
+        legal = tuple(sorted(self.options(state), key=_id))
+        object.__setattr__(state, "_derived", (self, legal))  # a memo of a pure function: the value is unchanged
+        return legal
 
     def is_legal(self, state: State, action: object) -> bool:
         """Whether ``action`` is one of the options."""
-        return action in self.options(state)
+        return action in self.legal_actions(state)
 
     def label(self, state: State, i: int) -> str:
         """What ``Pick(i)`` chooses here (empty when this frame offers no such pick)."""
@@ -85,7 +143,7 @@ class PayChoice(Decide):
 
     def options(self, state: State) -> list[Action]:
         """Medium Effort first, or Large Effort first."""
-        return [Pick(0), Pick(1)]
+        return [PICK[0], PICK[1]]
 
     def label(self, state: State, i: int) -> str:
         """``medium effort first`` / ``large effort first``."""

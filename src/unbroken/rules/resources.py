@@ -8,8 +8,7 @@ interpretations in ``docs/rules/unbroken.md``).
 
 from __future__ import annotations
 
-import attrs
-
+from tabletop_core.components import Track
 from tabletop_core.fastcopy import replace
 from unbroken.content.schema import Op
 from unbroken.state import (
@@ -25,16 +24,36 @@ from unbroken.state import (
     Resource,
     State,
     no_resources,
+    track_at,
 )
 
-__all__ = ["ambiguous", "can_pay", "effort_total", "gain", "lose_effort", "loss_plans", "needs", "pay", "spend_time"]
+__all__ = [
+    "affords",
+    "ambiguous",
+    "can_pay",
+    "effort_total",
+    "gain",
+    "lose",
+    "lose_effort",
+    "loss_plans",
+    "needs",
+    "pay",
+    "spend_time",
+]
 
 
 def gain(state: State, r: Resource, n: int) -> State:
     """Gain ``n`` of resource ``r`` (the excess over the track's cap is lost)."""
     if n <= 0:
         return state
-    return state.with_res(r, state.res[r].gain(n))
+    t = state.res[r]
+    return replace(state, res=state.res_at(r, min(t.high, t.value + n)))
+
+
+def lose(state: State, r: Resource, n: int) -> State:
+    """Lose up to ``n`` (>= 0) of resource ``r``, stopping at the track's floor."""
+    t = state.res[r]
+    return replace(state, res=state.res_at(r, max(t.low, t.value - n)))
 
 
 def effort_total(state: State, r: Resource) -> int:
@@ -52,7 +71,7 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
 
 
 def _plan(state: State, need: list[int], large_first: bool = False) -> list[int] | None:
-    have = [state.amount(r) for r in range(N_RESOURCES)]
+    have = [t.value for t in state.res]
     for r in NON_EFFORT:
         if need[r] > have[r]:
             return None
@@ -72,13 +91,24 @@ def _plan(state: State, need: list[int], large_first: bool = False) -> list[int]
     return have
 
 
+def _needs(state: State, ops: tuple[Op, ...], extra: list[int] | None) -> list[int]:
+    """:func:`needs` at the state's Level, plus ``extra``."""
+    need = [0] * N_RESOURCES if not extra else list(extra)
+    for o in ops:
+        if o.op == "spend":
+            need[RES[o.res]] += o.n * state.level if o.scale == "level" else o.n
+    return need
+
+
 def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the ``spend`` ops (plus ``extra`` per-slot amounts) can be paid now."""
     if not ops and not extra:
         return True
-    need = needs(ops, state.level)
-    if extra:
-        need = [a + b for a, b in zip(need, extra, strict=True)]
+    return affords(state, _needs(state, ops, extra))
+
+
+def affords(state: State, need: list[int]) -> bool:
+    """Whether ``need`` (an amount per resource slot, see :func:`needs`) can be paid now."""
     res = state.res
     for r in NON_EFFORT:
         if need[r] > res[r].value:
@@ -101,22 +131,22 @@ def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> St
     A Small Effort shortfall is covered by Medium Effort first, unless the player chose Large Effort first for
     this payment (``state.large_first``, set by the ``pay`` sub-decision and used once).
     """
-    need = needs(ops, state.level)
-    if extra:
-        need = [a + b for a, b in zip(need, extra, strict=True)]
+    need = _needs(state, ops, extra)
     have = _plan(state, need, state.large_first)
     if have is None:
         raise ValueError(f"cannot pay {need}")
-    res = tuple(t if t.value == have[r] else attrs.evolve(t, value=have[r]) for r, t in enumerate(state.res))
-    return replace(state, res=res, large_first=False)
+    return replace(state, res=_moved(state, have), large_first=False)
+
+
+def _moved(state: State, have: list[int]) -> tuple[Track, ...]:
+    """The state's tracks at the values ``have``."""
+    return tuple(t if t.value == v else track_at(t, r, v) for r, (t, v) in enumerate(zip(state.res, have, strict=True)))
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the player has a real choice of how to pay: a Small Effort shortfall that Medium or Large Effort
     could each cover ("you can spend Effort of a higher category in place of Effort of a lower category")."""
-    need = needs(ops, state.level)
-    if extra:
-        need = [a + b for a, b in zip(need, extra, strict=True)]
+    need = _needs(state, ops, extra)
     if need[SE] <= state.amount(SE):
         return False
     a, b = _plan(state, need, False), _plan(state, need, True)
@@ -130,8 +160,7 @@ def lose_effort(state: State, r: Resource, n: int) -> State | None:
     have = _plan(state, need)
     if have is None:
         return None
-    res = tuple(t if t.value == have[i] else attrs.evolve(t, value=have[i]) for i, t in enumerate(state.res))
-    return replace(state, res=res)
+    return replace(state, res=_moved(state, have))
 
 
 def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
@@ -162,4 +191,4 @@ def spend_time(state: State, n: int, *, combat: bool) -> State | None:
         return state
     if combat and state.level == LAST_LEVEL:
         return lose_effort(state, SE, n)
-    return state.with_res(TIME, state.res[TIME].lose(n))
+    return lose(state, TIME, n)

@@ -3,16 +3,18 @@ corresponding Discard Pile" (after a monster of Levels 1-3, at an Easy Setup, fr
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
 from tabletop_core.components import Pile
-from tabletop_core.fastcopy import replace
 from unbroken.actions import Action, Pick
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.payment import Decide
+from unbroken.rules.payment import PICK, Decide, upto
 from unbroken.state import State
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = ["DrawSkills", "SkillKeep", "gain_skill"]
 
@@ -28,9 +30,9 @@ class DrawSkills(CardDraw):
         """The Skill Deck."""
         return state.skill_deck
 
-    def drawn(self, state: State, pile: Pile[int], card: int) -> State:
+    def drawn(self, state: State, frames: tuple[Frame, ...], pile: Pile[int], card: int) -> State:
         """The card joins the offer."""
-        return replace(state, skill_deck=pile, offered=(*state.offered, card))
+        return state.restack(*frames, skill_deck=pile, offered=(*state.offered, card))
 
     def less(self) -> DrawSkills:
         """One card fewer to reveal."""
@@ -51,7 +53,7 @@ class SkillKeep(Decide):
 
     def options(self, state: State) -> list[Action]:
         """One pick per offered card."""
-        return [Pick(i) for i in range(len(state.offered))]
+        return list(upto(PICK, Pick, len(state.offered)))
 
     def label(self, state: State, i: int) -> str:
         """The offered card's name."""
@@ -75,4 +77,4 @@ def keep(state: State, i: int) -> State:
     for j, s in enumerate(state.offered):
         if j != i:
             pile = pile.discard(s)
-    return replace(state, skill_deck=pile, offered=(), skills=(*state.skills, state.pack.skills[kept].id)).pop()
+    return state.pop(skill_deck=pile, offered=(), skills=(*state.skills, state.pack.skills[kept].id))

@@ -5,7 +5,7 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -30,12 +30,16 @@ from unbroken.actions import (
     Use,
     action_id,
 )
-from unbroken.content.schema import Ability, Op
+from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.payment import Cost, Decide, PayChoice
-from unbroken.rules.resources import ambiguous, can_pay, gain, pay, spend_time
+from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
+from unbroken.rules.resources import affords, ambiguous, can_pay, gain, needs, pay, spend_time
+from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "GENERAL",
@@ -82,20 +86,24 @@ SCOUT_COST: dict[int, tuple[Op, ...]] = {
     4: (_spend("cunning", 1), _spend("se", 2), _spend("time", 2)),
 }
 ORIENTEER_COST = (_spend("se", 1),)
+# What each of these costs per resource slot (none scales with the Level), for the checks of every Preparation.
+_GENERAL_NEED = {verb: needs(cost) for verb, (cost, _) in GENERAL.items()}
+_SCOUT_NEED = {level: needs(cost) for level, cost in SCOUT_COST.items()}
+_ORIENTEER_NEED = needs(ORIENTEER_COST)
 
 
 def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
     """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
-    pack = state.pack
-    out = [
-        (f"character:{state.options.character}", i, a)
-        for i, a in enumerate(pack.character(state.options.character).abilities)
-        if a.kind == "action"
-    ]
-    skills = {s.id: s for s in pack.skills}
+    actions = tables(state).actions
+    out = list(actions[f"character:{state.options.character}"])
     for sid in state.skills:
-        out += [(f"skill:{sid}", i, a) for i, a in enumerate(skills[sid].abilities) if a.kind == "action"]
+        out += actions[f"skill:{sid}"]
     return out
+
+
+def weapon(state: State) -> Weapon:
+    """The equipped weapon's card."""
+    return tables(state).weapons[state.weapons[-1]]
 
 
 def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
@@ -125,7 +133,7 @@ def idle(state: State, effects: tuple[Op, ...]) -> bool:
             return False
         if e.op == "scout" and not state.monster:
             return False
-        if e.op == "weapon_up" and state.pack.weapon(state.weapon).upgrades:
+        if e.op == "weapon_up" and weapon(state).upgrades:
             return False
         if e.op not in ("cure", "scout", "weapon_up"):
             return False
@@ -149,7 +157,7 @@ def use_cost(state: State, i: int) -> Cost:
 def craft_cost(state: State, i: int) -> Cost:
     """What Craft option ``i`` costs, with its Time (see :func:`craft_extra`)."""
     in_battle = state.pos.phase == "combat"
-    return state.pack.weapon(state.weapon).upgrades[i].cost, craft_extra(state, i, combat=in_battle)
+    return weapon(state).upgrades[i].cost, craft_extra(state, i, combat=in_battle)
 
 
 def general_cost(verb: int) -> Cost | None:
@@ -163,17 +171,20 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
     In the Travel Phase its Time must be available; in battle the Time counts against the next Level, or is paid
     in Small Effort on Level 4.
     """
-    ups = state.pack.weapon(state.weapon).upgrades
+    ups = weapon(state).upgrades
     if i >= len(ups):
         return False
-    return can_pay(state, ups[i].cost, craft_extra(state, i, combat=combat))
+    return can_pay(state, ups[i].cost, _extra(state, ups[i], combat))
 
 
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
     """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
     nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
+    return _extra(state, weapon(state).upgrades[i], combat)
+
+
+def _extra(state: State, u: Upgrade, combat: bool) -> list[int]:
     extra = no_resources()
-    u = state.pack.weapon(state.weapon).upgrades[i]
     if combat and state.level == LAST_LEVEL:
         extra[SE] = u.time
     elif not combat:
@@ -184,8 +195,8 @@ def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
 def craft(state: State, i: int, *, combat: bool) -> State:
     """Craft: pay the cost and the Time (a Level 4 battle's Small Effort with the cost, as one payment), lay the
     new weapon over the old one."""
-    u = state.pack.weapon(state.weapon).upgrades[i]
-    state = pay(state, u.cost, craft_extra(state, i, combat=combat))
+    u = weapon(state).upgrades[i]
+    state = pay(state, u.cost, _extra(state, u, combat))
     if combat and state.level < LAST_LEVEL:
         out = spend_time(state, u.time, combat=True)
         assert out is not None  # Levels 1-3: Time against the next Level, never fatal
@@ -201,7 +212,7 @@ def general_action(state: State, verb: int) -> State:
 
 def general_ok(state: State, verb: int) -> bool:
     """Whether a General Action's cost can be paid."""
-    return can_pay(state, GENERAL[verb][0])
+    return affords(state, _GENERAL_NEED[verb])
 
 
 def reveal_count(state: State) -> int:
@@ -216,17 +227,20 @@ def prep_actions(state: State) -> list[Action]:
     """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore)."""
     out: list[Action] = []
     if not state.committed:
-        out.append(Act(FIGHT))
-    out.append(Act(EXPLORE))
-    out += [Act(v) for v in GENERAL if general_ok(state, v)]
-    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and can_pay(state, ORIENTEER_COST):
-        out.append(Act(ORIENTEER))
-    if not state.monster and can_pay(state, SCOUT_COST[state.level]):
-        out.append(Act(SCOUT))
+        out.append(ACT[FIGHT])
+    out.append(ACT[EXPLORE])
+    out += [ACT[v] for v in GENERAL if general_ok(state, v)]
+    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords(state, _ORIENTEER_NEED):
+        out.append(ACT[ORIENTEER])
+    if not state.monster and affords(state, _SCOUT_NEED[state.level]):
+        out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
-        out.append(Act(DOWNGRADE))
-    out += [Craft(i) for i in range(len(state.pack.weapon(state.weapon).upgrades)) if craft_ok(state, i, combat=False)]
-    out += [Use(i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")]
+        out.append(ACT[DOWNGRADE])
+    ups = weapon(state).upgrades
+    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if can_pay(state, u.cost, _extra(state, u, False))]
+    out += [
+        one(USE, Use, i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")
+    ]
     return out
 
 
@@ -257,8 +271,8 @@ def apply_prep(state: State, action: Action) -> State:
 def explore(state: State) -> State:
     """Exploration Step: "Reveal 2 cards (certain effects may increase or decrease this number) ... Choose 1"."""
     n = reveal_count(state)
-    state = replace(state.at("travel", "exploration"), reveal_bonus=0)
-    return state.push(ExplorePick(), DrawEncounters(n))
+    pos = state.position("travel", "exploration")
+    return state.push(ExplorePick(), DrawEncounters(n), pos=pos, reveal_bonus=0)
 
 
 def pick(state: State, i: int) -> State:
@@ -269,15 +283,15 @@ def pick(state: State, i: int) -> State:
         if j != i:
             pile = pile.discard(other)
     frame = ExploreCommitted(card) if state.committed else ExploreMode(card)
-    return replace(state, encounters=pile, revealed=(), committed=False).replace_top(frame)
+    return state.replace_top(frame, encounters=pile, revealed=(), committed=False)
 
 
 def mode_actions(state: State, card: int) -> list[Action]:
     """Resolve Encounter (only if the Spend field can be paid) or Rest."""
     enc = state.pack.encounters[card]
-    out: list[Action] = [Act(REST)]
+    out: list[Action] = [ACT[REST]]
     if can_pay(state, enc.spend):
-        out.append(Act(RESOLVE))
+        out.append(ACT[RESOLVE])
     return out
 
 
@@ -293,8 +307,7 @@ def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
     bonus = sum(o.n for o in triggers.statics(state, "rest_bonus"))
-    state = gain(state, SE, enc.time + bonus).replace_top(ExploreEnd(card))
-    return state.push(triggers.Fire("rest"))
+    return triggers.push_fire(gain(state, SE, enc.time + bonus), "rest", ExploreEnd(card), restack=True)
 
 
 def committed(state: State, card: int) -> State:
@@ -307,12 +320,10 @@ def committed(state: State, card: int) -> State:
 def explore_end(state: State, card: int) -> State:
     """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
     enc = state.pack.encounters[card]
-    state = state.pop()
-    state = replace(state, encounters=state.encounters.discard(card))
-    state = state.with_res(TIME, state.res[TIME].lose(enc.time))
-    if state.amount(TIME) <= 0:
-        return state.at("combat", "ambush")
-    return state.at("travel", "preparation")
+    t = state.res[TIME]
+    time = max(t.low, t.value - enc.time)
+    pos = state.position("combat", "ambush") if time <= 0 else state.position("travel", "preparation")
+    return state.pop(encounters=state.encounters.discard(card), res=state.res_at(TIME, time), pos=pos)
 
 
 def apply_mode(state: State, card: int, action: Action) -> State:
@@ -381,9 +392,9 @@ class DrawEncounters(CardDraw):
         """The Encounter Deck."""
         return state.encounters
 
-    def drawn(self, state: State, pile: Pile[int], card: int) -> State:
+    def drawn(self, state: State, frames: tuple[Frame, ...], pile: Pile[int], card: int) -> State:
         """The card is revealed."""
-        return replace(state, encounters=pile, revealed=(*state.revealed, card))
+        return state.restack(*frames, encounters=pile, revealed=(*state.revealed, card))
 
     def less(self) -> DrawEncounters:
         """One card fewer to reveal."""
@@ -406,7 +417,7 @@ class ExplorePick(Decide):
 
     def options(self, state: State) -> list[Action]:
         """One pick per distinct revealed card (two copies of one encounter give the same result: one is offered)."""
-        return [Pick(i) for i, card in enumerate(state.revealed) if card not in state.revealed[:i]]
+        return [one(PICK, Pick, i) for i, card in enumerate(state.revealed) if card not in state.revealed[:i]]
 
     def label(self, state: State, i: int) -> str:
         """The revealed card's name."""
@@ -452,12 +463,12 @@ class ExploreCommitted(Decide):
         """Resolve it (asking how to pay when that is a choice), or only advance Time."""
         spend = state.pack.encounters[self.card].spend
         if can_pay(state, spend) and ambiguous(state, spend):
-            return state.push(PayChoice(action_id(Act(RESOLVE))))
+            return state.push(PayChoice(action_id(ACT[RESOLVE])))
         return committed(state, self.card)
 
     def options(self, state: State) -> list[Action]:
         """Resolve (the only option: it is asked only through the payment choice)."""
-        return [Act(RESOLVE)]
+        return [ACT[RESOLVE]]
 
     def cost(self, state: State, action: Action) -> Cost | None:
         """The Spend field."""

@@ -10,18 +10,22 @@ touch, see :func:`footprint`) meet only where both merely add resolve in card or
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic
-from unbroken.actions import PASS, Act, Action, Respond
+from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
 from unbroken.rules import effects
-from unbroken.rules.payment import Cost, Decide
+from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
 from unbroken.rules.resources import can_pay, pay
+from unbroken.rules.tables import tables
 from unbroken.state import State
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "COMMUTING",
@@ -30,11 +34,13 @@ __all__ = [
     "Trig",
     "abilities_of",
     "available",
+    "cards_in_play",
     "commute",
     "fire",
     "footprint",
     "in_play",
     "label",
+    "push_fire",
     "statics",
 ]
 
@@ -104,7 +110,10 @@ class Trig(Decide):
         avail = available(state, self)
         if self.stage == 0:
             if not avail:
-                return state.replace_top(replace(self, stage=1))
+                # The Passives' stage; with none usable either, the frame goes now (the end checks between the two
+                # stages read nothing that differs).
+                passives = replace(self, stage=1)
+                return state.replace_top(passives) if available(state, passives) else state.pop()
             mandatory = [i for i, c in avail if not c.optional]
             if mandatory and (len(avail) == 1 or commute(state, avail)):
                 return self._resolve(state, mandatory[0])
@@ -119,10 +128,10 @@ class Trig(Decide):
         """Resolve one of the usable candidates next, or pass the optional Responses."""
         avail = available(state, self)
         if self._one_at_a_time(state, avail):
-            return [Respond(avail[0][0]), Act(PASS)]
-        out: list[Action] = [Respond(i) for i, _ in avail]
+            return [one(RESPOND, Respond, avail[0][0]), ACT[PASS]]
+        out: list[Action] = [one(RESPOND, Respond, i) for i, _ in avail]
         if self.stage == 0 and all(c.optional for _, c in avail):
-            out.append(Act(PASS))
+            out.append(ACT[PASS])
         return out
 
     def cost(self, state: State, action: Action) -> Cost | None:
@@ -191,27 +200,28 @@ def _commute_pair(a: dict[str, int], b: dict[str, int]) -> bool:
     return all(a[c] == _ADD and b[c] == _ADD for c in a.keys() & b.keys())
 
 
+def cards_in_play(state: State) -> list[str]:
+    """The source name (``kind:id``) of every card in play: character, skills, active conditions, the monster in
+    combat, in that order."""
+    out = [f"character:{state.options.character}"]
+    if state.skills:
+        out += [f"skill:{s}" for s in state.skills]
+    if state.conditions:
+        out += [f"condition:{c.id}" for c in state.conditions]
+    if state.combat is not None:
+        out.append(f"monster:{state.combat.monster}")
+    return out
+
+
 def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
     """Every card in play with its abilities: character, skills, active conditions, the monster in combat."""
-    pack = state.pack
-    out: list[tuple[str, tuple[Ability, ...]]] = [
-        (f"character:{state.options.character}", pack.character(state.options.character).abilities)
-    ]
-    skills = {s.id: s for s in pack.skills}
-    out += [(f"skill:{s}", skills[s].abilities) for s in state.skills]
-    out += [(f"condition:{c.id}", pack.condition(c.id).abilities) for c in state.conditions]
-    if state.combat is not None:
-        mons = {m.id: m for m in pack.monsters}
-        out.append((f"monster:{state.combat.monster}", mons[state.combat.monster].abilities))
-    return out
+    abilities = tables(state).abilities
+    return [(src, abilities[src]) for src in cards_in_play(state)]
 
 
 def abilities_of(state: State, src: str) -> tuple[Ability, ...]:
     """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()``."""
-    for s, abilities in in_play(state):
-        if s == src:
-            return abilities
-    return ()
+    return tables(state).abilities[src] if src in cards_in_play(state) else ()
 
 
 def label(state: State, src: str, index: int) -> str:
@@ -223,19 +233,43 @@ def label(state: State, src: str, index: int) -> str:
 
 def statics(state: State, op: str) -> list[Op]:
     """The ops named ``op`` of every static ability in play."""
-    return [
-        e for _, abilities in in_play(state) for a in abilities if a.kind == "static" for e in a.effects if e.op == op
-    ]
+    cards = tables(state).statics
+    out: list[Op] = []
+    for src in cards_in_play(state):
+        ops = cards.get(src)
+        if ops is not None:
+            out += ops.get(op, ())
+    return out
+
+
+#: The fields that say which cards are in play (see :func:`cards_in_play`).
+_CARD_FIELDS = frozenset({"options", "skills", "conditions"})
+
+
+def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False, **changes: Any) -> State:
+    """``state.push(*frames, Fire(trigger), **changes)`` (``restack``: ``state.restack(...)``), as the last thing a
+    frame does; the :class:`Fire` frame is left out when nothing in play activates on ``trigger``.
+
+    Left out, it changes nothing: on top of the stack it would resolve next with these same cards in play and pop
+    itself, or be dropped unresolved by an end check (the end of the game, a defeated monster). When ``changes``
+    touch the cards in play, the frame is pushed as before.
+    """
+    combat = changes.get("combat", state.combat)
+    same_cards = not (_CARD_FIELDS & changes.keys()) and (
+        combat is state.combat
+        or (combat is not None and state.combat is not None and combat.monster == state.combat.monster)
+    )
+    if not (same_cards and fire(state, trigger) is None):
+        frames = (*frames, Fire(trigger))
+    if restack:
+        return state.restack(*frames, **changes)
+    return state.push(*frames, **changes) if frames or changes else state
 
 
 def fire(state: State, trigger: str) -> Trig | None:
     """The frame of Responses activated by ``trigger`` (``None`` if nothing responds or passes)."""
-    cands: list[Cand] = []
-    for src, abilities in in_play(state):
-        optional = src.startswith(("character:", "skill:"))
-        for i, a in enumerate(abilities):
-            if a.trigger == trigger and a.kind in ("response", "passive"):
-                cands.append(Cand(src, i, optional and a.kind == "response"))
+    responses = tables(state).responses
+    cands = [Cand(src, i, optional) for src in cards_in_play(state) for i, optional in responses[src].get(trigger, ())]
     if not cands:
         return None
     return Trig(trigger, tuple(cands), 0)

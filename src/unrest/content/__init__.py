@@ -1,5 +1,10 @@
 """Unrest content: District tokens and Mission cards, as data (``unrest.toml``), validated at load.
 
+The entries are structured by the core's content reader (:class:`tabletop_core.content.ContentReader`, on
+cattrs) into :class:`DistrictInfo` and :class:`MissionInfo`; unknown keys and wrong types are refused there, and
+the rules the types cannot say (ids in order, 5 Districts, names that notation can read back) are checked after.
+Unrest ships one pack and takes no custom ones, so no option names a pack.
+
 >>> CONTENT.districts[2].name, CONTENT.missions[0].name
 ('The Capitol', 'Revolution')
 """
@@ -7,17 +12,16 @@
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from typing import Any
 
 import attrs
 
+from tabletop_core.content import SOURCES, ContentReader, Source, package_file, read_text
 from tabletop_core.errors import ContentError
 
-__all__ = ["CONTENT", "Content", "DistrictInfo", "MissionInfo", "load_content", "parse_content"]
+__all__ = ["CONTENT", "SOURCES", "Content", "DistrictInfo", "MissionInfo", "load_content", "parse_content"]
 
 FILE = "unrest.toml"
-SOURCES = ("rulebook", "public", "standin")
 
 
 @attrs.frozen
@@ -27,7 +31,7 @@ class DistrictInfo:
     id: int
     name: str
     short: str
-    source: str
+    source: Source
 
 
 @attrs.frozen
@@ -38,7 +42,7 @@ class MissionInfo:
     key: str
     name: str
     text: str
-    source: str
+    source: Source
 
 
 @attrs.frozen
@@ -49,34 +53,30 @@ class Content:
     missions: tuple[MissionInfo, ...]
 
 
-def _field(file: str, entry: str, table: dict[str, Any], name: str, kind: type) -> Any:
-    if name not in table:
-        raise ContentError(file, entry, name, "missing")
-    value = table[name]
-    if type(value) is not kind:
-        raise ContentError(file, entry, name, f"expected {kind.__name__}, got {type(value).__name__}")
-    return value
+#: The reader of Unrest's content (the core's strict cattrs reader).
+READER = ContentReader()
 
 
-def _entries(file: str, doc: dict[str, Any], section: str, fields: dict[str, type]) -> list[dict[str, Any]]:
+def _entries(file: str, doc: dict[str, Any], section: str, cls: type) -> tuple[Any, ...]:
     raw = doc.get(section)
     if not isinstance(raw, list) or not raw:
         raise ContentError(file, section, section, "expected a non-empty array of tables")
-    out = []
-    for i, table in enumerate(raw):
+    # Entries are named by position (``district[1]``): their ids are their positions.
+    rows: tuple[Any, ...] = READER.entries(doc, section, cls, file=file, id_field="-")
+    readable: dict[str, str] = {}
+    for i, row in enumerate(rows):
         entry = f"{section}[{i}]"
-        if not isinstance(table, dict):
-            raise ContentError(file, entry, "-", "expected a table")
-        extra = sorted(set(table) - set(fields))
-        if extra:
-            raise ContentError(file, entry, extra[0], "unknown field")
-        row = {name: _field(file, entry, table, name, kind) for name, kind in fields.items()}
-        if row["id"] != i:
+        if row.id != i:
             raise ContentError(file, entry, "id", f"ids must run 0, 1, 2, ... in order; expected {i}")
-        if row["source"] not in SOURCES:
-            raise ContentError(file, entry, "source", f"must be one of {SOURCES}")
-        out.append(row)
-    return out
+        for field in ("name", "short") if section == "district" else ("name",):
+            text = getattr(row, field)
+            key = f"{field}:{' '.join(text.lower().split())}"
+            if not text.strip():
+                raise ContentError(file, entry, field, "must not be empty")
+            if key in readable:
+                raise ContentError(file, entry, field, f"{text!r} is also {readable[key]}'s {field}")
+            readable[key] = entry
+    return rows
 
 
 def parse_content(text: str, file: str = FILE, known_keys: tuple[str, ...] | None = None) -> Content:
@@ -95,16 +95,13 @@ def parse_content(text: str, file: str = FILE, known_keys: tuple[str, ...] | Non
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(file, "-", "-", f"not valid TOML: {exc}") from exc
-    districts = tuple(
-        DistrictInfo(**row)
-        for row in _entries(file, doc, "district", {"id": int, "name": str, "short": str, "source": str})
-    )
+    extra = sorted(set(doc) - {"district", "mission"})
+    if extra:
+        raise ContentError(file, extra[0], "-", "unknown section")
+    districts: tuple[DistrictInfo, ...] = _entries(file, doc, "district", DistrictInfo)
     if len(districts) != 5:
         raise ContentError(file, "district", "id", f"Unrest has 5 Districts, got {len(districts)}")
-    missions = tuple(
-        MissionInfo(**row)
-        for row in _entries(file, doc, "mission", {"id": int, "key": str, "name": str, "text": str, "source": str})
-    )
+    missions: tuple[MissionInfo, ...] = _entries(file, doc, "mission", MissionInfo)
     for m in missions:
         if known_keys is not None and m.key not in known_keys:
             raise ContentError(file, f"mission[{m.id}]", "key", f"unknown condition {m.key!r} (known: {known_keys})")
@@ -112,16 +109,12 @@ def parse_content(text: str, file: str = FILE, known_keys: tuple[str, ...] | Non
         raise ContentError(file, "mission[0]", "key", "mission 0 must be the Revolution")
     if len({m.key for m in missions}) != len(missions):
         raise ContentError(file, "mission", "key", "each condition key may appear once")
-    extra = sorted(set(doc) - {"district", "mission"})
-    if extra:
-        raise ContentError(file, extra[0], "-", "unknown section")
     return Content(districts, missions)
 
 
 def load_content() -> Content:
     """Load the packaged content (``unrest.toml``)."""
-    text = resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8")
-    return parse_content(text)
+    return parse_content(read_text(package_file(__package__, FILE)))
 
 
 #: The packaged content.

@@ -1,117 +1,100 @@
-"""Who acts, what may be done, and what an action does, step by step of :data:`unrest.state.FLOW`.
+"""The turn structure as the core driver runs it: which frame owns each step of :data:`unrest.state.FLOW`.
 
-Chance steps: the row, the opening hand and the Missions at setup, and each round's draw. Decision steps: the
-Rebellion's target and plan, the Empire's defence, the Rebellion's placement and its liberation proofs.
+Setup is three chance steps (the row, the opening hand, the Missions; the frames below, over
+:mod:`unrest.setup`); a round is the Rebellion's target and plan, the Empire's defence, the Rebellion's placement
+(:mod:`unrest.rules.round`), then the liberation check, its proofs and the draw (:mod:`unrest.rules.liberation`).
+Each frame says who acts, what may be done and what an action does, or resolves by itself; :data:`DRIVER` runs
+them until a decision, a chance node or the end, checking first that nobody has won.
 """
 
 from __future__ import annotations
 
-from tabletop_core.spec import CHANCE, TERMINAL
+from typing import ClassVar
+
+import attrs
+
+from tabletop_core.flow import Chance, Driver
 from unrest import setup
-from unrest.actions import (
-    Action,
-    Blockade,
-    DealMission,
-    Destroy,
-    Draw,
-    Place,
-    Plan,
-    Reroute,
-    Reveal,
-    SetDistrict,
-    Surveil,
-    Target,
-    public_code,
-)
-from unrest.rules import liberation
-from unrest.rules import round as rnd
-from unrest.state import EMPIRE, REBELLION, Player, UnrestState
+from unrest.actions import Action, Draw, Outcome
+from unrest.rules.liberation import DrawStep, LiberateStep, Proof
+from unrest.rules.round import DefendStep, PlaceStep, PlanStep, TargetStep
+from unrest.state import FLOW, UnrestState
 
-__all__ = ["CHANCE_STEPS", "apply", "chance_outcomes", "current_player", "is_legal", "legal_actions"]
+__all__ = ["DRIVER", "DealHand", "DealMissions", "LayDistricts", "run"]
 
-#: The steps where chance acts.
-CHANCE_STEPS = frozenset({"districts", "hand", "missions", "draw"})
+attrs.resolve_types(UnrestState, localns={"Proof": Proof})
 
 
-def current_player(state: UnrestState) -> Player:
-    """The Rebellion (0), the Empire (1), chance (-1) or the end (-4)."""
-    if state.winner >= 0:
-        return TERMINAL
-    step = state.pos.step
-    if step in CHANCE_STEPS:
-        return CHANCE
-    return EMPIRE if step == "defend" else REBELLION
+@attrs.frozen
+class LayDistricts(Chance[UnrestState, Outcome]):
+    """Setup step frame: the next District laid in the row (see :func:`unrest.setup.setup_outcomes`)."""
+
+    TAG: ClassVar[str] = "unrest.lay_districts"
+
+    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
+        """Uniform over the Districts not yet laid."""
+        return setup.setup_outcomes(state)
+
+    def apply(self, state: UnrestState, action: Outcome) -> UnrestState:
+        """See :func:`unrest.setup.apply_setup`."""
+        return setup.apply_setup(state, action)
 
 
-def chance_outcomes(state: UnrestState) -> tuple[tuple[Action, float], ...]:
-    """Exact outcome probabilities at a chance node (empty elsewhere)."""
-    if state.winner >= 0 or state.pos.step not in CHANCE_STEPS:
-        return ()
-    if state.pos.step == "draw":
+@attrs.frozen
+class DealHand(Chance[UnrestState, Draw]):
+    """Setup step frame: the next card of the opening hand (see :func:`unrest.setup.draw_outcomes`)."""
+
+    TAG: ClassVar[str] = "unrest.deal_hand"
+
+    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Draw, float], ...]:
+        """Each card kind left, by its copies."""
         return setup.draw_outcomes(state.deck)
-    return setup.setup_outcomes(state)
 
+    def is_legal(self, state: UnrestState, action: object) -> bool:
+        """A ``Draw`` of a kind left in the deck."""
+        return isinstance(action, Draw) and state.deck[action.card] > 0
 
-def legal_actions(state: UnrestState) -> tuple[Action, ...]:
-    """Every legal decision (or chance outcome), sorted by id."""
-    if state.winner >= 0:
-        return ()
-    step = state.pos.step
-    if step == "plan":
-        return rnd.plan_actions(state)
-    if step == "defend":
-        return rnd.defend_actions(state)
-    if step == "place":
-        return rnd.place_actions(state)
-    if step == "target":
-        return rnd.target_actions(state)
-    if step == "liberate":
-        return liberation.reveal_actions(state)
-    return tuple(a for a, _ in chance_outcomes(state))
-
-
-def is_legal(state: UnrestState, action: Action) -> bool:
-    """Whether ``action`` is legal in ``state`` (never raises; the common kinds checked directly)."""
-    if state.winner >= 0:
-        return False
-    step = state.pos.step
-    if isinstance(action, Draw):
-        return step in ("hand", "draw") and state.deck[action.card] > 0
-    if isinstance(action, Place):
-        if step != "place":
-            return False
-        slot = next(i for i, p in enumerate(state.plan) if p is not None)
-        return action.slot == slot and action.district in rnd.place_targets(state)
-    if isinstance(action, Target):
-        return step == "target" and action.district in state.row[:-1]
-    if isinstance(action, Plan):
-        return step == "plan" and rnd.plan_legal(state, action)
-    if isinstance(action, Surveil | Destroy | Reroute | Blockade):
-        return step == "defend" and rnd.power_legal(state, action)
-    try:
-        return action in legal_actions(state)
-    except (TypeError, ValueError):
-        return False
-
-
-def apply(state: UnrestState, action: Action) -> UnrestState:
-    """Apply one legal action; every decision is logged as both players saw it (the information state)."""
-    if isinstance(action, Draw):
-        if state.pos.step == "draw":
-            state = setup.draw(state, action.card)
-            return liberation.next_round(state) if state.to_draw == 0 else state
+    def apply(self, state: UnrestState, action: Draw) -> UnrestState:
+        """See :func:`unrest.setup.apply_setup`."""
         return setup.apply_setup(state, action)
-    if isinstance(action, SetDistrict | DealMission):
+
+
+@attrs.frozen
+class DealMissions(Chance[UnrestState, Outcome]):
+    """Setup step frame: the next Mission dealt beside the Revolution (see :func:`unrest.setup.setup_outcomes`)."""
+
+    TAG: ClassVar[str] = "unrest.deal_missions"
+
+    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
+        """Uniform over the Missions not yet dealt."""
+        return setup.setup_outcomes(state)
+
+    def apply(self, state: UnrestState, action: Outcome) -> UnrestState:
+        """See :func:`unrest.setup.apply_setup`."""
         return setup.apply_setup(state, action)
-    if isinstance(action, Plan):
-        after = rnd.apply_plan(state, action)
-    elif isinstance(action, Place):
-        after = rnd.apply_place(state, action)
-    elif isinstance(action, Surveil | Destroy | Reroute | Blockade):
-        after = rnd.apply_power(state, action)
-    elif isinstance(action, Target):
-        after = rnd.apply_target(state, action)
-    else:
-        assert isinstance(action, Reveal)
-        after = liberation.apply_reveal(state, action)
-    return after.logged(public_code(action))
+
+
+DRIVER: Driver[UnrestState, Action] = Driver(
+    "unrest",
+    FLOW,
+    {
+        ("setup", "districts"): LayDistricts(),
+        ("setup", "hand"): DealHand(),
+        ("setup", "missions"): DealMissions(),
+        ("rebellion", "target"): TargetStep(),
+        ("rebellion", "plan"): PlanStep(),
+        ("empire", "defend"): DefendStep(),
+        ("execute", "place"): PlaceStep(),
+        ("end", "liberate"): LiberateStep(),
+        ("end", "draw"): DrawStep(),
+    },
+    position=lambda s: s.pos,
+    top=lambda s: s.pending.top,
+    over=lambda s: s.winner >= 0,
+)
+"""The rules as the core driver runs them: a frame per step, the pending proof on top, the game over once won."""
+
+
+def run(state: UnrestState) -> UnrestState:
+    """Run the rules until a decision, a chance node or the end of the game."""
+    return DRIVER.run(state)

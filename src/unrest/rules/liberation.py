@@ -5,20 +5,29 @@ At the end of every round the Rebellion checks each District, left to right. A D
 of the Missions on the table is liberated: "The Rebellion immediately reveals enough cards to prove to the
 Empire that the Mission card's conditions have been met (they do not have to reveal more cards than
 necessary)". The proof is an inclusion-minimal set of hidden cards, which the Rebellion reveals one card at a
-time in stack order (a :class:`~unrest.state.Proof` frame on the pending stack), choosing among the minimal
+time in stack order (a :class:`Proof` frame on the pending stack), choosing among the minimal
 proofs when several exist. Each reveal is a decision even when only one card can come next, so the Empire
 cannot tell from the turn order whether the Rebellion had a choice. Then the District and its stack leave the
 row with their facings, and its neighbours become adjacent. Three liberated Districts (or the Capitol, in the
 Capitol variant) end the game at once.
+
+The core driver runs the check (:class:`LiberateStep`, an automatic step frame, one District per resolution), the
+proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:class:`DrawStep`, a chance frame).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import ClassVar
+
+import attrs
 
 from tabletop_core.fastcopy import replace
-from unrest.actions import REVEALS, Decision, Reveal
+from tabletop_core.flow import Automatic, Chance
+from unrest import setup
+from unrest.actions import REVEALS, Draw, Reveal
+from unrest.rules.frames import Choice
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally
 from unrest.state import (
     CAPITOL,
@@ -29,20 +38,22 @@ from unrest.state import (
     NO_DISTRICT,
     REBELLION,
     WIN_LIBERATED,
-    Proof,
+    District,
     StackCard,
     UnrestState,
 )
 
 __all__ = [
-    "apply_reveal",
+    "DrawStep",
+    "LiberateStep",
+    "Proof",
     "end_round",
     "met_missions",
     "minimal_proofs",
     "missions_for",
     "next_reveals",
+    "next_round",
     "reveal_actions",
-    "start_liberation",
 ]
 
 
@@ -89,11 +100,11 @@ def next_reveals(frame: Proof) -> tuple[int, ...]:
     return tuple(sorted({p[k] for p in frame.proofs}))
 
 
-def reveal_actions(state: UnrestState) -> tuple[Decision, ...]:
+def reveal_actions(state: UnrestState) -> tuple[Reveal, ...]:
     """The Rebellion's next reveal in the pending proof."""
     frame = state.pending.top
     assert frame is not None
-    return tuple(REVEALS[i] for i in next_reveals(frame))
+    return frame.legal_actions(state)
 
 
 def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> UnrestState:
@@ -115,63 +126,14 @@ def _liberate(state: UnrestState, district: int) -> UnrestState:
     return state
 
 
-def start_liberation(state: UnrestState) -> UnrestState:
-    """Enter the liberation check of the round's end and resolve what needs no decision."""
-    return _resolve(replace(state, pos=FLOW.at("end", "liberate", state.pos.round)))
-
-
-def _resolve(state: UnrestState) -> UnrestState:
-    """Liberate Districts left to right until a proof needs a decision, the game ends, or the round ends."""
-    while True:
-        district = next((d for d in state.row if met_missions(state, d)), NO_DISTRICT)
-        if district == NO_DISTRICT:
-            return end_round(state)
-        proofs = minimal_proofs(state.stacks[district], missions_for(state, district))
-        frame = Proof(district, (), proofs)
-        state = _advance(state, frame)
-        if state.pending:
-            return state
-        if state.winner >= 0:
-            return state
-
-
-def _advance(state: UnrestState, frame: Proof) -> UnrestState:
-    """Liberate when the proof is complete, else leave the frame for the Rebellion's next reveal."""
-    if frame.chosen in frame.proofs:
-        state = replace(state, pending=state.pending.pop()) if state.pending else state
-        return _liberate(state, frame.district)
-    # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
-    # another proof existed, so the game must not show it by stopping only when one did.
-    pending = state.pending.replace_top(frame) if state.pending else state.pending.push(frame)
-    return replace(state, pending=pending)
-
-
-def _extend(frame: Proof, index: int) -> Proof:
-    chosen = (*frame.chosen, index)
-    k = len(chosen)
-    return Proof(frame.district, chosen, tuple(p for p in frame.proofs if p[:k] == chosen))
-
-
-def apply_reveal(state: UnrestState, action: Reveal) -> UnrestState:
-    """Reveal one card of the pending proof; finish the proof and continue the liberation check."""
-    frame = state.pending.top
-    assert frame is not None
-    frame = _extend(frame, action.index)
-    state = _reveal(state, frame.district, (action.index,))
-    state = _advance(state, frame)
-    if state.pending or state.winner >= 0:
-        return state
-    return _resolve(state)
-
-
 def end_round(state: UnrestState) -> UnrestState:
     """The rest of "The End of the Round" after the liberation check.
 
     "If all of the Empire Power tokens are face down, flip them all to their face up side"; the Area of
     Interest, plan and Blockade are cleared. After the Final Encounter the game ends: "If the Empire still has
-    control of at least 3 Districts, they win". Otherwise the Rebellion draws three cards, or, "If there are
-    not 3 cards remaining in the Rebel deck, the Rebellion draws the last remaining card" and the next round
-    is the Final Encounter.
+    control of at least 3 Districts, they win". Otherwise the Rebellion draws three cards (:class:`DrawStep`), or,
+    "If there are not 3 cards remaining in the Rebel deck, the Rebellion draws the last remaining card" and the
+    next round is the Final Encounter.
     """
     tokens = state.tokens if any(state.tokens) else (True,) * len(state.tokens)
     state = replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=())
@@ -180,11 +142,88 @@ def end_round(state: UnrestState) -> UnrestState:
         return replace(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
     size = state.deck_size
     final = size < DRAW_SIZE
-    state = replace(state, pos=FLOW.at("end", "draw", state.pos.round), to_draw=min(size, DRAW_SIZE), final=final)
-    return next_round(state) if state.to_draw == 0 else state
+    return replace(state, pos=FLOW.next(state.pos), to_draw=min(size, DRAW_SIZE), final=final)
 
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
     step = "plan" if state.final else "target"
     return replace(state, pos=FLOW.at("rebellion", step, state.pos.round + 1))
+
+
+# ----- the end of the round as frames -------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Proof(Choice[Reveal]):
+    """Frame (on the pending stack): the Rebellion proving a Mission in ``district``, one reveal per decision.
+
+    Attributes:
+        district: the District being liberated.
+        chosen: stack indices the Rebellion has revealed for this proof so far (ascending).
+        proofs: every minimal proof still open, as ascending stack indices, each extending ``chosen``.
+    """
+
+    TAG: ClassVar[str] = "unrest.proof"
+    district: District
+    chosen: tuple[int, ...]
+    proofs: tuple[tuple[int, ...], ...]
+
+    def legal_actions(self, state: UnrestState) -> tuple[Reveal, ...]:
+        """A ``Reveal`` of each card that comes next in some open proof (:func:`next_reveals`)."""
+        return tuple(REVEALS[i] for i in next_reveals(self))
+
+    def act(self, state: UnrestState, action: Reveal) -> UnrestState:
+        """Reveal the card; a complete proof liberates the District (the check then goes on by itself)."""
+        chosen = (*self.chosen, action.index)
+        k = len(chosen)
+        frame = Proof(self.district, chosen, tuple(p for p in self.proofs if p[:k] == chosen))
+        state = _reveal(state, frame.district, (action.index,))
+        if chosen in frame.proofs:
+            return _liberate(replace(state, pending=state.pending.pop()), frame.district)
+        # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
+        # another proof existed, so the game must not show it by stopping only when one did.
+        return replace(state, pending=state.pending.replace_top(frame))
+
+
+@attrs.frozen
+class LiberateStep(Automatic[UnrestState]):
+    """Step frame of "The Rebellion checks to see if any Districts have been liberated": the leftmost District
+    whose stack meets a Mission is liberated at once when the face-up cards prove it, else its :class:`Proof`
+    is pushed; with none left, the rest of the round's end (:func:`end_round`)."""
+
+    TAG: ClassVar[str] = "unrest.liberate_step"
+
+    def resolve(self, state: UnrestState) -> UnrestState:
+        """Liberate, ask for a proof, or end the round."""
+        district = next((d for d in state.row if met_missions(state, d)), NO_DISTRICT)
+        if district == NO_DISTRICT:
+            return end_round(state)
+        proofs = minimal_proofs(state.stacks[district], missions_for(state, district))
+        if () in proofs:
+            return _liberate(state, district)
+        return replace(state, pending=state.pending.push(Proof(district, (), proofs)))
+
+
+@attrs.frozen
+class DrawStep(Chance[UnrestState, Draw]):
+    """Step frame of "The Rebellion draws three cards from the Rebel deck": one chance node per card; after the
+    last, the next round begins by itself."""
+
+    TAG: ClassVar[str] = "unrest.draw_step"
+
+    def auto(self, state: UnrestState) -> UnrestState | None:
+        """Every card drawn: the next round."""
+        return next_round(state) if state.to_draw == 0 else None
+
+    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Draw, float], ...]:
+        """Each card kind left, by its copies (see :func:`unrest.setup.draw_outcomes`)."""
+        return setup.draw_outcomes(state.deck)
+
+    def is_legal(self, state: UnrestState, action: object) -> bool:
+        """A ``Draw`` of a kind left in the deck."""
+        return isinstance(action, Draw) and state.deck[action.card] > 0
+
+    def apply(self, state: UnrestState, action: Draw) -> UnrestState:
+        """The card goes to the hand (see :func:`unrest.setup.draw`)."""
+        return setup.draw(state, action.card)

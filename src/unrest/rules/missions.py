@@ -154,10 +154,12 @@ class PoliticalSurge(Mission):
     """
 
     key: ClassVar[str] = "political_surge"
+    #: "3 or more revealed cards of any one suit".
+    count: ClassVar[int] = 3
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
-        return max(t.up) >= 3
+        return max(t.up) >= self.count
 
 
 @attrs.frozen
@@ -165,14 +167,16 @@ class FortifiedOrganizers(Mission):
     """Fortified Organizers: Disruption total above the Supplies total, and the Supplies total more than 3."""
 
     key: ClassVar[str] = "fortified_organizers"
+    #: "the total sum of Supplies cards must be more than 3".
+    above: ClassVar[int] = 3
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
-        return t.sums[DISRUPTION] > t.sums[SUPPLIES] > 3
+        return t.sums[DISRUPTION] > t.sums[SUPPLIES] > self.above
 
     def certain(self, t: Tally, hidden: int) -> bool:
         """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
-        return t.sums[SUPPLIES] > 3 and t.sums[DISRUPTION] > t.sums[SUPPLIES] + _worst(t, SUPPLIES, hidden)
+        return t.sums[SUPPLIES] > self.above and t.sums[DISRUPTION] > t.sums[SUPPLIES] + _worst(t, SUPPLIES, hidden)
 
 
 @attrs.frozen
@@ -191,10 +195,12 @@ class CoordinatedPlot(Mission):
     """Coordinated Plot: three or more cards of one value."""
 
     key: ClassVar[str] = "coordinated_plot"
+    #: "three or more cards of one value".
+    count: ClassVar[int] = 3
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
-        return max(t.values) >= 3
+        return max(t.values) >= self.count
 
 
 @attrs.frozen
@@ -202,11 +208,14 @@ class SleeperCell(Mission):
     """Sleeper Cell: a run of four or more consecutive values, any suits; 6 and 2 are not consecutive."""
 
     key: ClassVar[str] = "sleeper_cell"
+    #: "a run of four or more consecutive value cards".
+    run: ClassVar[int] = 4
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
         v = t.values
-        return bool(v[1] and v[2] and v[3] and (v[0] or v[4]))
+        n = self.run
+        return any(all(v[i : i + n]) for i in range(len(v) - n + 1))
 
 
 @attrs.frozen
@@ -214,10 +223,12 @@ class Espionage(Mission):
     """Espionage: Intelligence total 4 or more and Disruption total 4 or more."""
 
     key: ClassVar[str] = "espionage"
+    #: "Intel value is 4 or more and the total Disruption value is 4 or more".
+    least: ClassVar[int] = 4
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
-        return t.sums[INTELLIGENCE] >= 4 and t.sums[DISRUPTION] >= 4
+        return t.sums[INTELLIGENCE] >= self.least and t.sums[DISRUPTION] >= self.least
 
 
 @attrs.frozen
@@ -225,14 +236,16 @@ class EnergizedPress(Mission):
     """Energized Press: Intelligence total more than the Upheaval total, and the Upheaval total 3 or more."""
 
     key: ClassVar[str] = "energized_press"
+    #: "the Upheaval value is 3 or more".
+    least: ClassVar[int] = 3
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
-        return t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] >= 3
+        return t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] >= self.least
 
     def certain(self, t: Tally, hidden: int) -> bool:
         """Whether the seen cards prove it against any unseen ones (see :meth:`Mission.certain`)."""
-        return t.sums[UPHEAVAL] >= 3 and t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] + _worst(t, UPHEAVAL, hidden)
+        return t.sums[UPHEAVAL] >= self.least and t.sums[INTELLIGENCE] > t.sums[UPHEAVAL] + _worst(t, UPHEAVAL, hidden)
 
 
 @attrs.frozen
@@ -240,10 +253,12 @@ class CivilDisobedience(Mission):
     """Civil Disobedience: Upheaval total 8 or more and no Disruption card."""
 
     key: ClassVar[str] = "civil_disobedience"
+    #: "Upheaval value is 8 or more".
+    least: ClassVar[int] = 8
 
     def holds(self, t: Tally) -> bool:
         """Whether the totals meet this Mission."""
-        return t.sums[UPHEAVAL] >= 8 and t.counts[DISRUPTION] == 0
+        return t.sums[UPHEAVAL] >= self.least and t.counts[DISRUPTION] == 0
 
     def certain(self, t: Tally, hidden: int) -> bool:
         # Any unseen card might be a Disruption card.

@@ -11,9 +11,17 @@
 4. "The Rebellion must now decide where to place any of the remaining cards behind the Area of Interest token
    ... may not place any cards in a District with a Blockade"; in the Final Encounter "to any unliberated
    District(s)". The cards are placed slot by slot (the order changes nothing).
+
+Each step is a frame the core driver runs (:data:`unrest.rules.flow.DRIVER`): :class:`TargetStep`,
+:class:`PlanStep`, :class:`DefendStep` and :class:`PlaceStep` say who decides, what may be done and what a
+decision does; the Empire's and the Rebellion's steps end by themselves (their ``auto``) when nothing is left to do.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
 
 from tabletop_core.fastcopy import replace
 from unrest.actions import (
@@ -25,7 +33,6 @@ from unrest.actions import (
     SURVEILS,
     TARGETS,
     Blockade,
-    Decision,
     Destroy,
     Place,
     Plan,
@@ -34,10 +41,11 @@ from unrest.actions import (
     Target,
 )
 from unrest.rules.cards import MISDIRECTION
-from unrest.rules.liberation import start_liberation
+from unrest.rules.frames import Choice
 from unrest.state import (
     BLOCKADE,
     DESTROY,
+    EMPIRE,
     EMPIRE_ACTIONS,
     FLOW,
     PLAN_SIZE,
@@ -49,7 +57,15 @@ from unrest.state import (
     UnrestState,
 )
 
+#: An Empire action: one use of a Power token.
+EmpireAction = Surveil | Destroy | Reroute | Blockade
+
 __all__ = [
+    "DefendStep",
+    "EmpireAction",
+    "PlaceStep",
+    "PlanStep",
+    "TargetStep",
     "apply_place",
     "apply_plan",
     "apply_power",
@@ -61,11 +77,12 @@ __all__ = [
     "plan_legal",
     "plan_needs",
     "power_legal",
+    "powers_left",
     "target_actions",
 ]
 
 
-def target_actions(state: UnrestState) -> tuple[Decision, ...]:
+def target_actions(state: UnrestState) -> tuple[Target, ...]:
     """One ``Target`` per adjacent pair of the row, named by its left District; sorted by id."""
     row = state.row
     return tuple(TARGETS[d] for d in sorted(row[:-1]))
@@ -93,13 +110,13 @@ def plan_needs(state: UnrestState) -> tuple[int, int]:
     return size - revealed_total - (len(state.plan) - revealed), revealed_total - revealed
 
 
-def plan_actions(state: UnrestState) -> tuple[Decision, ...]:
+def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
     """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
     hidden, revealed = plan_needs(state)
     hand = state.hand
     n = len(hand)
     numbered = sum(k != MISDIRECTION for k in hand)
-    out: list[Decision] = []
+    out: list[Plan] = []
     last = -1
     for k in hand:
         if k == last:
@@ -130,7 +147,7 @@ def plan_legal(state: UnrestState, action: Plan) -> bool:
     return is_num and revealed >= 1 and revealed - 1 <= rest_num and hidden + revealed - 1 <= n - 1
 
 
-def power_legal(state: UnrestState, action: Surveil | Destroy | Reroute | Blockade) -> bool:
+def power_legal(state: UnrestState, action: EmpireAction) -> bool:
     """Whether an Empire action is among :func:`defend_actions` (checked directly)."""
     if isinstance(action, Blockade):
         return state.tokens[BLOCKADE] and action.district in state.row
@@ -156,18 +173,16 @@ def apply_plan(state: UnrestState, action: Plan) -> UnrestState:
     hidden, revealed = plan_needs(state)
     if hidden == 0 and revealed == 0:
         state = replace(state, pos=FLOW.next(state.pos))
-        if not defend_actions(state):
-            state = _after_defence(state)
     return state
 
 
-def defend_actions(state: UnrestState) -> tuple[Decision, ...]:
+def defend_actions(state: UnrestState) -> tuple[EmpireAction, ...]:
     """The Empire's options: a face-up power on a planned card (Surveil only on a hidden one) or a
     District."""
     tokens = state.tokens
     plan = state.plan
     slots = [s for s, p in enumerate(plan) if p is not None]
-    out: list[Decision] = []
+    out: list[EmpireAction] = []
     if tokens[SURVEIL]:
         out.extend(SURVEILS[s] for s, p in enumerate(plan) if p is not None and not p.revealed)
     if tokens[DESTROY]:
@@ -180,7 +195,18 @@ def defend_actions(state: UnrestState) -> tuple[Decision, ...]:
     return tuple(out)
 
 
-def apply_power(state: UnrestState, action: Surveil | Destroy | Reroute | Blockade) -> UnrestState:
+def powers_left(state: UnrestState) -> bool:
+    """Whether the Empire has an action left this round (:func:`defend_actions` is not empty), checked directly."""
+    if len(state.used) >= EMPIRE_ACTIONS:
+        return False
+    tokens = state.tokens
+    if tokens[BLOCKADE] and state.row:
+        return True
+    move = tokens[DESTROY] or (tokens[REROUTE] and bool(state.row))
+    return any(p is not None and (move or (tokens[SURVEIL] and not p.revealed)) for p in state.plan)
+
+
+def apply_power(state: UnrestState, action: EmpireAction) -> UnrestState:
     """Take one Empire action and flip its token face down.
 
     - Surveil: "Reveal a hidden Rebel card"; "If a Misdirection card is surveilled, destroy it after revealing
@@ -220,7 +246,7 @@ def apply_power(state: UnrestState, action: Surveil | Destroy | Reroute | Blocka
             stacks = (*stacks[:d], (*stacks[d], StackCard(card.card, card.revealed, rnd)), *stacks[d + 1 :])
             plan[slot] = None
     tokens = (*state.tokens[:power], False, *state.tokens[power + 1 :])
-    state = replace(
+    return replace(
         state,
         plan=tuple(plan),
         destroyed=destroyed,
@@ -229,17 +255,6 @@ def apply_power(state: UnrestState, action: Surveil | Destroy | Reroute | Blocka
         tokens=tokens,
         used=(*state.used, power),
     )
-    if len(state.used) == EMPIRE_ACTIONS or not defend_actions(state):
-        state = _after_defence(state)
-    return state
-
-
-def _after_defence(state: UnrestState) -> UnrestState:
-    """The Rebellion executes (or, with nothing left to place, the round ends)."""
-    state = replace(state, pos=FLOW.at("execute", "place", state.pos.round))
-    if all(p is None for p in state.plan):
-        return start_liberation(state)
-    return state
 
 
 def place_targets(state: UnrestState) -> tuple[int, ...]:
@@ -249,21 +264,115 @@ def place_targets(state: UnrestState) -> tuple[int, ...]:
     return tuple(sorted(d for d in pool if d != state.blockade))
 
 
-def place_actions(state: UnrestState) -> tuple[Decision, ...]:
+def place_actions(state: UnrestState) -> tuple[Place, ...]:
     """Place the lowest remaining planned card into an allowed District."""
     slot = next(s for s, p in enumerate(state.plan) if p is not None)
     return tuple(PLACES[slot][d] for d in place_targets(state))
 
 
 def apply_place(state: UnrestState, action: Place) -> UnrestState:
-    """Stack the card in the District, keeping its facing; after the last card the round ends."""
+    """Stack the card in the District, keeping its facing (after the last card :class:`PlaceStep` ends the
+    phase)."""
     plan = list(state.plan)
     card = plan[action.slot]
     assert card is not None
     plan[action.slot] = None
     d = action.district
     stack = (*state.stacks[d], StackCard(card.card, card.revealed, state.pos.round))
-    state = replace(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]))
-    if all(p is None for p in plan):
-        return start_liberation(state)
-    return state
+    return replace(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]))
+
+
+# ----- the steps as frames ------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class TargetStep(Choice[Target]):
+    """Step frame of "select two adjacent Districts": the Rebellion marks the Area of Interest."""
+
+    TAG: ClassVar[str] = "unrest.target_step"
+
+    def legal_actions(self, state: UnrestState) -> tuple[Target, ...]:
+        """See :func:`target_actions`."""
+        return target_actions(state)
+
+    def is_legal(self, state: UnrestState, action: object) -> bool:
+        """A ``Target`` naming a District with a right-hand neighbour."""
+        return isinstance(action, Target) and action.district in state.row[:-1]
+
+    def act(self, state: UnrestState, action: Target) -> UnrestState:
+        """See :func:`apply_target`."""
+        return apply_target(state, action)
+
+
+@attrs.frozen
+class PlanStep(Choice[Plan]):
+    """Step frame of "selects three cards from their hand": one card and its facing per decision."""
+
+    TAG: ClassVar[str] = "unrest.plan_step"
+
+    def legal_actions(self, state: UnrestState) -> tuple[Plan, ...]:
+        """See :func:`plan_actions`."""
+        return plan_actions(state)
+
+    def is_legal(self, state: UnrestState, action: object) -> bool:
+        """See :func:`plan_legal`."""
+        return isinstance(action, Plan) and plan_legal(state, action)
+
+    def act(self, state: UnrestState, action: Plan) -> UnrestState:
+        """See :func:`apply_plan`."""
+        return apply_plan(state, action)
+
+
+@attrs.frozen
+class DefendStep(Choice[EmpireAction]):
+    """Step frame of "The Empire will now take two actions": one Power per decision; the phase ends by itself
+    after the second, or when no face-up token has a target."""
+
+    TAG: ClassVar[str] = "unrest.defend_step"
+    seat: ClassVar[int] = EMPIRE
+
+    def auto(self, state: UnrestState) -> UnrestState | None:
+        """With no action left, the Rebellion executes (the next phase)."""
+        return None if powers_left(state) else replace(state, pos=FLOW.next_phase(state.pos))
+
+    def legal_actions(self, state: UnrestState) -> tuple[EmpireAction, ...]:
+        """See :func:`defend_actions`."""
+        return defend_actions(state)
+
+    def is_legal(self, state: UnrestState, action: object) -> bool:
+        """See :func:`power_legal`."""
+        return isinstance(action, Surveil | Destroy | Reroute | Blockade) and power_legal(state, action)
+
+    def act(self, state: UnrestState, action: EmpireAction) -> UnrestState:
+        """See :func:`apply_power`."""
+        return apply_power(state, action)
+
+
+@attrs.frozen
+class PlaceStep(Choice[Place]):
+    """Step frame of "decide where to place any of the remaining cards": one card per decision; once none is
+    left the round's end begins by itself."""
+
+    TAG: ClassVar[str] = "unrest.place_step"
+
+    def auto(self, state: UnrestState) -> UnrestState | None:
+        """With every planned card gone, the End of the Round (the next phase)."""
+        for p in state.plan:
+            if p is not None:
+                return None
+        return replace(state, pos=FLOW.next_phase(state.pos))
+
+    def legal_actions(self, state: UnrestState) -> tuple[Place, ...]:
+        """See :func:`place_actions`."""
+        return place_actions(state)
+
+    def is_legal(self, state: UnrestState, action: object) -> bool:
+        """The lowest remaining slot into an allowed District (see :func:`place_targets`)."""
+        if not isinstance(action, Place):
+            return False
+        slot = next(i for i, p in enumerate(state.plan) if p is not None)
+        return action.slot == slot and action.district in place_targets(state)
+
+    def act(self, state: UnrestState, action: Place) -> UnrestState:
+        """See :func:`apply_place`."""
+        return apply_place(state, action)

@@ -30,7 +30,12 @@ def uniform_policy(state: Any, legal: Sequence[Any]) -> Sequence[float]:
 
 
 def expected_returns(
-    game: Any, state: Any, policy: Policy | None = None, *, max_states: int = 2_000_000
+    game: Any,
+    state: Any,
+    policy: Policy | None = None,
+    *,
+    max_states: int = 2_000_000,
+    value: Callable[[Any], Sequence[float]] | None = None,
 ) -> tuple[float, ...]:
     """The exact expected returns of every player from ``state``.
 
@@ -39,8 +44,11 @@ def expected_returns(
         state: where to start (chance nodes included).
         policy: the decision policy of every player (default: uniform over the legal actions).
         max_states: refuse trees with more distinct states than this (``TabletopError``).
+        value: what a terminal state is worth to each player (default ``game.returns``); for example 1 for a won
+            game and 0 otherwise gives each player's exact probability of winning.
     """
     choose = policy or uniform_policy
+    worth = value or game.returns
     memo: dict[Any, tuple[float, ...]] = {}
     n = game.num_players(state)
     # Iterative post-order walk: a frame is (state, children, weights) once expanded.
@@ -52,7 +60,7 @@ def expected_returns(
         if children is None:
             player = game.current_player(node)
             if player == TERMINAL:
-                memo[node] = tuple(float(r) for r in game.returns(node))
+                memo[node] = tuple(float(r) for r in worth(node))
                 continue
             if player == CHANCE:
                 outcomes = game.chance_outcomes(node)

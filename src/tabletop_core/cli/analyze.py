@@ -1,0 +1,108 @@
+"""``tabletop analyze``: a study of a game (seat advantage, length, branching, skill ladder, luck, drama,
+restricted play) written as Markdown, PNG plots and JSON."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabletop_core.cli.common import parse_options
+from tabletop_core.errors import OptionError
+
+
+def _budgets(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"budgets must read like 10,30,90, not {text!r}") from None
+    if len(values) < 1 or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"budgets must be positive iteration counts, not {text!r}")
+    return values
+
+
+def add_parser(sub: Any) -> None:
+    """Register the command."""
+    from tabletop_core.analysis.study import DEFAULT_BUDGETS, SECTIONS
+
+    cmd = sub.add_parser("analyze", help="study a game: seat advantage, length, ladder, luck, drama, restricted play")
+    cmd.add_argument("game", help="an installed game, or module:ATTR")
+    cmd.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="SPEC",
+        help="the studied agents: one spec for every seat or one per seat (default heuristic); "
+        "SPEC as for simulate (random, first, heuristic, mcts:iterations=50, ismcts, module:Class)",
+    )
+    cmd.add_argument("--games", type=int, default=300, help="base games (default 300)")
+    cmd.add_argument("--ladder-games", type=int, default=20, help="deals per ladder condition (default 20)")
+    cmd.add_argument(
+        "--budgets",
+        type=_budgets,
+        default=DEFAULT_BUDGETS,
+        help=f"search iterations of the ladder's MCTS/ISMCTS (default {','.join(map(str, DEFAULT_BUDGETS))})",
+    )
+    cmd.add_argument("--ladder", nargs="+", metavar="SPEC", help="the ladder's agents instead of the default")
+    cmd.add_argument("--drama-games", type=int, default=20, help="games that estimate their win chances (default 20)")
+    cmd.add_argument("--drama-points", type=int, default=12, help="win-chance estimates per game (default 12)")
+    cmd.add_argument("--drama-rollouts", type=int, default=8, help="rollouts per estimate (default 8)")
+    cmd.add_argument("--restrict-games", type=int, default=100, help="games per restricted item (default 100)")
+    cmd.add_argument(
+        "--restrictions", metavar="MODULE:ATTR", default="", help="a restriction hook other than the game's"
+    )
+    cmd.add_argument("--sections", nargs="+", choices=SECTIONS, help="compute only these sections")
+    cmd.add_argument("--seed", type=int, default=0, help="the study's seed")
+    cmd.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    cmd.add_argument("--reading", type=Path, help="a Markdown file included as the report's reading")
+    cmd.add_argument("--workers", type=int, default=1, help="worker processes, or Ray CPUs (default 1)")
+    cmd.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
+    cmd.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
+    cmd.add_argument("--out", required=True, metavar="DIR", help="the report's folder")
+    cmd.add_argument("--no-traces", action="store_true", help="do not write each game's trace (DIR/games.jsonl)")
+    cmd.add_argument("--quiet", action="store_true", help="no progress lines")
+    cmd.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Plan, play and write the report."""
+    from tabletop_core.analysis.report import write_report
+    from tabletop_core.analysis.study import SECTIONS, Study, run_study
+    from tabletop_core.cli.simulate import _Plain
+
+    reading = ""
+    if args.reading is not None:
+        reading = args.reading.read_text(encoding="utf-8")
+    study = Study.build(
+        args.game,
+        args.agents,
+        games=args.games,
+        budgets=args.budgets,
+        ladder=args.ladder,
+        options=parse_options(args.option or []),
+        ladder_games=args.ladder_games,
+        drama_games=args.drama_games,
+        drama_points=args.drama_points,
+        drama_rollouts=args.drama_rollouts,
+        restrict_games=args.restrict_games,
+        restrictions=args.restrictions,
+        seed=args.seed,
+        sections=tuple(args.sections or SECTIONS),
+    )
+    if not args.quiet:
+        out.write(f"{args.game}: agents {', '.join(study.agents)}; ladder {', '.join(study.ladder)} -> {args.out}\n")
+    try:
+        result, traces = run_study(
+            study,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            progress=None if args.quiet else _Plain(out),
+        )
+    except ImportError as exc:
+        raise OptionError(f"analyze needs the sim extra (SciPy, openskill): {exc}") from exc
+    paths = write_report(result, args.out, traces=() if args.no_traces else traces, reading=reading)
+    if not args.quiet:
+        out.write(
+            f"{result['games_played']} games in {result['seconds']:.1f} s; wrote {', '.join(p.name for p in paths)}\n"
+        )
+    return 0

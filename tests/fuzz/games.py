@@ -1,0 +1,89 @@
+"""The games the fuzz suite attacks, their valid seed states, and the checked playout every survivor must pass.
+
+``TABLETOP_FUZZ=long`` (what ``make fuzz`` sets) multiplies every test's examples by :data:`LONG_FACTOR`.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import numpy as np
+
+import runebound_coop
+import unbroken
+import unrest
+from tabletop_core.errors import TabletopError
+from tabletop_core.game import Game
+from tabletop_core.spec import CHANCE
+
+__all__ = ["GAMES", "LONG", "checked_playout", "examples", "sample_states"]
+
+GAMES: dict[str, Game[Any, Any, Any]] = {
+    "unbroken": unbroken.GAME,
+    "runebound_coop": runebound_coop.GAME,
+    "unrest": unrest.GAME,
+}
+LONG = os.environ.get("TABLETOP_FUZZ") == "long"
+LONG_FACTOR = 40
+
+
+def examples(short: int) -> int:
+    """How many hypothesis examples a test runs: ``short`` in ``make test``, :data:`LONG_FACTOR` times that in
+    ``make fuzz``."""
+    return short * LONG_FACTOR if LONG else short
+
+
+def sample_states(game: Game[Any, Any, Any], seed: int, count: int) -> list[Any]:
+    """``count`` states of one seeded random game (setup, the middle, the end), spread over its length."""
+    rng = np.random.default_rng(seed)
+    state = game.new_game(seed=seed)
+    seen = [state]
+    while not game.is_terminal(state) and len(seen) < game.spec.max_game_length:
+        if game.current_player(state) == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
+        else:
+            legal = game.legal_actions(state)
+            action = legal[rng.integers(len(legal))]
+        state = game.step(state, action)
+        seen.append(state)
+    picks = np.linspace(0, len(seen) - 1, count).round().astype(int)
+    return [seen[i] for i in picks]
+
+
+def checked_playout(game: Game[Any, Any, Any], state: Any, seed: int, steps: int = 400) -> None:
+    """Run every protocol function on ``state`` and on each state of a random playout from it.
+
+    Raises:
+        AssertionError: a non-terminal state without a legal action, or a codec that does not round-trip.
+        Exception: whatever the rules raise; the fuzz tests fail on anything but a ``TabletopError`` raised by
+            an input check (never by a legal action).
+    """
+    rng = random.Random(seed)
+    for _ in range(steps):
+        game.render(state)
+        for player in range(game.num_players(state)):
+            game.observe(state, player)
+            game.render(state, player)
+            game.observation_tensor(state, player)
+        game.legal_action_mask(state)
+        game.returns(state)
+        game.describe_step(state)
+        if game.is_terminal(state):
+            return
+        legal = game.legal_actions(state)
+        assert legal, f"{game.spec.short_name}: no legal action in a non-terminal state"
+        player = game.current_player(state)
+        if player != CHANCE:
+            game.determinize(state, player, np.random.default_rng(seed))
+        action = rng.choice(legal)
+        assert game.parse_action(state, game.action_to_str(state, action)) == action
+        assert game.action_from_id(state, game.action_id(action)) == action
+        state = game.step(state, action)
+
+
+def is_input_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of the library's typed input errors (what hostile input may raise)."""
+    return isinstance(exc, TabletopError)
