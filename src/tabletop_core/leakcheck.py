@@ -50,7 +50,9 @@ Cost (the default :class:`LeakBudget`): the first 4 playouts of a run; 3 states 
 from each sampler and one re-walk of at most 300 states (the targeted search for a world's history: 100); two
 frequency tests of 300 worlds per run; the adapters compared in the first 2 playouts. Measured on this project's
 loaded 2-core machine: 300 Kuhn playouts take 5.3 s instead of 3.6 s (with the one-time adapter imports), the
-first 4 Unrest playouts of a run 2 to 3 s more.
+first 4 Unrest playouts of a run 2 to 3 s more. Unrest's rebuilt histories cost what the blind search did (0.85 s
+of CPU for the leak checks of 4 random playouts without the adapters, 0.86 s with the rebuild turned off) and prove
+all 48 worlds reachable where the search proved 16 and left 32 unproven.
 
 >>> from tabletop_core.conformance import check_game
 >>> from tabletop_core.testing.kuhn import GAME
