@@ -160,6 +160,20 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return None
 
+    def rebuild_history(self, world: StateT, player: int) -> Sequence[ActionT] | None:
+        """The actions (chance outcomes included) that lead from ``initial_state`` of ``world``'s options to
+        ``world``, a state sampled for ``player`` (by :meth:`determinize` or :meth:`redeal`), or ``None``.
+
+        Offered by games that can rebuild a history from what a state records (its logs, its information states),
+        so that the leak check (:mod:`tabletop_core.leakcheck`) proves every sampled world reachable by replaying
+        it under the rules, and compares ``player``'s view along the whole history, not only along the prefix a
+        blind search finds. The default (``None``) offers no rebuild: the leak check then searches.
+
+        Raises:
+            ValueError: when no history of the rules reaches ``world`` (the leak check reports it).
+        """
+        return None
+
     def information_state(self, state: StateT, player: int) -> Any:
         """A frozen value holding everything ``player`` has seen and done up to ``state`` (perfect recall).
 

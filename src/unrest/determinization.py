@@ -33,10 +33,11 @@ import attrs
 import numpy as np
 
 from tabletop_core.errors import TabletopError
-from unrest.rules.cards import DECK, KINDS, MISDIRECTION, card_name
+from unrest.rules.cards import KINDS, MISDIRECTION, card_name
 from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for, outside
 from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
+from unrest.setup import deck_for
 from unrest.state import (
     DRAW_SIZE,
     EMPIRE,
@@ -69,7 +70,7 @@ MAX_TRIES = 20_000
 
 def unseen_cards(state: UnrestState) -> list[int]:
     """The kinds of every card the Empire has not seen face up, one entry per physical card."""
-    counts = list(DECK)
+    counts = list(deck_for(state.options))
     for stack in state.stacks:
         for c in stack:
             if c.revealed:
@@ -214,7 +215,8 @@ def draw_deadlines(state: UnrestState) -> list[tuple[int, int]]:
 def draws_fit(state: UnrestState) -> str | None:
     """Why ``state.draws`` cannot be the Rebellion's draws of ``state`` (``None`` if they can): they must be the
     cards gone from the deck, and each card drawn by its deadline (:func:`draw_deadlines`)."""
-    drawn = [DECK[k] - state.deck[k] for k in range(KINDS)]
+    deck = deck_for(state.options)
+    drawn = [deck[k] - state.deck[k] for k in range(KINDS)]
     batches: list[list[int]] = [[] for _ in range(KINDS)]
     for i, k in enumerate(state.draws):
         if type(k) is not int or not 0 <= k < KINDS:

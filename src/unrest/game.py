@@ -18,7 +18,7 @@ import numpy as np
 
 from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
-from unrest import bots, glossary, invariants, notation, setup, view
+from unrest import bots, glossary, invariants, notation, setup, view, worlds
 from unrest.actions import NUM_ACTIONS, NUM_OUTCOMES, Action, action_from_id, action_id
 from unrest.determinization import determinize_empire
 from unrest.rules import flow
@@ -99,6 +99,14 @@ class Unrest(Driven[UnrestState, Action, UnrestOptions]):
         """
         view.check_player(player)
         return determinize_empire(state, rng) if player == EMPIRE else state
+
+    def rebuild_history(self, world: UnrestState, player: int) -> tuple[Action, ...]:
+        """The history that replays ``world``'s logs under the rules (see :func:`unrest.worlds.rebuild_history`).
+
+        Raises:
+            ValueError: when no history of the rules reaches ``world``.
+        """
+        return worlds.rebuild_history(self, world)
 
     def observation_tensor(self, state: UnrestState, player: int) -> np.ndarray:
         """The view of ``player`` as a float32 vector (see :func:`unrest.view.observation_tensor`)."""

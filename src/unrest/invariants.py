@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import attrs
 
+from unrest import setup
 from unrest.actions import DECISIONS, NUM_MOVE_CODES, PLAN_HIDDEN, Plan, Surveil
 from unrest.determinization import consistent, draws_fit
-from unrest.rules.cards import DECK, DECK_SIZE, KINDS, MISDIRECTION
-from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
-from unrest.setup import ROWS
+from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
+from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, outside
+from unrest.setup import ROWS, deck_for
 from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
@@ -124,8 +125,8 @@ def _check_cards(state: UnrestState) -> None:
         counts[x.card] += 1
         if x.card == MISDIRECTION and not x.revealed:
             raise ValueError("a destroyed Misdirection card is revealed")
-    if tuple(counts) != DECK:
-        raise ValueError(f"cards are not conserved: {counts} != {list(DECK)}")
+    if tuple(counts) != deck_for(state.options):
+        raise ValueError(f"cards are not conserved: {counts} != {list(deck_for(state.options))}")
 
 
 def _check_row(state: UnrestState) -> None:
@@ -195,13 +196,15 @@ def _check_round_parts(state: UnrestState) -> None:
 def _check_draw_count(state: UnrestState) -> None:
     """The Rebellion drew the opening hand, then three cards at each round's end (the rest when fewer are left)."""
     now, step = state.pos.round, state.pos.step
-    drawn = DECK_SIZE - state.deck_size
+    total = sum(deck_for(state.options))
+    hand = setup.RESEARCH_HAND if state.options.research else HAND_SIZE
+    drawn = total - state.deck_size
     if now == 0:
-        if drawn > HAND_SIZE or (drawn and step == "districts"):
-            raise ValueError(f"{drawn} cards drawn during setup (the opening hand is {HAND_SIZE})")
+        if drawn > hand or (drawn and step == "districts"):
+            raise ValueError(f"{drawn} cards drawn during setup (the opening hand is {hand})")
         return
-    before = min(DECK_SIZE, HAND_SIZE + DRAW_SIZE * (now - 1))
-    due = before + (min(DRAW_SIZE, DECK_SIZE - before) - state.to_draw if step == "draw" else 0)
+    before = min(total, hand + DRAW_SIZE * (now - 1))
+    due = before + (min(DRAW_SIZE, total - before) - state.to_draw if step == "draw" else 0)
     if drawn != due:
         raise ValueError(f"{drawn} cards drawn by round {now} at the {step} step, the rules draw {due}")
 
@@ -251,7 +254,7 @@ def _check_proof(state: UnrestState) -> None:
     # The proofs were found before the chosen cards were revealed (a proof reveals hidden cards only).
     before = tuple(attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in stack)
     k = len(chosen)
-    open_ = tuple(p for p in minimal_proofs(before, missions_for(state, d)) if p[:k] == chosen)
+    open_ = tuple(p for p in minimal_proofs(before, missions_for(state, d), outside(state, d)) if p[:k] == chosen)
     if frame.proofs != open_ or not open_ or chosen in open_:
         raise ValueError(f"proof of District {d}: the open proofs must be {open_}, the minimal ones extending {chosen}")
 

@@ -8,13 +8,23 @@
 - "Place the 4 Empire Power tokens ... face up": all tokens start face up.
 - "Place the Revolution Mission card face up ... randomly deal three of them": three chance nodes, uniform
   over the Missions not yet dealt (Revolution excluded).
+
+The research game (``UnrestOptions.research``; not the published game, for tabular algorithms such as CFR): a
+Capitol game whose row (:data:`RESEARCH_ROW`) and Missions (:data:`RESEARCH_MISSIONS`) are laid in a fixed
+order (chance nodes with one outcome each, so the history keeps its shape), whose Rebel deck is the four cards of
+:data:`RESEARCH_DECK` and opening hand :data:`RESEARCH_HAND` cards, and whose Empire starts with Surveil and Destroy
+face up (:data:`RESEARCH_TOKENS`, as in the second round of a Power cycle: with Blockade up, blockading the Capitol
+would win the one round outright). The opening hand leaves fewer than three cards in the deck, so round 1 is the
+Final Encounter (undrawn: the two cards left stay hidden from both) and the game has one round under the
+published rules: plan three cards, the Empire's two actions, the cards moved to any District, the liberation
+check, the end.
 """
 
 from __future__ import annotations
 
 from tabletop_core.fastcopy import replace
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
-from unrest.rules.cards import DECK
+from unrest.rules.cards import DECK, parse_card
 from unrest.state import (
     CAPITOL,
     FLOW,
@@ -29,22 +39,62 @@ from unrest.state import (
     UnrestState,
 )
 
-__all__ = ["ROWS", "apply_setup", "draw", "draw_outcomes", "initial", "setup_outcomes"]
+__all__ = [
+    "RESEARCH_DECK",
+    "RESEARCH_HAND",
+    "RESEARCH_MISSIONS",
+    "RESEARCH_ROW",
+    "RESEARCH_TOKENS",
+    "ROWS",
+    "apply_setup",
+    "deck_for",
+    "draw",
+    "draw_outcomes",
+    "initial",
+    "setup_outcomes",
+]
+
+
+def _deck(*names: str) -> tuple[int, ...]:
+    counts = [0] * len(DECK)
+    for name in names:
+        counts[parse_card(name)] += 1
+    return tuple(counts)
+
+
+#: The research game's Rebel deck: 6, 5 and 3 of Upheaval, 4 of Intelligence and one Misdirection. Every pair of
+#: the Upheavals meets Civil Disobedience, the 4 of Intelligence with the 3 of Upheaval Energized Press.
+RESEARCH_DECK = _deck("6U", "5U", "3U", "M")
+#: The research game's opening hand (the plan's three cards).
+RESEARCH_HAND = 3
+#: The research game's row as laid (the Capitol is laid third, in the centre, by the Capitol rule).
+RESEARCH_ROW: tuple[District, ...] = (0, 1, 3, 4)
+#: The research game's Missions beneath the Revolution: Espionage, Energized Press, Civil Disobedience.
+RESEARCH_MISSIONS: tuple[int, ...] = (6, 7, 8)
+#: The research game's Empire Power tokens face up at the start (by power): Surveil and Destroy.
+RESEARCH_TOKENS = (True, True, False, False)
+
+
+def deck_for(options: UnrestOptions) -> tuple[int, ...]:
+    """The Rebel deck a game with ``options`` starts with (copies per card kind): every card but in the research
+    game."""
+    return RESEARCH_DECK if options.research else DECK
 
 
 def initial(options: UnrestOptions) -> UnrestState:
     """The table before setup chance: no District laid, only the Revolution, the full deck, tokens face up."""
+    research = options.research
     return UnrestState(
         options=options,
         pos=FLOW.start(0),
         row=(),
         missions=(0,),
-        deck=DECK,
+        deck=deck_for(options),
         hand=(),
         stacks=((),) * N_DISTRICTS,
         freed=(0,) * N_DISTRICTS,
-        tokens=(True,) * N_POWERS,
-        to_draw=HAND_SIZE,
+        tokens=RESEARCH_TOKENS if research else (True,) * N_POWERS,
+        to_draw=RESEARCH_HAND if research else HAND_SIZE,
     )
 
 
@@ -57,6 +107,10 @@ def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
 def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
     """The chance outcomes of a setup step."""
     step = state.pos.step
+    if state.options.research and step == "districts":
+        return ((SET_DISTRICTS[RESEARCH_ROW[sum(d != CAPITOL for d in state.row)]], 1.0),)
+    if state.options.research and step == "missions":
+        return ((DEAL_MISSIONS[RESEARCH_MISSIONS[len(state.missions) - 1]], 1.0),)
     if step == "districts":
         capitol = state.options.variant == "capitol"
         left = [d for d in range(N_DISTRICTS) if d not in state.row and not (capitol and d == CAPITOL)]
@@ -88,6 +142,8 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         return replace(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
     assert isinstance(outcome, DealMission)
     missions = (*state.missions, outcome.mission)
+    if len(missions) == 1 + MISSIONS_DEALT and state.options.research:
+        return replace(state, missions=missions, final=True, pos=FLOW.at("rebellion", "plan", 1))
     if len(missions) == 1 + MISSIONS_DEALT:
         return replace(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
     return replace(state, missions=missions)

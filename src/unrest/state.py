@@ -121,6 +121,15 @@ def _kind(_inst: object, attr: attrs.Attribute[int], value: int) -> None:
         raise ValueError(f"{attr.name} must be a card kind 0..{KINDS - 1}, not {value!r}")
 
 
+def _research(inst: UnrestOptions, _attr: attrs.Attribute[bool], value: bool) -> None:
+    if type(value) is not bool:
+        raise ValueError(f"research must be true or false, not {value!r}")
+    if value and inst.variant != "capitol":
+        raise ValueError(
+            "the research game is a Capitol game (the Capitol's liberation is its only win): give variant='capitol'"
+        )
+
+
 @attrs.frozen
 class UnrestOptions:
     """Options of a game of Unrest.
@@ -128,10 +137,15 @@ class UnrestOptions:
     Attributes:
         variant: ``"standard"``, or ``"capitol"`` for the Capitol variant (the Capitol in the centre;
             liberating it wins at once; its Revolution needs 25).
+        research: a small game for tabular research, **not the published game** (Capitol variant only; see
+            :data:`unrest.setup.RESEARCH_DECK`): the Districts laid and the Missions dealt in a fixed order, a
+            Rebel deck of four cards, an opening hand of three, the Empire's Surveil and Destroy face up, and the
+            first round the Final Encounter (the deck holds fewer than three cards), so the game is one round.
     """
 
     TAG: ClassVar[str] = "unrest.options"
     variant: str = attrs.field(default="standard", validator=attrs.validators.in_(VARIANTS))
+    research: bool = attrs.field(default=False, validator=_research)
 
 
 @attrs.frozen

@@ -42,7 +42,8 @@ RUNEBOUND_FIGHTS: Mapping[str, Mapping[str, Any]] = {
 #: The option sets ("variants") each library game is tested with; a game not listed runs with its defaults. Every
 #: variant listed for an installed game must be valid for it (a renamed option fails the tests, it is not dropped).
 LIBRARY_VARIANTS: Mapping[str, tuple[Mapping[str, Any], ...]] = {
-    "unrest": ({"variant": "standard"}, {"variant": "capitol"}),
+    # The research game (one round of a small deck; not the published game) is a Capitol game.
+    "unrest": ({"variant": "standard"}, {"variant": "capitol"}, {"variant": "capitol", "research": True}),
     "unbroken": (
         *({"difficulty": d, "character": c} for d in ("easy", "normal", "hard") for c in ("sneak", "sage")),
         {"difficulty": "normal", "character": "hunter"},

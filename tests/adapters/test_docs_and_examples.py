@@ -115,3 +115,10 @@ def test_openspiel_qlearning_runebound_example_beats_random_play() -> None:
     learned, random = _example("openspiel_qlearning_runebound.py").main(episodes=300, evaluation=200)
     assert -1.0 <= random < learned <= 1.0
     assert learned - random > 0.5  # seeded: about +0.8 against -0.25
+
+
+def test_openspiel_mccfr_unrest_research_example_runs_external_sampling_iterations() -> None:
+    rows = _example("openspiel_mccfr_unrest_research.py").main(iterations=3, checkpoints=(1, 3), measure=False)
+    assert [done for done, *_ in rows] == [1, 3]
+    (_, first_seconds, _, first_states), (_, seconds, gap, states) = rows
+    assert gap is None and 0 < first_seconds <= seconds and 0 < first_states <= states

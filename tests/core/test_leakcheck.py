@@ -200,3 +200,72 @@ def test_the_hand_written_chi_square_agrees_with_scipy(stat: float, df: int) -> 
 
 def test_a_zero_budget_turns_the_checks_off() -> None:
     check_game(RenderLeak(), games=5, seed=11, leaks=LeakBudget(states=0))
+
+
+class NoEnumeration(Kuhn):
+    """Offers no enumeration of an information set, as a game may."""
+
+    def enumerate_information_set(  # type: ignore[override]  # offers no enumeration, as a game may
+        self, state: KuhnState, player: int
+    ) -> None:
+        return None
+
+
+class RebuildsHistories(NoEnumeration):
+    """Rebuilds every world's history: the deal, then the bets."""
+
+    def rebuild_history(self, world: KuhnState, player: int) -> tuple[Deal | Move, ...]:
+        return (*(Deal(c) for c in world.hands), *(Move(b) for b in world.history))
+
+
+class RebuildsTheWrongDeal(RebuildsHistories):
+    """Its rebuilt history deals the cards the other way round: the replay ends at another state."""
+
+    def rebuild_history(self, world: KuhnState, player: int) -> tuple[Deal | Move, ...]:
+        history = super().rebuild_history(world, player)
+        return (*history[:2][::-1], *history[2:]) if len(world.hands) == 2 else history
+
+
+class RebuildsNothing(RebuildsHistories):
+    """Its rebuild refuses every world, as a game does for a state the rules cannot reach."""
+
+    def rebuild_history(self, world: KuhnState, player: int) -> tuple[Deal | Move, ...]:
+        raise ValueError("no history reaches it")
+
+
+def _run(check: LeakCheck, games: int, seed: int = 0) -> LeakCheck:
+    """``check`` on ``games`` random playouts of its game."""
+    game = check.game
+    for g in range(games):
+        state = game.initial_state(KuhnOptions())
+        trail, actions = [state], []
+        for step in playout(game, [RandomAgent(), RandomAgent()], state, seed=seed + g):
+            trail.append(step.after)
+            actions.append(step.action)
+        check.playout(trail, actions, seed + g)
+    return check
+
+
+def test_a_rebuilt_history_proves_every_world_and_stands_for_the_blind_walk() -> None:
+    check = LeakCheck(RebuildsHistories(), LeakBudget(playouts=20, prove=True))
+    walks: list[int] = []
+    check.check_walk = lambda *args: walks.append(1)  # type: ignore[method-assign]  # count the blind walks
+    _run(check, 20)
+    # 20 playouts x 3 states x 2 seats x 2 worlds from each of the determinizer and the re-deal.
+    assert check.proven == 20 * 3 * 2 * 4 and check.unproven == 0 and not walks
+
+
+@pytest.mark.parametrize("game", [RebuildsTheWrongDeal(), RebuildsNothing()], ids=["wrong-deal", "refused"])
+def test_a_rebuilt_history_that_does_not_reach_the_world_is_caught(game: Kuhn) -> None:
+    with pytest.raises(LeakError) as info:
+        _leak_checks(game, games=10, seed=3)
+    assert info.value.check == REACHABLE and info.value.field == "determinize", str(info.value)
+
+
+def test_without_a_rebuild_the_search_proves_small_worlds_or_leaves_them_unproven() -> None:
+    searched = _run(LeakCheck(NoEnumeration(), LeakBudget(playouts=5)), 5)
+    assert searched.proven == 5 * 3 * 2 * 4 and searched.unproven == 0
+    blind = _run(LeakCheck(NoEnumeration(), LeakBudget(playouts=5, reach_nodes=0)), 5)
+    assert blind.proven == 0 and blind.unproven == 5 * 3 * 2 * 4
+    with pytest.raises(LeakError, match="not proven"):
+        _run(LeakCheck(NoEnumeration(), LeakBudget(reach_nodes=0, prove=True)), 1)

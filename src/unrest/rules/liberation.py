@@ -28,7 +28,7 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
-from unrest.rules.cards import CardKind
+from unrest.rules.cards import DECK, CardKind
 from unrest.rules.frames import Choice
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
 from unrest.state import (
@@ -78,8 +78,14 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
 
 def outside(state: UnrestState, district: District) -> tuple[CardKind, ...]:
     """The kinds of every card face up outside ``district``'s stack (other stacks, liberated ones too, the plan and
-    the destroyed cards): what the Empire knows the stack's hidden cards are not."""
-    out = [c.card for d, stack in enumerate(state.stacks) if d != district for c in stack if c.revealed]
+    the destroyed cards), and every card of the full deck that this game's deck lacks (the research game's small
+    deck): what the Empire knows the stack's hidden cards are not."""
+    out = [
+        k
+        for k, (full, here) in enumerate(zip(DECK, setup.deck_for(state.options), strict=True))
+        for _ in range(full - here)
+    ]
+    out.extend(c.card for d, stack in enumerate(state.stacks) if d != district for c in stack if c.revealed)
     out.extend(p.card for p in state.plan if p is not None and p.revealed)
     out.extend(x.card for x in state.destroyed if x.revealed)
     return tuple(out)
