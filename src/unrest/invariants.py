@@ -58,6 +58,11 @@ def validate_state(state: UnrestState) -> None:
         _check_history(state)
 
 
+def _final_round(state: UnrestState) -> int:
+    """The round that is the Final Encounter: the last, or the research game's only round."""
+    return 1 if state.options.research else LAST_ROUND
+
+
 def _check_history(state: UnrestState) -> None:
     """What a played game's history fixes: the cards drawn by this round, the Final Encounter, the Area of
     Interest and the whole plan from targeting to the liberation, the plan's facings as the log shows them, and
@@ -68,9 +73,11 @@ def _check_history(state: UnrestState) -> None:
     """
     _check_draw_count(state)
     step, now = state.pos.step, state.pos.round
-    final = now == LAST_ROUND or (now == LAST_ROUND - 1 and step == "draw")
+    final = state.options.research or now == LAST_ROUND or (now == LAST_ROUND - 1 and step == "draw")
     if now >= 1 and state.final != final:
-        raise ValueError(f"the Final Encounter is round {LAST_ROUND} (triggered by the draw before it), not {now}")
+        raise ValueError(
+            f"the Final Encounter is round {_final_round(state)} (triggered by the draw before it), not {now}"
+        )
     marked = step in ("plan", "defend", "place", "liberate") and not state.final and state.winner != EMPIRE
     if len(state.aoi) != (2 if marked else 0):
         raise ValueError(f"the Area of Interest marks two Districts from targeting to the liberation, not {state.aoi}")
@@ -160,8 +167,10 @@ def _check_round_parts(state: UnrestState) -> None:
     """The Area of Interest, the Blockade, the used tokens, the plan, the cards to draw, the Final Encounter and
     the pending proof fit the step."""
     step, now = state.pos.step, state.pos.round
-    if state.final and now < LAST_ROUND - 1:
-        raise ValueError(f"the Final Encounter is round {LAST_ROUND} (triggered by the draw before it), not {now}")
+    if state.final and now < LAST_ROUND - 1 and not state.options.research:
+        raise ValueError(
+            f"the Final Encounter is round {_final_round(state)} (triggered by the draw before it), not {now}"
+        )
     if len(state.aoi) not in (0, 2) or len(set(state.aoi)) != len(state.aoi):
         raise ValueError(f"the Area of Interest marks two distinct Districts or none, not {state.aoi}")
     pairs = {state.row[i : i + 2] for i in range(len(state.row) - 1)}
