@@ -7,11 +7,8 @@ the order given; the traces depend only on the tasks, never on the number of wor
 
 from __future__ import annotations
 
-import logging
 import math
-import multiprocessing
-import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tabletop_core.agents.specs import parse_agent_spec
@@ -19,6 +16,7 @@ from tabletop_core.analysis.restrict import Restriction
 from tabletop_core.analysis.trace import trace_game
 from tabletop_core.errors import OptionError
 from tabletop_core.registry import load_game
+from tabletop_core.simulation.runner import map_batches
 
 __all__ = ["BACKENDS", "play_tasks", "run_tasks"]
 
@@ -55,53 +53,6 @@ def play_tasks(tasks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _quiet_worker() -> None:
-    # Ctrl-C reaches the whole process group: leave it to the parent, which stops the pool.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-_START = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def _local(batches: list[list[dict[str, Any]]], workers: int) -> Iterator[list[dict[str, Any]]]:
-    if workers == 1:
-        for batch in batches:
-            yield play_tasks(batch)
-        return
-    pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
-    try:
-        yield from pool.imap_unordered(play_tasks, batches)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-
-
-def _ray(batches: list[list[dict[str, Any]]], workers: int, address: str | None) -> Iterator[list[dict[str, Any]]]:
-    try:
-        import ray
-    except ImportError as exc:
-        raise OptionError("the ray backend needs Ray: pip install 'tabletop-rules[ray]'") from exc
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, logging_level=logging.WARNING)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
-    remote = ray.remote(num_cpus=1)(play_tasks)
-    pending = [remote.remote(batch) for batch in batches]
-    try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
-
-
 def run_tasks(
     tasks: Sequence[dict[str, Any]],
     *,
@@ -135,7 +86,7 @@ def run_tasks(
     light = numbered[len(heavy) :]
     size = max(1, min(32, math.ceil(len(light) / (workers * 8))))
     batches = [[t] for t in heavy] + [light[i : i + size] for i in range(0, len(light), size)]
-    stream = _ray(batches, workers, address) if backend == "ray" else _local(batches, workers)
+    stream = map_batches(play_tasks, batches, workers=workers, backend=backend, address=address)
     results: list[dict[str, Any] | None] = [None] * len(numbered)
     done = 0
     if progress:

@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -124,21 +124,35 @@ def _batches(tasks: Sequence[tuple[int, int]], size: int) -> list[list[tuple[int
     return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
 
-def _local(plan: str, batches: list[list[tuple[int, int]]], records: bool, workers: int) -> Iterator[list[Any]]:
-    if workers == 1:
+def map_batches(
+    fn: Callable[[Any], list[Any]], batches: Sequence[Any], *, workers: int, backend: str, address: str | None
+) -> Iterator[list[Any]]:
+    """Run ``fn`` on every batch, yielding each result as it finishes (in any order).
+
+    The one place where work meets a backend, shared by the simulation and the analysis: in this process when
+    ``workers`` is 1, else on a local process pool (``local``), or as Ray tasks of one CPU each (``ray``: on a local
+    instance started with ``workers`` CPUs and shut down after, or on the cluster at ``address``). ``fn`` must be a
+    module-level function so that workers can import it.
+
+    Raises:
+        OptionError: for the ray backend when Ray is not installed.
+    """
+    if backend == "ray":
+        yield from _ray(fn, batches, workers, address)
+    elif workers == 1:
         for batch in batches:
-            yield _play_batch(plan, batch, records)
-        return
-    pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
-    try:
-        yield from pool.imap_unordered(_play_batch_args, [(plan, b, records) for b in batches])
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+            yield fn(batch)
+    else:
+        pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
+        try:
+            yield from pool.imap_unordered(fn, batches)
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
 
 
-def _ray(plan: str, batches: list[list[tuple[int, int]]], records: bool, workers: int, address: str | None) -> Any:
+def _ray(fn: Callable[[Any], list[Any]], batches: Sequence[Any], workers: int, address: str | None) -> Any:
     try:
         import ray
     except ImportError as exc:
@@ -149,8 +163,8 @@ def _ray(plan: str, batches: list[list[tuple[int, int]]], records: bool, workers
             ray.init(address=address, logging_level=logging.WARNING)
         else:
             ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
-    task = ray.remote(num_cpus=1)(_play_batch)
-    pending = [task.remote(plan, batch, records) for batch in batches]
+    task = ray.remote(num_cpus=1)(fn)
+    pending = [task.remote(batch) for batch in batches]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
@@ -282,11 +296,8 @@ def run(
     size = batch_size or (max(1, min(64, math.ceil(len(todo) / (workers * 8)))) if backend == "ray" else 1)
     plan = sim.to_json()
     batches = _batches(todo, size)
-    stream: Iterable[list[dict[str, Any]]]
-    if backend == "ray":
-        stream = _ray(plan, batches, records, workers, address)
-    else:
-        stream = _local(plan, batches, records, workers)
+    args = [(plan, b, records) for b in batches]
+    stream = map_batches(_play_batch_args, args, workers=workers, backend=backend, address=address)
     fh = (folder / GAMES_FILE).open("a", encoding="utf-8") if folder is not None else None
     try:
         for batch in stream:
