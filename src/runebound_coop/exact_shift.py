@@ -138,26 +138,46 @@ class _Graph:
 
 
 @attrs.define
+class _Level:
+    """One height of a class graph for the value sweep: its cast nodes by number of outcomes, its decisions.
+
+    ``at`` arrays index the flat value array (the nodes' values, a column per situation; a pad that is never the
+    best choice; the terminals' values): the child's value for that situation, or its terminal's where the edge
+    crosses.
+    """
+
+    chance: list[tuple[_I, _I, _F]]  # (nodes, at (outcomes, nodes, columns), probabilities (outcomes, nodes))
+    decision: tuple[_I, _I, _F] | None  # (nodes, at (actions, nodes, columns), action ids (actions, nodes))
+
+
+@attrs.define
+class _Push:
+    """One depth of a class graph for the forward sweep: its in-edges, highest parent first per child."""
+
+    parent: _I
+    child: _I
+    factor: _F  # the probability of a cast edge; 0 for a decision edge (its policy decides)
+    decision: _B
+    slot: _I
+    keep: _B  # (edges, columns): the mass goes on to the child (the edge does not end the fight)
+    cross_rows: _I
+    cross_cols: _I
+    cross_tid: _I
+
+
+@attrs.define
 class _Class:
     """A class's graph as arrays, with the situations it values (one column each)."""
 
     graph: _Graph
     columns: list[int] = attrs.Factory(list)
-    # Filled by ShiftSolver._prepare:
     n: int = 0
     in_region: _B = attrs.field(default=None)
-    parent: _I = attrs.field(default=None)
-    child: _I = attrs.field(default=None)
-    weight: _F = attrs.field(default=None)
-    slot: _I = attrs.field(default=None)
-    cross: _B = attrs.field(default=None)  # (edges, columns): the edge ends the fight for that situation
-    tid: _I = attrs.field(default=None)  # (edges, columns): the terminal it then ends in
     leaves: _I = attrs.field(default=None)
     leaf_next: _I = attrs.field(default=None)  # (leaves, columns): the next round's situation
     leaf_ok: _B = attrs.field(default=None)
-    value_levels: list[tuple[_I, list[tuple[_I, _I]]]] = attrs.Factory(list)
-    mass_levels: list[_I] = attrs.Factory(list)
-    cross_edges: _I = attrs.field(default=None)
+    levels: list[_Level] = attrs.Factory(list)
+    pushes: list[_Push] = attrs.Factory(list)
     policies: list[_I] = attrs.Factory(list)  # per round left: the chosen out-edge slot per (node, column)
 
 
@@ -212,7 +232,10 @@ class ShiftSolver:
             x += 1
         for cls in self.classes.values():
             self._prepare(cls)
-        self._tvalues = tuple(np.array([v[i] for v in self.terminal_value] or [0.0]) for i in range(3))
+        # After the nodes' values in each flat value array: a pad (never the best choice), the terminals' values.
+        self._tails = tuple(
+            np.array([pad, *(v[i] for v in self.terminal_value)]) for i, pad in enumerate((-1.0, 0.0, 0.0))
+        )
 
     # ----- situations and classes ------------------------------------------------------------------------------
 
@@ -250,59 +273,33 @@ class ShiftSolver:
                 if nh < hh and ne < he:
                     self._situation((nh, ne, k + lk - rk), self.depth[x] + 1)
 
-    def _terminal(self, trace: list[RuneboundState], shift: tuple[int, int, int]) -> int:
-        """The end of a transition for a situation ``shift`` away from the class's: at the first state on the way
-        where its damage reaches health (stopped at health), the rules end the fight."""
-        hh, he = self.health
-        for s in trace:
-            h, e = s.hero_damage[0] + shift[0], s.enemy_damage[0] + shift[1]
-            if h >= hh or e >= he:
-                key = (min(h, hh), min(e, he), s.hand[0] + shift[2])
-                t = self.terminals.get(key)
-                if t is None:
-                    end = DRIVER.run(replace(s, hero_damage=(key[0],), enemy_damage=(key[1],), hand=(key[2],)))
-                    if not DRIVER.is_over(end):
-                        raise TabletopError("ShiftSolver: a fight went on at health (the rules changed?)")
-                    ret = self.game.returns(end)[0]
-                    t = self.terminals[key] = len(self.terminal_states)
-                    self.terminal_states.append(end)
-                    self.terminal_value.append(
-                        (1.0 if ret > 0 else 0.0, 1.0 if ret < 0 else 0.0, float(end.hero_damage[0]))
-                    )
-                return t
-        raise TabletopError("ShiftSolver: a transition ended the fight below health (the rules changed?)")
-
     # ----- arrays ------------------------------------------------------------------------------------------------
 
     def _prepare(self, cls: _Class) -> None:
         g = cls.graph
         n = cls.n = len(g.kinds)
         cols = cls.columns
+        m = len(cols)
         rh, re, rk = g.rep
         hh, he = self.health
-        h0 = np.array([self.situations[x][0] - rh for x in cols], dtype=np.int64)
-        e0 = np.array([self.situations[x][1] - re for x in cols], dtype=np.int64)
+        sh = np.array([self.situations[x][0] - rh for x in cols], dtype=np.int64)
+        se = np.array([self.situations[x][1] - re for x in cols], dtype=np.int64)
+        sk = np.array([self.situations[x][2] - rk for x in cols], dtype=np.int64)
         kinds = np.array(g.kinds, dtype=np.int64)
         level = np.array(g.level, dtype=np.int64).reshape(n, 3)
         cls.in_region = (
-            (kinds != _TERMINAL)[:, None] & (level[:, 0:1] + h0[None, :] < hh) & (level[:, 1:2] + e0[None, :] < he)
+            (kinds != _TERMINAL)[:, None] & (level[:, 0:1] + sh[None, :] < hh) & (level[:, 1:2] + se[None, :] < he)
         )
         edges = g.edges
-        cls.parent = np.array([ed[0] for ed in edges], dtype=np.int64)
-        cls.child = np.array([ed[1] for ed in edges], dtype=np.int64)
-        cls.weight = np.array([ed[2] for ed in edges], dtype=np.float64)
-        cls.slot = np.array([ed[3] for ed in edges], dtype=np.int64)
-        cls.cross = ~cls.in_region[cls.child] & cls.in_region[cls.parent]
-        cls.tid = np.zeros(cls.cross.shape, dtype=np.int64)
-        rows, js = np.nonzero(cls.cross)
-        for r, j in zip(rows.tolist(), js.tolist(), strict=True):
-            x = cols[j]
-            sh = (self.situations[x][0] - rh, self.situations[x][1] - re, self.situations[x][2] - rk)
-            cls.tid[r, j] = self._terminal(edges[r][4], sh)
-        cls.cross_edges = np.unique(rows)
+        parent = np.array([ed[0] for ed in edges], dtype=np.int64)
+        child = np.array([ed[1] for ed in edges], dtype=np.int64)
+        weight = np.array([ed[2] for ed in edges], dtype=np.float64)
+        slot = np.array([ed[3] for ed in edges], dtype=np.int64)
+        cross = ~cls.in_region[child] & cls.in_region[parent]
+        tid = self._crossings(cls, cross, sh, se, sk)
         # Leaves: the next round's situation of each column.
         cls.leaves = np.nonzero(kinds == _LEAF)[0]
-        cls.leaf_next = np.zeros((len(cls.leaves), len(cols)), dtype=np.int64)
+        cls.leaf_next = np.zeros((len(cls.leaves), m), dtype=np.int64)
         cls.leaf_ok = cls.in_region[cls.leaves]
         for a, i in enumerate(cls.leaves.tolist()):
             lh, le, lk = g.level[i]
@@ -310,6 +307,9 @@ class ShiftSolver:
                 if cls.leaf_ok[a, j]:
                     h, e, k = self.situations[x]
                     cls.leaf_next[a, j] = self.situation_index[(h + lh - rh, e + le - re, k + lk - rk)]
+        # The flat position of each edge's value per column: the child's, or its terminal's where it crosses.
+        at = np.where(cross, n * m + 1 + tid, child[:, None] * m + np.arange(m)[None, :])
+        pad = n * m
         # Heights (children first: node ids are in post-order) for the value sweep.
         height = [0] * n
         for i in range(n):
@@ -321,16 +321,32 @@ class ShiftSolver:
             if g.kinds[i] in (_CHANCE, _DECISION):
                 by_height.setdefault(height[i], []).append(i)
         for hgt in sorted(by_height):
-            chance_edges = [ed for i in by_height[hgt] if g.kinds[i] == _CHANCE for ed in g.out[i]]
-            groups: dict[int, list[list[int]]] = {}
+            by_degree: dict[int, list[int]] = {}
+            decisions = []
             for i in by_height[hgt]:
-                if g.kinds[i] == _DECISION:
-                    groups.setdefault(len(g.out[i]), []).append(g.out[i])
-            decision = [
-                (cls.parent[np.array([o[0] for o in outs])], np.array(outs, dtype=np.int64)) for outs in groups.values()
-            ]
-            cls.value_levels.append((np.array(chance_edges, dtype=np.int64), decision))
-        # Depths from the root (parents first) for the forward sweep; in-edges by parent, highest id first.
+                if g.kinds[i] == _CHANCE:
+                    by_degree.setdefault(len(g.out[i]), []).append(i)
+                else:
+                    decisions.append(i)
+            chance = []
+            for nodes in by_degree.values():
+                eds = np.array([g.out[i] for i in nodes], dtype=np.int64)
+                # Outcome first: each outcome's values for every node and column are contiguous.
+                chance.append(
+                    (np.array(nodes, dtype=np.int64), at[eds].transpose(1, 0, 2).copy(), weight[eds].T.copy())
+                )
+            decision = None
+            if decisions:
+                width = max(len(g.out[i]) for i in decisions)
+                eds = np.full((len(decisions), width), -1, dtype=np.int64)
+                for r, i in enumerate(decisions):
+                    eds[r, : len(g.out[i])] = g.out[i]
+                padded = eds < 0
+                dat = np.where(padded[:, :, None], pad, at[eds])
+                aid = np.where(padded, 1e9, weight[eds])
+                decision = (np.array(decisions, dtype=np.int64), dat.transpose(1, 0, 2).copy(), aid.T.copy())
+            cls.levels.append(_Level(chance, decision))
+        # Depths from the root (parents first) for the forward sweep; in-edges by child, highest parent first.
         top = [0] * n
         for i in range(n - 1, -1, -1):
             for ed in g.out[i]:
@@ -339,57 +355,122 @@ class ShiftSolver:
         by_top: dict[int, list[int]] = {}
         for ed, edge in enumerate(edges):
             by_top.setdefault(top[edge[1]], []).append(ed)
+        is_decision = kinds[parent] == _DECISION
         for t in sorted(by_top):
-            eds = sorted(by_top[t], key=lambda ed: (edges[ed][1], -edges[ed][0], edges[ed][3]))
-            cls.mass_levels.append(np.array(eds, dtype=np.int64))
+            eds = np.array(
+                sorted(by_top[t], key=lambda ed: (edges[ed][1], -edges[ed][0], edges[ed][3])), dtype=np.int64
+            )
+            rows, js = np.nonzero(cross[eds])
+            cls.pushes.append(
+                _Push(
+                    parent[eds],
+                    child[eds],
+                    np.where(is_decision[eds], 0.0, weight[eds]),
+                    is_decision[eds],
+                    slot[eds],
+                    ~cross[eds],
+                    rows,
+                    js,
+                    tid[eds][rows, js],
+                )
+            )
+
+    def _crossings(self, cls: _Class, cross: _B, sh: _I, se: _I, sk: _I) -> _I:
+        """The terminal each crossing (edge, column) ends in: at the first state on the edge's way where that
+        column's damage reaches health, stopped at health (:meth:`_terminal`)."""
+        g = cls.graph
+        hh, he = self.health
+        rows, js = np.nonzero(cross)
+        tid = np.zeros(cross.shape, dtype=np.int64)
+        if not len(rows):
+            return tid
+        crossing_edges, pos = np.unique(rows, return_inverse=True)
+        traces = [g.edges[r][4] for r in crossing_edges.tolist()]
+        width = max(len(t) for t in traces)
+        th = np.empty((len(traces), width), dtype=np.int64)
+        te = np.empty_like(th)
+        tk = np.empty_like(th)
+        for r, trace in enumerate(traces):
+            dmg = [(s.hero_damage[0], s.enemy_damage[0], s.hand[0]) for s in trace]
+            dmg += [dmg[-1]] * (width - len(dmg))
+            th[r], te[r], tk[r] = zip(*dmg, strict=True)
+        h = th[pos] + sh[js, None]
+        e = te[pos] + se[js, None]
+        reached = (h >= hh) | (e >= he)
+        if not reached.any(axis=1).all():
+            raise TabletopError("ShiftSolver: a transition ended the fight below health (the rules changed?)")
+        first = reached.argmax(axis=1)
+        pick = np.arange(len(rows))
+        hc = np.minimum(h[pick, first], hh)
+        ec = np.minimum(e[pick, first], he)
+        kc = tk[pos, first] + sk[js]
+        code = (hc * 64 + ec) * 64 + kc
+        codes, one, back = np.unique(code, return_index=True, return_inverse=True)
+        ids = []
+        for c, q in zip(codes.tolist(), one.tolist(), strict=True):
+            key = (c // 4096, c // 64 % 64, c % 64)
+            t = self.terminals.get(key)
+            if t is None:
+                state = traces[pos[q]][first[q]]
+                t = self._end(replace(state, hero_damage=(key[0],), enemy_damage=(key[1],), hand=(key[2],)), key)
+            ids.append(t)
+        tid[rows, js] = np.array(ids, dtype=np.int64)[back]
+        return tid
+
+    def _end(self, state: RuneboundState, key: tuple[int, int, int]) -> int:
+        """Register the end of the fight from ``state`` (the damage at health): the rules' end check and run."""
+        end = DRIVER.run(state)
+        if not DRIVER.is_over(end):
+            raise TabletopError("ShiftSolver: a fight went on at health (the rules changed?)")
+        ret = self.game.returns(end)[0]
+        t = self.terminals[key] = len(self.terminal_states)
+        self.terminal_states.append(end)
+        self.terminal_value.append((1.0 if ret > 0 else 0.0, 1.0 if ret < 0 else 0.0, float(end.hero_damage[0])))
+        return t
 
     # ----- sweeps ------------------------------------------------------------------------------------------------
 
-    def _edge_values(self, cls: _Class, eds: _I, values: tuple[_F, _F, _F]) -> tuple[_F, _F, _F]:
-        """The children's values through edges ``eds`` (any shape), each column's terminal where it crosses."""
-        c = cls.child[eds]
-        cross = cls.cross[eds]
-        tid = cls.tid[eds]
-        out = []
-        for v, t in zip(values, self._tvalues, strict=True):
-            out.append(np.where(cross, t[tid], v[c]))
-        return out[0], out[1], out[2]
-
     def _sweep(self, cls: _Class, left: tuple[_F, _F, _F]) -> tuple[_F, _F, _F]:
         """One round more: every node's (win, loss, expected damage) per column, leaves valued by ``left``."""
-        m = len(cls.columns)
-        win = np.zeros((cls.n, m))
-        loss = np.zeros((cls.n, m))
-        dmg = np.zeros((cls.n, m))
-        choice = np.zeros((cls.n, m), dtype=np.int64)
-        win[cls.leaves] = left[0][cls.leaf_next]
-        loss[cls.leaves] = left[1][cls.leaf_next]
-        dmg[cls.leaves] = left[2][cls.leaf_next]
-        values = (win, loss, dmg)
-        for chance_edges, decision in cls.value_levels:
-            if len(chance_edges):
-                vw, vl, vd = self._edge_values(cls, chance_edges, values)
-                p = cls.weight[chance_edges][:, None]
-                rows = cls.parent[chance_edges]
-                np.add.at(win, rows, p * vw)
-                np.add.at(loss, rows, p * vl)
-                np.add.at(dmg, rows, p * vd)
-            for nodes, outs in decision:
-                vw, vl, vd = self._edge_values(cls, outs, values)
-                aid = cls.weight[outs]
-                bw, bl, bd = vw[:, 0], vl[:, 0], vd[:, 0]
-                ba = np.broadcast_to(aid[:, 0:1], bw.shape)
+        n, m = cls.n, len(cls.columns)
+        flats = []
+        for v, tail in zip(left, self._tails, strict=True):
+            flat = np.zeros(n * m + len(tail))
+            flat[n * m :] = tail
+            flat[: n * m].reshape(n, m)[cls.leaves] = v[cls.leaf_next]
+            flats.append(flat)
+        win, loss, dmg = (f[: n * m].reshape(n, m) for f in flats)
+        fw, fl, fd = flats
+        choice = np.zeros((n, m), dtype=np.int64)
+        for level in cls.levels:
+            for nodes, at, p in level.chance:
+                vw, vl, vd = fw[at], fl[at], fd[at]
+                aw = np.zeros((len(nodes), m))
+                al = np.zeros((len(nodes), m))
+                ad = np.zeros((len(nodes), m))
+                for j in range(at.shape[0]):
+                    q = p[j][:, None]
+                    aw += q * vw[j]
+                    al += q * vl[j]
+                    ad += q * vd[j]
+                win[nodes], loss[nodes], dmg[nodes] = aw, al, ad
+            if level.decision is not None:
+                nodes, at, aid = level.decision
+                vw, vd = fw[at], fd[at]
+                bw, bd = vw[0].copy(), vd[0].copy()
+                ba = np.repeat(aid[0][:, None], m, axis=1)
                 best = np.zeros(bw.shape, dtype=np.int64)
-                for j in range(1, outs.shape[1]):
-                    w, lo, d = vw[:, j], vl[:, j], vd[:, j]
-                    a = aid[:, j : j + 1]
+                for j in range(1, at.shape[0]):
+                    w, d = vw[j], vd[j]
+                    a = np.broadcast_to(aid[j][:, None], ba.shape)
+                    # The RoundSolver's key (win, -damage, -action id), compared as a tuple.
                     better = (w > bw) | ((w == bw) & ((d < bd) | ((d == bd) & (a < ba))))
-                    bw = np.where(better, w, bw)
-                    bl = np.where(better, lo, bl)
-                    bd = np.where(better, d, bd)
-                    ba = np.where(better, a, ba)
-                    best = np.where(better, j, best)
-                win[nodes], loss[nodes], dmg[nodes] = bw, bl, bd
+                    np.copyto(bw, w, where=better)
+                    np.copyto(bd, d, where=better)
+                    np.copyto(ba, a, where=better)
+                    best[better] = j
+                win[nodes], dmg[nodes] = bw, bd
+                loss[nodes] = np.take_along_axis(fl[at], best[None], axis=0)[0]
                 choice[nodes] = best
         cls.policies.append(choice)
         r = cls.graph.root
@@ -413,8 +494,7 @@ class ShiftSolver:
 
     def _distribution(self) -> list[float]:
         """Push the probability mass forward through the chosen policies, round by round."""
-        hh = self.health[0]
-        dist = [0.0] * (hh + 1)
+        dist = [0.0] * (self.health[0] + 1)
         start = np.zeros(len(self.situations))
         start[self.root] = 1.0
         term_dmg = [int(v[2]) for v in self.terminal_value]
@@ -426,19 +506,14 @@ class ShiftSolver:
                 mass = np.zeros((cls.n, len(cls.columns)))
                 mass[cls.graph.root] = start[np.array(cls.columns, dtype=np.int64)]
                 choice = cls.policies[k]
-                g = cls.graph
-                for eds in cls.mass_levels:
-                    par = cls.parent[eds]
-                    w = cls.weight[eds][:, None]
-                    is_dec = (np.array(g.kinds, dtype=np.int64)[par] == _DECISION)[:, None]
-                    chosen = choice[par] == cls.slot[eds][:, None]
-                    factor = np.where(is_dec, chosen.astype(np.float64), w)
-                    contrib = mass[par] * factor
-                    cross = cls.cross[eds]
-                    np.add.at(mass, cls.child[eds], np.where(cross, 0.0, contrib))
-                    rows, js = np.nonzero(cross)
-                    if len(rows):
-                        np.add.at(term, cls.tid[eds][rows, js], contrib[rows, js])
+                for push in cls.pushes:
+                    factor = np.where(
+                        push.decision[:, None], choice[push.parent] == push.slot[:, None], push.factor[:, None]
+                    )
+                    contrib = mass[push.parent] * factor
+                    np.add.at(mass, push.child, np.where(push.keep, contrib, 0.0))
+                    if len(push.cross_rows):
+                        np.add.at(term, push.cross_tid, contrib[push.cross_rows, push.cross_cols])
                 ok = cls.leaf_ok
                 np.add.at(nxt, cls.leaf_next[ok], mass[cls.leaves][ok])
             for t in range(len(self.terminal_states) - 1, -1, -1):
@@ -469,4 +544,5 @@ class ShiftSolver:
                 )
                 keys.append(key)
         keys.append(-1 - np.arange(len(self.terminal_states), dtype=np.int64))
-        return int(np.unique(np.concatenate(keys)).size)
+        every = np.sort(np.concatenate(keys))
+        return int(every.size and 1 + np.count_nonzero(every[1:] != every[:-1]))
