@@ -250,8 +250,10 @@ class ShiftSolver:
         return x
 
     def _class_key(self, h: int, e: int, k: int) -> tuple[int, int, int]:
-        """The representative round start of a situation's class: hand up to the cards, damage 0 unless healing."""
-        return (h if self.hero_heals else 0, e if self.enemy_heals else 0, min(k, self.cards))
+        """The representative round start of a situation's class: its hand up to the cards, and its damage for a
+        side that can heal, else the root's (the least: without healing, damage never goes down)."""
+        low = self.situations[self.root]
+        return (h if self.hero_heals else low[0], e if self.enemy_heals else low[1], min(k, self.cards))
 
     def _explore(self, x: int) -> None:
         h, e, k = self.situations[x]
