@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,10 @@ playthroughs: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run --json bench.json
 	$(BIN)/python -m benchmarks.simulation
+
+## odds-bench: CPU seconds of runebound_coop.odds for Elian vs the Sorcerer over 10 rounds, with its answer's bits
+odds-bench: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.odds
 
 ## soak: 1,000,000 random steps per game under the conformance checks; prints steps and failures (most of an hour)
 soak: $(VENV)/.installed-test
