@@ -11,19 +11,22 @@ Why that is exact. Inside a round the rules read a combatant's damage only to en
 stopping at health), unless healing is involved (healing stops at 0; an enemy heal ability "has an effect" only on
 a damaged enemy). They read the hand only to allow an exert (at least 1 card) and take a card per exert, each card
 at most once a round. So for a side that cannot heal (no heal on the hero's abilities or cards; none on the enemy's
-abilities or board title) damage only grows within a round, and the play from damage ``d`` is the play from damage
-0 shifted by ``d`` until the first moment the shifted damage reaches health, where the end check ends the fight;
+abilities or board title) damage only grows, and the play from damage ``r + d`` is the play from damage ``r``
+shifted by ``d`` until the first moment the shifted damage reaches health, where the end check ends the fight;
 and hands of ``k`` and ``min(k, cards)`` cards play alike but for the number left. The class of a situation is
 therefore its hand up to the number of cards, and the exact damage of each side that can heal (that side is not
-shared). A transition of the class graph that would take a situation's damage to health is followed, for that
-situation, through the states the rules passed on the way (:func:`traced_run`): the fight ends at the first one
-reaching health, with the damage stopped at health, and the rules' own end check and run give the final state.
+shared); its graph starts from the root's damage (``r``, the least any situation has). A transition of the class
+graph that would take a situation's damage to health is followed, for that situation, through the states the
+rules passed on the way (:func:`traced_run`): the fight ends at the first one reaching health, with the damage
+stopped at health, and the rules' own end check and run give the final state.
 
 The values are the RoundSolver's arithmetic: each situation's node takes the same operations on the same numbers
 in the same order (a cast's outcomes summed in order from 0.0, the hero's choice by win probability, then
-expected damage, then the lowest action id), so win, loss and undecided come out equal to the last bit. The
-damage distribution adds the same masses, but where two situations reach one state the RoundSolver adds their
-masses there first; the sums can then be grouped differently and differ in the last bits.
+expected damage, then the lowest action id), so win, loss and undecided come out equal to the last bit, and the
+state count is the RoundSolver's (every situation's shifted states, deduplicated). The damage distribution adds
+the same masses, each node's in-edges highest parent first as the RoundSolver does; only where two situations
+reach one and the same state does the RoundSolver add their masses there before passing them on, which could
+group a sum differently in its last bit. On every fight checked (the tests) the distributions are identical.
 The solver refuses what it does not cover (``retreat``; more than one hero or enemy) with a ``ValueError``, and
 :func:`~runebound_coop.exact.odds` then uses the RoundSolver.
 """
