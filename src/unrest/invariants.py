@@ -7,16 +7,32 @@ reasoning which draw logs are (:func:`unrest.determinization.draws_fit`), so nei
 
 from __future__ import annotations
 
+from typing import cast
+
 import attrs
 
 from unrest import setup
-from unrest.actions import DECISIONS, NUM_MOVE_CODES, PLAN_HIDDEN, Plan, Surveil
+from unrest.actions import (
+    DECISIONS,
+    NUM_MOVE_CODES,
+    Blockade,
+    Decision,
+    Destroy,
+    Place,
+    Plan,
+    Reroute,
+    Reveal,
+    Surveil,
+    Target,
+)
 from unrest.determinization import consistent, draws_fit
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, outside
 from unrest.setup import ROWS, deck_for
 from unrest.state import (
+    BLOCKADE,
     CAPITOL,
+    DESTROY,
     DRAW_SIZE,
     EMPIRE,
     EMPIRE_ACTIONS,
@@ -30,17 +46,32 @@ from unrest.state import (
     NO_DISTRICT,
     PLAN_SIZE,
     REBELLION,
+    REROUTE,
+    SURVEIL,
     WIN_LIBERATED,
     UnrestState,
 )
 from unrest.view import MAX_MOVES
 
-__all__ = ["validate_state"]
+__all__ = ["validate_state", "validate_table"]
 
 
 def validate_state(state: UnrestState) -> None:
-    """Check the invariants of a (deserialized) state: the flow position and rounds, card conservation, the row,
-    the Missions, the round's parts, the pending proof and the logs.
+    """Check the invariants of a (deserialized) state: those of its table (:func:`validate_table`) and of its
+    history, the table held to the move log (a state with an empty log is at setup or the start of round 1).
+
+    Raises:
+        ValueError: naming the first invariant ``state`` breaks (for the log, the move where it breaks).
+    """
+    validate_table(state)
+    _check_history(state)
+
+
+def validate_table(state: UnrestState) -> None:
+    """Check the invariants of a state's table alone: the flow position and rounds, card conservation, the row,
+    the Missions, the round's parts, the pending proof and the logs' own form. Every reachable state passes; so do
+    hand-laid analysis positions that no play reaches (many destroyed cards, say), which :func:`validate_state`
+    refuses for their history. Loading a state runs :func:`validate_state`.
 
     Raises:
         ValueError: naming the first invariant ``state`` breaks.
@@ -54,8 +85,6 @@ def validate_state(state: UnrestState) -> None:
     _check_winner(state)
     _check_proof(state)
     _check_logs(state)
-    if state.moves:
-        _check_history(state)
 
 
 def _final_round(state: UnrestState) -> int:
@@ -68,8 +97,7 @@ def _check_history(state: UnrestState) -> None:
     Interest and the whole plan from targeting to the liberation, the plan's facings as the log shows them, and
     the liberation checks of earlier rounds (what the determinizer infers from the table holds of the truth).
 
-    A position with no logged decision is a set-up position (the tests and analyses lay such tables by hand);
-    it is held to every other invariant but not to these.
+    A state with no logged decision is held to all of it as the start of the game (setup or round 1's start).
     """
     _check_draw_count(state)
     step, now = state.pos.step, state.pos.round
@@ -84,7 +112,7 @@ def _check_history(state: UnrestState) -> None:
     full = step in ("defend", "place") or (step == "liberate" and state.winner != EMPIRE)
     if (full and len(state.plan) != PLAN_SIZE) or (step not in ("plan", "liberate") and not full and state.plan):
         raise ValueError(f"the plan has {PLAN_SIZE} slots from defence to liberation, none before (not {state.plan})")
-    _check_plan_log(state)
+    _check_moves(state)
     if consistent(state, state) is None:
         # The determinizer's inferences from the table (a District meeting a Mission is liberated at the round's
         # end, left to right) must hold of the truth itself, or no deal of the hidden cards could explain it.
@@ -268,30 +296,241 @@ def _check_proof(state: UnrestState) -> None:
         raise ValueError(f"proof of District {d}: the open proofs must be {open_}, the minimal ones extending {chosen}")
 
 
-def _check_plan_log(state: UnrestState) -> None:
-    """The planned cards' facings are what the log says: face up when planned face up (the log shows the card)
-    or surveilled since; a card planned face up is the one the log names."""
-    if not state.plan:
-        return
+# Move codes by kind, in the order a round takes them: the Area of Interest, the plan, the Empire's powers, the
+# placement, the liberation proofs' reveals.
+_TARGET, _PLAN, _POWER, _PLACE, _REVEAL = range(5)
+_PARTS = ("Area of Interest", "plan", "powers", "placement", "reveals")
+_KIND_OF = {Target: _TARGET, Plan: _PLAN, Surveil: _POWER, Destroy: _POWER, Reroute: _POWER, Blockade: _POWER}
+_KIND_OF.update({Place: _PLACE, Reveal: _REVEAL})
+#: Each public code's kind and decision (``None`` for a hidden plan).
+_CODES: tuple[tuple[int, Decision | None], ...] = (
+    *((_KIND_OF[type(a)], a) for a in DECISIONS),
+    (_PLAN, None),
+)
+_POWER_OF = {Surveil: SURVEIL, Destroy: DESTROY, Reroute: REROUTE, Blockade: BLOCKADE}
+#: The kinds of move a step can follow in its own round.
+_STEP_KINDS = {
+    "plan": (_TARGET, _PLAN),
+    "defend": (_PLAN, _POWER),
+    "place": (_PLAN, _POWER, _PLACE),
+    "liberate": (_PLAN, _POWER, _PLACE, _REVEAL),
+    "draw": (_PLAN, _POWER, _PLACE, _REVEAL),
+}
+
+
+@attrs.define
+class _Slot:
+    """A plan slot as the log shows it: face up (planned so or surveilled), the card if planned face up, and
+    whether it has left the plan (``None`` while a surveil may have destroyed a Misdirection there)."""
+
+    up: bool
+    card: int | None
+    left: bool | None = False
+    surveil: int = -1  # where in the destroyed cards a surveilled Misdirection would lie
+
+
+@attrs.define
+class _Card:
+    """A card that reached a stack or the destroyed pile, as the log shows it."""
+
+    round: int
+    up: bool
+    card: int | None
+    misdirection: bool = False  # destroyed by a surveil (so a Misdirection)
+    dropped: bool = False  # a surveil's possible destruction that did not happen (the card left later)
+
+
+def _check_moves(state: UnrestState) -> None:
+    """Walk the move log once and hold the table to it: the log's rounds are the state's (a state with an empty
+    log is at setup or the start of round 1), each round takes its moves in the rules' order (the Area of
+    Interest, except in the Final Encounter; the plan; the powers, each once, face up, at most two; the placement,
+    lowest slot first, into the Area of Interest off the Blockade; the proofs' reveals), and what the moves did is
+    on the table: every stack's cards and the destroyed pile in order with their rounds and facings, the cards
+    the log shows, the tokens, the powers used, the Blockade, the Area of Interest, this round's plan, the hand's
+    size and the cards revealed to liberate each District. Linear in the log's length.
+    """
     moves = state.moves
-    end = len(moves)
-    while end and moves[end - 1] != PLAN_HIDDEN and not isinstance(DECISIONS[moves[end - 1]], Plan):
-        end -= 1
-    start = end
-    while start and (moves[start - 1] == PLAN_HIDDEN or isinstance(DECISIONS[moves[start - 1]], Plan)):
-        start -= 1
-    plans = moves[max(start, end - len(state.plan)) : end]
-    if len(plans) != len(state.plan):
-        raise ValueError(f"the plan holds {len(state.plan)} cards but the log shows {len(plans)} planned this round")
-    watched = {a.slot for a in (DECISIONS[m] for m in moves[end:] if m != PLAN_HIDDEN) if isinstance(a, Surveil)}
-    for slot, (card, code) in enumerate(zip(state.plan, plans, strict=True)):
-        if card is None:
-            continue
-        shown = DECISIONS[code] if code != PLAN_HIDDEN else None
-        if shown is not None and (not card.revealed or Plan(card.card, hidden=False) != shown):
-            raise ValueError(f"plan slot {slot}: the log shows {shown} planned face up, the plan holds {card}")
-        if shown is None and card.revealed != (slot in watched):
-            raise ValueError(f"plan slot {slot}: a card planned face down is face up exactly once surveilled")
+    now, step = state.pos.round, state.pos.step
+    final_round = _final_round(state)
+    laid, freed = state.laid, state.freed
+    tokens = list(setup.initial(state.options).tokens)
+    stacks: list[list[_Card]] = [[] for _ in range(N_DISTRICTS)]
+    gone: list[_Card] = []
+    reveals: list[list[int]] = [[] for _ in range(now + 1)]
+    planned = 0
+    rnd, kind = 0, _REVEAL
+    row: tuple[int, ...] = ()
+    slots: list[_Slot] = []
+    used: list[int] = []
+    blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
+
+    def end_round(at: str) -> None:
+        for s, slot in enumerate(slots):
+            if slot.left is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
+                slot.left = True
+            elif not slot.left:
+                raise ValueError(f"{at}: plan slot {s + 1} of round {rnd} never left the plan")
+        if not any(tokens):
+            tokens[:] = [True] * N_POWERS
+
+    def leave(slot: _Slot) -> None:
+        if slot.left is None:
+            gone[slot.surveil].dropped = True
+        slot.left = True
+
+    for i, code in enumerate(moves):
+        at = f"moves[{i}]"
+        kind_i, action = _CODES[code]
+        if rnd == 0 or kind_i == _TARGET or (kind_i == _PLAN and kind >= _POWER):
+            if rnd:
+                end_round(at)
+            rnd += 1
+            if rnd > now:
+                raise ValueError(f"{at}: the log reaches round {rnd}, but the state is in round {now}")
+            if (kind_i == _TARGET) != (rnd != final_round):
+                raise ValueError(f"{at}: round {rnd} begins with the Area of Interest except in the Final Encounter")
+            row = tuple(d for d in laid if not 0 < freed[d] < rnd)
+            slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
+        elif kind_i < kind:
+            raise ValueError(f"{at}: {action} cannot follow round {rnd}'s {_PARTS[kind]}")
+        kind = kind_i
+        if isinstance(action, Target):
+            if action.district not in row[:-1]:
+                raise ValueError(f"{at}: {action} in round {rnd} marks no two adjacent Districts of the row {row}")
+            aoi = (action.district, row[row.index(action.district) + 1])
+        elif kind_i == _PLAN:
+            assert action is None or isinstance(action, Plan)
+            if len(slots) == PLAN_SIZE:
+                raise ValueError(f"{at}: a {PLAN_SIZE + 1}th card planned in round {rnd}")
+            slots.append(_Slot(action is not None, None if action is None else action.card))
+            planned += 1
+        elif isinstance(action, Reveal):
+            reveals[rnd].append(action.index)
+        elif isinstance(action, Blockade | Place | Surveil | Destroy | Reroute):
+            slot_n = -1 if isinstance(action, Blockade) else action.slot
+            slot = slots[slot_n] if 0 <= slot_n < len(slots) else None
+            if slot_n >= 0 and (slot is None or slot.left):
+                raise ValueError(f"{at}: {action} in round {rnd} names a slot with no planned card")
+            if isinstance(action, Place):
+                assert slot is not None
+                for lower in slots[:slot_n]:
+                    if lower.left is False:
+                        raise ValueError(f"{at}: {action} in round {rnd} skips a lower slot still planned")
+                    if lower.left is None:
+                        lower.left = True  # a placement skipped it: the surveil destroyed a Misdirection
+                pool = aoi if aoi else row
+                if action.district not in pool or action.district == blockade:
+                    raise ValueError(
+                        f"{at}: {action} in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade"
+                    )
+                stacks[action.district].append(_Card(rnd, slot.up, slot.card))
+                leave(slot)
+                continue
+            power = _POWER_OF[type(action)]
+            if power in used or not tokens[power] or len(used) == EMPIRE_ACTIONS:
+                raise ValueError(
+                    f"{at}: {action} in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})"
+                )
+            tokens[power] = False
+            used.append(power)
+            if isinstance(action, Blockade):
+                if action.district not in row:
+                    raise ValueError(f"{at}: {action} in round {rnd} blockades a District out of play")
+                blockade = action.district
+                continue
+            assert slot is not None
+            if isinstance(action, Surveil):
+                if slot.up:
+                    raise ValueError(f"{at}: {action} in round {rnd} surveils a card already face up")
+                slot.up = True
+                slot.left = None
+                slot.surveil = len(gone)
+                gone.append(_Card(rnd, True, None, misdirection=True))
+            elif isinstance(action, Destroy):
+                gone.append(_Card(rnd, slot.up, slot.card))
+                leave(slot)
+            else:
+                assert isinstance(action, Reroute)
+                if action.district not in row:
+                    raise ValueError(f"{at}: {action} in round {rnd} reroutes into a District out of play")
+                stacks[action.district].append(_Card(rnd, slot.up, slot.card))
+                leave(slot)
+    at = f"moves (the log's end, {len(moves)} moves)"
+    started = 0 < rnd == now
+    if now > 0 and rnd not in (now - 1, now):
+        raise ValueError(f"{at}: the log shows {rnd} rounds played, but the state is in round {now}")
+    opening = step == "target" or (step == "plan" and now == final_round and not state.plan)
+    if now > 0 and not started and not opening:
+        raise ValueError(f"{at}: round {now} at the {step} step has no move logged")
+    if started and kind not in _STEP_KINDS.get(step, ()):
+        raise ValueError(f"{at}: round {now}'s last move is of its {_PARTS[kind]}, which the {step} step cannot follow")
+    if rnd and (not started or step == "draw" or state.winner == EMPIRE):  # the round's end is behind
+        end_round(at)
+        slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
+    plan = state.plan
+    if plan and len(plan) != len(slots):
+        raise ValueError(f"{at}: the plan holds {len(plan)} slots, the log shows {len(slots)} planned this round")
+    for s, (card, slot) in enumerate(zip(plan, slots, strict=False)):
+        if slot.left is None:  # surveilled: an empty slot held a Misdirection, destroyed on sight
+            slot.left = card is None
+            gone[slot.surveil].dropped = card is not None
+        if (card is None) != slot.left:
+            raise ValueError(f"{at}: plan slot {s + 1} is {card}, the log {'moved' if slot.left else 'left'} it")
+        if card is not None and (card.revealed != slot.up or slot.card not in (None, card.card)):
+            shown = f"face up as {slot.card}" if slot.card is not None else "face up" if slot.up else "face down"
+            raise ValueError(f"{at}: plan slot {s + 1} holds {card}; the log shows it {shown}")
+    _match_table(state, at, stacks, [c for c in gone if not c.dropped], reveals)
+    if tuple(tokens) != state.tokens or tuple(used) != state.used or blockade != state.blockade:
+        raise ValueError(
+            f"{at}: the log leaves tokens {tuple(tokens)}, powers used {tuple(used)} and Blockade {blockade}, "
+            f"not {state.tokens}, {state.used} and {state.blockade}"
+        )
+    if state.aoi and aoi != state.aoi:
+        raise ValueError(f"{at}: the log marks the Area of Interest {aoi}, the table {state.aoi}")
+    if len(state.hand) != len(state.draws) - planned:
+        raise ValueError(f"{at}: {len(state.draws)} cards drawn, {planned} planned: not {len(state.hand)} in hand")
+
+
+def _match_table(
+    state: UnrestState, at: str, stacks: list[list[_Card]], gone: list[_Card], reveals: list[list[int]]
+) -> None:
+    """The stacks, the destroyed pile and the liberations' reveals are what the log's moves made them."""
+    for d, (cards, logged) in enumerate(zip(state.stacks, stacks, strict=True)):
+        if len(cards) != len(logged):
+            raise ValueError(f"{at}: District {d} holds {len(cards)} cards, the log placed {len(logged)} there")
+        for i, (c, x) in enumerate(zip(cards, logged, strict=True)):
+            # A card placed face down is face up only once revealed to prove its District; one face up stays so.
+            facing = (c.revealed and not c.proved) if x.up else c.revealed == c.proved
+            if c.round != x.round or not facing or x.card not in (None, c.card):
+                raise ValueError(
+                    f"{at}: District {d}'s card {i + 1} is {c}; the log placed a card "
+                    f"{'face up' if x.up else 'face down'} (kind {x.card}) in round {x.round}"
+                )
+    if len(state.destroyed) != len(gone):
+        raise ValueError(f"{at}: {len(state.destroyed)} destroyed cards, the log destroyed {len(gone)}")
+    for j, (y, x) in enumerate(zip(state.destroyed, gone, strict=True)):
+        m = y.card == MISDIRECTION
+        if (
+            y.round != x.round
+            or y.revealed != (x.up or m)
+            or (x.misdirection and not m)
+            or x.card not in (None, y.card)
+        ):
+            raise ValueError(f"{at}: destroyed card {j + 1} is {y}; the log destroyed it in round {x.round}")
+    frame = state.pending.top
+    proving = NO_DISTRICT if frame is None else frame.district
+    for r in range(1, len(reveals)):
+        # A round's liberations go left to right, each proof revealing its cards in stack order.
+        shown = reveals[r]
+        due = [
+            i
+            for d in state.laid
+            if state.freed[d] == r or (d == proving and r == state.pos.round)
+            for i, c in enumerate(state.stacks[d])
+            if c.proved
+        ]
+        if shown != due:
+            raise ValueError(f"{at}: the log reveals stack cards {shown} in round {r}'s liberations, the stacks {due}")
 
 
 def _check_logs(state: UnrestState) -> None:
