@@ -459,7 +459,7 @@ def _too_deep_at(text: str) -> int:
     return -1
 
 
-def check_sizes(value: Any, where: str = "$") -> None:
+def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
     """Refuse parsed JSON that nests deeper than :data:`MAX_DEPTH` or holds a list, object or string past its
     bound, in one pass (an explicit stack: no recursion), before anything is structured from it.
 
@@ -468,6 +468,9 @@ def check_sizes(value: Any, where: str = "$") -> None:
     Traceback (most recent call last):
     ...
     tabletop_core.errors.StateFormatError: $.a[0]: a string of 5000 characters (at most 4096)
+
+    ``strings=False`` skips the string lengths, for JSON parsed from text no longer than :data:`MAX_STRING`
+    (no string in it can be longer).
 
     Raises:
         StateFormatError: naming the first place (a path such as ``$.data.stacks[3]``) that breaks a bound.
@@ -484,7 +487,7 @@ def check_sizes(value: Any, where: str = "$") -> None:
                 _locate(value, where)
             values: Any = item
         elif kind is dict:
-            if depth >= MAX_DEPTH or len(item) > MAX_KEYS or any(len(k) > MAX_STRING for k in item):
+            if depth >= MAX_DEPTH or len(item) > MAX_KEYS or (strings and any(len(k) > MAX_STRING for k in item)):
                 _locate(value, where)
             values = item.values()
         else:
@@ -492,7 +495,7 @@ def check_sizes(value: Any, where: str = "$") -> None:
                 _locate(value, where)
             continue
         kinds = set(map(type, values))  # most lists hold only numbers: nothing more to look at
-        if str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
+        if strings and str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
             _locate(value, where)
         if list in kinds or dict in kinds:
             depth += 1
@@ -551,7 +554,7 @@ def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str
         raise StateFormatError(f"document nested too deeply (past {MAX_DEPTH} at character {where})") from exc
     except ValueError as exc:  # JSONDecodeError, int digit limits, non-finite constants
         raise StateFormatError(f"not valid JSON: {exc}") from exc
-    check_sizes(doc)
+    check_sizes(doc, strings=len(text) > MAX_STRING)
     if type(doc) is not dict:
         raise StateFormatError("document must be a JSON object")
     if doc.get("format") != expected_format:

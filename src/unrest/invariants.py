@@ -7,7 +7,7 @@ reasoning which draw logs are (:func:`unrest.determinization.draws_fit`), so nei
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import attrs
 
@@ -302,12 +302,23 @@ _TARGET, _PLAN, _POWER, _PLACE, _REVEAL = range(5)
 _PARTS = ("Area of Interest", "plan", "powers", "placement", "reveals")
 _KIND_OF = {Target: _TARGET, Plan: _PLAN, Surveil: _POWER, Destroy: _POWER, Reroute: _POWER, Blockade: _POWER}
 _KIND_OF.update({Place: _PLACE, Reveal: _REVEAL})
-#: Each public code's kind and decision (``None`` for a hidden plan).
-_CODES: tuple[tuple[int, Decision | None], ...] = (
-    *((_KIND_OF[type(a)], a) for a in DECISIONS),
-    (_PLAN, None),
-)
 _POWER_OF = {Surveil: SURVEIL, Destroy: DESTROY, Reroute: REROUTE, Blockade: BLOCKADE}
+
+
+def _code(action: Decision | None) -> tuple[int, int, int, int, int, int]:
+    """A public code as plain ints: kind, power (or -1), slot, District, card shown, stack index (-1 if none)."""
+    if action is None:  # a hidden plan
+        return (_PLAN, -1, -1, NO_DISTRICT, -1, -1)
+    kind = _KIND_OF[type(action)]
+    power = _POWER_OF.get(type(action), -1)
+    slot = getattr(action, "slot", -1)
+    district = getattr(action, "district", NO_DISTRICT)
+    card = action.card if isinstance(action, Plan) else -1
+    return (kind, power, slot, district, card, getattr(action, "index", -1))
+
+
+#: Each public code (decision ids, then the hidden plan) as :func:`_code` ints.
+_CODES = (*(_code(a) for a in DECISIONS), _code(None))
 #: The kinds of move a step can follow in its own round.
 _STEP_KINDS = {
     "plan": (_TARGET, _PLAN),
@@ -316,28 +327,12 @@ _STEP_KINDS = {
     "liberate": (_PLAN, _POWER, _PLACE, _REVEAL),
     "draw": (_PLAN, _POWER, _PLACE, _REVEAL),
 }
-
-
-@attrs.define
-class _Slot:
-    """A plan slot as the log shows it: face up (planned so or surveilled), the card if planned face up, and
-    whether it has left the plan (``None`` while a surveil may have destroyed a Misdirection there)."""
-
-    up: bool
-    card: int | None
-    left: bool | None = False
-    surveil: int = -1  # where in the destroyed cards a surveilled Misdirection would lie
-
-
-@attrs.define
-class _Card:
-    """A card that reached a stack or the destroyed pile, as the log shows it."""
-
-    round: int
-    up: bool
-    card: int | None
-    misdirection: bool = False  # destroyed by a surveil (so a Misdirection)
-    dropped: bool = False  # a surveil's possible destruction that did not happen (the card left later)
+# A plan slot as the log shows it, a list [face up (planned so or surveilled), the card if planned face up (or -1),
+# left the plan (None while a surveil may have destroyed a Misdirection there), where in the destroyed cards that
+# Misdirection would lie]; a card that reached a stack or the destroyed pile, a list [round, face up, card or -1,
+# destroyed by a surveil (so a Misdirection), dropped (a surveil's possible destruction that did not happen)].
+_UP, _CARD, _LEFT, _SURVEIL = range(4)
+_ROUND, _MISDIRECTION, _DROPPED = 0, 3, 4
 
 
 def _check_moves(state: UnrestState) -> None:
@@ -354,107 +349,95 @@ def _check_moves(state: UnrestState) -> None:
     final_round = _final_round(state)
     laid, freed = state.laid, state.freed
     tokens = list(setup.initial(state.options).tokens)
-    stacks: list[list[_Card]] = [[] for _ in range(N_DISTRICTS)]
-    gone: list[_Card] = []
+    stacks: list[list[list[Any]]] = [[] for _ in range(N_DISTRICTS)]
+    gone: list[list[Any]] = []
     reveals: list[list[int]] = [[] for _ in range(now + 1)]
     planned = 0
     rnd, kind = 0, _REVEAL
     row: tuple[int, ...] = ()
-    slots: list[_Slot] = []
+    slots: list[list[Any]] = []
     used: list[int] = []
     blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
 
     def end_round(at: str) -> None:
         for s, slot in enumerate(slots):
-            if slot.left is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
-                slot.left = True
-            elif not slot.left:
+            if slot[_LEFT] is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
+                slot[_LEFT] = True
+            elif not slot[_LEFT]:
                 raise ValueError(f"{at}: plan slot {s + 1} of round {rnd} never left the plan")
         if not any(tokens):
             tokens[:] = [True] * N_POWERS
 
-    def leave(slot: _Slot) -> None:
-        if slot.left is None:
-            gone[slot.surveil].dropped = True
-        slot.left = True
+    def bad(i: int, why: str) -> ValueError:
+        code = moves[i]
+        return ValueError(f"moves[{i}]: {DECISIONS[code] if code < len(DECISIONS) else 'a hidden plan'} {why}")
 
     for i, code in enumerate(moves):
-        at = f"moves[{i}]"
-        kind_i, action = _CODES[code]
+        kind_i, power, slot_n, district, card, index = _CODES[code]
         if rnd == 0 or kind_i == _TARGET or (kind_i == _PLAN and kind >= _POWER):
             if rnd:
-                end_round(at)
+                end_round(f"moves[{i}]")
             rnd += 1
             if rnd > now:
-                raise ValueError(f"{at}: the log reaches round {rnd}, but the state is in round {now}")
+                raise bad(i, f"reaches round {rnd}, but the state is in round {now}")
             if (kind_i == _TARGET) != (rnd != final_round):
-                raise ValueError(f"{at}: round {rnd} begins with the Area of Interest except in the Final Encounter")
+                raise bad(i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter")
             row = tuple(d for d in laid if not 0 < freed[d] < rnd)
             slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
         elif kind_i < kind:
-            raise ValueError(f"{at}: {action} cannot follow round {rnd}'s {_PARTS[kind]}")
+            raise bad(i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
         kind = kind_i
-        if isinstance(action, Target):
-            if action.district not in row[:-1]:
-                raise ValueError(f"{at}: {action} in round {rnd} marks no two adjacent Districts of the row {row}")
-            aoi = (action.district, row[row.index(action.district) + 1])
-        elif kind_i == _PLAN:
-            assert action is None or isinstance(action, Plan)
+        if kind_i == _PLAN:
             if len(slots) == PLAN_SIZE:
-                raise ValueError(f"{at}: a {PLAN_SIZE + 1}th card planned in round {rnd}")
-            slots.append(_Slot(action is not None, None if action is None else action.card))
+                raise bad(i, f"plans a card past the {PLAN_SIZE} of round {rnd}")
+            slots.append([card >= 0, card, False, -1])
             planned += 1
-        elif isinstance(action, Reveal):
-            reveals[rnd].append(action.index)
-        elif isinstance(action, Blockade | Place | Surveil | Destroy | Reroute):
-            slot_n = -1 if isinstance(action, Blockade) else action.slot
-            slot = slots[slot_n] if 0 <= slot_n < len(slots) else None
-            if slot_n >= 0 and (slot is None or slot.left):
-                raise ValueError(f"{at}: {action} in round {rnd} names a slot with no planned card")
-            if isinstance(action, Place):
-                assert slot is not None
-                for lower in slots[:slot_n]:
-                    if lower.left is False:
-                        raise ValueError(f"{at}: {action} in round {rnd} skips a lower slot still planned")
-                    if lower.left is None:
-                        lower.left = True  # a placement skipped it: the surveil destroyed a Misdirection
-                pool = aoi if aoi else row
-                if action.district not in pool or action.district == blockade:
-                    raise ValueError(
-                        f"{at}: {action} in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade"
-                    )
-                stacks[action.district].append(_Card(rnd, slot.up, slot.card))
-                leave(slot)
-                continue
-            power = _POWER_OF[type(action)]
+            continue
+        if kind_i == _REVEAL:
+            reveals[rnd].append(index)
+            continue
+        if kind_i == _TARGET:
+            if district not in row[:-1]:
+                raise bad(i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
+            aoi = (district, row[row.index(district) + 1])
+            continue
+        slot: list[Any] = []
+        if slot_n >= 0:
+            if slot_n >= len(slots) or slots[slot_n][_LEFT]:
+                raise bad(i, f"in round {rnd} names a slot with no planned card")
+            slot = slots[slot_n]
+        if kind_i == _PLACE:
+            for lower in slots[:slot_n]:
+                if lower[_LEFT] is False:
+                    raise bad(i, f"in round {rnd} skips a lower slot still planned")
+                lower[_LEFT] = True  # a placement skipped a surveilled slot: a Misdirection, destroyed on sight
+            if district not in (aoi or row) or district == blockade:
+                raise bad(i, f"in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade")
+        else:
             if power in used or not tokens[power] or len(used) == EMPIRE_ACTIONS:
-                raise ValueError(
-                    f"{at}: {action} in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})"
-                )
+                raise bad(i, f"in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})")
             tokens[power] = False
             used.append(power)
-            if isinstance(action, Blockade):
-                if action.district not in row:
-                    raise ValueError(f"{at}: {action} in round {rnd} blockades a District out of play")
-                blockade = action.district
+            if power in (BLOCKADE, REROUTE):
+                if district not in row:
+                    raise bad(i, f"in round {rnd} names a District out of play")
+                if power == BLOCKADE:
+                    blockade = district
+                    continue
+            elif power == SURVEIL:
+                if slot[_UP]:
+                    raise bad(i, f"in round {rnd} surveils a card already face up")
+                slot[_UP], slot[_LEFT], slot[_SURVEIL] = True, None, len(gone)
+                gone.append([rnd, True, -1, True, False])
                 continue
-            assert slot is not None
-            if isinstance(action, Surveil):
-                if slot.up:
-                    raise ValueError(f"{at}: {action} in round {rnd} surveils a card already face up")
-                slot.up = True
-                slot.left = None
-                slot.surveil = len(gone)
-                gone.append(_Card(rnd, True, None, misdirection=True))
-            elif isinstance(action, Destroy):
-                gone.append(_Card(rnd, slot.up, slot.card))
-                leave(slot)
-            else:
-                assert isinstance(action, Reroute)
-                if action.district not in row:
-                    raise ValueError(f"{at}: {action} in round {rnd} reroutes into a District out of play")
-                stacks[action.district].append(_Card(rnd, slot.up, slot.card))
-                leave(slot)
+        if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
+            gone[slot[_SURVEIL]][_DROPPED] = True
+        slot[_LEFT] = True
+        moved = [rnd, slot[_UP], slot[_CARD], False, False]
+        if power == DESTROY:
+            gone.append(moved)
+        else:
+            stacks[district].append(moved)
     at = f"moves (the log's end, {len(moves)} moves)"
     started = 0 < rnd == now
     if now > 0 and rnd not in (now - 1, now):
@@ -470,16 +453,20 @@ def _check_moves(state: UnrestState) -> None:
     plan = state.plan
     if plan and len(plan) != len(slots):
         raise ValueError(f"{at}: the plan holds {len(plan)} slots, the log shows {len(slots)} planned this round")
-    for s, (card, slot) in enumerate(zip(plan, slots, strict=False)):
-        if slot.left is None:  # surveilled: an empty slot held a Misdirection, destroyed on sight
-            slot.left = card is None
-            gone[slot.surveil].dropped = card is not None
-        if (card is None) != slot.left:
-            raise ValueError(f"{at}: plan slot {s + 1} is {card}, the log {'moved' if slot.left else 'left'} it")
-        if card is not None and (card.revealed != slot.up or slot.card not in (None, card.card)):
-            shown = f"face up as {slot.card}" if slot.card is not None else "face up" if slot.up else "face down"
-            raise ValueError(f"{at}: plan slot {s + 1} holds {card}; the log shows it {shown}")
-    _match_table(state, at, stacks, [c for c in gone if not c.dropped], reveals)
+    for s, (planned_card, slot) in enumerate(zip(plan, slots, strict=False)):
+        if slot[_LEFT] is None:  # surveilled: an empty slot held a Misdirection, destroyed on sight
+            slot[_LEFT] = planned_card is None
+            gone[slot[_SURVEIL]][_DROPPED] = planned_card is not None
+        if (planned_card is None) != slot[_LEFT]:
+            raise ValueError(
+                f"{at}: plan slot {s + 1} is {planned_card}, the log {'moved' if slot[_LEFT] else 'left'} it"
+            )
+        if planned_card is not None and (
+            planned_card.revealed != slot[_UP] or slot[_CARD] not in (-1, planned_card.card)
+        ):
+            shown = f"face up as {slot[_CARD]}" if slot[_CARD] >= 0 else "face up" if slot[_UP] else "face down"
+            raise ValueError(f"{at}: plan slot {s + 1} holds {planned_card}; the log shows it {shown}")
+    _match_table(state, at, stacks, [c for c in gone if not c[_DROPPED]], reveals)
     if tuple(tokens) != state.tokens or tuple(used) != state.used or blockade != state.blockade:
         raise ValueError(
             f"{at}: the log leaves tokens {tuple(tokens)}, powers used {tuple(used)} and Blockade {blockade}, "
@@ -492,31 +479,26 @@ def _check_moves(state: UnrestState) -> None:
 
 
 def _match_table(
-    state: UnrestState, at: str, stacks: list[list[_Card]], gone: list[_Card], reveals: list[list[int]]
+    state: UnrestState, at: str, stacks: list[list[list[Any]]], gone: list[list[Any]], reveals: list[list[int]]
 ) -> None:
     """The stacks, the destroyed pile and the liberations' reveals are what the log's moves made them."""
     for d, (cards, logged) in enumerate(zip(state.stacks, stacks, strict=True)):
         if len(cards) != len(logged):
             raise ValueError(f"{at}: District {d} holds {len(cards)} cards, the log placed {len(logged)} there")
-        for i, (c, x) in enumerate(zip(cards, logged, strict=True)):
+        for i, (c, (rnd, up, card, _m, _d)) in enumerate(zip(cards, logged, strict=True)):
             # A card placed face down is face up only once revealed to prove its District; one face up stays so.
-            facing = (c.revealed and not c.proved) if x.up else c.revealed == c.proved
-            if c.round != x.round or not facing or x.card not in (None, c.card):
+            facing = (c.revealed and not c.proved) if up else c.revealed == c.proved
+            if c.round != rnd or not facing or card not in (-1, c.card):
                 raise ValueError(
                     f"{at}: District {d}'s card {i + 1} is {c}; the log placed a card "
-                    f"{'face up' if x.up else 'face down'} (kind {x.card}) in round {x.round}"
+                    f"{'face up' if up else 'face down'}{f' (kind {card})' if card >= 0 else ''} in round {rnd}"
                 )
     if len(state.destroyed) != len(gone):
         raise ValueError(f"{at}: {len(state.destroyed)} destroyed cards, the log destroyed {len(gone)}")
-    for j, (y, x) in enumerate(zip(state.destroyed, gone, strict=True)):
+    for j, (y, (rnd, up, card, misdirection, _d)) in enumerate(zip(state.destroyed, gone, strict=True)):
         m = y.card == MISDIRECTION
-        if (
-            y.round != x.round
-            or y.revealed != (x.up or m)
-            or (x.misdirection and not m)
-            or x.card not in (None, y.card)
-        ):
-            raise ValueError(f"{at}: destroyed card {j + 1} is {y}; the log destroyed it in round {x.round}")
+        if y.round != rnd or y.revealed != (up or m) or (misdirection and not m) or card not in (-1, y.card):
+            raise ValueError(f"{at}: destroyed card {j + 1} is {y}; the log destroyed it in round {rnd}")
     frame = state.pending.top
     proving = NO_DISTRICT if frame is None else frame.district
     for r in range(1, len(reveals)):
