@@ -94,6 +94,7 @@ def _has_attrs(t: Any) -> bool:
     return isinstance(origin, type) and attrs.has(origin)
 
 
+_ONLY_INT = frozenset({int})
 _WANTED = {
     int: f"int (an integer within +-2**{MAX_INT.bit_length() - 1})",
     float: "float (a finite number)",
@@ -195,9 +196,12 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                 def ints(value: Any, _t: Any) -> Any:
                     if type(value) is not list:
                         raise TypeError(f"expected a list, got {_short(value)}")
-                    for v in value:
-                        if type(v) is not int or not -MAX_INT <= v <= MAX_INT:
-                            raise TypeError(f"expected {_WANTED[int]}, got {type(v).__name__} {_short(v)}")
+                    # Checked at C speed: every item's exact type is int (no bool), then the bounds.
+                    if value and (
+                        not _ONLY_INT.issuperset(map(type, value)) or min(value) < -MAX_INT or max(value) > MAX_INT
+                    ):
+                        bad = next(v for v in value if type(v) is not int or not -MAX_INT <= v <= MAX_INT)
+                        raise TypeError(f"expected {_WANTED[int]}, got {type(bad).__name__} {_short(bad)}")
                     return tuple(value)
 
                 return ints
@@ -304,8 +308,20 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
         return hook
 
     def tagged_structure(t: Any) -> Callable[[Any, Any], Any]:
-        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
         tag = tag_of(t)
+        if not detailed:
+            # The keys are checked here, the tag among them, so the body needs no copy without its tag.
+            fast = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=False)
+            origin = get_origin(t) or t
+            keys = frozenset({a.name for a in attrs.fields(origin) if a.init} | {TAG_KEY})  # as cattrs names them
+
+            def fast_hook(value: Any, _t: Any) -> Any:
+                if type(value) is not dict or value.get(TAG_KEY) != tag or not keys.issuperset(value):
+                    raise TypeError(f"expected an object tagged {tag!r} with fields of {sorted(keys)}")
+                return fast(value, t)
+
+            return fast_hook
+        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
 
         def hook(value: Any, _t: Any) -> Any:
             if type(value) is not dict:
@@ -477,29 +493,32 @@ def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
     """
     # One pass without paths (most documents pass); only a document that breaks a bound is walked again, by
     # _locate, to name the place.
-    todo: list[tuple[Any, int]] = [(value, 0)]
-    pop, extend = todo.pop, todo.extend
-    while todo:
-        item, depth = pop()
-        kind = type(item)
-        if kind is list:
-            if depth >= MAX_DEPTH or len(item) > MAX_LIST:
-                _locate(value, where)
-            values: Any = item
-        elif kind is dict:
-            if depth >= MAX_DEPTH or len(item) > MAX_KEYS or (strings and any(len(k) > MAX_STRING for k in item)):
-                _locate(value, where)
-            values = item.values()
-        else:
-            if kind is str and len(item) > MAX_STRING:
-                _locate(value, where)
-            continue
-        kinds = set(map(type, values))  # most lists hold only numbers: nothing more to look at
-        if strings and str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
+    if type(value) is str:
+        if strings and len(value) > MAX_STRING:
             _locate(value, where)
-        if list in kinds or dict in kinds:
-            depth += 1
-            extend([(v, depth) for v in values if type(v) is list or type(v) is dict])
+        return
+    level: list[Any] = [value] if type(value) in (list, dict) else []
+    depth = 0
+    while level:  # the containers at one depth, then those inside them
+        if depth >= MAX_DEPTH:
+            _locate(value, where)
+        inner: list[Any] = []
+        for item in level:
+            if type(item) is list:
+                if len(item) > MAX_LIST:
+                    _locate(value, where)
+                values: Any = item
+            else:
+                if len(item) > MAX_KEYS or (strings and any(len(k) > MAX_STRING for k in item)):
+                    _locate(value, where)
+                values = item.values()
+            kinds = set(map(type, values))  # most lists hold only numbers: nothing more to look at
+            if strings and str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
+                _locate(value, where)
+            if list in kinds or dict in kinds:
+                inner.extend([v for v in values if type(v) is list or type(v) is dict])
+        level = inner
+        depth += 1
 
 
 def _locate(value: Any, where: str) -> None:

@@ -201,8 +201,8 @@ def _check_round_parts(state: UnrestState) -> None:
         )
     if len(state.aoi) not in (0, 2) or len(set(state.aoi)) != len(state.aoi):
         raise ValueError(f"the Area of Interest marks two distinct Districts or none, not {state.aoi}")
-    pairs = {state.row[i : i + 2] for i in range(len(state.row) - 1)}
-    if state.aoi and step != "liberate" and state.aoi not in pairs:
+    aoi = state.aoi
+    if aoi and step != "liberate" and aoi not in {state.row[i : i + 2] for i in range(len(state.row) - 1)}:
         raise ValueError(f"the Area of Interest {state.aoi} must mark two adjacent Districts of the row {state.row}")
     blockading = step in ("defend", "place", "liberate")
     if state.blockade != NO_DISTRICT and (not blockading or state.blockade not in range(N_DISTRICTS)):
@@ -348,13 +348,13 @@ def _check_moves(state: UnrestState) -> None:
     now, step = state.pos.round, state.pos.step
     final_round = _final_round(state)
     laid, freed = state.laid, state.freed
-    tokens = list(setup.initial(state.options).tokens)
+    tokens = list(setup.RESEARCH_TOKENS if state.options.research else (True,) * N_POWERS)  # as setup lays them
     stacks: list[list[list[Any]]] = [[] for _ in range(N_DISTRICTS)]
     gone: list[list[Any]] = []
-    reveals: list[list[int]] = [[] for _ in range(now + 1)]
+    reveals: dict[int, list[int]] = {}  # by round, the stack indices revealed
     planned = 0
     rnd, kind = 0, _REVEAL
-    row: tuple[int, ...] = ()
+    row: list[int] = []
     slots: list[list[Any]] = []
     used: list[int] = []
     blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
@@ -382,7 +382,7 @@ def _check_moves(state: UnrestState) -> None:
                 raise bad(i, f"reaches round {rnd}, but the state is in round {now}")
             if (kind_i == _TARGET) != (rnd != final_round):
                 raise bad(i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter")
-            row = tuple(d for d in laid if not 0 < freed[d] < rnd)
+            row = [d for d in laid if not 0 < freed[d] < rnd]
             slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
         elif kind_i < kind:
             raise bad(i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
@@ -394,7 +394,7 @@ def _check_moves(state: UnrestState) -> None:
             planned += 1
             continue
         if kind_i == _REVEAL:
-            reveals[rnd].append(index)
+            reveals.setdefault(rnd, []).append(index)
             continue
         if kind_i == _TARGET:
             if district not in row[:-1]:
@@ -479,7 +479,7 @@ def _check_moves(state: UnrestState) -> None:
 
 
 def _match_table(
-    state: UnrestState, at: str, stacks: list[list[list[Any]]], gone: list[list[Any]], reveals: list[list[int]]
+    state: UnrestState, at: str, stacks: list[list[list[Any]]], gone: list[list[Any]], reveals: dict[int, list[int]]
 ) -> None:
     """The stacks, the destroyed pile and the liberations' reveals are what the log's moves made them."""
     for d, (cards, logged) in enumerate(zip(state.stacks, stacks, strict=True)):
@@ -499,20 +499,22 @@ def _match_table(
         m = y.card == MISDIRECTION
         if y.round != rnd or y.revealed != (up or m) or (misdirection and not m) or card not in (-1, y.card):
             raise ValueError(f"{at}: destroyed card {j + 1} is {y}; the log destroyed it in round {rnd}")
+    # A round's liberations go left to right, each proof revealing its cards in stack order.
     frame = state.pending.top
     proving = NO_DISTRICT if frame is None else frame.district
-    for r in range(1, len(reveals)):
-        # A round's liberations go left to right, each proof revealing its cards in stack order.
-        shown = reveals[r]
-        due = [
-            i
-            for d in state.laid
-            if state.freed[d] == r or (d == proving and r == state.pos.round)
-            for i, c in enumerate(state.stacks[d])
-            if c.proved
-        ]
-        if shown != due:
-            raise ValueError(f"{at}: the log reveals stack cards {shown} in round {r}'s liberations, the stacks {due}")
+    due: dict[int, list[int]] = {}
+    for d in state.laid:
+        r = state.freed[d] or (state.pos.round if d == proving else 0)
+        if r:
+            shown = [i for i, c in enumerate(state.stacks[d]) if c.proved]
+            if shown:
+                due.setdefault(r, []).extend(shown)
+    if due != reveals:
+        r = min(r for r in {*due, *reveals} if due.get(r) != reveals.get(r))
+        raise ValueError(
+            f"{at}: the log reveals stack cards {reveals.get(r, [])} in round {r}'s liberations, "
+            f"the stacks {due.get(r, [])}"
+        )
 
 
 def _check_logs(state: UnrestState) -> None:
