@@ -122,32 +122,59 @@ def replace(obj: T, /, **changes: Any) -> T:
     return new
 
 
-def replacer(cls: type[T], name: str) -> Callable[[T, Any], T]:
-    """A function ``(obj, value) -> replace(obj, **{name: value})`` for instances of exactly ``cls``.
+def replacer(cls: type[T], *names: str) -> Callable[..., T]:
+    """A function ``(obj, *values) -> replace(obj, **dict(zip(names, values)))`` for instances of exactly ``cls``.
 
-    The copy plan is made once, here: a positional class is rebuilt from the fields before and after ``name`` read
-    with two C-level getters and the new value between them (what attrs' own ``__init__`` then stores); any other
-    class goes through :func:`replace`. Hot rule verbs keep one such function per field they change.
+    The copy plan is made once, here. A positional class (see :func:`replace`) is rebuilt by attrs' own
+    ``__init__``: with one field, from the fields before and after it (two C-level getters) and the new value
+    between them; with several, from every field read at once with the new values put in their places. Any other
+    class goes through :func:`replace`. Hot rule verbs keep one such function per field (or fields) they change.
 
     Args:
         cls: the attrs class whose instances the function copies (a subclass instance is copied as ``cls``).
-        name: the field to replace, by ``attrs.evolve``'s name (a private ``_x`` by ``x``) or attribute name.
+        *names: the fields to replace (at least one, distinct), by ``attrs.evolve``'s names (a private ``_x`` by
+            ``x``) or attribute names; the function takes their new values in this order.
 
     Raises:
-        TypeError: when ``cls`` is not an attrs class or has no field ``name``.
+        TypeError: when ``cls`` is not an attrs class, has no such field, or ``names`` is empty or repeats one.
     """
     plan = _PLANS[cls] if cls in _PLANS else _PLANS.setdefault(cls, _plan(cls))
     fields = attrs.fields(cls)  # type: ignore[arg-type]  # _plan checked that cls is an attrs class
-    if name not in {f.name for f in fields} | {f.alias for f in fields}:
-        raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(f.name for f in fields)})")
+    known = {f.name: i for i, f in enumerate(fields)} | {f.alias: i for i, f in enumerate(fields)}
+    for name in names:
+        if name not in known:
+            raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(f.name for f in fields)})")
+    where = [known[name] for name in names]
+    if not names or len(set(where)) != len(where):
+        raise TypeError(f"replacer: name each field of {cls.__name__} to replace once, not {names!r}")
     if plan is None or not plan.positional:
-        return lambda obj, value: replace(obj, **{name: value})
-    k = plan.positions[name]
+        return lambda obj, *values: replace(obj, **dict(zip(names, values, strict=True)))
+    make: Callable[..., T] = cls
+    every = plan.values
+    if len(where) == 2:  # two fields, the other common case: no loop over the values
+        first, second = where
+
+        def two(obj: T, a: Any, b: Any) -> T:
+            current = list(every(obj))
+            current[first] = a
+            current[second] = b
+            return make(*current)
+
+        return two
+    if len(where) > 1:
+
+        def several(obj: T, *values: Any) -> T:
+            current = list(every(obj))
+            for k, value in zip(where, values, strict=True):
+                current[k] = value
+            return make(*current)
+
+        return several
+    (k,) = where
     before, after = plan.names[:k], plan.names[k + 1 :]
     # attrgetter of one name returns the value, not a 1-tuple: fields read one by one get a tuple of their own.
     head = attrgetter(*before) if len(before) > 1 else _tuple_getter(before)
     tail = attrgetter(*after) if len(after) > 1 else _tuple_getter(after)
-    make: Callable[..., T] = cls
     if not after:
         return lambda obj, value: make(*head(obj), value)
     if not before:

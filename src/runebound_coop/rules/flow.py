@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw, action_id
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
@@ -43,7 +43,7 @@ from runebound_coop.state import (
     token_ref,
 )
 from tabletop_core.components import Cast, TwoSidedToken
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replace, replacer
 from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
 __all__ = [
@@ -104,21 +104,19 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
     return replace(state, fight=fight, pos=FLOW.at("combat", "cast", round_))
 
 
+_with_sides = replacer(Pool, "sides")
+_landed = (replacer(Fight, "hero_pool", "casting"), replacer(Fight, "enemy_pool", "casting"))
+
+
 def land(state: RuneboundState, side: int) -> RuneboundState:
     """The next token being cast lands on ``side`` (one chance node per token)."""
     fight = fight_of(state)
     casting = fight.casting
     who, i = split_ref(casting[0])
-    # One copy of each value on the way (a cast is most of a fight's steps).
-    if who == HERO:
-        pool = fight.hero_pool
-        pool = replace(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
-        fight = replace(fight, hero_pool=pool, casting=casting[1:])
-    else:
-        pool = fight.enemy_pool
-        pool = replace(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
-        fight = replace(fight, enemy_pool=pool, casting=casting[1:])
-    return replace(state, fight=fight)
+    # One copy of each value on the way (a cast is most of a fight's steps), each by a copier made once.
+    pool = fight.hero_pool if who == HERO else fight.enemy_pool
+    pool = _with_sides(pool, (pool.sides & ~(1 << i)) | (side << i))
+    return with_fight(state, _landed[who](fight, pool, casting[1:]))
 
 
 def initiative(setup: Setup, fight: Fight) -> int:
@@ -233,7 +231,7 @@ class CombatActions(Decision[RuneboundState, Action]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return tuple(sorted(hero_actions(state, setup_of(state.options)), key=action_id))
+        return tuple(hero_actions(state, setup_of(state.options)))  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         setup = setup_of(state.options)
@@ -368,10 +366,11 @@ _HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
 
 def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
     """A pending question's handler, else the cast of a token while one is being cast."""
-    top = state.pending.top
-    if top is not None:
-        return _HANDLERS[type(top)]
-    if state.fight is not None and state.fight.casting:
+    frames = state.pending.frames  # the stack's tuple itself: this runs before every frame
+    if frames:
+        return _HANDLERS[type(frames[-1])]
+    fight = state.fight
+    if fight is not None and fight.casting:
         return _CAST_TOKEN
     return None
 

@@ -5,7 +5,7 @@ These are the verbs every rule uses; each returns a new state. ``side`` is ``HER
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from runebound_coop.content.roster import Setup
@@ -23,7 +23,7 @@ from runebound_coop.state import (
     split_ref,
     token_ref,
 )
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replace, replacer
 
 __all__ = [
     "add_damage",
@@ -41,7 +41,9 @@ __all__ = [
     "tactics_block_open",
     "unlink",
     "value_of",
+    "with_enemy_pool",
     "with_fight",
+    "with_hero_pool",
 ]
 
 
@@ -51,9 +53,13 @@ def fight_of(state: RuneboundState) -> Fight:
     return state.fight
 
 
-def with_fight(state: RuneboundState, fight: Fight) -> RuneboundState:
-    """The state with its fight replaced."""
-    return replace(state, fight=fight)
+#: The state with its fight replaced (the rules' most frequent copy, prepared once).
+with_fight: Callable[[RuneboundState, Fight | None], RuneboundState] = replacer(RuneboundState, "fight")
+#: The fight with the hero's pool replaced.
+with_hero_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "hero_pool")
+#: The fight with the enemy's pool replaced.
+with_enemy_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "enemy_pool")
+_with_spent = replacer(Pool, "spent")
 
 
 def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
@@ -128,11 +134,14 @@ def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
 def spend(state: RuneboundState, side: Side, indices: list[int] | tuple[int, ...]) -> RuneboundState:
     """Mark ``side``'s tokens ``indices`` spent."""
     fight = fight_of(state)
-    pool = fight.pool(side)
     mask = 0
     for i in indices:
         mask |= 1 << i
-    return with_fight(state, fight.with_pool(side, replace(pool, spent=pool.spent | mask)))
+    if side == HERO:
+        pool = fight.hero_pool
+        return with_fight(state, with_hero_pool(fight, _with_spent(pool, pool.spent | mask)))
+    pool = fight.enemy_pool
+    return with_fight(state, with_enemy_pool(fight, _with_spent(pool, pool.spent | mask)))
 
 
 def unlink(pool: Pool, i: int) -> Pool:
