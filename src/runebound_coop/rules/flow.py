@@ -75,6 +75,13 @@ __all__ = [
 CAST = tuple((Land(side), p) for side, p in TwoSidedToken.cast_outcomes())
 
 
+# The copies the rules make most, each prepared once (see tabletop_core.fastcopy.replacer).
+_with_sides = replacer(Pool, "sides")
+_with_turn = replacer(Fight, "turn")
+_with_fight_pos = replacer(RuneboundState, "fight", "pos")
+_landed = (replacer(Fight, "hero_pool", "casting"), replacer(Fight, "enemy_pool", "casting"))
+
+
 def available_heroes(state: RuneboundState) -> list[int]:
     """Heroes that may still engage (neither defeated nor withdrawn)."""
     gone = state.out | state.withdrawn
@@ -101,11 +108,7 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
     ne = len(faces_of(setup, fight, ENEMY))
     casting = (*(token_ref(HERO, i) for i in range(nh)), *(token_ref(ENEMY, i) for i in range(ne)))
     fight = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
-    return replace(state, fight=fight, pos=FLOW.at("combat", "cast", round_))
-
-
-_with_sides = replacer(Pool, "sides")
-_landed = (replacer(Fight, "hero_pool", "casting"), replacer(Fight, "enemy_pool", "casting"))
+    return _with_fight_pos(state, fight, FLOW.at("combat", "cast", round_))
 
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
@@ -147,7 +150,7 @@ def hand_off(state: RuneboundState) -> RuneboundState:
     """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
     actions; a side that passed acts no more")."""
     fight = fight_of(state)
-    return with_fight(state, replace(fight, turn=HERO if fight.has_passed(ENEMY) else ENEMY))
+    return with_fight(state, _with_turn(fight, HERO if fight.has_passed(ENEMY) else ENEMY))
 
 
 def defeat(state: RuneboundState) -> RuneboundState | None:
@@ -201,8 +204,8 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = replace(fight, turn=initiative(setup_of(state.options), fight))
-        return replace(state, fight=fight, pos=FLOW.next(state.pos))
+        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
+        return _with_fight_pos(state, fight, FLOW.next(state.pos))
 
 
 class CombatActions(Decision[RuneboundState, Action]):
@@ -220,12 +223,12 @@ class CombatActions(Decision[RuneboundState, Action]):
         if fight.turn == HERO:
             if not fight.has_passed(HERO):
                 return None
-            return with_fight(state, replace(fight, turn=ENEMY))
+            return with_fight(state, _with_turn(fight, ENEMY))
         if fight.has_passed(ENEMY):
-            return with_fight(state, replace(fight, turn=HERO))
+            return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = ENEMY if fight.has_passed(HERO) else HERO
-        return enemy_act(with_fight(state, replace(fight, turn=nxt)), setup)
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup)
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero

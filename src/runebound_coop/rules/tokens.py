@@ -60,6 +60,7 @@ with_hero_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "hero_pool")
 #: The fight with the enemy's pool replaced.
 with_enemy_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "enemy_pool")
 _with_spent = replacer(Pool, "spent")
+_with_damage = (replacer(RuneboundState, "hero_damage"), replacer(RuneboundState, "enemy_damage"))
 
 
 def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
@@ -192,10 +193,10 @@ def add_damage(state: RuneboundState, setup: Setup, side: Side, amount: int) -> 
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = min(setup.heroes[fight.hero].health, dmg[fight.hero] + amount)
-        return replace(state, hero_damage=tuple(dmg))
+        return _with_damage[0](state, tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = min(setup.enemies[fight.enemy].health, dmg[fight.enemy] + amount)
-    return replace(state, enemy_damage=tuple(dmg))
+    return _with_damage[1](state, tuple(dmg))
 
 
 def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
@@ -204,10 +205,10 @@ def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = max(0, dmg[fight.hero] - amount)
-        return replace(state, hero_damage=tuple(dmg))
+        return _with_damage[0](state, tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = max(0, dmg[fight.enemy] - amount)
-    return replace(state, enemy_damage=tuple(dmg))
+    return _with_damage[1](state, tuple(dmg))
 
 
 def tactics_block_open(state: RuneboundState, setup: Setup, amount: int, blockable: bool = True) -> bool:
