@@ -262,7 +262,10 @@ class Pool:
 
     def doubled(self, i: int) -> bool:
         """Whether a double sits on token ``i``."""
-        return any(link_target(link) == i for link in self.links)
+        for link in self.links:  # noqa: SIM110  # a loop, no generator: asked of every token valued
+            if link_target(link) == i:
+                return True
+        return False
 
 
 @attrs.frozen(cache_hash=True)

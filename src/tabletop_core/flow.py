@@ -549,7 +549,7 @@ class Driver(Generic[S, A]):
             outcomes = self._outcomes
             if outcomes[0] is state:
                 for outcome, _ in outcomes[1]:  # noqa: SIM110  # a loop: no generator per checked step
-                    if outcome == action:
+                    if outcome is action or outcome == action:  # a sampled outcome is the very one listed
                         return True
                 return False
             frame = self.locate(state)

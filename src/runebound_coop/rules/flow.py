@@ -24,6 +24,7 @@ from typing import Any
 from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
+from runebound_coop.limits import MAX_HEROES
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, hero_actions, hero_apply
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
@@ -73,6 +74,11 @@ __all__ = [
 
 #: The outcomes of one token's cast: either face, even odds.
 CAST = tuple((Land(side), p) for side, p in TwoSidedToken.cast_outcomes())
+# The other decisions' actions, made once (immutable values; the lists below are the same every time).
+_ENGAGES = tuple(Engage(h) for h in range(MAX_HEROES))
+_WITHDRAWS = (Withdraw(False), Withdraw(True))
+_RESPONDS = (Respond(False), Respond(True))
+_BLOCKS = (Block(False), Block(True))
 
 
 # The copies the rules make most, each prepared once (see tabletop_core.fastcopy.replacer).
@@ -183,7 +189,7 @@ class Engagement(Decision[RuneboundState, Engage]):
         return available_heroes(state)[0]
 
     def legal_actions(self, state: RuneboundState) -> tuple[Engage, ...]:
-        return tuple(Engage(h) for h in available_heroes(state))
+        return tuple(_ENGAGES[h] for h in available_heroes(state))
 
     def apply(self, state: RuneboundState, action: Engage) -> RuneboundState:
         return start_fight(state, setup_of(state.options), action.hero)
@@ -261,7 +267,7 @@ class RoundEnd(Decision[RuneboundState, Withdraw]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Withdraw, ...]:
-        return (Withdraw(False), Withdraw(True))
+        return _WITHDRAWS
 
     def apply(self, state: RuneboundState, action: Withdraw) -> RuneboundState:
         return withdraw(state) if action.leave else next_round(state, setup_of(state.options))
@@ -274,7 +280,7 @@ class AnswerCancel(Decision[RuneboundState, Respond]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Respond, ...]:
-        return (Respond(False), Respond(True))
+        return _RESPONDS
 
     def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
         return respond(state, setup_of(state.options), action.cancel)
@@ -302,7 +308,7 @@ class AnswerBlock(Decision[RuneboundState, Block]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Block, ...]:
-        return (Block(False), Block(True))
+        return _BLOCKS
 
     def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
         frame = state.pending.top

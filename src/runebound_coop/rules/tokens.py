@@ -78,10 +78,11 @@ def live_mask(setup: Setup, fight: Fight, side: Side) -> int:
     pool = fight.pool(side)
     n = len(setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces)
     mask = ((1 << n) - 1) & ~(pool.spent | pool.removed)
-    for ref in fight.casting:
-        who, i = split_ref(ref)
-        if who == side:
-            mask &= ~(1 << i)
+    if fight.casting:  # tokens still being cast are not in the pool yet
+        for ref in fight.casting:
+            who, i = split_ref(ref)
+            if who == side:
+                mask &= ~(1 << i)
     return mask
 
 
@@ -120,9 +121,14 @@ def faces_showing(setup: Setup, fight: Fight, *, exclude: TokenRef | None = None
 
 def showing(setup: Setup, fight: Fight, side: Side, symbol: Sym) -> list[int]:
     """Indices of ``side``'s live tokens showing ``symbol``."""
-    a, b = setup.heroes[fight.hero].masks if side == HERO else setup.enemies[fight.enemy].masks
-    sides = fight.pool(side).sides
-    return _bits(((a[symbol] & ~sides) | (b[symbol] & sides)) & live_mask(setup, fight, side))
+    if side == HERO:
+        a, b = setup.heroes[fight.hero].masks
+        sides = fight.hero_pool.sides
+    else:
+        a, b = setup.enemies[fight.enemy].masks
+        sides = fight.enemy_pool.sides
+    shown = (a[symbol] & ~sides) | (b[symbol] & sides)
+    return _bits(shown & live_mask(setup, fight, side)) if shown else []
 
 
 def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
