@@ -478,21 +478,18 @@ class Driver(Generic[S, A]):
                     self._rest = (state, None)
                     return state
                 return self._on_over(state)
-            if checks:
-                fired = None
-                for check in checks:
-                    fired = check(state)
-                    if fired is not None:
-                        break
+            for check in checks:
+                fired = check(state)
                 if fired is not None:
                     state = fired
-                    continue
-            frame = frame_of(state)
-            nxt = None if frame.waits else frame.auto(state)
-            if nxt is None:
-                self._rest = (state, frame)  # the caller asks who acts here next: it is known
-                return state
-            state = nxt
+                    break  # a check fired: the checks start again, from the first
+            else:
+                frame = frame_of(state)
+                nxt = None if frame.waits else frame.auto(state)
+                if nxt is None:
+                    self._rest = (state, frame)  # the caller asks who acts here next: it is known
+                    return state
+                state = nxt
         raise TabletopError(
             f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
             f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
