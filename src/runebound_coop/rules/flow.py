@@ -43,7 +43,7 @@ from runebound_coop.state import (
     split_ref,
     token_ref,
 )
-from tabletop_core.components import Cast, TwoSidedToken
+from tabletop_core.components import TwoSidedToken
 from tabletop_core.fastcopy import replace, replacer
 from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
@@ -129,13 +129,18 @@ def land(state: RuneboundState, side: int) -> RuneboundState:
 
 
 def initiative(setup: Setup, fight: Fight) -> int:
-    """The side that takes the first combat action: more initiative marks; the hero wins ties."""
-    marks = []
+    """The side that takes the first combat action: more initiative marks; the hero wins ties.
+
+    Counted on the faces the tokens show (``faces_of``: each token's two faces, as its cast lands them), once per
+    round: no cast value is built for it.
+    """
+    marks = [0, 0]
     for side in SIDES:
         pool = fight.pool(side)
-        tokens = setup.heroes[fight.hero].tokens if side == HERO else setup.enemies[fight.enemy].tokens
-        cast = Cast(tokens, tuple(pool.side(i) for i in range(len(tokens))))
-        marks.append(sum(face.initiative for face in cast.faces()))
+        sides = pool.sides
+        marks[side] = sum(
+            1 for i, faces in enumerate(faces_of(setup, fight, side)) if faces[(sides >> i) & 1].initiative
+        )
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 

@@ -176,6 +176,8 @@ def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
     >>> best_subset([(0, 2), (1, 1)], 1)
     (1,)
     """
+    if len(values) == 1:  # one token: it is picked whether or not it reaches the need (the usual case)
+        return (values[0][0],)
     total = sum(v for _, v in values)
     if total <= need:
         return tuple(i for i, _ in values)
