@@ -2,8 +2,9 @@
 
 Every decision frame of Unrest (the round's steps in :mod:`unrest.rules.round`, the liberation proof in
 :mod:`unrest.rules.liberation`) derives from :class:`Choice`: it names its seat and implements :meth:`Choice.act`,
-the rule the decision runs; :meth:`Choice.apply` appends the decision's public code to the move log (the
-information state, :func:`unrest.actions.public_code`) after the rule.
+the rule the decision runs; :meth:`Choice.apply` hands the rule the move log with the decision's public code
+appended (the information state, :func:`unrest.actions.public_code`), which the rule stores in the one copy of the
+state it makes.
 """
 
 from __future__ import annotations
@@ -32,10 +33,15 @@ class Choice(Decision[UnrestState, A]):
         """The frame's seat."""
         return self.seat
 
-    def act(self, state: UnrestState, action: A) -> UnrestState:
-        """The state after the rule of ``action`` (the driver then runs what follows by itself)."""
+    def act(self, state: UnrestState, action: A, moves: tuple[int, ...]) -> UnrestState:
+        """The state after the rule of ``action``, its ``moves`` set to ``moves`` (the driver then runs what follows
+        by itself).
+
+        The log rides in the rule's own copy of the state: a decision makes one copy, not two (the step path copies
+        the whole state at every copy; see ``docs/performance.md``).
+        """
         raise NotImplementedError(f"{type(self).__name__} must apply its decisions")
 
     def apply(self, state: UnrestState, action: A) -> UnrestState:
-        """Run the rule, then log the decision as both players saw it."""
-        return self.act(state, action).logged(public_code(action))
+        """Run the rule, logging the decision as both players saw it."""
+        return self.act(state, action, (*state.moves, public_code(action)))

@@ -18,6 +18,7 @@ proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:cl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import ClassVar
@@ -35,14 +36,16 @@ from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
     EMPIRE,
-    FLOW,
     N_DISTRICTS,
     NO_DISTRICT,
     REBELLION,
     WIN_LIBERATED,
     District,
     StackCard,
+    UnrestOptions,
     UnrestState,
+    next_step,
+    position,
 )
 
 __all__ = [
@@ -60,11 +63,16 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of content: the Missions dealt (at most 9 * 8 * 7 sets)
+def _missions(missions: tuple[int, ...], capitol: bool) -> tuple[Mission, ...]:
+    if capitol:
+        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in missions)
+    return tuple(MISSIONS[m] for m in missions)
+
+
 def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
     """The Missions that apply to ``district`` (the Capitol's Revolution needs 25 in the Capitol variant)."""
-    if district == CAPITOL and state.options.variant == "capitol":
-        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in state.missions)
-    return tuple(MISSIONS[m] for m in state.missions)
+    return _missions(state.missions, district == CAPITOL and state.options.variant == "capitol")
 
 
 def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
@@ -73,18 +81,34 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
     if not stack:
         return ()
     tally = Tally(stack)
-    return tuple(m for m in missions_for(state, district) if m.holds(tally))
+    return tuple([m for m in missions_for(state, district) if m.holds(tally)])
+
+
+def _meets(state: UnrestState, district: int) -> bool:
+    """Whether ``district``'s stack meets a Mission on the table (:func:`met_missions` is not empty)."""
+    stack = state.stacks[district]
+    if not stack:
+        return False
+    tally = Tally(stack)
+    for m in missions_for(state, district):  # noqa: SIM110  # a loop: no generator per District checked
+        if m.holds(tally):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=8)  # a pure function of the options (two decks)
+def _lacking(options: UnrestOptions) -> tuple[CardKind, ...]:
+    """Every card of the full deck that the deck of a game with ``options`` lacks."""
+    return tuple(
+        k for k, (full, here) in enumerate(zip(DECK, setup.deck_for(options), strict=True)) for _ in range(full - here)
+    )
 
 
 def outside(state: UnrestState, district: District) -> tuple[CardKind, ...]:
     """The kinds of every card face up outside ``district``'s stack (other stacks, liberated ones too, the plan and
     the destroyed cards), and every card of the full deck that this game's deck lacks (the research game's small
     deck): what the Empire knows the stack's hidden cards are not."""
-    out = [
-        k
-        for k, (full, here) in enumerate(zip(DECK, setup.deck_for(state.options), strict=True))
-        for _ in range(full - here)
-    ]
+    out = list(_lacking(state.options))
     out.extend(c.card for d, stack in enumerate(state.stacks) if d != district for c in stack if c.revealed)
     out.extend(p.card for p in state.plan if p is not None and p.revealed)
     out.extend(x.card for x in state.destroyed if x.revealed)
@@ -154,11 +178,9 @@ def _liberate(state: UnrestState, district: int) -> UnrestState:
     """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
     freed = (*state.freed[:district], state.pos.round, *state.freed[district + 1 :])
     row = tuple(d for d in state.row if d != district)
-    state = replace(state, freed=freed, row=row)
     capitol = state.options.variant == "capitol" and district == CAPITOL
-    if capitol or sum(1 for r in freed if r) >= WIN_LIBERATED:
-        state = replace(state, winner=REBELLION)
-    return state
+    won = capitol or sum(1 for r in freed if r) >= WIN_LIBERATED
+    return replace(state, freed=freed, row=row, winner=REBELLION if won else state.winner)
 
 
 def end_round(state: UnrestState) -> UnrestState:
@@ -171,19 +193,28 @@ def end_round(state: UnrestState) -> UnrestState:
     next round is the Final Encounter.
     """
     tokens = state.tokens if any(state.tokens) else (True,) * len(state.tokens)
-    state = replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=())
     if state.final:
         controlled = N_DISTRICTS - len(state.liberated)
-        return replace(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
+        winner = EMPIRE if controlled >= WIN_LIBERATED else REBELLION
+        return replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=(), winner=winner)
     size = state.deck_size
-    final = size < DRAW_SIZE
-    return replace(state, pos=FLOW.next(state.pos), to_draw=min(size, DRAW_SIZE), final=final)
+    return replace(
+        state,
+        tokens=tokens,
+        aoi=(),
+        plan=(),
+        blockade=NO_DISTRICT,
+        used=(),
+        pos=next_step(state.pos),
+        to_draw=min(size, DRAW_SIZE),
+        final=size < DRAW_SIZE,
+    )
 
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
     step = "plan" if state.final else "target"
-    return replace(state, pos=FLOW.at("rebellion", step, state.pos.round + 1))
+    return replace(state, pos=position(state.pos.round + 1, step))
 
 
 # ----- the end of the round as frames -------------------------------------------------------------------------------
@@ -208,17 +239,18 @@ class Proof(Choice[Reveal]):
         """A ``Reveal`` of each card that comes next in some open proof (:func:`next_reveals`)."""
         return tuple(REVEALS[i] for i in next_reveals(self))
 
-    def act(self, state: UnrestState, action: Reveal) -> UnrestState:
-        """Reveal the card; a complete proof liberates the District (the check then goes on by itself)."""
+    def act(self, state: UnrestState, action: Reveal, moves: tuple[int, ...]) -> UnrestState:
+        """Reveal the card; a complete proof liberates the District (the check then goes on by itself). The
+        decision is logged as ``moves``."""
         chosen = (*self.chosen, action.index)
         k = len(chosen)
         frame = Proof(self.district, chosen, tuple(p for p in self.proofs if p[:k] == chosen))
         state = _reveal(state, frame.district, (action.index,))
         if chosen in frame.proofs:
-            return _liberate(replace(state, pending=state.pending.pop()), frame.district)
+            return _liberate(replace(state, pending=state.pending.pop(), moves=moves), frame.district)
         # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
         # another proof existed, so the game must not show it by stopping only when one did.
-        return replace(state, pending=state.pending.replace_top(frame))
+        return replace(state, pending=state.pending.replace_top(frame), moves=moves)
 
 
 @attrs.frozen
@@ -231,8 +263,10 @@ class LiberateStep(Automatic[UnrestState]):
 
     def resolve(self, state: UnrestState) -> UnrestState:
         """Liberate, ask for a proof, or end the round."""
-        district = next((d for d in state.row if met_missions(state, d)), NO_DISTRICT)
-        if district == NO_DISTRICT:
+        for district in state.row:
+            if _meets(state, district):
+                break
+        else:
             return end_round(state)
         proofs = minimal_proofs(state.stacks[district], missions_for(state, district), outside(state, district))
         if () in proofs:
