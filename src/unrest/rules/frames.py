@@ -12,13 +12,38 @@ from __future__ import annotations
 from typing import ClassVar, TypeVar
 
 from tabletop_core.flow import Decision
+from unrest.actions import (
+    BLOCKADES,
+    DESTROYS,
+    PLACES,
+    PLANS,
+    REROUTES,
+    REVEALS,
+    SURVEILS,
+    TARGETS,
+    public_code,
+)
 from unrest.actions import Decision as Act
-from unrest.actions import public_code
 from unrest.state import REBELLION, Player, UnrestState
 
 __all__ = ["Choice"]
 
 A = TypeVar("A", bound=Act)
+
+#: The public code of every decision value the rules hand out (``legal_actions`` returns these shared instances),
+#: by identity: a decision's code without hashing it. The values are module constants, so their ids are never
+#: reused; any other instance (built by a caller) is coded by :func:`public_code`.
+_HANDED_OUT: tuple[Act, ...] = (
+    *TARGETS,
+    *(p for pair in PLANS for p in pair),
+    *SURVEILS,
+    *DESTROYS,
+    *(r for row in REROUTES for r in row),
+    *BLOCKADES,
+    *(p for row in PLACES for p in row),
+    *REVEALS,
+)
+_CODES: dict[int, int] = {id(a): public_code(a) for a in _HANDED_OUT}
 
 
 class Choice(Decision[UnrestState, A]):
@@ -44,4 +69,5 @@ class Choice(Decision[UnrestState, A]):
 
     def apply(self, state: UnrestState, action: A) -> UnrestState:
         """Run the rule, logging the decision as both players saw it."""
-        return self.act(state, action, (*state.moves, public_code(action)))
+        code = _CODES.get(id(action))
+        return self.act(state, action, (*state.moves, public_code(action) if code is None else code))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import ClassVar
 
 import attrs
@@ -29,7 +29,7 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
-from unrest.rules.cards import DECK, CardKind
+from unrest.rules.cards import DECK, DECK_SIZE, CardKind
 from unrest.rules.frames import Choice
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
 from unrest.state import (
@@ -84,10 +84,28 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
     return tuple([m for m in missions_for(state, district) if m.holds(tally)])
 
 
+def _fewest() -> int:
+    """The fewest cards a stack can meet any Mission with (face up, so that Political Surge counts them): no stack
+    of fewer meets one, whatever its cards (searched over the deck's multisets at import)."""
+    missions = (*MISSIONS, REVOLUTION_CAPITOL)
+    for size in range(1, DECK_SIZE + 1):
+        for kinds in combinations_with_replacement(range(len(DECK)), size):
+            if any(kinds.count(k) > DECK[k] for k in set(kinds)):
+                continue
+            tally = Tally([StackCard(k, True, 1) for k in kinds])
+            if any(m.holds(tally) for m in missions):
+                return size
+    return DECK_SIZE + 1
+
+
+#: No stack with fewer cards meets a Mission (2 with the published Missions: 4I and 4D meet Espionage).
+_FEWEST = _fewest()
+
+
 def _meets(state: UnrestState, district: int) -> bool:
     """Whether ``district``'s stack meets a Mission on the table (:func:`met_missions` is not empty)."""
     stack = state.stacks[district]
-    if not stack:
+    if len(stack) < _FEWEST:
         return False
     tally = Tally(stack)
     for m in missions_for(state, district):  # noqa: SIM110  # a loop: no generator per District checked

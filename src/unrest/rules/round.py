@@ -339,17 +339,14 @@ class TargetStep(Choice[Target]):
 
     TAG: ClassVar[str] = "unrest.target_step"
 
-    def legal_actions(self, state: UnrestState) -> tuple[Target, ...]:
-        """See :func:`target_actions`."""
-        return target_actions(state)
+    # The rule itself, not a method calling it: one Python call less at every decision.
+    legal_actions = staticmethod(target_actions)
 
     def is_legal(self, state: UnrestState, action: object) -> bool:
         """A ``Target`` naming a District with a right-hand neighbour."""
         return isinstance(action, Target) and action.district in state.row[:-1]
 
-    def act(self, state: UnrestState, action: Target, moves: tuple[int, ...]) -> UnrestState:
-        """See :func:`apply_target`."""
-        return apply_target(state, action, moves)
+    act = staticmethod(apply_target)
 
 
 @attrs.frozen
@@ -358,17 +355,14 @@ class PlanStep(Choice[Plan]):
 
     TAG: ClassVar[str] = "unrest.plan_step"
 
-    def legal_actions(self, state: UnrestState) -> tuple[Plan, ...]:
-        """See :func:`plan_actions`."""
-        return plan_actions(state)
+    # The rule itself, not a method calling it: one Python call less at every decision.
+    legal_actions = staticmethod(plan_actions)
 
     def is_legal(self, state: UnrestState, action: object) -> bool:
         """See :func:`plan_legal`."""
         return isinstance(action, Plan) and plan_legal(state, action)
 
-    def act(self, state: UnrestState, action: Plan, moves: tuple[int, ...]) -> UnrestState:
-        """See :func:`apply_plan`."""
-        return apply_plan(state, action, moves)
+    act = staticmethod(apply_plan)
 
 
 @attrs.frozen
@@ -383,17 +377,14 @@ class DefendStep(Choice[EmpireAction]):
         """With no action left, the Rebellion executes (the next phase)."""
         return None if powers_left(state) else replace(state, pos=next_phase(state.pos))
 
-    def legal_actions(self, state: UnrestState) -> tuple[EmpireAction, ...]:
-        """See :func:`defend_actions`."""
-        return defend_actions(state)
+    # The rule itself, not a method calling it: one Python call less at every decision.
+    legal_actions = staticmethod(defend_actions)
 
     def is_legal(self, state: UnrestState, action: object) -> bool:
         """See :func:`power_legal`."""
         return isinstance(action, Surveil | Destroy | Reroute | Blockade) and power_legal(state, action)
 
-    def act(self, state: UnrestState, action: EmpireAction, moves: tuple[int, ...]) -> UnrestState:
-        """See :func:`apply_power`."""
-        return apply_power(state, action, moves)
+    act = staticmethod(apply_power)
 
 
 @attrs.frozen
@@ -410,9 +401,8 @@ class PlaceStep(Choice[Place]):
                 return None
         return replace(state, pos=next_phase(state.pos))
 
-    def legal_actions(self, state: UnrestState) -> tuple[Place, ...]:
-        """See :func:`place_actions`."""
-        return place_actions(state)
+    # The rule itself, not a method calling it: one Python call less at every decision.
+    legal_actions = staticmethod(place_actions)
 
     def is_legal(self, state: UnrestState, action: object) -> bool:
         """The lowest remaining slot into an allowed District (see :func:`place_targets`)."""
@@ -420,6 +410,4 @@ class PlaceStep(Choice[Place]):
             return False
         return action.slot == _first_card(state) and action.district in place_targets(state)
 
-    def act(self, state: UnrestState, action: Place, moves: tuple[int, ...]) -> UnrestState:
-        """See :func:`apply_place`."""
-        return apply_place(state, action, moves)
+    act = staticmethod(apply_place)
