@@ -140,24 +140,27 @@ def _facings(state: UnrestState) -> tuple[bool, bool, bool]:
     )
 
 
+#: By card kind, whether it may be planned revealed and whether hidden, the legal plans of that kind in id order
+#: (revealed first: its id is the lower).
+_PLAN_CHOICES = tuple(
+    tuple(
+        tuple((*((PLANS[k][0],) if rev else ()), *((PLANS[k][1],) if hid else ())) for hid in (False, True))
+        for rev in (False, True)
+    )
+    for k in range(KINDS)
+)
+
+
 def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
     """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
     revealed_num, hidden_num, hidden_m = _facings(state)
+    choices = _PLAN_CHOICES
     out: list[Plan] = []
-    last = -1
-    for k in state.hand:  # sorted: each kind once, in id order
-        if k == last:
-            continue
-        last = k
-        # Revealed first: its id is lower (hidden = id + 1).
+    for k in dict.fromkeys(state.hand):  # sorted: each kind once, in id order
         if k == MISDIRECTION:
-            if hidden_m:
-                out.append(PLANS[k][1])
+            out += choices[k][False][hidden_m]
         else:
-            if revealed_num:
-                out.append(PLANS[k][0])
-            if hidden_num:
-                out.append(PLANS[k][1])
+            out += choices[k][revealed_num][hidden_num]
     return tuple(out)
 
 
@@ -209,18 +212,23 @@ def apply_plan(state: UnrestState, action: Plan, moves: tuple[int, ...]) -> Unre
 def defend_actions(state: UnrestState) -> tuple[EmpireAction, ...]:
     """The Empire's options: a face-up power on a planned card (Surveil only on a hidden one) or a
     District."""
-    surveil, destroy, reroute, blockade = state.tokens
-    plan = state.plan
-    slots = [s for s, p in enumerate(plan) if p is not None]
+    # What the options depend on: the tokens, the row, and each slot empty (0), hidden (1) or revealed (2).
+    return _defences(state.tokens, state.row, tuple([0 if p is None else 1 + p.revealed for p in state.plan]))
+
+
+@functools.lru_cache(maxsize=4096)  # a pure function of public facts that recur all game (tokens, row, slot facings)
+def _defences(tokens: tuple[bool, ...], row: tuple[int, ...], slots: tuple[int, ...]) -> tuple[EmpireAction, ...]:
+    surveil, destroy, reroute, blockade = tokens
+    held = [s for s, f in enumerate(slots) if f]
     out: list[EmpireAction] = []
     if surveil:
-        out += [SURVEILS[s] for s, p in enumerate(plan) if p is not None and not p.revealed]
+        out += [SURVEILS[s] for s, f in enumerate(slots) if f == 1]
     if destroy:
-        out += [DESTROYS[s] for s in slots]
+        out += [DESTROYS[s] for s in held]
     if reroute or blockade:
-        districts = _sorted(state.row)
+        districts = _sorted(row)
         if reroute:
-            out += [REROUTES[s][d] for s in slots for d in districts]
+            out += [REROUTES[s][d] for s in held for d in districts]
         if blockade:
             out += [BLOCKADES[d] for d in districts]
     return tuple(out)
@@ -307,7 +315,8 @@ def place_targets(state: UnrestState) -> tuple[int, ...]:
 def place_actions(state: UnrestState) -> tuple[Place, ...]:
     """Place the lowest remaining planned card into an allowed District."""
     places = PLACES[_first_card(state)]
-    return tuple([places[d] for d in place_targets(state)])
+    blockade = state.blockade
+    return tuple([places[d] for d in _sorted(state.aoi or state.row) if d != blockade])
 
 
 def _first_card(state: UnrestState) -> int:
