@@ -26,7 +26,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic, Chance
+from tabletop_core.flow import Automatic, Chance, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
 from unrest.rules.cards import DECK, DECK_SIZE, CardKind
@@ -231,8 +231,12 @@ def end_round(state: UnrestState) -> UnrestState:
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
-    step = "plan" if state.final else "target"
-    return replace(state, pos=position(state.pos.round + 1, step))
+    return replace(state, pos=_next_round_at(state))
+
+
+def _next_round_at(state: UnrestState) -> Position:
+    """Where the next round starts: its target step, or its plan step in the Final Encounter."""
+    return position(state.pos.round + 1, "plan" if state.final else "target")
 
 
 # ----- the end of the round as frames -------------------------------------------------------------------------------
@@ -312,5 +316,8 @@ class DrawStep(Chance[UnrestState, Draw]):
         return isinstance(action, Draw) and state.deck[action.card] > 0
 
     def apply(self, state: UnrestState, action: Draw) -> UnrestState:
-        """The card goes to the hand (see :func:`unrest.setup.draw`)."""
+        """The card goes to the hand (see :func:`unrest.setup.draw`); after the last, the next round begins in the
+        same copy of the state (as :meth:`auto` would move on)."""
+        if state.to_draw == 1:
+            return setup.draw(state, action.card, pos=_next_round_at(state))
         return setup.draw(state, action.card)

@@ -48,6 +48,7 @@ from unrest.state import (
     DESTROY,
     EMPIRE,
     EMPIRE_ACTIONS,
+    LAST_ROUND,
     PLAN_SIZE,
     REROUTE,
     SURVEIL,
@@ -241,13 +242,21 @@ def _sorted(row: tuple[int, ...]) -> tuple[int, ...]:
 
 def powers_left(state: UnrestState) -> bool:
     """Whether the Empire has an action left this round (:func:`defend_actions` is not empty), checked directly."""
-    if len(state.used) >= EMPIRE_ACTIONS:
+    return _powers_left(state.used, state.tokens, state.row, state.plan)
+
+
+def _powers_left(
+    used: tuple[int, ...], tokens: tuple[bool, ...], row: tuple[int, ...], plan: tuple[Planned | None, ...]
+) -> bool:
+    if len(used) >= EMPIRE_ACTIONS:
         return False
-    tokens = state.tokens
-    if tokens[BLOCKADE] and state.row:
+    if tokens[BLOCKADE] and row:
         return True
-    move = tokens[DESTROY] or (tokens[REROUTE] and bool(state.row))
-    return any(p is not None and (move or (tokens[SURVEIL] and not p.revealed)) for p in state.plan)
+    move = tokens[DESTROY] or (tokens[REROUTE] and bool(row))
+    for p in plan:  # noqa: SIM110  # a loop: no generator at every Empire decision
+        if p is not None and (move or (tokens[SURVEIL] and not p.revealed)):
+            return True
+    return False
 
 
 def apply_power(state: UnrestState, action: EmpireAction, moves: tuple[int, ...]) -> UnrestState:
@@ -261,7 +270,8 @@ def apply_power(state: UnrestState, action: EmpireAction, moves: tuple[int, ...]
       card in a liberated District."
     - Blockade: "No cards may be placed into that District by the Rebellion this round."
 
-    The decision is logged as ``moves``.
+    The decision is logged as ``moves``; when it leaves the Empire no action, the Rebellion executes (the next
+    phase, as :meth:`DefendStep.auto` would move on) in the same copy of the state.
     """
     plan = list(state.plan)
     rnd = state.pos.round
@@ -289,19 +299,35 @@ def apply_power(state: UnrestState, action: EmpireAction, moves: tuple[int, ...]
         else:
             power = REROUTE
             d = action.district
-            stacks = (*stacks[:d], (*stacks[d], StackCard(card.card, card.revealed, rnd)), *stacks[d + 1 :])
+            stacks = (*stacks[:d], (*stacks[d], _stacked(card.card, card.revealed, rnd)), *stacks[d + 1 :])
             plan[slot] = None
     tokens = (*state.tokens[:power], False, *state.tokens[power + 1 :])
+    used = (*state.used, power)
+    new_plan = tuple(plan)
+    done = not _powers_left(used, tokens, state.row, new_plan)
     return replace(
         state,
-        plan=tuple(plan),
+        plan=new_plan,
         destroyed=destroyed,
         stacks=stacks,
         blockade=blockade,
         tokens=tokens,
-        used=(*state.used, power),
+        used=used,
         moves=moves,
+        pos=next_phase(state.pos) if done else state.pos,
     )
+
+
+#: By round, facing and kind, the card as placed in a stack: shared values.
+_STACKED = tuple(
+    tuple(tuple(StackCard(k, revealed, r) for k in range(KINDS)) for revealed in (False, True))
+    for r in range(LAST_ROUND + 1)
+)
+
+
+def _stacked(card: CardKind, revealed: bool, rnd: int) -> StackCard:
+    """A card placed in a stack in round ``rnd`` (a shared value)."""
+    return _STACKED[rnd][revealed][card] if 0 <= rnd <= LAST_ROUND else StackCard(card, revealed, rnd)
 
 
 def place_targets(state: UnrestState) -> tuple[int, ...]:
@@ -328,15 +354,20 @@ def _first_card(state: UnrestState) -> int:
 
 
 def apply_place(state: UnrestState, action: Place, moves: tuple[int, ...]) -> UnrestState:
-    """Stack the card in the District, keeping its facing (after the last card :class:`PlaceStep` ends the
-    phase); the decision is logged as ``moves``."""
+    """Stack the card in the District, keeping its facing; the decision is logged as ``moves``. After the last
+    card the End of the Round begins (the next phase, as :meth:`PlaceStep.auto` would move on) in the same copy."""
     plan = list(state.plan)
     card = plan[action.slot]
     assert card is not None
     plan[action.slot] = None
     d = action.district
-    stack = (*state.stacks[d], StackCard(card.card, card.revealed, state.pos.round))
-    return replace(state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]), moves=moves)
+    stack = (*state.stacks[d], _stacked(card.card, card.revealed, state.pos.round))
+    pos = state.pos
+    if plan.count(None) == len(plan):
+        pos = next_phase(pos)
+    return replace(
+        state, plan=tuple(plan), stacks=(*state.stacks[:d], stack, *state.stacks[d + 1 :]), moves=moves, pos=pos
+    )
 
 
 # ----- the steps as frames ------------------------------------------------------------------------------------------
