@@ -13,6 +13,8 @@ import pytest
 from tabletop_core import RandomAgent, TabletopError, play
 from tabletop_core.agents import AgentRollout, ISMCTSAgent, MCTSAgent, SearchAgent
 from tabletop_core.testing.kuhn import GAME as KUHN
+from tests.core.corridorgame import GAME as CORRIDOR
+from tests.core.corridorgame import safe_door
 from tests.core.flowgame import GAME as FLOW_GAME
 from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
 from tests.core.gamblegame import GAME as GAMBLE
@@ -139,3 +141,42 @@ def test_observed_normalization_scales_by_the_returns_met() -> None:
     assert FLOW_GAME.spec.min_utility <= low and scale > 1.0 / FLOW_GAME.spec.max_utility  # tighter than the spec's
     with pytest.raises(TabletopError, match="normalize"):
         MCTSAgent(normalize="z")
+
+
+def _corridor_pick(agent: MCTSAgent, seed: int) -> int:
+    state = CORRIDOR.initial_state(CORRIDOR.make_options())
+    return int(agent.act_in(CORRIDOR, state, 0, np.random.default_rng(seed)))
+
+
+def test_a_heuristic_prior_starts_a_small_search_from_the_bots_move() -> None:
+    # Three iterations for eight doors: UCB1 tries three doors at random and misses the safe one most of the time;
+    # with the guide as prior the first iteration tries the guide's door, whose rollout gets through.
+    seeds = range(12)
+    plain = [_corridor_pick(MCTSAgent(iterations=3, rollout="heuristic"), s) for s in seeds]
+    guided = [_corridor_pick(MCTSAgent(iterations=3, rollout="heuristic", prior="heuristic"), s) for s in seeds]
+    assert guided == [safe_door(0)] * len(guided)
+    assert plain.count(safe_door(0)) < len(plain) // 2
+
+
+class WrongDoor:
+    """A prior that names a fatal door at the first step and the safe door after it."""
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        return (safe_door(0) + 1) % len(legal) if state.step == 0 else safe_door(state.step)
+
+
+def test_a_wrong_prior_is_overruled_by_the_search() -> None:
+    # PUCT's prior bonus shrinks as 1 / (1 + visits): a fatal favourite loses its lead and the safe door is found.
+    picks = {_corridor_pick(MCTSAgent(iterations=60, rollout="heuristic", prior=WrongDoor()), s) for s in range(4)}
+    assert picks == {safe_door(0)}
+
+
+def test_the_prior_can_be_the_rollout_policy_and_is_named_in_the_repr() -> None:
+    agent = MCTSAgent(iterations=3, rollout="heuristic", prior="rollout")
+    assert agent.prior is agent.policy
+    assert _corridor_pick(agent, 0) == safe_door(0)
+    assert repr(agent).endswith("prior='rollout', prior_weight=0.5)")
+    with pytest.raises(TabletopError, match="prior"):
+        MCTSAgent(prior="oracle")
+    with pytest.raises(TabletopError, match="prior_weight"):
+        MCTSAgent(prior="heuristic", prior_weight=1.0)

@@ -25,6 +25,15 @@ follow-up, and the node grows toward the full distribution as the budget grows, 
 thousands of outcomes (tests/core/test_mcts.py shows the open-loop search picking the wrong move where the
 widened one picks the right one).
 
+Prior: by default selection is UCB1, which tries every action once before any twice, so a budget smaller than a
+few visits per action spreads its rollouts evenly and picks on noise. ``prior="heuristic"`` (the game's own bots)
+or any :class:`RolloutPolicy` makes selection PUCT (Silver et al. 2017, with the policy as a one-move prior):
+``q + exploration * p * sqrt(m) / (1 + n)``, where the policy's move in the node's current state has prior
+probability ``p = prior_weight + (1 - prior_weight) / k`` and every other of the ``k`` legal actions
+``(1 - prior_weight) / k``. A small budget then starts from the policy's move and moves off it only when the
+rollouts say so; every action keeps a positive prior, so a large budget still finds what the policy misses
+(tests/core/test_mcts.py, a corridor of fatal doors).
+
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
 becomes the next decision's root. Open loop, that is the subtree itself (chance is not in the key); widened, it
 is the subtree under the chance outcomes that happened, found by the state they led to (perfect information
@@ -132,6 +141,12 @@ class MCTSAgent:
         chance: ``"sample"`` (open loop) or ``"widen"`` (outcomes in the tree, with progressive widening).
         widening: the widening coefficient (``chance="widen"``).
         widening_power: the widening exponent, in (0, 1) (``chance="widen"``).
+        prior: ``None`` (UCB1, every action tried once before any is tried twice), ``"heuristic"`` (the game's own
+            bots), ``"rollout"`` (the rollout policy) or a :class:`RolloutPolicy`: the policy's move at each tree
+            node gets ``prior_weight`` of a prior distribution (the rest spread evenly over the legal actions) and
+            selection is PUCT (see the module), so a small budget starts from the policy's move and leaves it only
+            on evidence.
+        prior_weight: the prior's share on the policy's move, in [0, 1).
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
@@ -152,6 +167,8 @@ class MCTSAgent:
         widening: float = 1.0,
         widening_power: float = 0.5,
         normalize: str = "spec",
+        prior: str | RolloutPolicy | None = None,
+        prior_weight: float = 0.5,
     ) -> None:
         if normalize not in ("observed", "spec"):
             raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
@@ -159,6 +176,8 @@ class MCTSAgent:
             raise TabletopError(f"{type(self).__name__}: chance must be 'sample' or 'widen', not {chance!r}")
         if not (widening > 0 and 0 < widening_power < 1):
             raise TabletopError(f"{type(self).__name__}: need widening > 0 and 0 < widening_power < 1")
+        if not 0 <= prior_weight < 1:
+            raise TabletopError(f"{type(self).__name__}: prior_weight must be in [0, 1), not {prior_weight}")
         if iterations is not None and iterations < 1:
             raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -175,6 +194,9 @@ class MCTSAgent:
         self.widening = widening
         self.widening_power = widening_power
         self.normalize = normalize
+        self.prior_name = prior if prior is None or isinstance(prior, str) else repr(prior)
+        self.prior: RolloutPolicy | None = None if prior is None else self._prior(prior)
+        self.prior_weight = prior_weight
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
@@ -196,16 +218,27 @@ class MCTSAgent:
             raise TabletopError(f"MCTSAgent: rollout must be 'random', 'heuristic' or a policy, not {rollout!r}")
         return rollout
 
+    def _prior(self, prior: str | RolloutPolicy) -> RolloutPolicy:
+        if prior == "rollout":
+            return self.policy
+        if prior == "heuristic":
+            return AgentRollout()
+        if isinstance(prior, str):
+            raise TabletopError(
+                f"{type(self).__name__}: prior must be 'heuristic', 'rollout', a policy or None, not {prior!r}"
+            )
+        return prior
+
     def __repr__(self) -> str:
-        return (
+        text = (
             f"{type(self).__name__}(iterations={self.iterations}, seconds={self.seconds}, "
             f"exploration={self.exploration}, rollout={self.rollout_name!r}"
-            + (
-                f", chance='widen', widening={self.widening}, widening_power={self.widening_power})"
-                if self.widen
-                else ")"
-            )
         )
+        if self.widen:
+            text += f", chance='widen', widening={self.widening}, widening_power={self.widening_power}"
+        if self.prior is not None:
+            text += f", prior={self.prior_name!r}, prior_weight={self.prior_weight}"
+        return text + ")"
 
     def reset(self) -> None:
         """Forget the kept subtree (before playing another game with this instance)."""
@@ -296,8 +329,14 @@ class MCTSAgent:
             seen = avail.get
             for i in ids:
                 avail[i] = seen(i, 0) + 1
-            untried = [k for k, i in enumerate(ids) if i not in visits]
-            k = untried[int(rng.integers(len(untried)))] if untried else self._best_ucb(node, ids)
+            if self.prior is not None:
+                # The policy's move in this very state: open loop and across determinizations a node's state varies.
+                k = self._best_puct(node, ids, action_id(self.prior(game, state, actor, legal, rng)))
+                untried = ids[k] not in visits
+            else:
+                unvisited = [k for k, i in enumerate(ids) if i not in visits]
+                k = unvisited[int(rng.integers(len(unvisited)))] if unvisited else self._best_ucb(node, ids)
+                untried = bool(unvisited)
             trail.append((node, ids[k], actor))
             state = apply(state, legal[k])
             key = (*key, ids[k])
@@ -342,6 +381,33 @@ class MCTSAgent:
             n = visits[i]
             score = (wins[i] / n - low) * scale + c * sqrt(log(avail[i]) / n)
             if best_k < 0 or score > best:
+                best, best_k = score, k
+        return best_k
+
+    def _best_puct(self, node: _Node, ids: Sequence[int], favourite: int) -> int:
+        """The position in ``ids`` of the highest PUCT score, with ``favourite`` the prior policy's move (the first
+        of equal scores).
+
+        ``q + c * p * sqrt(m) / (1 + n)``: ``q`` the action's mean return scaled to [0, 1] (an untried action
+        takes the mean over all of the node's visits, or 0.5 before any), ``p`` its prior probability,
+        ``n`` its visits and ``m`` its availability count less one (the visits of the node while it was legal).
+        """
+        low, scale = self._norm
+        c = self.exploration
+        visits, wins, avail = node.visits, node.wins, node.avail
+        weight = self.prior_weight
+        base = (1.0 - weight) / len(ids)
+        total = sum(visits.get(i, 0) for i in ids)
+        fpu = (sum(wins.get(i, 0.0) for i in ids) / total - low) * scale if total else 0.5
+        sqrt = math.sqrt
+        best = -math.inf
+        best_k = -1
+        for k, i in enumerate(ids):
+            n = visits.get(i, 0)
+            p = base + weight if i == favourite else base
+            q = (wins[i] / n - low) * scale if n else fpu
+            score = q + c * p * sqrt(avail[i] - 1 if avail[i] > 1 else 1) / (1 + n)
+            if score > best:
                 best, best_k = score, k
         return best_k
 
