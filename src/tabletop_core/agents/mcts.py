@@ -57,7 +57,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import TabletopError
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
@@ -107,6 +106,45 @@ class AgentRollout:
 
     def __repr__(self) -> str:
         return "AgentRollout(heuristic)" if self.agents is None else f"AgentRollout({self.agents!r})"
+
+
+class _Draws:
+    """Uniform draws in [0, 1) from a generator, taken a block at a time.
+
+    One ``Generator.random(64)`` call costs about as much as two scalar draws, and a scalar
+    ``Generator.integers`` several; a search makes dozens of draws per iteration. The draws are the generator's
+    own stream, so a seed still fixes the search.
+    """
+
+    __slots__ = ("buf", "rng")
+
+    BLOCK = 64
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.buf: list[float] = []
+
+    def refill(self) -> list[float]:
+        """The buffer, refilled with a fresh block."""
+        self.buf = self.rng.random(self.BLOCK).tolist()
+        return self.buf
+
+    def index(self, n: int) -> int:
+        """A uniform index in ``range(n)``."""
+        buf = self.buf or self.refill()
+        k = int(buf.pop() * n)
+        return k if k < n else n - 1
+
+    def outcome(self, outcomes: Sequence[tuple[Any, float]]) -> Any:
+        """One of ``(outcome, probability)`` pairs, by probability (as :func:`~tabletop_core.chance.sample_outcome`)."""
+        buf = self.buf or self.refill()
+        u = buf.pop()
+        acc = 0.0
+        for outcome, p in outcomes:
+            acc += p
+            if u < acc:
+                return outcome
+        return outcomes[-1][0]
 
 
 class _Node:
@@ -200,6 +238,7 @@ class MCTSAgent:
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
+        self._draws = _Draws(np.random.default_rng(0))  # replaced by one on the caller's generator per decision
         #: Iterations run for the last decision, and root visits it inherited by tree reuse.
         self.last_iterations = 0
         self.reused_visits = 0
@@ -259,6 +298,7 @@ class MCTSAgent:
         tree = tree if tree is not None else {}
         self.reused_visits = sum(tree[()].visits.values()) if () in tree else 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._draws = _Draws(rng)
         done = 0
         while (self.iterations is None or done < self.iterations) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
@@ -304,7 +344,7 @@ class MCTSAgent:
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
-        action_id = game.action_id
+        action_id, draws = game.action_id, self._draws
         while True:
             actor = current_player(state)
             if actor == TERMINAL:
@@ -314,7 +354,7 @@ class MCTSAgent:
                     outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
                     key = (*key, -1 - action_id(outcome))
                 else:
-                    outcome = sample_outcome(game.chance_outcomes(state), rng)
+                    outcome = draws.outcome(game.chance_outcomes(state))
                 state = apply(state, outcome)
                 continue
             legal = legal_actions(state)
@@ -335,7 +375,7 @@ class MCTSAgent:
                 untried = ids[k] not in visits
             else:
                 unvisited = [k for k, i in enumerate(ids) if i not in visits]
-                k = unvisited[int(rng.integers(len(unvisited)))] if unvisited else self._best_ucb(node, ids)
+                k = unvisited[draws.index(len(unvisited))] if unvisited else self._best_ucb(node, ids)
                 untried = bool(unvisited)
             trail.append((node, ids[k], actor))
             state = apply(state, legal[k])
@@ -362,9 +402,9 @@ class MCTSAgent:
         kept = [(a, p) for a, p in outcomes if game.action_id(a) in seen]
         mass = sum(p for _, p in kept)
         if len(kept) < min(allowed, len(outcomes)) or mass <= 0:
-            outcome = sample_outcome(outcomes, rng)
+            outcome = self._draws.outcome(outcomes)
         else:
-            outcome = sample_outcome(tuple((a, p / mass) for a, p in kept), rng)
+            outcome = self._draws.outcome(tuple((a, p / mass) for a, p in kept))
         oid = game.action_id(outcome)
         seen[oid] = seen.get(oid, 0) + 1
         return outcome
@@ -419,21 +459,33 @@ class MCTSAgent:
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
-        chance_outcomes, policy = game.chance_outcomes, self.policy
-        uniform = type(policy) is RandomRollout  # its move inline: the same draw from rng, without the call
+        chance_outcomes, policy, draws = game.chance_outcomes, self.policy, self._draws
+        uniform = type(policy) is RandomRollout  # its move inline, from the block of draws, without the call
+        buf = draws.buf
         for _ in range(self.rollout_limit):
             actor = current_player(state)
             if actor == TERMINAL:
                 return tuple(game.returns(state))
             if actor == CHANCE:
-                action = sample_outcome(chance_outcomes(state), rng)
+                # sample_outcome inline, on a buffered draw
+                outcomes = chance_outcomes(state)
+                u = buf.pop() if buf else (buf := draws.refill()).pop()
+                acc = 0.0
+                action = outcomes[-1][0]
+                for outcome, p in outcomes:
+                    acc += p
+                    if u < acc:
+                        action = outcome
+                        break
             elif uniform:
                 legal = legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
+                n = len(legal)
+                k = int((buf.pop() if buf else (buf := draws.refill()).pop()) * n)
+                action = legal[k if k < n else n - 1]
             else:
                 action = policy(game, state, actor, legal_actions(state), rng)
             state = apply(state, action)
-        if game.current_player(state) == TERMINAL:
+        if current_player(state) == TERMINAL:
             return tuple(game.returns(state))
         if self.evaluate is not None:
             return tuple(self.evaluate(game, state))
