@@ -9,13 +9,18 @@ Three experiments, each a resumable simulation under ``--out``:
   ``runebound_coop.odds`` (the hero maximizing its chance to win; fights capped at ``max_rounds``).
 
 ``--budget short`` fits in about ten minutes of CPU (fixed iteration counts, so it reproduces exactly);
-``--budget full`` is the issue's table (1 s per move, 400 games per seat), hours of CPU: run it on a Ray cluster
-with ``--backend ray --address ADDR``. Prints a Markdown table and writes it to ``OUT/strength.md``.
+``--budget second`` is "1 s per move" as fixed iteration counts (each configuration's iterations per CPU second
+on the idle 2-core machine, see ``SECOND``), so it reproduces on any machine and under any load; ``--budget full``
+is the issue's table (1 s of wall time per move, 400 games per seat), hours of CPU: run it on a Ray cluster with
+``--backend ray --address ADDR``. ``--games N`` plays N games per line instead of the budget's number (a larger N
+extends a finished run), ``--fights K`` the first K Runebound fights. Prints a Markdown table and writes it to
+``OUT/strength-PARTS.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +41,11 @@ FIGHTS = (
 CHARACTERS = ("sneak", "sage", "hunter", "brawler")
 MAX_ROUNDS = 2
 
+#: Iterations per CPU second of each configuration on the idle 2-core machine: the benchmark's MCTS figure for
+#: main (``python -m benchmarks.run GAME --seconds 1``, random rollouts: Runebound 881, Unbroken 1,146, Unrest 666)
+#: times the configuration's rate relative to it, measured side by side on the same states (docs/simulation.md).
+SECOND = {"unrest": 489, "unbroken": 262, "runebound": 773}
+
 BUDGETS: dict[str, dict[str, Any]] = {
     "short": {
         "unrest_agent": "ismcts:iterations=60",
@@ -44,6 +54,15 @@ BUDGETS: dict[str, dict[str, Any]] = {
         "unbroken_games": 6,
         "runebound_agent": "mcts:iterations=200",
         "runebound_games": 60,
+        "fights": FIGHTS[:3],
+    },
+    "second": {
+        "unrest_agent": f"ismcts:iterations={SECOND['unrest']},prior=heuristic",
+        "unrest_games": 20,
+        "unbroken_agent": f"mcts:iterations={SECOND['unbroken']},rollout=heuristic,prior=heuristic,normalize=observed",
+        "unbroken_games": 4,
+        "runebound_agent": f"mcts:iterations={SECOND['runebound']},chance=widen",
+        "runebound_games": 40,
         "fights": FIGHTS[:3],
     },
     "full": {
@@ -74,11 +93,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--address")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=("unrest", "unbroken", "runebound"), action="append")
+    parser.add_argument("--games", type=int, help="games per line (default: the budget's)")
+    parser.add_argument("--fights", type=int, help="how many of the Runebound fights (default: the budget's)")
     args = parser.parse_args(argv)
-    budget = BUDGETS[args.budget]
+    budget = dict(BUDGETS[args.budget])
+    if args.games is not None:
+        budget.update(unrest_games=args.games, unbroken_games=args.games, runebound_games=args.games)
+    if args.fights is not None:
+        budget["fights"] = FIGHTS[: args.fights]
     out = Path(args.out)
     kw: dict[str, Any] = {"workers": args.workers, "backend": args.backend, "address": args.address}
-    rows = [f"Budget `{args.budget}`, seed {args.seed}: `python -m benchmarks.strength --budget {args.budget}`", ""]
+    command = " ".join(["python -m benchmarks.strength", *(argv if argv is not None else sys.argv[1:])])
+    rows = [f"Budget `{args.budget}`, seed {args.seed}: `{command}`", ""]
     parts = args.only or ["unrest", "unbroken", "runebound"]
     start = time.perf_counter()
 
@@ -125,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "|---|---:|---|---:|---:|---|",
         ]
         for hero, enemy in budget["fights"]:
-            opts = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
+            opts: dict[str, Any] = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
             best = odds(hero, enemy, max_rounds=MAX_ROUNDS).win
             sim = Simulation.build(
                 "runebound_coop", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts
