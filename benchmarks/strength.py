@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "|---|---:|---|---:|---|---:|",
         ]
         for character in CHARACTERS:
-            opts = {"character": character, "difficulty": "normal"}
+            opts: dict[str, Any] = {"character": character, "difficulty": "normal"}
             sim = Simulation.build("unbroken", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts)
             res = run(sim, out / f"unbroken-{character}", **kw)
             cells = []
@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "|---|---:|---|---:|---:|---|",
         ]
         for hero, enemy in budget["fights"]:
-            opts: dict[str, Any] = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
+            opts = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
             best = odds(hero, enemy, max_rounds=MAX_ROUNDS).win
             sim = Simulation.build(
                 "runebound_coop", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts
