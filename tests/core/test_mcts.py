@@ -18,7 +18,7 @@ from tests.core.corridorgame import safe_door
 from tests.core.flowgame import GAME as FLOW_GAME
 from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
 from tests.core.gamblegame import GAME as GAMBLE
-from tests.core.gamblegame import SAFE
+from tests.core.gamblegame import FOLD, SAFE
 
 
 def test_a_time_budget_bounds_each_decision() -> None:
@@ -200,3 +200,16 @@ def test_random_rollouts_draw_from_the_generator_in_blocks() -> None:
     agent = MCTSAgent(iterations=200)
     agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=2), 0, rng)  # type: ignore[arg-type]  # a stand-in Generator
     assert 0 < rng.calls < agent.last_iterations / 4
+
+
+def test_open_loop_reuse_keeps_no_statistics_across_a_chance_outcome() -> None:
+    # Open loop, keep-or-fold after the gamble averages over every roll (keep: 0.5, fold: 0.45). After a low roll
+    # those statistics would outvote a small fresh search; reuse must drop them and fold.
+    state = GAMBLE.initial_state(GAMBLE.make_options(safe=0.3))
+    rng = np.random.default_rng(0)
+    agent = MCTSAgent(iterations=600, exploration=0.3)
+    assert agent.act_in(GAMBLE, state, 0, rng) == GAMBLE_MOVE
+    low_roll = GAMBLE.apply_unchecked(GAMBLE.apply_unchecked(state, GAMBLE_MOVE), 100)  # keeping it scores 0.1
+    agent.iterations = 4
+    assert agent.act_in(GAMBLE, low_roll, 0, rng) == FOLD
+    assert agent.reused_visits == 0

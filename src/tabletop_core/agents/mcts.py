@@ -35,9 +35,11 @@ rollouts say so; every action keeps a positive prior, so a large budget still fi
 (tests/core/test_mcts.py, a corridor of fatal doors).
 
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
-becomes the next decision's root. Open loop, that is the subtree itself (chance is not in the key); widened, it
-is the subtree under the chance outcomes that happened, found by the state they led to (perfect information
-only). With other players between its moves the agent is not told their moves, so it searches afresh. An agent plays one
+becomes the next decision's root. Open loop, that is the subtree itself, kept only when the move led straight to
+the next decision (its statistics average over every chance outcome that could follow the move, which says
+nothing about the one that did: after a low roll they would still say "keep", because rolls are high on
+average); widened, it is the subtree under the chance outcomes that happened, found by the state they led to
+(perfect information only). With other players between its moves the agent is not told their moves, so it searches afresh. An agent plays one
 game at a time (the runners build fresh agents for every game); call :meth:`MCTSAgent.reset` before reusing an
 instance for another game.
 
@@ -238,6 +240,7 @@ class MCTSAgent:
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
+        self._after: Any = None  # open loop: the state the kept subtree's root stands for (the chosen move's result)
         self._draws = _Draws(np.random.default_rng(0))  # replaced by one on the caller's generator per decision
         #: Iterations run for the last decision, and root visits it inherited by tree reuse.
         self.last_iterations = 0
@@ -281,7 +284,7 @@ class MCTSAgent:
 
     def reset(self) -> None:
         """Forget the kept subtree (before playing another game with this instance)."""
-        self._kept = None
+        self._kept = self._after = None
 
     def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
         """Search from ``state`` (a determinization when information is hidden) and return the most visited action."""
@@ -311,6 +314,7 @@ class MCTSAgent:
         by_id = dict(zip(ids, legal, strict=True))
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
         self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
+        self._after = game.apply_unchecked(state, by_id[best]) if self._kept and not self.widen else None
         return by_id[best]
 
     def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
@@ -326,6 +330,11 @@ class MCTSAgent:
             if not found:
                 return None
             kept = {key[len(found[0]) :]: n for key, n in kept.items() if key[: len(found[0])] == found[0]}
+        elif not (self._after is state or self._after == state):
+            # Open loop, the kept root's statistics average over every chance outcome that could follow the move;
+            # once one has happened they answer another question (keep a low roll because rolls are high on
+            # average), so they are kept only when the move led straight to this decision.
+            return None
         if () not in kept or not set(ids) <= set(kept[()].avail):
             return None
         return kept
