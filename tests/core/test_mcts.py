@@ -16,9 +16,9 @@ from tabletop_core.testing.kuhn import GAME as KUHN
 from tests.core.corridorgame import GAME as CORRIDOR
 from tests.core.corridorgame import safe_door
 from tests.core.flowgame import GAME as FLOW_GAME
+from tests.core.gamblegame import FOLD, SAFE
 from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
 from tests.core.gamblegame import GAME as GAMBLE
-from tests.core.gamblegame import FOLD, SAFE
 
 
 def test_a_time_budget_bounds_each_decision() -> None:

@@ -39,9 +39,9 @@ becomes the next decision's root. Open loop, that is the subtree itself, kept on
 the next decision (its statistics average over every chance outcome that could follow the move, which says
 nothing about the one that did: after a low roll they would still say "keep", because rolls are high on
 average); widened, it is the subtree under the chance outcomes that happened, found by the state they led to
-(perfect information only). With other players between its moves the agent is not told their moves, so it searches afresh. An agent plays one
-game at a time (the runners build fresh agents for every game); call :meth:`MCTSAgent.reset` before reusing an
-instance for another game.
+(perfect information only). With other players between its moves the agent is not told their moves, so it
+searches afresh. An agent plays one game at a time (the runners build fresh agents for every game); call
+:meth:`MCTSAgent.reset` before reusing an instance for another game.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
