@@ -213,3 +213,14 @@ def test_open_loop_reuse_keeps_no_statistics_across_a_chance_outcome() -> None:
     agent.iterations = 4
     assert agent.act_in(GAMBLE, low_roll, 0, rng) == FOLD
     assert agent.reused_visits == 0
+
+
+def test_an_ismcts_prior_asks_each_seats_own_bot() -> None:
+    import unrest
+
+    agent = ISMCTSAgent(iterations=8, prior="heuristic")
+    state = unrest.new_game(seed=1)
+    world = unrest.GAME.determinize(state, 0, np.random.default_rng(1))
+    assert agent.act_in(unrest.GAME, world, 0, np.random.default_rng(0)) in unrest.GAME.legal_actions(state)
+    assert isinstance(agent.prior, AgentRollout)
+    assert [type(a).__name__ for a in agent.prior.agents or []] == ["RebellionBot", "EmpireBot"]
