@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,10 @@ bench-sim: $(VENV)/.installed-test
 ## strength: the search bots' strength table at a short budget (about 10 minutes of CPU; see docs/simulation.md)
 strength: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.strength --budget short --out strength-results
+
+## strength-second: the strength table at "1 s per move" as fixed iteration counts (hours of CPU; STRENGTH_ARGS="--games N")
+strength-second: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.strength --budget second --out strength-results-second $(STRENGTH_ARGS)
 
 ## strength-full: the strength table at 1 s per move and 400 games per seat (many hours: run it on a cluster)
 strength-full: $(VENV)/.installed-test
