@@ -12,8 +12,12 @@ A failure does not stop the run: it is printed (game, seed, step, check) and cou
 The run prints each game's steps, playouts, failures and rate as it goes, then a summary, and exits 1 if anything
 failed. It is not part of ``make test`` (it takes most of an hour on a 2-core machine: see docs/performance.md).
 
-    python -m benchmarks.soak                       # 1,000,000 steps per game
-    python -m benchmarks.soak --steps 20000 kuhn    # a short run of one game
+Each game's steps are shared among ``--workers`` processes (default 2, one per core), each playing its own range
+of seeds (worker ``k`` starts at ``seed + k * SEED_STRIDE``), so the run is the same for a given worker count and
+no two workers play the same game. ``--workers 1`` runs everything in this process.
+
+    python -m benchmarks.soak                                     # 1,000,000 steps per game on 2 processes
+    python -m benchmarks.soak --steps 20000 --workers 1 unrest    # a short run of one game
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from tabletop_core import available_games, load_game
 from tabletop_core.conformance import ConformanceError, check_game
@@ -29,6 +34,8 @@ from tabletop_core.leakcheck import LeakBudget
 #: The framework's own test game, soaked first.
 KUHN = "tabletop_core.testing.kuhn:GAME"
 STEPS = 1_000_000
+#: Seeds between the first seeds of two workers on the same game (far more playouts than any soak plays).
+SEED_STRIDE = 100_000_000
 
 
 def soak(
@@ -40,6 +47,7 @@ def soak(
     seed: int = 0,
     batch: int = 50,
     report_every: float = 60.0,
+    label: str = "",
 ) -> tuple[int, int, int]:
     """Soak one game; returns (steps done, playouts, failures). Prints failures and progress as it goes.
 
@@ -47,7 +55,7 @@ def soak(
     hidden-information checks); a failure ends its batch, is counted, and the next batch starts after its seed.
     """
     game = load_game(name)
-    short = game.spec.short_name
+    short = game.spec.short_name + label
     done = playouts = failures = 0
     start = last = time.perf_counter()
     cpu = time.process_time()
@@ -82,6 +90,28 @@ def soak(
     return done, playouts, failures
 
 
+def _job(name: str, steps: int, worker: int, opts: dict[str, int]) -> tuple[str, int, int, int]:
+    """One worker's share of a game's soak (run in a pool process); returns (name, steps, playouts, failures)."""
+    seed = opts["seed"] + worker * SEED_STRIDE
+    label = f" [worker {worker}]"
+    done, playouts, failures = soak(
+        name,
+        steps,
+        deep_every=opts["deep_every"],
+        leak_playouts=opts["leak_playouts"],
+        seed=seed,
+        batch=opts["batch"],
+        label=label,
+    )
+    return name, done, playouts, failures
+
+
+def shares(steps: int, workers: int) -> list[int]:
+    """Split ``steps`` among ``workers`` as evenly as possible (the first workers take the remainder)."""
+    base, extra = divmod(steps, workers)
+    return [base + (1 if k < extra else 0) for k in range(workers)]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Soak every game (or those named) and print the verdict; exit 1 on any failure."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -90,15 +120,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leak-playouts", type=int, default=1, help="leak-checked playouts per batch (default 1)")
     parser.add_argument("--batch", type=int, default=50, help="playouts per conformance run (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    parser.add_argument("--workers", type=int, default=2, help="processes sharing each game's steps (default 2)")
     parser.add_argument("games", nargs="*", help="games to soak (default: the test game and every title)")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     names = args.games or [KUHN, *available_games()]
     start = time.perf_counter()
-    opts = {"deep_every": args.deep_every, "leak_playouts": args.leak_playouts, "seed": args.seed}
-    totals = [soak(n, args.steps, batch=args.batch, **opts) for n in names]
-    steps = sum(t[0] for t in totals)
-    failures = sum(t[2] for t in totals)
-    print(f"soak: {steps:,} steps over {len(names)} games, {failures} failures, {time.perf_counter() - start:,.0f} s")
+    opts = {"deep_every": args.deep_every, "leak_playouts": args.leak_playouts, "seed": args.seed, "batch": args.batch}
+    jobs = [(n, share, k) for n in names for k, share in enumerate(shares(args.steps, args.workers)) if share]
+    if args.workers == 1:
+        results = [_job(n, share, k, opts) for n, share, k in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            futures = [pool.submit(_job, n, share, k, opts) for n, share, k in jobs]
+            results = [f.result() for f in futures]
+    failures = 0
+    for name in names:
+        mine = [r for r in results if r[0] == name]
+        steps = sum(r[1] for r in mine)
+        playouts = sum(r[2] for r in mine)
+        fails = sum(r[3] for r in mine)
+        failures += fails
+        print(f"{name}: {steps:,} steps in {playouts:,} playouts, {fails} failures")
+    total = sum(r[1] for r in results)
+    elapsed = time.perf_counter() - start
+    print(
+        f"soak: {total:,} steps over {len(names)} games, {failures} failures, "
+        f"{elapsed:,.0f} s on {args.workers} processes"
+    )
     return 1 if failures else 0
 
 

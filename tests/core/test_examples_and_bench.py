@@ -56,9 +56,21 @@ def test_benchmark_measures_openspiel_kuhn_in_the_same_run_and_writes_ratios(tmp
 
 
 def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert soak_main(["--steps", "40", "--batch", "5", "tabletop_core.testing.kuhn:GAME"]) == 0
+    assert soak_main(["--steps", "40", "--batch", "5", "--workers", "1", "tabletop_core.testing.kuhn:GAME"]) == 0
     out = capsys.readouterr().out
-    assert "0 failures" in out and "soak: " in out
+    assert "0 failures" in out and "soak: " in out and "on 1 processes" in out
+
+
+def test_soak_shares_each_game_among_worker_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.soak import shares
+
+    assert shares(7, 2) == [4, 3] and shares(1, 2) == [1, 0] and sum(shares(1_000_000, 3)) == 1_000_000
+    assert soak_main(["--steps", "40", "--batch", "5", "--workers", "2", "tabletop_core.testing.kuhn:GAME"]) == 0
+    out = capsys.readouterr().out
+    # The parent sums both workers' shares: at least the 40 steps asked for, over two seed ranges.
+    line = next(x for x in out.splitlines() if x.startswith("tabletop_core.testing.kuhn:GAME:"))
+    assert int(line.split(": ")[1].split(" steps")[0].replace(",", "")) >= 40
+    assert "0 failures" in line and "on 2 processes" in out
 
 
 def test_soak_counts_a_conformance_failure_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
