@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -9,11 +10,17 @@ import attrs
 import unbroken
 from tabletop_core.flow import Pending
 from unbroken.actions import Action, Die, DrawCard
+from unbroken.content.loader import Pack, parse_pack
 from unbroken.rules import flow
 from unbroken.rules.effects import new_combat
 from unbroken.state import FLOW, RES, Cond, State
 
 GAME = unbroken.GAME
+
+#: The reference Level 1 sheets (``data/reference_level1.toml``, merged over the default pack) that rule tests
+#: naming a Level 1 monster's numbers play against: the shipped Level 1 is balance data, tuned by simulation.
+REFERENCE_TOML = (Path(__file__).parent / "data" / "reference_level1.toml").read_text(encoding="utf-8")
+REFERENCE: Pack = parse_pack({"tests/unbroken/data/reference_level1.toml": REFERENCE_TOML}, name="reference")
 
 
 def fresh(**options: Any) -> State:

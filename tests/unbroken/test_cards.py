@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from tests.unbroken.helpers import at_battle, at_prep, cond, do, draw, roll, texts, with_res
+from tests.unbroken.helpers import REFERENCE, at_battle, at_prep, cond, do, draw, roll, texts, with_res
 from unbroken.content.loader import _all_ops, default_pack
 from unbroken.content.schema import OPS
 from unbroken.rules import flow
@@ -42,7 +42,7 @@ def test_scaled_loss_bleeding() -> None:
 
 
 def test_roll_alternative_branch_shaken() -> None:
-    s = at_battle("kobold", 1, character="hunter", conditions=cond("shaken", tokens=2), advance=False)
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter", conditions=cond("shaken", tokens=2), advance=False)
     s = flow.run(with_res(s, cunning=2))
     assert texts(s)[5] == "roll 6: Shaken: lose 1 Cunning"
     s = roll(s, 6)  # 3-6: not skipped, but lose 1 Cunning
@@ -51,7 +51,7 @@ def test_roll_alternative_branch_shaken() -> None:
 
 
 def test_heal_mire_leech() -> None:
-    s = at_battle("mire_leech", 1, character="hunter")
+    s = at_battle("mire_leech", 1, pack=REFERENCE, character="hunter")
     assert s.combat is not None
     s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=2))
     s = roll(do(s, "skip"), 2)
@@ -79,7 +79,7 @@ def test_weapon_up_forge_ruins_lets_the_player_choose() -> None:
 
 
 def test_reroll_sage_foresight() -> None:
-    s = at_battle("hyena", 1, character="sage")
+    s = at_battle("hyena", 1, pack=REFERENCE, character="sage")
     s = roll(do(s, "skip"), 6)
     s = do(s, "respond 0 Foresight")
     assert isinstance(s.pending.top, CombatRoll) and s.pending.top.reroll
@@ -88,7 +88,9 @@ def test_reroll_sage_foresight() -> None:
 
 
 def test_extra_turn_quick_hands() -> None:
-    s0 = at_battle("kobold", 1, character="hunter", skills=("quick_hands",), difficulty="hard", advance=False)
+    s0 = at_battle(
+        "kobold", 1, pack=REFERENCE, character="hunter", skills=("quick_hands",), difficulty="hard", advance=False
+    )
     s0 = flow.run(s0)
     s0 = do(s0, "respond 0 quick hands")
     assert "attack punch" in texts(s0)
@@ -97,7 +99,7 @@ def test_extra_turn_quick_hands() -> None:
 
 
 def test_skip_turn_and_tick_paralyzed() -> None:
-    s = at_battle("kobold", 1, character="hunter", conditions=cond("paralyzed", tokens=2))
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter", conditions=cond("paralyzed", tokens=2))
     s = roll(s, 2)  # 1-3: the turn is skipped
     assert isinstance(s.pending.top, CombatRoll) and not s.pending.top.reroll
     assert [(c.id, c.tokens) for c in s.conditions] == [("paralyzed", 1)]
@@ -171,11 +173,16 @@ def test_time_gain_secret_shortcut() -> None:
 
 
 def test_power_by_weapon_tier_old_habits() -> None:
-    basic = with_res(at_battle("kobold", 1, character="hunter", skills=("old_habits",)), se=10)
+    basic = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter", skills=("old_habits",)), se=10)
     basic = do(basic, "attack punch")
     assert basic.combat is not None and basic.combat.health == 5 - 2
     advanced = at_battle(
-        "kobold", 1, character="hunter", skills=("old_habits",), weapons=("bare_hands", "knife", "sword")
+        "kobold",
+        1,
+        pack=REFERENCE,
+        character="hunter",
+        skills=("old_habits",),
+        weapons=("bare_hands", "knife", "sword"),
     )
     advanced = do(with_res(advanced, se=10), "attack slash")
     assert advanced.combat is not None and advanced.combat.health == 5 - 3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unbroken.helpers import at_battle, at_prep, do, roll, texts, with_res
+from tests.unbroken.helpers import REFERENCE, at_battle, at_prep, do, roll, texts, with_res
 from unbroken.state import FOOD, SE
 
 
@@ -22,14 +22,14 @@ def test_ability_uses_equal_the_level(level: int) -> None:
 
 
 def test_dodge_spends_small_effort_and_an_ability_use_to_lower_the_roll() -> None:
-    s = with_res(at_battle("hyena", 1, character="sneak"), se=10)
+    s = with_res(at_battle("hyena", 1, pack=REFERENCE, character="sneak"), se=10)
     s = roll(do(s, "skip"), 6)  # WOUND 3
     s = do(s, "respond 0 Dodge")  # -> 5: WOUND 2
     assert s.uses == 0 and s.amount(SE) == 10 - 1 - 2
 
 
 def test_dodge_is_optional() -> None:
-    s = with_res(at_battle("hyena", 1, character="sneak"), se=10)
+    s = with_res(at_battle("hyena", 1, pack=REFERENCE, character="sneak"), se=10)
     s = roll(do(s, "skip"), 6)
     s = do(s, "pass")
     assert s.uses == 1 and s.amount(SE) == 7

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import attrs
 
-from tests.unbroken.helpers import GAME, at_battle, at_prep, cond, do, roll, texts, with_res
+from tests.unbroken.helpers import GAME, REFERENCE, REFERENCE_TOML, at_battle, at_prep, cond, do, roll, texts, with_res
 from unbroken.content.schema import Op
 from unbroken.rules import flow
 from unbroken.rules.chance import DieRoll
@@ -17,20 +17,20 @@ from unbroken.state import CUNNING, FLOW, FOOD, LE, METAL, SE, TIME, TREASURE, W
 
 
 def _trickery(monster: str, level: int = 1, **res: int) -> State:
-    s = with_res(at_prep(level), **res)
+    s = with_res(at_prep(level, pack=REFERENCE), **res)
     s = attrs.evolve(s, pos=FLOW.at("combat", "trickery", level), monster=monster)
     return flow.run(s)
 
 
 def test_ambush_reveals_resets_time_and_applies_the_ambush_effect() -> None:
-    s = flow.run(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
+    s = flow.run(attrs.evolve(with_res(at_prep(1, pack=REFERENCE), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
     assert isinstance(s.pending.top, DieRoll)
     s = roll(s, 1)  # Kobold: Ambush lose 2 Small Effort
     assert s.amount(SE) == 8 and s.amount(TIME) == 9 and s.pos.step == "battle" and not s.tricked
 
 
 def test_monster_without_ambush_effect_cannot_ambush() -> None:
-    s = flow.run(attrs.evolve(with_res(at_prep(1), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
+    s = flow.run(attrs.evolve(with_res(at_prep(1, pack=REFERENCE), time=0, se=10), pos=FLOW.at("combat", "ambush", 1)))
     s = roll(s, 3)  # Giant Spider has no Ambush Effect
     assert s.amount(SE) == 10 and s.pos.step == "battle"
 
@@ -52,13 +52,13 @@ def test_trickery_not_offered_without_a_cost_or_resources() -> None:
 
 
 def test_armor_breaking_only_while_armor_remains() -> None:
-    assert "attack shove" not in texts(at_battle("kobold", 1))
-    s = at_battle("giant_spider", 1)
+    assert "attack shove" not in texts(at_battle("kobold", 1, pack=REFERENCE))
+    s = at_battle("giant_spider", 1, pack=REFERENCE)
     assert "attack shove" in texts(s)
 
 
 def test_wounds_only_once_armor_is_zero() -> None:
-    s = at_battle("giant_spider", 1, character="hunter")
+    s = at_battle("giant_spider", 1, pack=REFERENCE, character="hunter")
     assert "attack punch" not in texts(s)
     s = do(s, "attack shove")
     assert s.combat is not None and s.combat.armor == 0
@@ -67,13 +67,13 @@ def test_wounds_only_once_armor_is_zero() -> None:
 
 
 def test_pierce_wounds_through_armor() -> None:
-    s = at_battle("giant_spider", 1, character="hunter", weapons=("bare_hands", "knife", "spear"))
+    s = at_battle("giant_spider", 1, pack=REFERENCE, character="hunter", weapons=("bare_hands", "knife", "spear"))
     s = do(s, "attack skewer")
     assert s.combat is not None and s.combat.armor == 1 and s.combat.health == 2
 
 
 def test_defend_ignores_the_next_weapon_attack_only() -> None:
-    s = at_battle("kobold", 1, character="hunter")
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter")
     assert s.combat is not None
     s = attrs.evolve(s, combat=attrs.evolve(s.combat, defend=True))
     s = do(s, "attack punch")
@@ -85,7 +85,7 @@ def test_defend_ignores_the_next_weapon_attack_only() -> None:
 
 
 def test_defend_does_not_stack() -> None:
-    s = at_battle("kobold", 1, character="hunter")
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter")
     s = run_op(run_op(s, Op("defend"), "monster:kobold"), Op("defend"), "monster:kobold")
     s = do(s, "attack punch")
     s = roll(s, 2)
@@ -102,7 +102,7 @@ def test_reduce_and_its_bracketed_alternative() -> None:
 
 
 def test_steal_is_returned_with_the_rewards() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter"), food=1, se=10)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter"), food=1, se=10)
     s = roll(do(s, "skip"), 4)  # STEAL 1 Food
     assert s.amount(FOOD) == 0 and s.combat is not None and s.combat.stolen[FOOD] == 1
     s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=1))
@@ -131,7 +131,7 @@ def test_rolls_are_clamped_to_one_to_six() -> None:
     from unbroken.content.schema import Op
     from unbroken.rules.effects import run_op
 
-    s = at_battle("kobold", 1, character="sneak")
+    s = at_battle("kobold", 1, pack=REFERENCE, character="sneak")
     s = roll(do(s, "skip"), 2)
     assert s.combat is not None
     assert [run_op(s, Op("shift_roll", n=k), "x").combat.roll for k in (-3, 9)] == [1, 6]  # type: ignore[union-attr]  # combat is set in battle
@@ -139,13 +139,13 @@ def test_rolls_are_clamped_to_one_to_six() -> None:
 
 def test_a_roll_shift_that_cannot_change_the_roll_is_not_offered() -> None:
     """Dodge at a 1 (it would stay 1) would only cost Small Effort and an Ability Use: not a real choice."""
-    s = at_battle("kobold", 1, character="sneak")
+    s = at_battle("kobold", 1, pack=REFERENCE, character="sneak")
     assert "respond 0 Dodge" not in texts(roll(do(s, "skip"), 1))
     assert "respond 0 Dodge" in texts(roll(do(s, "skip"), 2))
 
 
 def test_time_lost_in_combat_counts_against_the_next_level() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter"), time=9)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter"), time=9)
     s = roll(do(s, "skip"), 5)
     assert s.amount(TIME) == 8
 
@@ -157,7 +157,7 @@ def test_time_lost_on_level_four_costs_small_effort() -> None:
 
 
 def test_weapon_attack_surcharge_does_not_apply_to_actions() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter", conditions=cond("frightened")), se=10)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter", conditions=cond("frightened")), se=10)
     s = do(s, "attack punch")
     assert s.amount(SE) == 8
     s = roll(s, 1)
@@ -166,7 +166,7 @@ def test_weapon_attack_surcharge_does_not_apply_to_actions() -> None:
 
 
 def test_monster_gains_raise_current_and_maximum_heals_stop_at_maximum() -> None:
-    s = at_battle("kobold", 1)
+    s = at_battle("kobold", 1, pack=REFERENCE)
     s = run_op(s, Op("monster_gain", res="health", n=2), "x")
     assert s.combat is not None and (s.combat.health, s.combat.max_health) == (7, 7)
     s = run_op(s, Op("monster_gain", res="armor", n=1), "x")
@@ -177,13 +177,13 @@ def test_monster_gains_raise_current_and_maximum_heals_stop_at_maximum() -> None
 
 
 def test_ignore_a_combat_action_type() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter", skills=("thick_skin",)), food=1)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter", skills=("thick_skin",)), food=1)
     s = roll(do(s, "skip"), 4)  # STEAL, ignored
     assert s.amount(FOOD) == 1
 
 
 def test_defeat_at_zero_health_then_rewards_and_skill_draw() -> None:
-    s = at_battle("hyena", 1, character="hunter")
+    s = at_battle("hyena", 1, pack=REFERENCE, character="hunter")
     assert s.combat is not None
     s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=1))
     s = do(s, "attack punch")
@@ -199,7 +199,7 @@ def test_no_skill_after_the_level_four_monster() -> None:
 
 
 def test_skip_turn_and_general_actions_in_battle() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter"), se=10)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter"), se=10)
     assert "skip" in texts(s) and "focus" in texts(s)
     s = do(s, "focus")
     assert isinstance(s.pending.top, CombatRoll) and not s.pending.top.reroll
@@ -218,7 +218,7 @@ def test_a_killing_effect_still_resolves_its_remaining_effects(tmp_path: Path) -
     Rewards Step; the defeat itself is immediate (no monster turn follows)."""
     pack = tmp_path / "pack.toml"
     pack.write_text(
-        'extends = "default"\n[[skill]]\nid = "spoils"\nname = "Spoils"\nsource = "standin"\n'
+        REFERENCE_TOML + '[[skill]]\nid = "spoils"\nname = "Spoils"\nsource = "standin"\n'
         '[[skill.abilities]]\nkind = "action"\nphase = "combat"\n'
         'effects = [{ op = "wound", n = 3 }, { op = "gain", res = "metal", n = 2 }]\n',
         encoding="utf-8",

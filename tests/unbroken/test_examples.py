@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from tests.unbroken.helpers import at_battle, at_prep, cond, do, draw, roll, texts, with_res
+from tests.unbroken.helpers import REFERENCE, at_battle, at_prep, cond, do, draw, roll, texts, with_res
 from unbroken.state import FOOD, LE, METAL, SE, TIME
 
 
@@ -65,7 +65,7 @@ def test_huntress_hunger_example() -> None:
 def test_rest_through_ambush_example() -> None:
     """ "if you had 2 Time left and chose to Rest through a card with Time Value 5: you receive 5 Small Effort,
     move the token on your Time Tracker to 0, and proceed to the Ambush Step"."""
-    s = with_res(at_prep(1), se=10, time=2)
+    s = with_res(at_prep(1, pack=REFERENCE), se=10, time=2)
     s = do(s, "explore")
     s = draw(s, "long_detour")  # Time Value 5
     s = draw(s, "quiet_alcove")

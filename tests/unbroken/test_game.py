@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import unbroken
 from tabletop_core import from_json, play, to_json
 from tabletop_core.errors import IllegalActionError, StateFormatError
+from tests.unbroken.helpers import REFERENCE
 from unbroken.bots import HeuristicAgent
 from unbroken.rules.scoring import score, title
 
@@ -23,7 +24,7 @@ def test_scripted_winning_game_from_a_fixed_seed() -> None:
     """Every action of the line is scripted, chance outcomes included (cards and rolls by name): no generator."""
     moves = [x for x in LINE.read_text(encoding="utf-8").splitlines() if x and not x.startswith("#")]
     assert sum(m.startswith(("draw ", "roll ")) for m in moves) >= 20
-    state = unbroken.new_game(difficulty="normal", character="brawler")
+    state = unbroken.new_game(difficulty="normal", character="brawler", pack=REFERENCE)
     for text in moves:
         assert not unbroken.is_terminal(state)
         state = unbroken.step(state, unbroken.parse_action(state, text))
@@ -122,7 +123,7 @@ def test_rolls_read_as_what_they_mean_and_parse_back() -> None:
     s = at_battle("basilisk", 4, character="hunter", difficulty="hard", advance=True)
     basilisk = next(m for m in pack.monsters if m.id == "basilisk")
     assert texts(s)[5] == f"roll 6: {basilisk.table[5].text}"
-    s = at_battle("kobold", 1, character="hunter", conditions=cond("paralyzed", tokens=2))
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter", conditions=cond("paralyzed", tokens=2))
     assert texts(s)[:1] == ["roll 1: Paralyzed: skip turn"] and texts(s)[5] == "roll 6: Paralyzed: no effect"
     s = unbroken.new_game(difficulty="easy")
     assert texts(s) == [
@@ -141,7 +142,7 @@ def test_render_names_cards_and_says_why_the_game_was_lost() -> None:
     s = at_battle("dark_elf", 2, character="hunter", skills=("daring",), conditions=cond("poisoned", tokens=2))
     text = unbroken.render(s)
     assert "monster: Dark Elf armor" in text and "skills: Daring" in text and "Poisoned (2 tokens)" in text
-    s = with_res(at_battle("hyena", 1, character="hunter"), se=0)
+    s = with_res(at_battle("hyena", 1, pack=REFERENCE, character="hunter"), se=0)
     s = roll(unbroken.step(s, unbroken.parse_action(s, "skip")), 6)  # WOUND with no Effort
     assert unbroken.is_terminal(s) and "LOST (could not pay the Effort required)" in unbroken.render(s)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from tests.unbroken.helpers import GAME, at_battle, at_prep, do, draw, roll, texts, with_res
+from tests.unbroken.helpers import GAME, REFERENCE, at_battle, at_prep, do, draw, roll, texts, with_res
 from unbroken.content.schema import Op
 from unbroken.rules.effects import run_op
 from unbroken.rules.resources import can_pay, lose_effort
@@ -34,14 +34,14 @@ def test_lower_effort_never_pays_for_higher() -> None:
 
 
 def test_losing_effort_you_do_not_have_loses_the_game() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter"), se=1, me=0, le=0)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter"), se=1, me=0, le=0)
     s = do(s, "skip")
     s = roll(s, 3)  # WOUND: lose 2 Small Effort
     assert s.outcome == -1 and GAME.is_terminal(s) and GAME.returns(s) == (-1.0,)
 
 
 def test_reaching_zero_effort_does_not_lose() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter"), se=2, me=0, le=0)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter"), se=2, me=0, le=0)
     s = do(s, "skip")
     s = roll(s, 3)
     assert s.amount(SE) == 0 and s.outcome == 0 and not GAME.is_terminal(s)
@@ -54,7 +54,7 @@ def test_lost_effort_is_covered_by_higher_categories() -> None:
 
 
 def test_lose_without_alternative_on_other_resources_does_nothing() -> None:
-    s = with_res(at_battle("kobold", 1), food=0, se=5)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE), food=0, se=5)
     after = run_op(s, Op("lose", res="food", n=1), "monster:kobold")
     assert after.amount(SE) == 5 and after.outcome == 0
     _ = attrs
@@ -79,7 +79,7 @@ def test_no_payment_choice_when_it_cannot_differ() -> None:
 def test_player_chooses_which_higher_effort_covers_a_loss() -> None:
     """A WOUND of 3 Small Effort with 1 Small, 2 Medium and 2 Large Effort: the 2 missing may come from Medium or
     from Large Effort, as the player chooses ("you can spend Effort of a higher category in place of ... a lower")."""
-    s = with_res(at_battle("hyena", 1, character="hunter"), se=1, me=2, le=2)
+    s = with_res(at_battle("hyena", 1, pack=REFERENCE, character="hunter"), se=1, me=2, le=2)
     s = roll(do(s, "skip"), 6)  # the Hyena's 6: lose 3 Small Effort
     assert texts(s) == ["pick 0 lose 1 Small Effort, 2 Medium Effort", "pick 1 lose 1 Small Effort, 2 Large Effort"]
     medium = do(s, "pick 0 lose 1 Small Effort, 2 Medium Effort")
@@ -103,6 +103,6 @@ def test_hunger_losses_offer_the_same_choice_and_then_end_the_level() -> None:
 
 
 def test_no_loss_choice_when_it_cannot_differ() -> None:
-    s = with_res(at_battle("hyena", 1, character="hunter"), se=1, me=0, le=3)
+    s = with_res(at_battle("hyena", 1, pack=REFERENCE, character="hunter"), se=1, me=0, le=3)
     s = roll(do(s, "skip"), 6)
     assert (s.amount(SE), s.amount(LE)) == (0, 1) and "skip" in texts(s)

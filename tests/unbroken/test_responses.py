@@ -6,7 +6,7 @@ from pathlib import Path
 
 import attrs
 
-from tests.unbroken.helpers import at_battle, cond, do, texts, with_res
+from tests.unbroken.helpers import REFERENCE, REFERENCE_TOML, at_battle, cond, do, texts, with_res
 from unbroken.rules import flow
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.effects import EffectRoll
@@ -15,14 +15,14 @@ from unbroken.state import FOOD, SE
 
 
 def test_condition_and_monster_responses_are_mandatory() -> None:
-    s = at_battle("kobold", 1, character="hunter", conditions=cond("poisoned", tokens=2), advance=False)
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter", conditions=cond("poisoned", tokens=2), advance=False)
     s = flow.run(with_res(s, se=10))
     # Poisoned fired at the start of the turn without asking: 1 Small Effort lost, a token removed.
     assert s.amount(SE) == 9 and [(c.id, c.tokens) for c in s.conditions] == [("poisoned", 1)]
 
 
 def test_skill_and_character_responses_are_optional() -> None:
-    s = at_battle("kobold", 2, character="hunter", skills=("daring",))
+    s = at_battle("kobold", 2, pack=REFERENCE, character="hunter", skills=("daring",))
     assert texts(s) == ["pass", "respond 0 daring"]
     declined = do(s, "pass")
     assert declined.amount(SE) == 13
@@ -31,7 +31,7 @@ def test_skill_and_character_responses_are_optional() -> None:
 
 
 def test_responses_activate_once_per_trigger() -> None:
-    s = with_res(at_battle("kobold", 1, character="brawler"), se=10)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="brawler"), se=10)
     s = do(s, "attack punch")
     assert texts(s) == ["pass", "respond 0 Power Through"]
     s = do(s, "respond 0 Power Through")
@@ -113,7 +113,7 @@ def test_resolve_trigger_mandatory_cursed_and_optional_scavenger() -> None:
 
 def test_two_wound_bonuses_resolve_without_an_order() -> None:
     """Bloodlust and Old Habits both add 1 to the attack: no order is offered (it cannot change the result)."""
-    s = at_battle("kobold", 1, character="hunter", skills=("bloodlust", "old_habits"))
+    s = at_battle("kobold", 1, pack=REFERENCE, character="hunter", skills=("bloodlust", "old_habits"))
     s = do(with_res(s, se=10), "attack punch")
     assert s.combat is not None and s.combat.health == 5 - 3 and isinstance(s.pending.top, DieRoll | type(None))
 
@@ -121,7 +121,9 @@ def test_two_wound_bonuses_resolve_without_an_order() -> None:
 def test_a_loss_and_a_gain_of_effort_are_ordered_by_the_player() -> None:
     """Exhausted (lose 2 Small Effort) and Daring (+Level Small Effort) at the start of the battle: with 1 Small
     Effort the order decides whether Exhausted can be paid in Effort, so the player chooses it."""
-    s = at_battle("kobold", 2, character="hunter", skills=("daring",), conditions=cond("exhausted"), advance=False)
+    s = at_battle(
+        "kobold", 2, pack=REFERENCE, character="hunter", skills=("daring",), conditions=cond("exhausted"), advance=False
+    )
     s = flow.run(with_res(s, se=1, food=1))
     assert texts(s) == ["respond 0 daring", "respond 1 exhausted"]
     daring_first = do(s, "respond 0 daring")  # Exhausted, alone and mandatory, then resolves by itself
@@ -135,7 +137,7 @@ def test_optional_responses_whose_order_cannot_matter_are_offered_one_at_a_time(
     """Two optional gains at the start of the battle: use or pass each, in card order; no order is offered."""
     pack = tmp_path / "pack.toml"
     pack.write_text(
-        'extends = "default"\n[[skill]]\nid = "steady_breath"\nname = "Steady Breath"\nsource = "standin"\n'
+        REFERENCE_TOML + '[[skill]]\nid = "steady_breath"\nname = "Steady Breath"\nsource = "standin"\n'
         '[[skill.abilities]]\nkind = "response"\ntrigger = "battle_start"\n'
         'effects = [{ op = "gain", res = "food", n = 1 }]\n',
         encoding="utf-8",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop_core.errors import OptionError
-from tests.unbroken.helpers import GAME, at_battle, fresh, roll, texts
+from tests.unbroken.helpers import GAME, REFERENCE, at_battle, fresh, roll, texts
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.combat import CombatRoll
 from unbroken.state import CUNNING, ME, METAL, SE, TIME, TREASURE
@@ -59,7 +59,7 @@ def test_normal_and_hard_have_no_setup_chance() -> None:
 
 
 def test_hard_monster_acts_first() -> None:
-    s = at_battle("kobold", 1, difficulty="hard")
+    s = at_battle("kobold", 1, pack=REFERENCE, difficulty="hard")
     assert isinstance(s.pending.top, CombatRoll) and not s.pending.top.reroll
-    n = at_battle("kobold", 1, difficulty="normal")
+    n = at_battle("kobold", 1, pack=REFERENCE, difficulty="normal")
     assert "skip" in texts(n)

@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 from tabletop_core.components import Pile
-from tests.unbroken.helpers import GAME, at_prep, do, draw, enc_index, roll, texts, with_res
+from tests.unbroken.helpers import GAME, REFERENCE, at_prep, do, draw, enc_index, roll, texts, with_res
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.travel import DrawEncounters
 from unbroken.state import CUNNING, FOOD, LE, ME, SE, TIME, WOOD
@@ -60,7 +60,7 @@ def test_scout_costs_per_level_and_reveals_the_monster(
 
 
 def test_scouting_does_not_prevent_an_ambush() -> None:
-    s = with_res(at_prep(1), se=5, time=1)
+    s = with_res(at_prep(1, pack=REFERENCE), se=5, time=1)
     s = do(s, "scout")
     s = roll(s, 1)  # the scout spent the last Time: straight to the Ambush Step
     assert s.pos.step == "battle" and s.amount(SE) == 4 - 2  # Kobold's Ambush: lose 2 Small Effort

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.unbroken.helpers import GAME, at_battle, at_prep, do, enc_index, with_res
+from tests.unbroken.helpers import GAME, REFERENCE, at_battle, at_prep, do, enc_index, with_res
 from unbroken.actions import Die, DrawCard
 from unbroken.state import State
 
@@ -29,7 +29,7 @@ def test_describe_a_resolved_encounter_shows_the_resources_before_and_after() ->
 
 
 def test_describe_a_monster_row_shows_what_it_did() -> None:
-    s = do(with_res(at_battle("kobold", 1), se=10), "skip")
+    s = do(with_res(at_battle("kobold", 1, pack=REFERENCE), se=10), "skip")
     rolled = GAME.step(s, Die(3))
     # The Sneak's Dodge may answer the roll: the roll is told, the row waits for the Response.
     assert GAME.describe(s, Die(3), rolled) == ("the Kobold rolls 3: WOUND: lose 2 Small Effort",)
@@ -50,7 +50,7 @@ def test_describe_a_monster_reveal_and_the_tracker() -> None:
 
 
 def test_describe_an_attack_shows_what_it_cost_and_the_wounds() -> None:
-    s = with_res(at_battle("kobold", 1), se=10)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE), se=10)
     _, lines = _said(s, "attack punch")
     assert lines[0] == "you attack punch"
     assert any(line.startswith("resources: Small Effort 10 -> ") for line in lines)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.unbroken.helpers import at_battle, at_prep, do, roll, texts, with_res
+from tests.unbroken.helpers import REFERENCE, at_battle, at_prep, do, roll, texts, with_res
 from unbroken.content.schema import Op
 from unbroken.rules.effects import run_op
 from unbroken.state import LE, ME, METAL, SE, TIME, WOOD
@@ -25,7 +25,7 @@ def test_craft_needs_its_time_in_travel() -> None:
 
 
 def test_craft_during_battle_counts_time_against_the_next_level() -> None:
-    s = with_res(at_battle("kobold", 1, character="hunter"), wood=2, time=9)
+    s = with_res(at_battle("kobold", 1, pack=REFERENCE, character="hunter"), wood=2, time=9)
     s = do(s, "craft club")
     assert s.weapon == "club" and s.amount(TIME) == 8
 
@@ -62,7 +62,9 @@ def test_one_weapon_at_a_time_and_tiers() -> None:
     s = do(s, "craft sword")
     assert s.weapon == "sword" and s.pack.weapon("sword").tier == "advanced"
     assert [w.tier for w in s.pack.weapons if w.id in ("bare_hands", "club", "knife")] == ["basic"] * 3
-    assert "attack punch" not in texts(at_battle("kobold", 1, weapons=s.weapons))  # only the Sword's attacks
+    assert "attack punch" not in texts(
+        at_battle("kobold", 1, pack=REFERENCE, weapons=s.weapons)
+    )  # only the Sword's attacks
 
 
 def test_craft_time_paid_in_effort_on_level_four_lets_the_player_choose_the_category() -> None:
