@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,17 +69,21 @@ bench-sim: $(VENV)/.installed-test
 strength: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.strength --budget short --out strength-results
 
+## strength-second: the strength table at "1 s per move" as fixed iteration counts (hours of CPU; STRENGTH_ARGS="--games N")
+strength-second: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.strength --budget second --out strength-results-second $(STRENGTH_ARGS)
+
 ## strength-full: the strength table at 1 s per move and 400 games per seat (many hours: run it on a cluster)
 strength-full: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.strength --budget full --out strength-results-full $(STRENGTH_ARGS)
 
-## analysis-docs: regenerate the three games' analysis reports in docs/analysis/ (tens of minutes on two cores)
+## analysis-docs: regenerate the three games' analysis reports in docs/analysis/ at the defaults (minutes each on two idle cores)
 analysis-docs: $(VENV)/.installed-test
 	$(BIN)/tabletop analyze unbroken --option difficulty=easy --option character=hunter --workers 2 --no-traces \
 		--reading docs/analysis/unbroken/reading.md --out docs/analysis/unbroken
 	$(BIN)/tabletop analyze runebound_coop --workers 2 --no-traces \
 		--reading docs/analysis/runebound_coop/reading.md --out docs/analysis/runebound_coop
-	$(BIN)/tabletop analyze unrest --ladder-games 8 --workers 2 --no-traces \
+	$(BIN)/tabletop analyze unrest --workers 2 --no-traces \
 		--reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
 
 ## balance: Unbroken's balance report (1,000 bot games per character and difficulty) into docs/balance/

@@ -9,20 +9,26 @@ Three experiments, each a resumable simulation under ``--out``:
   ``runebound_coop.odds`` (the hero maximizing its chance to win; fights capped at ``max_rounds``).
 
 ``--budget short`` fits in about ten minutes of CPU (fixed iteration counts, so it reproduces exactly);
-``--budget full`` is the issue's table (1 s per move, 400 games per seat), hours of CPU: run it on a Ray cluster
-with ``--backend ray --address ADDR``. Prints a Markdown table and writes it to ``OUT/strength.md``.
+``--budget second`` is "1 s per move" as fixed iteration counts (each configuration's iterations per CPU second
+on the idle 2-core machine, see ``SECOND``), so it reproduces on any machine and under any load; ``--budget full``
+is the issue's table (1 s of wall time per move, 400 games per seat), hours of CPU: run it on a Ray cluster with
+``--backend ray --address ADDR``. ``--games N`` plays N games per line instead of the budget's number (a larger N
+extends a finished run), ``--fights K`` the first K Runebound fights. Prints a Markdown table and writes it to
+``OUT/strength-PARTS.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from tabletop_core import load_game
-from tabletop_core.simulation import Simulation, run, seat_outcomes
+from tabletop_core.simulation import Simulation, load_results, run, seat_outcomes
 from tabletop_core.simulation.stats import wilson_interval
 
 FIGHTS = (
@@ -36,6 +42,11 @@ FIGHTS = (
 CHARACTERS = ("sneak", "sage", "hunter", "brawler")
 MAX_ROUNDS = 2
 
+#: Iterations per CPU second of each configuration on the idle 2-core machine: the benchmark's MCTS figure for
+#: main (``python -m benchmarks.run GAME --seconds 1``, random rollouts: Runebound 881, Unbroken 1,146, Unrest 666)
+#: times the configuration's rate relative to it, measured side by side on the same states (docs/simulation.md).
+SECOND = {"unrest": 489, "unbroken": 262, "runebound": 773}
+
 BUDGETS: dict[str, dict[str, Any]] = {
     "short": {
         "unrest_agent": "ismcts:iterations=60",
@@ -44,6 +55,15 @@ BUDGETS: dict[str, dict[str, Any]] = {
         "unbroken_games": 6,
         "runebound_agent": "mcts:iterations=200",
         "runebound_games": 60,
+        "fights": FIGHTS[:3],
+    },
+    "second": {
+        "unrest_agent": f"ismcts:iterations={SECOND['unrest']},prior=heuristic",
+        "unrest_games": 20,
+        "unbroken_agent": f"mcts:iterations={SECOND['unbroken']},rollout=heuristic,prior=heuristic,normalize=observed",
+        "unbroken_games": 4,
+        "runebound_agent": f"mcts:iterations={SECOND['runebound']},chance=widen",
+        "runebound_games": 40,
         "fights": FIGHTS[:3],
     },
     "full": {
@@ -60,8 +80,25 @@ BUDGETS: dict[str, dict[str, Any]] = {
 
 def _rate(game: Any, lines: Sequence[dict[str, Any]], seat: int) -> tuple[int, int, str]:
     wins = sum(ln["returns"] is not None and seat_outcomes(game.spec, ln["returns"])[seat] == "win" for ln in lines)
+    if not lines:
+        return 0, 0, "not played"
     low, high = wilson_interval(wins, len(lines))
     return wins, len(lines), f"{100 * wins / len(lines):.1f}% ({100 * low:.0f}-{100 * high:.0f}%)"
+
+
+def _exact(folder: Path, compute: Callable[[], float]) -> float:
+    """The fight's exact optimal win probability, computed once and kept beside its games."""
+    cached = folder / "exact_odds.json"
+    if cached.exists():
+        return float(json.loads(cached.read_text(encoding="utf-8"))["win"])
+    win = compute()
+    folder.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps({"win": win}), encoding="utf-8")
+    return win
+
+
+def _mean(lines: Sequence[dict[str, Any]]) -> str:
+    return f"{sum(ln['returns'][0] for ln in lines) / len(lines):.1f}" if lines else "-"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,11 +111,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--address")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=("unrest", "unbroken", "runebound"), action="append")
+    parser.add_argument("--games", type=int, help="games per line (default: the budget's)")
+    parser.add_argument("--fights", type=int, help="how many of the Runebound fights (default: the budget's)")
+    parser.add_argument(
+        "--collect", action="store_true", help="tabulate the games already under --out, playing none (a cut run)"
+    )
     args = parser.parse_args(argv)
-    budget = BUDGETS[args.budget]
+    budget = dict(BUDGETS[args.budget])
+    if args.games is not None:
+        budget.update(unrest_games=args.games, unbroken_games=args.games, runebound_games=args.games)
+    if args.fights is not None:
+        budget["fights"] = FIGHTS[: args.fights]
     out = Path(args.out)
     kw: dict[str, Any] = {"workers": args.workers, "backend": args.backend, "address": args.address}
-    rows = [f"Budget `{args.budget}`, seed {args.seed}: `python -m benchmarks.strength --budget {args.budget}`", ""]
+
+    def play(sim: Simulation, folder: Path) -> Sequence[dict[str, Any]]:
+        if not args.collect:
+            return run(sim, folder, **kw).lines
+        return load_results(folder).lines if (folder / "run.json").exists() else ()
+
+    command = " ".join(["python -m benchmarks.strength", *(argv if argv is not None else sys.argv[1:])])
+    rows = [f"Budget `{args.budget}`, seed {args.seed}: `{command}`", ""]
     parts = args.only or ["unrest", "unbroken", "runebound"]
     start = time.perf_counter()
 
@@ -92,26 +145,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         ):
             pool = [] if len(seats) == 2 else [agent]
             sim = Simulation.build("unrest", seats, pool, games=games, seed=args.seed)
-            res = run(sim, out / f"unrest-seat{seat}-{len(pool)}", **kw)
-            rows.append(f"| {label} | {len(res.lines)} | {_rate(load_game('unrest'), res.lines, seat)[2]} |")
+            lines = play(sim, out / f"unrest-seat{seat}-{len(pool)}")
+            rows.append(f"| {label} | {len(lines)} | {_rate(load_game('unrest'), lines, seat)[2]} |")
         rows.append("")
 
     if "unbroken" in parts:
         agent, games = budget["unbroken_agent"], budget["unbroken_games"]
         rows += [
-            f"| Unbroken, Normal | games | `{agent}` wins | mean score | heuristic wins | mean score |",
+            f"| Unbroken, Normal | games (MCTS/bot) | `{agent}` wins | mean score | heuristic wins | mean score |",
             "|---|---:|---|---:|---|---:|",
         ]
         for character in CHARACTERS:
-            opts = {"character": character, "difficulty": "normal"}
+            opts: dict[str, Any] = {"character": character, "difficulty": "normal"}
             sim = Simulation.build("unbroken", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts)
-            res = run(sim, out / f"unbroken-{character}", **kw)
+            played = play(sim, out / f"unbroken-{character}")
             cells = []
             for s in range(2):
-                lines = [ln for ln in res.lines if ln["seating"] == s]
-                mean = sum(ln["returns"][0] for ln in lines) / len(lines)
-                cells += [_rate(load_game("unbroken"), lines, 0)[2], f"{mean:.1f}"]
-            rows.append(f"| {character} | {games} | {' | '.join(cells)} |")
+                lines = [ln for ln in played if ln["seating"] == s]
+                cells += [_rate(load_game("unbroken"), lines, 0)[2], _mean(lines)]
+            counts = "/".join(str(sum(ln["seating"] == s for ln in played)) for s in range(2))
+            rows.append(f"| {character} | {counts} | {' | '.join(cells)} |")
         rows.append("")
 
     if "runebound" in parts:
@@ -126,15 +179,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         for hero, enemy in budget["fights"]:
             opts = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
-            best = odds(hero, enemy, max_rounds=MAX_ROUNDS).win
+            folder = out / f"runebound-{hero}-{enemy}".replace(" ", "_")
+            best = _exact(folder, lambda: odds(hero, enemy, max_rounds=MAX_ROUNDS).win)  # noqa: B023  # called at once
             sim = Simulation.build(
                 "runebound_coop", pool=[agent, "heuristic"], games=games, seed=args.seed, options=opts
             )
-            res = run(sim, out / f"runebound-{hero}-{enemy}".replace(" ", "_"), **kw)
-            mcts = [ln for ln in res.lines if ln["seating"] == 0]
-            heur = [ln for ln in res.lines if ln["seating"] == 1]
+            played = play(sim, folder)
+            mcts = [ln for ln in played if ln["seating"] == 0]
+            heur = [ln for ln in played if ln["seating"] == 1]
             wins, n, text = _rate(rb_game, mcts, 0)
-            diff = 100 * (wins / n - best)
+            diff = 100 * (wins / n - best) if n else float("nan")
             heuristic = _rate(rb_game, heur, 0)[2]
             rows.append(f"| {hero} vs {enemy} | {n} | {text} | {100 * best:.1f}% | {diff:+.1f} pp | {heuristic} |")
         rows.append("")

@@ -13,10 +13,12 @@ import pytest
 from tabletop_core import RandomAgent, TabletopError, play
 from tabletop_core.agents import AgentRollout, ISMCTSAgent, MCTSAgent, SearchAgent
 from tabletop_core.testing.kuhn import GAME as KUHN
+from tests.core.corridorgame import GAME as CORRIDOR
+from tests.core.corridorgame import safe_door
 from tests.core.flowgame import GAME as FLOW_GAME
+from tests.core.gamblegame import FOLD, SAFE
 from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
 from tests.core.gamblegame import GAME as GAMBLE
-from tests.core.gamblegame import SAFE
 
 
 def test_a_time_budget_bounds_each_decision() -> None:
@@ -139,3 +141,86 @@ def test_observed_normalization_scales_by_the_returns_met() -> None:
     assert FLOW_GAME.spec.min_utility <= low and scale > 1.0 / FLOW_GAME.spec.max_utility  # tighter than the spec's
     with pytest.raises(TabletopError, match="normalize"):
         MCTSAgent(normalize="z")
+
+
+def _corridor_pick(agent: MCTSAgent, seed: int) -> int:
+    state = CORRIDOR.initial_state(CORRIDOR.make_options())
+    return int(agent.act_in(CORRIDOR, state, 0, np.random.default_rng(seed)))
+
+
+def test_a_heuristic_prior_starts_a_small_search_from_the_bots_move() -> None:
+    # Two iterations for eight doors: UCB1 tries two doors at random and misses the safe one three times in four;
+    # with the guide as prior the first iteration tries the guide's door, whose rollout gets through.
+    seeds = range(40)
+    plain = [_corridor_pick(MCTSAgent(iterations=2, rollout="heuristic"), s) for s in seeds]
+    guided = [_corridor_pick(MCTSAgent(iterations=2, rollout="heuristic", prior="heuristic"), s) for s in seeds]
+    assert guided == [safe_door(0)] * len(guided)
+    assert plain.count(safe_door(0)) < len(plain) // 2
+
+
+class WrongDoor:
+    """A prior that names a fatal door at the first step and the safe door after it."""
+
+    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+        return (safe_door(0) + 1) % len(legal) if state.step == 0 else safe_door(state.step)
+
+
+def test_a_wrong_prior_is_overruled_by_the_search() -> None:
+    # PUCT's prior bonus shrinks as 1 / (1 + visits): a fatal favourite loses its lead and the safe door is found.
+    picks = {_corridor_pick(MCTSAgent(iterations=60, rollout="heuristic", prior=WrongDoor()), s) for s in range(4)}
+    assert picks == {safe_door(0)}
+
+
+def test_the_prior_can_be_the_rollout_policy_and_is_named_in_the_repr() -> None:
+    agent = MCTSAgent(iterations=3, rollout="heuristic", prior="rollout")
+    assert agent.prior is agent.policy
+    assert _corridor_pick(agent, 0) == safe_door(0)
+    assert repr(agent).endswith("prior='rollout', prior_weight=0.5)")
+    with pytest.raises(TabletopError, match="prior"):
+        MCTSAgent(prior="oracle")
+    with pytest.raises(TabletopError, match="prior_weight"):
+        MCTSAgent(prior="heuristic", prior_weight=1.0)
+
+
+class CountingGenerator:
+    """A generator that counts the calls made on it."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        self.calls += 1
+        return getattr(self.rng, name)
+
+
+def test_random_rollouts_draw_from_the_generator_in_blocks() -> None:
+    # A scalar Generator call costs microseconds; the search takes its uniforms 64 at a time.
+    rng = CountingGenerator(np.random.default_rng(0))
+    agent = MCTSAgent(iterations=200)
+    agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=2), 0, rng)  # type: ignore[arg-type]  # a stand-in Generator
+    assert 0 < rng.calls < agent.last_iterations / 4
+
+
+def test_open_loop_reuse_keeps_no_statistics_across_a_chance_outcome() -> None:
+    # Open loop, keep-or-fold after the gamble averages over every roll (keep: 0.5, fold: 0.45). After a low roll
+    # those statistics would outvote a small fresh search; reuse must drop them and fold.
+    state = GAMBLE.initial_state(GAMBLE.make_options(safe=0.3))
+    rng = np.random.default_rng(0)
+    agent = MCTSAgent(iterations=600, exploration=0.3)
+    assert agent.act_in(GAMBLE, state, 0, rng) == GAMBLE_MOVE
+    low_roll = GAMBLE.apply_unchecked(GAMBLE.apply_unchecked(state, GAMBLE_MOVE), 100)  # keeping it scores 0.1
+    agent.iterations = 4
+    assert agent.act_in(GAMBLE, low_roll, 0, rng) == FOLD
+    assert agent.reused_visits == 0
+
+
+def test_an_ismcts_prior_asks_each_seats_own_bot() -> None:
+    import unrest
+
+    agent = ISMCTSAgent(iterations=8, prior="heuristic")
+    state = unrest.new_game(seed=1)
+    world = unrest.GAME.determinize(state, 0, np.random.default_rng(1))
+    assert agent.act_in(unrest.GAME, world, 0, np.random.default_rng(0)) in unrest.GAME.legal_actions(state)
+    assert isinstance(agent.prior, AgentRollout)
+    assert [type(a).__name__ for a in agent.prior.agents or []] == ["RebellionBot", "EmpireBot"]

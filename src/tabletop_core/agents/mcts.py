@@ -25,12 +25,23 @@ follow-up, and the node grows toward the full distribution as the budget grows, 
 thousands of outcomes (tests/core/test_mcts.py shows the open-loop search picking the wrong move where the
 widened one picks the right one).
 
+Prior: by default selection is UCB1, which tries every action once before any twice, so a budget smaller than a
+few visits per action spreads its rollouts evenly and picks on noise. ``prior="heuristic"`` (the game's own bots)
+or any :class:`RolloutPolicy` makes selection PUCT (Silver et al. 2017, with the policy as a one-move prior):
+``q + exploration * p * sqrt(m) / (1 + n)``, where the policy's move in the node's current state has prior
+probability ``p = prior_weight + (1 - prior_weight) / k`` and every other of the ``k`` legal actions
+``(1 - prior_weight) / k``. A small budget then starts from the policy's move and moves off it only when the
+rollouts say so; every action keeps a positive prior, so a large budget still finds what the policy misses
+(tests/core/test_mcts.py, a corridor of fatal doors).
+
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
-becomes the next decision's root. Open loop, that is the subtree itself (chance is not in the key); widened, it
-is the subtree under the chance outcomes that happened, found by the state they led to (perfect information
-only). With other players between its moves the agent is not told their moves, so it searches afresh. An agent plays one
-game at a time (the runners build fresh agents for every game); call :meth:`MCTSAgent.reset` before reusing an
-instance for another game.
+becomes the next decision's root. Open loop, that is the subtree itself, kept only when the move led straight to
+the next decision (its statistics average over every chance outcome that could follow the move, which says
+nothing about the one that did: after a low roll they would still say "keep", because rolls are high on
+average); widened, it is the subtree under the chance outcomes that happened, found by the state they led to
+(perfect information only). With other players between its moves the agent is not told their moves, so it
+searches afresh. An agent plays one game at a time (the runners build fresh agents for every game); call
+:meth:`MCTSAgent.reset` before reusing an instance for another game.
 
 >>> from tabletop_core.testing.kuhn import GAME
 >>> from tabletop_core import play, RandomAgent
@@ -48,7 +59,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import TabletopError
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
@@ -100,6 +110,45 @@ class AgentRollout:
         return "AgentRollout(heuristic)" if self.agents is None else f"AgentRollout({self.agents!r})"
 
 
+class _Draws:
+    """Uniform draws in [0, 1) from a generator, taken a block at a time.
+
+    One ``Generator.random(64)`` call costs about as much as two scalar draws, and a scalar
+    ``Generator.integers`` several; a search makes dozens of draws per iteration. The draws are the generator's
+    own stream, so a seed still fixes the search.
+    """
+
+    __slots__ = ("buf", "rng")
+
+    BLOCK = 64
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.buf: list[float] = []
+
+    def refill(self) -> list[float]:
+        """The buffer, refilled with a fresh block."""
+        self.buf = self.rng.random(self.BLOCK).tolist()
+        return self.buf
+
+    def index(self, n: int) -> int:
+        """A uniform index in ``range(n)``."""
+        buf = self.buf or self.refill()
+        k = int(buf.pop() * n)
+        return k if k < n else n - 1
+
+    def outcome(self, outcomes: Sequence[tuple[Any, float]]) -> Any:
+        """One of ``(outcome, probability)`` pairs, by probability (as :func:`~tabletop_core.chance.sample_outcome`)."""
+        buf = self.buf or self.refill()
+        u = buf.pop()
+        acc = 0.0
+        for outcome, p in outcomes:
+            acc += p
+            if u < acc:
+                return outcome
+        return outcomes[-1][0]
+
+
 class _Node:
     __slots__ = ("avail", "state", "visits", "wins")
 
@@ -132,6 +181,12 @@ class MCTSAgent:
         chance: ``"sample"`` (open loop) or ``"widen"`` (outcomes in the tree, with progressive widening).
         widening: the widening coefficient (``chance="widen"``).
         widening_power: the widening exponent, in (0, 1) (``chance="widen"``).
+        prior: ``None`` (UCB1, every action tried once before any is tried twice), ``"heuristic"`` (the game's own
+            bots), ``"rollout"`` (the rollout policy) or a :class:`RolloutPolicy`: the policy's move at each tree
+            node gets ``prior_weight`` of a prior distribution (the rest spread evenly over the legal actions) and
+            selection is PUCT (see the module), so a small budget starts from the policy's move and leaves it only
+            on evidence.
+        prior_weight: the prior's share on the policy's move, in [0, 1).
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
@@ -152,6 +207,8 @@ class MCTSAgent:
         widening: float = 1.0,
         widening_power: float = 0.5,
         normalize: str = "spec",
+        prior: str | RolloutPolicy | None = None,
+        prior_weight: float = 0.5,
     ) -> None:
         if normalize not in ("observed", "spec"):
             raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
@@ -159,6 +216,8 @@ class MCTSAgent:
             raise TabletopError(f"{type(self).__name__}: chance must be 'sample' or 'widen', not {chance!r}")
         if not (widening > 0 and 0 < widening_power < 1):
             raise TabletopError(f"{type(self).__name__}: need widening > 0 and 0 < widening_power < 1")
+        if not 0 <= prior_weight < 1:
+            raise TabletopError(f"{type(self).__name__}: prior_weight must be in [0, 1), not {prior_weight}")
         if iterations is not None and iterations < 1:
             raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -175,9 +234,14 @@ class MCTSAgent:
         self.widening = widening
         self.widening_power = widening_power
         self.normalize = normalize
+        self.prior_name = prior if prior is None or isinstance(prior, str) else repr(prior)
+        self.prior: RolloutPolicy | None = None if prior is None else self._prior(prior)
+        self.prior_weight = prior_weight
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
+        self._after: Any = None  # open loop: the state the kept subtree's root stands for (the chosen move's result)
+        self._draws = _Draws(np.random.default_rng(0))  # replaced by one on the caller's generator per decision
         #: Iterations run for the last decision, and root visits it inherited by tree reuse.
         self.last_iterations = 0
         self.reused_visits = 0
@@ -196,20 +260,31 @@ class MCTSAgent:
             raise TabletopError(f"MCTSAgent: rollout must be 'random', 'heuristic' or a policy, not {rollout!r}")
         return rollout
 
+    def _prior(self, prior: str | RolloutPolicy) -> RolloutPolicy:
+        if prior == "rollout":
+            return self.policy
+        if prior == "heuristic":
+            return AgentRollout()
+        if isinstance(prior, str):
+            raise TabletopError(
+                f"{type(self).__name__}: prior must be 'heuristic', 'rollout', a policy or None, not {prior!r}"
+            )
+        return prior
+
     def __repr__(self) -> str:
-        return (
+        text = (
             f"{type(self).__name__}(iterations={self.iterations}, seconds={self.seconds}, "
             f"exploration={self.exploration}, rollout={self.rollout_name!r}"
-            + (
-                f", chance='widen', widening={self.widening}, widening_power={self.widening_power})"
-                if self.widen
-                else ")"
-            )
         )
+        if self.widen:
+            text += f", chance='widen', widening={self.widening}, widening_power={self.widening_power}"
+        if self.prior is not None:
+            text += f", prior={self.prior_name!r}, prior_weight={self.prior_weight}"
+        return text + ")"
 
     def reset(self) -> None:
         """Forget the kept subtree (before playing another game with this instance)."""
-        self._kept = None
+        self._kept = self._after = None
 
     def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
         """Search from ``state`` (a determinization when information is hidden) and return the most visited action."""
@@ -226,6 +301,7 @@ class MCTSAgent:
         tree = tree if tree is not None else {}
         self.reused_visits = sum(tree[()].visits.values()) if () in tree else 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._draws = _Draws(rng)
         done = 0
         while (self.iterations is None or done < self.iterations) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
@@ -238,6 +314,7 @@ class MCTSAgent:
         by_id = dict(zip(ids, legal, strict=True))
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
         self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
+        self._after = game.apply_unchecked(state, by_id[best]) if self._kept and not self.widen else None
         return by_id[best]
 
     def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
@@ -253,6 +330,11 @@ class MCTSAgent:
             if not found:
                 return None
             kept = {key[len(found[0]) :]: n for key, n in kept.items() if key[: len(found[0])] == found[0]}
+        elif not (self._after is state or self._after == state):
+            # Open loop, the kept root's statistics average over every chance outcome that could follow the move;
+            # once one has happened they answer another question (keep a low roll because rolls are high on
+            # average), so they are kept only when the move led straight to this decision.
+            return None
         if () not in kept or not set(ids) <= set(kept[()].avail):
             return None
         return kept
@@ -271,7 +353,7 @@ class MCTSAgent:
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
-        action_id = game.action_id
+        action_id, draws = game.action_id, self._draws
         while True:
             actor = current_player(state)
             if actor == TERMINAL:
@@ -281,7 +363,7 @@ class MCTSAgent:
                     outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
                     key = (*key, -1 - action_id(outcome))
                 else:
-                    outcome = sample_outcome(game.chance_outcomes(state), rng)
+                    outcome = draws.outcome(game.chance_outcomes(state))
                 state = apply(state, outcome)
                 continue
             legal = legal_actions(state)
@@ -296,8 +378,14 @@ class MCTSAgent:
             seen = avail.get
             for i in ids:
                 avail[i] = seen(i, 0) + 1
-            untried = [k for k, i in enumerate(ids) if i not in visits]
-            k = untried[int(rng.integers(len(untried)))] if untried else self._best_ucb(node, ids)
+            if self.prior is not None:
+                # The policy's move in this very state: open loop and across determinizations a node's state varies.
+                k = self._best_puct(node, ids, action_id(self.prior(game, state, actor, legal, rng)))
+                untried = ids[k] not in visits
+            else:
+                unvisited = [k for k, i in enumerate(ids) if i not in visits]
+                k = unvisited[draws.index(len(unvisited))] if unvisited else self._best_ucb(node, ids)
+                untried = bool(unvisited)
             trail.append((node, ids[k], actor))
             state = apply(state, legal[k])
             key = (*key, ids[k])
@@ -323,9 +411,9 @@ class MCTSAgent:
         kept = [(a, p) for a, p in outcomes if game.action_id(a) in seen]
         mass = sum(p for _, p in kept)
         if len(kept) < min(allowed, len(outcomes)) or mass <= 0:
-            outcome = sample_outcome(outcomes, rng)
+            outcome = self._draws.outcome(outcomes)
         else:
-            outcome = sample_outcome(tuple((a, p / mass) for a, p in kept), rng)
+            outcome = self._draws.outcome(tuple((a, p / mass) for a, p in kept))
         oid = game.action_id(outcome)
         seen[oid] = seen.get(oid, 0) + 1
         return outcome
@@ -345,6 +433,33 @@ class MCTSAgent:
                 best, best_k = score, k
         return best_k
 
+    def _best_puct(self, node: _Node, ids: Sequence[int], favourite: int) -> int:
+        """The position in ``ids`` of the highest PUCT score, with ``favourite`` the prior policy's move (the first
+        of equal scores).
+
+        ``q + c * p * sqrt(m) / (1 + n)``: ``q`` the action's mean return scaled to [0, 1] (an untried action
+        takes the mean over all of the node's visits, or 0.5 before any), ``p`` its prior probability,
+        ``n`` its visits and ``m`` its availability count less one (the visits of the node while it was legal).
+        """
+        low, scale = self._norm
+        c = self.exploration
+        visits, wins, avail = node.visits, node.wins, node.avail
+        weight = self.prior_weight
+        base = (1.0 - weight) / len(ids)
+        total = sum(visits.get(i, 0) for i in ids)
+        fpu = (sum(wins.get(i, 0.0) for i in ids) / total - low) * scale if total else 0.5
+        sqrt = math.sqrt
+        best = -math.inf
+        best_k = -1
+        for k, i in enumerate(ids):
+            n = visits.get(i, 0)
+            p = base + weight if i == favourite else base
+            q = (wins[i] / n - low) * scale if n else fpu
+            score = q + c * p * sqrt(avail[i] - 1 if avail[i] > 1 else 1) / (1 + n)
+            if score > best:
+                best, best_k = score, k
+        return best_k
+
     def _ucb(self, node: _Node, action: int) -> float:
         n = node.visits[action]
         low, scale = self._norm
@@ -353,21 +468,33 @@ class MCTSAgent:
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
-        chance_outcomes, policy = game.chance_outcomes, self.policy
-        uniform = type(policy) is RandomRollout  # its move inline: the same draw from rng, without the call
+        chance_outcomes, policy, draws = game.chance_outcomes, self.policy, self._draws
+        uniform = type(policy) is RandomRollout  # its move inline, from the block of draws, without the call
+        buf = draws.buf
         for _ in range(self.rollout_limit):
             actor = current_player(state)
             if actor == TERMINAL:
                 return tuple(game.returns(state))
             if actor == CHANCE:
-                action = sample_outcome(chance_outcomes(state), rng)
+                # sample_outcome inline, on a buffered draw
+                outcomes = chance_outcomes(state)
+                u = buf.pop() if buf else (buf := draws.refill()).pop()
+                acc = 0.0
+                action = outcomes[-1][0]
+                for outcome, p in outcomes:
+                    acc += p
+                    if u < acc:
+                        action = outcome
+                        break
             elif uniform:
                 legal = legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
+                n = len(legal)
+                k = int((buf.pop() if buf else (buf := draws.refill()).pop()) * n)
+                action = legal[k if k < n else n - 1]
             else:
                 action = policy(game, state, actor, legal_actions(state), rng)
             state = apply(state, action)
-        if game.current_player(state) == TERMINAL:
+        if current_player(state) == TERMINAL:
             return tuple(game.returns(state))
         if self.evaluate is not None:
             return tuple(self.evaluate(game, state))
