@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,10 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run --json bench.json
 	$(BIN)/python -m benchmarks.simulation
 
+## odds-bench: CPU seconds of runebound_coop.odds for Elian vs the Sorcerer over 10 rounds, with its answer's bits
+odds-bench: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.odds
+
 ## soak: 1,000,000 random steps per game under the conformance checks; prints steps and failures (most of an hour)
 soak: $(VENV)/.installed-test
 	nice -n 10 $(BIN)/python -m benchmarks.soak
@@ -73,13 +77,13 @@ strength-second: $(VENV)/.installed-test
 strength-full: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.strength --budget full --out strength-results-full $(STRENGTH_ARGS)
 
-## analysis-docs: regenerate the three games' analysis reports in docs/analysis/ (tens of minutes on two cores)
+## analysis-docs: regenerate the three games' analysis reports in docs/analysis/ at the defaults (minutes each on two idle cores)
 analysis-docs: $(VENV)/.installed-test
 	$(BIN)/tabletop analyze unbroken --option difficulty=easy --option character=hunter --workers 2 --no-traces \
 		--reading docs/analysis/unbroken/reading.md --out docs/analysis/unbroken
 	$(BIN)/tabletop analyze runebound_coop --workers 2 --no-traces \
 		--reading docs/analysis/runebound_coop/reading.md --out docs/analysis/runebound_coop
-	$(BIN)/tabletop analyze unrest --ladder-games 8 --workers 2 --no-traces \
+	$(BIN)/tabletop analyze unrest --workers 2 --no-traces \
 		--reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
 
 ## balance: Unbroken's balance report (1,000 bot games per character and difficulty) into docs/balance/

@@ -29,7 +29,7 @@ from tabletop_core.spec import CHANCE, TERMINAL
 if TYPE_CHECKING:
     from runebound_coop.game import RuneboundCoop
 
-__all__ = ["Odds", "Policy", "RoundSolver", "Solver", "cast_outcomes", "fight_state", "odds", "solve"]
+__all__ = ["Odds", "Policy", "RoundSolver", "Solver", "cast_outcomes", "fight_state", "landings", "odds", "solve"]
 
 #: A hero policy: given a state and its legal actions, the action to take.
 Policy = Callable[[RuneboundState, Sequence[Action]], Action]
@@ -79,11 +79,10 @@ def fight_state(game: RuneboundCoop, hero: str, enemy: str, **options: Any) -> R
 _Value = tuple[float, float, tuple[float, ...]]
 
 
-def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
-    """Every way the pending casts can land, each with its probability.
+def landings(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
+    """Every way the pending casts can land, each with its probability, before the rules run on.
 
-    The same states and probabilities as applying ``Land`` once per token (each token is its own chance node
-    in the game), enumerated at once so that the intermediate nodes need no memo entries.
+    Token ``j`` of ``fight.casting`` lands on bit ``j`` of the outcome's number, outcomes in increasing number.
     """
     fight = s.fight
     assert fight is not None  # chance nodes occur only during a fight
@@ -105,8 +104,17 @@ def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
             enemy_pool=replace(fight.enemy_pool, sides=enemy),
             casting=(),
         )
-        out.append((DRIVER.run(replace(s, fight=landed)), p))
+        out.append((replace(s, fight=landed), p))
     return out
+
+
+def cast_outcomes(s: RuneboundState) -> list[tuple[RuneboundState, float]]:
+    """Every way the pending casts can land, each with its probability.
+
+    The same states and probabilities as applying ``Land`` once per token (each token is its own chance node
+    in the game), enumerated at once so that the intermediate nodes need no memo entries.
+    """
+    return [(DRIVER.run(landed), p) for landed, p in landings(s)]
 
 
 class Solver:
@@ -353,5 +361,10 @@ def odds(game: RuneboundCoop, hero: str, enemy: str, *, policy: Policy | None = 
     """
     state = fight_state(game, hero, enemy, **options)
     if policy is None:
-        return RoundSolver(game, state).odds()
+        if state.options.retreat:
+            return RoundSolver(game, state).odds()
+        # exact_shift builds on this module (Odds, landings): imported here, when first needed.
+        from runebound_coop.exact_shift import ShiftSolver
+
+        return ShiftSolver(game, state).odds()
     return solve(game, state, policy)

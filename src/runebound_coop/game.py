@@ -13,6 +13,7 @@ notation to :mod:`runebound_coop.notation`, state checks to :mod:`runebound_coop
 from __future__ import annotations
 
 import os
+import typing
 from typing import Any
 
 import attrs
@@ -29,6 +30,8 @@ from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 
 __all__ = ["GAME", "RuneboundCoop"]
+
+_ACTION_CLASSES = frozenset(typing.get_args(Action))
 
 
 class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
@@ -87,7 +90,9 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
             raise OptionError(f"{self.spec.short_name}: bad options: {exc}") from exc
         made = super().make_options(**options)
         try:
-            setup.check_options(made)
+            # The cached resolution the rules read (setup.check_options resolves anew): a new game of options seen
+            # before resolves nothing again; a bad name is never cached, so it raises every time.
+            setup_of(made)
         except (ValueError, ContentError) as exc:
             fields = [f.name for f in attrs.fields(RuneboundOptions)]
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
@@ -102,7 +107,9 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         return state.options.num_players
 
     def is_legal(self, state: RuneboundState, action: Action) -> bool:
-        return isinstance(action, Action) and super().is_legal(state, action)
+        # An action class exactly (one set lookup, not an isinstance walk over the union): another object, even
+        # one that claims equality with everything, is never legal.
+        return type(action) in _ACTION_CLASSES and self.driver.is_legal(state, action)
 
     def returns(self, state: RuneboundState) -> tuple[float, ...]:
         """Every hero: +1 if every enemy is defeated, -1 if every hero is, else 0; the enemy player the negation."""

@@ -23,7 +23,7 @@ import attrs
 
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
 from tabletop_core.content import PackRef
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replacer
 from tabletop_core.flow import Flow, Pending, Phase, Position
 
 __all__ = [
@@ -262,7 +262,10 @@ class Pool:
 
     def doubled(self, i: int) -> bool:
         """Whether a double sits on token ``i``."""
-        return any(link_target(link) == i for link in self.links)
+        for link in self.links:  # noqa: SIM110  # a loop, no generator: asked of every token valued
+            if link_target(link) == i:
+                return True
+        return False
 
 
 @attrs.frozen(cache_hash=True)
@@ -308,21 +311,29 @@ class Fight:
 
     def with_passed(self, side: Side) -> Fight:
         """The fight after ``side`` passed."""
-        return replace(self, passed=self.passed | (1 << side))
+        return _with_passed(self, self.passed | (1 << side))
 
     def with_charged(self, side: Side) -> Fight:
         """The fight after ``side`` spent charge."""
-        return replace(self, charged=self.charged | (1 << side))
+        return _with_charged(self, self.charged | (1 << side))
 
     def with_used(self, bit: UsedBit) -> Fight:
         """The fight after the ability or card of ``bit`` was used."""
-        return replace(self, used=self.used | (1 << bit))
+        return _with_used(self, self.used | (1 << bit))
 
     def with_pool(self, side: Side, pool: Pool) -> Fight:
         """The fight with ``side``'s pool replaced."""
         if side == HERO:
-            return replace(self, hero_pool=pool)
-        return replace(self, enemy_pool=pool)
+            return _with_hero_pool(self, pool)
+        return _with_enemy_pool(self, pool)
+
+
+# The fight's copies of one field, made once (the rules change the fight at almost every verb).
+_with_passed = replacer(Fight, "passed")
+_with_charged = replacer(Fight, "charged")
+_with_used = replacer(Fight, "used")
+_with_hero_pool = replacer(Fight, "hero_pool")
+_with_enemy_pool = replacer(Fight, "enemy_pool")
 
 
 @attrs.frozen

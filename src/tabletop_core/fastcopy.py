@@ -4,6 +4,10 @@ Rule code makes a copy of its state at almost every verb, so the copy is on ever
 builds its keyword arguments and calls ``__init__`` (running validators and converters) each time; :func:`replace`
 copies the field values straight into a new instance instead.
 
+Where one field of one class is replaced again and again (a pool's sides at every cast), :func:`replacer` makes
+that copy once into a function of the object and the new value: the same copy as :func:`replace`, without building,
+reading and matching keyword arguments at every call.
+
 Semantics: the same as ``attrs.evolve(obj, **changes)`` for slotted classes whose ``__init__`` only stores its
 arguments (a cached hash, ``cache_hash=True``, starts empty in the copy as it does after ``__init__``),
 except that **validators and converters do not run** on the new values (a changed field holds exactly the object
@@ -20,6 +24,9 @@ and unslotted classes are handed to ``attrs.evolve`` itself: correct there, thou
 (Point(x=1, y=5), Point(x=1, y=2))
 >>> replace(p, y=-1)  # no validator runs: the caller guarantees the value
 Point(x=1, y=-1)
+>>> with_y = replacer(Point, "y")
+>>> with_y(p, 7), with_y(p, 7) == replace(p, y=7)
+(Point(x=1, y=7), True)
 >>> replace(p, z=0)
 Traceback (most recent call last):
 ...
@@ -34,7 +41,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import attrs
 
-__all__ = ["replace"]
+__all__ = ["replace", "replacer"]
 
 T = TypeVar("T")
 
@@ -113,3 +120,70 @@ def replace(obj: T, /, **changes: Any) -> T:
     if plan.cached_hash:
         _set(new, _HASH_CACHE, None)
     return new
+
+
+def replacer(cls: type[T], *names: str) -> Callable[..., T]:
+    """A function ``(obj, *values) -> replace(obj, **dict(zip(names, values)))`` for instances of exactly ``cls``.
+
+    The copy plan is made once, here. A positional class (see :func:`replace`) is rebuilt by attrs' own
+    ``__init__``: with one field, from the fields before and after it (two C-level getters) and the new value
+    between them; with several, from every field read at once with the new values put in their places. Any other
+    class goes through :func:`replace`. Hot rule verbs keep one such function per field (or fields) they change.
+
+    Args:
+        cls: the attrs class whose instances the function copies (a subclass instance is copied as ``cls``).
+        *names: the fields to replace (at least one, distinct), by ``attrs.evolve``'s names (a private ``_x`` by
+            ``x``) or attribute names; the function takes their new values in this order.
+
+    Raises:
+        TypeError: when ``cls`` is not an attrs class, has no such field, or ``names`` is empty or repeats one.
+    """
+    plan = _PLANS[cls] if cls in _PLANS else _PLANS.setdefault(cls, _plan(cls))
+    fields = attrs.fields(cls)  # type: ignore[arg-type]  # _plan checked that cls is an attrs class
+    known = {f.name: i for i, f in enumerate(fields)} | {f.alias: i for i, f in enumerate(fields)}
+    for name in names:
+        if name not in known:
+            raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(f.name for f in fields)})")
+    where = [known[name] for name in names]
+    if not names or len(set(where)) != len(where):
+        raise TypeError(f"replacer: name each field of {cls.__name__} to replace once, not {names!r}")
+    if plan is None or not plan.positional:
+        return lambda obj, *values: replace(obj, **dict(zip(names, values, strict=True)))
+    make: Callable[..., T] = cls
+    every = plan.values
+    if len(where) == 2:  # two fields, the other common case: no loop over the values
+        first, second = where
+
+        def two(obj: T, a: Any, b: Any) -> T:
+            current = list(every(obj))
+            current[first] = a
+            current[second] = b
+            return make(*current)
+
+        return two
+    if len(where) > 1:
+
+        def several(obj: T, *values: Any) -> T:
+            current = list(every(obj))
+            for k, value in zip(where, values, strict=True):
+                current[k] = value
+            return make(*current)
+
+        return several
+    (k,) = where
+    before, after = plan.names[:k], plan.names[k + 1 :]
+    # attrgetter of one name returns the value, not a 1-tuple: fields read one by one get a tuple of their own.
+    head = attrgetter(*before) if len(before) > 1 else _tuple_getter(before)
+    tail = attrgetter(*after) if len(after) > 1 else _tuple_getter(after)
+    if not after:
+        return lambda obj, value: make(*head(obj), value)
+    if not before:
+        return lambda obj, value: make(value, *tail(obj))
+    return lambda obj, value: make(*head(obj), value, *tail(obj))
+
+
+def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    if not names:
+        return lambda obj: ()
+    (only,) = names
+    return lambda obj: (getattr(obj, only),)

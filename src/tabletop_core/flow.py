@@ -26,6 +26,7 @@ and a loop guard. A game built on :class:`Driven` then needs no loop of its own 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MethodType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -187,6 +188,14 @@ class Frame(Generic[S, A]):
     """
 
     __slots__ = ()
+
+    #: Whether the frame keeps the default :meth:`auto` (it always waits): :meth:`Driver.run` then stops at it
+    #: without calling ``auto``. Set for every subclass when it is defined.
+    waits: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.waits = cls.auto is Frame.auto
 
     def __repr__(self) -> str:
         # Stateless step frames print by name; attrs frames replace this with their generated repr (with fields).
@@ -469,21 +478,18 @@ class Driver(Generic[S, A]):
                     self._rest = (state, None)
                     return state
                 return self._on_over(state)
-            if checks:
-                fired = None
-                for check in checks:
-                    fired = check(state)
-                    if fired is not None:
-                        break
+            for check in checks:
+                fired = check(state)
                 if fired is not None:
                     state = fired
-                    continue
-            frame = frame_of(state)
-            nxt = frame.auto(state)
-            if nxt is None:
-                self._rest = (state, frame)  # the caller asks who acts here next: it is known
-                return state
-            state = nxt
+                    break  # a check fired: the checks start again, from the first
+            else:
+                frame = frame_of(state)
+                nxt = None if frame.waits else frame.auto(state)
+                if nxt is None:
+                    self._rest = (state, frame)  # the caller asks who acts here next: it is known
+                    return state
+                state = nxt
         raise TabletopError(
             f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
             f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
@@ -533,11 +539,14 @@ class Driver(Generic[S, A]):
         try:
             legal = self._legal
             if legal[0] is state:
+                for listed in legal[1]:  # identity first: a caller usually passes one of the listed actions
+                    if listed is action:
+                        return True
                 return action in legal[1]
             outcomes = self._outcomes
             if outcomes[0] is state:
                 for outcome, _ in outcomes[1]:  # noqa: SIM110  # a loop: no generator per checked step
-                    if outcome == action:
+                    if outcome is action or outcome == action:  # a sampled outcome is the very one listed
                         return True
                 return False
             frame = self.locate(state)
@@ -550,11 +559,31 @@ class Driven(Game[StateT, ActionT, OptionsT]):
     """A :class:`~tabletop_core.game.Game` whose protocol is its :class:`Driver`: set the class attribute
     ``driver`` and implement the rest of the game (setup, returns, views, codec, notation).
 
-    ``current_player``, ``legal_actions``, ``chance_outcomes``, ``is_legal`` and ``_apply`` delegate to the driver;
-    ``describe_step`` names the position and the frame. ``initial_state`` should end with ``driver.run(state)``.
+    ``current_player``, ``legal_actions``, ``chance_outcomes``, ``is_legal``, ``is_terminal`` and ``_apply``
+    delegate to the driver; ``describe_step`` names the position and the frame. ``initial_state`` should end with
+    ``driver.run(state)``.
+
+    Every protocol call of a search or a playout goes through these delegations, so a subclass that sets ``driver``
+    in its class body gets them bound straight to the driver's methods (one call instead of two; ``apply_unchecked``
+    becomes ``driver.apply`` itself). A method the subclass (or a class between it and :class:`Driven`) overrides
+    keeps the override.
     """
 
     driver: ClassVar[Driver[Any, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        driver = cls.__dict__.get("driver")
+        if isinstance(driver, Driver):
+            for name, target in _DELEGATED:
+                if _delegates(getattr(cls, name), getattr(Driven, name)):
+                    setattr(cls, name, getattr(driver, target))
+        # ``apply_unchecked`` is ``_apply`` unchecked: the driver's apply while ``_apply`` is, else the base's.
+        applied: object = cls._apply
+        if _delegates(cls.apply_unchecked, Game.apply_unchecked):
+            bound = isinstance(applied, MethodType) and isinstance(applied.__self__, Driver)
+            unchecked = applied if bound else Game.apply_unchecked
+            setattr(cls, "apply_unchecked", unchecked)  # noqa: B010  # mypy refuses assigning to a method
 
     def current_player(self, state: StateT) -> int:
         return self.driver.current_player(state)
@@ -579,3 +608,20 @@ class Driven(Game[StateT, ActionT, OptionsT]):
 
     def describe_step(self, state: StateT) -> str:
         return self.driver.describe(state)
+
+
+#: The protocol methods :class:`Driven` delegates, each with the driver method it binds to.
+_DELEGATED = (
+    ("current_player", "current_player"),
+    ("legal_actions", "legal_actions"),
+    ("chance_outcomes", "chance_outcomes"),
+    ("is_legal", "is_legal"),
+    ("is_terminal", "is_over"),
+    ("_apply", "apply"),
+)
+
+
+def _delegates(method: object, own: object) -> bool:
+    """Whether a class's ``method`` is still the delegation ``own`` (the function of :class:`Driven` or
+    :class:`~tabletop_core.game.Game`), or a driver's method a parent class bound (rebound to the new driver)."""
+    return method is own or (isinstance(method, MethodType) and isinstance(method.__self__, Driver))

@@ -250,7 +250,7 @@ def replay(record: Record | str, game: Game[Any, Any, Any] | None = None, *, sta
         raise StateFormatError(f"record is of game {record.game!r}, not {game.spec.short_name!r}")
     try:
         state = game.initial_state(options_from_json(game, record.options))
-    except TabletopError as exc:
+    except (TabletopError, ValueError) as exc:  # a game's setup refuses options it cannot lay (an unknown hero)
         raise StateFormatError(f"record options are invalid: {exc}") from exc
     seen = [state]
     for i, action_id in enumerate(record.actions):

@@ -78,7 +78,7 @@ A = TypeVar("A")
 
 def tag_of(cl: Any) -> str | None:
     """The stable tag a class declares (``TAG`` in its own body), or ``None``."""
-    origin = get_origin(cl) or cl
+    origin = cl if isinstance(cl, type) else get_origin(cl)  # a plain class needs no typing lookup
     if not isinstance(origin, type):
         return None
     tag = origin.__dict__.get("TAG")
@@ -94,6 +94,7 @@ def _has_attrs(t: Any) -> bool:
     return isinstance(origin, type) and attrs.has(origin)
 
 
+_ONLY_INT = frozenset({int})
 _WANTED = {
     int: f"int (an integer within +-2**{MAX_INT.bit_length() - 1})",
     float: "float (a finite number)",
@@ -131,8 +132,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+def _make_converter(detailed: bool) -> cattrs.Converter:
+    """The converter; ``detailed`` collects every error with its place (slower), else the first error stops it
+    and the sequence hooks are compiled per item type (the fast path :func:`structure` tries first)."""
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=detailed)
     # Exact primitives: bool is not int, no float where an int is declared, no string coercion, finite floats,
     # |int| <= MAX_INT. They must be class hooks (register_structure_hook): cattrs consults its class dispatch,
     # where its own int/float/str/bool handlers live, before any predicate hook, so predicate hooks never ran.
@@ -160,34 +163,92 @@ def _make_converter() -> cattrs.Converter:
     def is_seq(t: Any) -> bool:
         return get_origin(t) in (tuple, frozenset) or t in (tuple, frozenset)
 
+    def item_hook(item: Any) -> Callable[[Any], Any]:
+        """One item's structuring, compiled on first use (a factory may not ask for a hook it is building)."""
+        check = primitives.get(item)
+        if check is not None and not detailed:
+            is_float = item is float
+
+            def prim(v: Any) -> Any:
+                if not check(v):
+                    raise TypeError(f"expected {_WANTED[item]}, got {type(v).__name__} {_short(v)}")
+                return float(v) if is_float else v
+
+            return prim
+        if detailed:
+            return lambda v: conv.structure(v, item)
+        found: list[Callable[[Any, Any], Any]] = []
+
+        def nested(v: Any) -> Any:
+            if not found:
+                found.append(conv.get_structure_hook(item))
+            return found[0](v, item)
+
+        return nested
+
     def seq_hook(t: Any) -> Callable[[Any, Any], Any]:
         origin = get_origin(t) or t
         args = get_args(t)
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
             item = args[0]
+            if item is int and not detailed:  # the commonest list: counts, ids, logs
+
+                def ints(value: Any, _t: Any) -> Any:
+                    if type(value) is not list:
+                        raise TypeError(f"expected a list, got {_short(value)}")
+                    # Checked at C speed: every item's exact type is int (no bool), then the bounds.
+                    if value and (
+                        not _ONLY_INT.issuperset(map(type, value)) or min(value) < -MAX_INT or max(value) > MAX_INT
+                    ):
+                        bad = next(v for v in value if type(v) is not int or not -MAX_INT <= v <= MAX_INT)
+                        raise TypeError(f"expected {_WANTED[int]}, got {type(bad).__name__} {_short(bad)}")
+                    return tuple(value)
+
+                return ints
+            row = get_args(item) if get_origin(item) is tuple else ()
+            if row and all(a is int for a in row) and not detailed:  # pairs of ints: a pile's (card, copies)
+                width = len(row)
+
+                def int_rows(value: Any, _t: Any) -> Any:
+                    if type(value) is not list:
+                        raise TypeError(f"expected a list, got {_short(value)}")
+                    out = []
+                    for r in value:
+                        if type(r) is not list or len(r) != width:
+                            raise TypeError(f"expected a list of {width} items, got {_short(r)}")
+                        for v in r:
+                            if type(v) is not int or not -MAX_INT <= v <= MAX_INT:
+                                raise TypeError(f"expected {_WANTED[int]}, got {type(v).__name__} {_short(v)}")
+                        out.append(tuple(r))
+                    return tuple(out)
+
+                return int_rows
+            one = item_hook(item)
 
             def hom(value: Any, _t: Any) -> Any:
                 if type(value) is not list:
                     raise TypeError(f"expected a list, got {_short(value)}")
-                return tuple(conv.structure(v, item) for v in value)
+                return tuple([one(v) for v in value])
 
             return hom
         if origin is tuple:
             if not args:
                 raise TypeError("bare tuple annotations cannot be structured; give item types")
+            each = [item_hook(a) for a in args]
+            n = len(args)
 
             def het(value: Any, _t: Any) -> Any:
-                if type(value) is not list or len(value) != len(args):
-                    raise TypeError(f"expected a list of {len(args)} items, got {_short(value)}")
-                return tuple(conv.structure(v, a) for v, a in zip(value, args, strict=True))
+                if type(value) is not list or len(value) != n:
+                    raise TypeError(f"expected a list of {n} items, got {_short(value)}")
+                return tuple([h(v) for h, v in zip(each, value, strict=True)])
 
             return het
-        item = args[0] if args else Any
+        one_item = item_hook(args[0] if args else Any)
 
         def fset(value: Any, _t: Any) -> Any:
             if type(value) is not list:
                 raise TypeError(f"expected a list, got {_short(value)}")
-            return frozenset(conv.structure(v, item) for v in value)
+            return frozenset([one_item(v) for v in value])
 
         return fset
 
@@ -208,7 +269,29 @@ def _make_converter() -> cattrs.Converter:
     def is_tuple(t: Any) -> bool:
         return t is tuple or get_origin(t) is tuple
 
-    conv.register_unstructure_hook_factory(is_tuple, lambda _t: unstructure_tuple)
+    def tuple_unstructure(t: Any) -> Callable[[Any], Any]:
+        args = get_args(t)
+        if args and all(a in primitives or a is Ellipsis for a in args):
+            return list  # ints, strings, bools and floats are their own JSON
+        if len(args) == 2 and args[1] is Ellipsis and get_origin(args[0]) is tuple:
+            inner = get_args(args[0])
+            if inner and all(a in primitives or a is Ellipsis for a in inner):
+                return lambda value: [list(r) for r in value]
+        if len(args) == 2 and args[1] is Ellipsis and _has_attrs(args[0]):
+            item = args[0]
+            found: list[Callable[[Any], Any]] = []
+
+            def attrs_items(value: tuple[Any, ...]) -> list[Any]:
+                if not found:
+                    found.append(conv.get_unstructure_hook(item))
+                h = found[0]
+                # A subclass of the declared class unstructures by its own class, as the generic path does.
+                return [h(v) if type(v) is item else conv.unstructure(v) for v in value]
+
+            return attrs_items
+        return unstructure_tuple
+
+    conv.register_unstructure_hook_factory(is_tuple, tuple_unstructure)
 
     def is_tagged(t: Any) -> bool:
         return _has_attrs(t) and tag_of(t) is not None
@@ -225,8 +308,20 @@ def _make_converter() -> cattrs.Converter:
         return hook
 
     def tagged_structure(t: Any) -> Callable[[Any, Any], Any]:
-        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
         tag = tag_of(t)
+        if not detailed:
+            # The keys are checked here, the tag among them, so the body needs no copy without its tag.
+            fast = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=False)
+            origin = get_origin(t) or t
+            keys = frozenset({a.name for a in attrs.fields(origin) if a.init} | {TAG_KEY})  # as cattrs names them
+
+            def fast_hook(value: Any, _t: Any) -> Any:
+                if type(value) is not dict or value.get(TAG_KEY) != tag or not keys.issuperset(value):
+                    raise TypeError(f"expected an object tagged {tag!r} with fields of {sorted(keys)}")
+                return fast(value, t)
+
+            return fast_hook
+        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
 
         def hook(value: Any, _t: Any) -> Any:
             if type(value) is not dict:
@@ -300,16 +395,25 @@ def _make_converter() -> cattrs.Converter:
     return conv
 
 
-_CONVERTER = _make_converter()
+_CONVERTER = _make_converter(detailed=True)
+_FAST = _make_converter(detailed=False)
 
 
 def unstructure(value: Any) -> Any:
     """A JSON-ready form of an attrs value (tagged classes carry their tag)."""
-    return _CONVERTER.unstructure(value)
+    return _FAST.unstructure(value)
 
 
 def structure(data: Any, cl: Any) -> Any:
-    """Build a value of type ``cl`` from its JSON-ready form; any defect raises ``StateFormatError``."""
+    """Build a value of type ``cl`` from its JSON-ready form; any defect raises ``StateFormatError``.
+
+    The fast converter (first error stops it) runs first; on any failure the detailed one runs again on the same
+    data to name every defect and its place, so the errors are the same either way.
+    """
+    try:
+        return _FAST.structure(data, cl)
+    except Exception:  # the detailed converter below names the defect (or, should it accept, returns)
+        pass
     try:
         return _CONVERTER.structure(data, cl)
     except RecursionError as exc:
@@ -344,13 +448,16 @@ def to_json(value: Any) -> str:
     if tag is None:
         raise TypeError(f"to_json: {type(value).__name__} declares no TAG; only tagged states and actions serialize")
     doc = {"format": FORMAT, "version": FORMAT_VERSION, "type": tag, "data": unstructure(value)}
-    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(doc)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-finite number {name} is not allowed")
 
 
+# Built once: json.dumps and json.loads with options build a new encoder or decoder on every call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
@@ -368,7 +475,7 @@ def _too_deep_at(text: str) -> int:
     return -1
 
 
-def check_sizes(value: Any, where: str = "$") -> None:
+def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
     """Refuse parsed JSON that nests deeper than :data:`MAX_DEPTH` or holds a list, object or string past its
     bound, in one pass (an explicit stack: no recursion), before anything is structured from it.
 
@@ -378,9 +485,44 @@ def check_sizes(value: Any, where: str = "$") -> None:
     ...
     tabletop_core.errors.StateFormatError: $.a[0]: a string of 5000 characters (at most 4096)
 
+    ``strings=False`` skips the string lengths, for JSON parsed from text no longer than :data:`MAX_STRING`
+    (no string in it can be longer).
+
     Raises:
         StateFormatError: naming the first place (a path such as ``$.data.stacks[3]``) that breaks a bound.
     """
+    # One pass without paths (most documents pass); only a document that breaks a bound is walked again, by
+    # _locate, to name the place.
+    if type(value) is str:
+        if strings and len(value) > MAX_STRING:
+            _locate(value, where)
+        return
+    level: list[Any] = [value] if type(value) in (list, dict) else []
+    depth = 0
+    while level:  # the containers at one depth, then those inside them
+        if depth >= MAX_DEPTH:
+            _locate(value, where)
+        inner: list[Any] = []
+        for item in level:
+            if type(item) is list:
+                if len(item) > MAX_LIST:
+                    _locate(value, where)
+                values: Any = item
+            else:
+                if len(item) > MAX_KEYS or (strings and any(len(k) > MAX_STRING for k in item)):
+                    _locate(value, where)
+                values = item.values()
+            kinds = set(map(type, values))  # most lists hold only numbers: nothing more to look at
+            if strings and str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
+                _locate(value, where)
+            if list in kinds or dict in kinds:
+                inner.extend([v for v in values if type(v) is list or type(v) is dict])
+        level = inner
+        depth += 1
+
+
+def _locate(value: Any, where: str) -> None:
+    """Raise the :func:`check_sizes` error for the first place in ``value`` that breaks a bound, with its path."""
     stack: list[tuple[Any, str, int]] = [(value, where, 0)]
     while stack:
         item, path, depth = stack.pop()
@@ -404,6 +546,7 @@ def check_sizes(value: Any, where: str = "$") -> None:
             if len(k) > MAX_STRING:
                 raise StateFormatError(f"{path}: a key of {len(k)} characters (at most {MAX_STRING})")
             stack.append((v, f"{path}.{k}" if k.isidentifier() else f"{path}[{_short(k)}]", depth + 1))
+    raise AssertionError("check_sizes found a bound broken that _locate did not")  # pragma: no cover
 
 
 def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str, Any]:
@@ -424,13 +567,13 @@ def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str
     if len(text) > MAX_BYTES:
         raise StateFormatError(f"document of {len(text)} characters is too large (at most {MAX_BYTES})")
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
+        doc = _DECODER.decode(text)
     except RecursionError as exc:
         where = _too_deep_at(text)
         raise StateFormatError(f"document nested too deeply (past {MAX_DEPTH} at character {where})") from exc
     except ValueError as exc:  # JSONDecodeError, int digit limits, non-finite constants
         raise StateFormatError(f"not valid JSON: {exc}") from exc
-    check_sizes(doc)
+    check_sizes(doc, strings=len(text) > MAX_STRING)
     if type(doc) is not dict:
         raise StateFormatError("document must be a JSON object")
     if doc.get("format") != expected_format:

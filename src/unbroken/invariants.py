@@ -362,15 +362,31 @@ def _check_frames(state: State, pack: Pack) -> None:
 
 
 def _check_conservation(state: State, pack: Pack) -> None:
-    """Every encounter card (``count`` copies each) and every skill is in exactly one place (piles checked above,
-    so expanding them is cheap)."""
-    enc = Counter(state.encounters.cards()) + Counter(state.encounters.discards) + Counter(state.revealed)
-    enc.update(f.card for f in state.pending.frames if isinstance(f, ExploreMode | ExploreCommitted | ExploreEnd))
-    want = Counter({i: e.count for i, e in enumerate(pack.encounters)})
+    """Every encounter card (``count`` copies each) and every skill is in exactly one place (the piles' counts
+    summed as they are, never expanded into a copy per card)."""
+    frames = (f.card for f in state.pending.frames if isinstance(f, ExploreMode | ExploreCommitted | ExploreEnd))
+    enc = _tally(len(pack.encounters), state.encounters, state.revealed, frames)
+    want = [e.count for e in pack.encounters]
     if enc != want:
-        raise ValueError(f"encounter cards are not conserved: {dict(enc)} != {dict(want)}")
+        found = Counter(state.encounters.cards()) + Counter(state.encounters.discards) + Counter(state.revealed)
+        raise ValueError(f"encounter cards are not conserved: {dict(found)} != {dict(enumerate(want))}")
     index = {x.id: i for i, x in enumerate(pack.skills)}
-    held = Counter(index[s] for s in state.skills)
-    skills = Counter(state.skill_deck.cards()) + Counter(state.skill_deck.discards) + Counter(state.offered) + held
-    if skills != Counter(range(len(pack.skills))):
+    held = [index[s] for s in state.skills]
+    if _tally(len(pack.skills), state.skill_deck, state.offered, held) != [1] * len(pack.skills):
         raise ValueError(f"skills are not conserved: each of the {len(pack.skills)} skills in one place")
+
+
+def _tally(n: int, pile: Pile[int], *loose: Iterable[int]) -> list[int] | None:
+    """Copies of each card ``0..n-1`` in ``pile`` (draw and discards) and the ``loose`` cards; ``None`` when one is
+    not such a card."""
+    counts = [0] * n
+    for card, copies in pile.counts:
+        if type(card) is not int or not 0 <= card < n:
+            return None
+        counts[card] += copies
+    for cards in (pile.discards, *loose):
+        for card in cards:
+            if type(card) is not int or not 0 <= card < n:
+                return None
+            counts[card] += 1
+    return counts

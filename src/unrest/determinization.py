@@ -29,19 +29,20 @@ the Empire sees), so drawing the deal first and then the order is uniform over t
 
 from __future__ import annotations
 
-import attrs
 import numpy as np
 
 from tabletop_core.errors import TabletopError
+from tabletop_core.fastcopy import replace
 from unrest.rules.cards import KINDS, MISDIRECTION, card_name
 from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for, outside
-from unrest.rules.missions import Tally
+from unrest.rules.missions import Mission, Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
 from unrest.state import (
     DRAW_SIZE,
     EMPIRE,
     HAND_SIZE,
+    LAST_ROUND,
     N_DISTRICTS,
     REBELLION,
     Destroyed,
@@ -88,34 +89,57 @@ def _snapshot(stack: tuple[StackCard, ...], r: int, freed: int) -> tuple[StackCa
     """The stack as it stood at the end of round ``r`` (proof reveals undone if it was liberated later)."""
     cards = tuple(c for c in stack if c.round <= r)
     if freed and freed > r:
-        cards = tuple(attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in cards)
+        cards = tuple(replace(c, revealed=False, proved=False) if c.proved else c for c in cards)
     return cards
 
 
 def _unproved(stack: tuple[StackCard, ...]) -> tuple[StackCard, ...]:
-    return tuple(attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in stack)
+    return tuple(replace(c, revealed=False, proved=False) if c.proved else c for c in stack)
 
 
-def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
-    """``state`` (a deal of ``truth``'s unseen cards) if it obeys the rule inferences, with its proof frame
-    recomputed; ``None`` if it breaks one. Snapshots made only of seen cards are skipped (``truth`` passes
-    them)."""
+#: A snapshot check: a District, the stack indices of its cards as the stack stood at the end of a finished round,
+#: and the Missions that stack met none of.
+_Check = tuple[int, tuple[int, ...], tuple[Mission, ...]]
+
+
+def _snapshot_checks(state: UnrestState) -> tuple[_Check, ...]:
+    """The end-of-round snapshots :func:`consistent` checks: each stack as it stood at the end of each finished
+    round while its District was in play, those with a card hidden from the Empire (the others the true state
+    passes).
+
+    Which cards each snapshot holds, and whether one is hidden, is public (rounds, facings, proofs), so every deal
+    of the same state has the same checks: :func:`determinize_empire` derives them once, not at every try. A
+    proof reveal undone changes no tally (a proved card counts in the sums, and as face up before the proof in
+    neither case), only whether the snapshot holds a hidden card.
+    """
     cur = state.pos.round
     done = cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
+    out: list[_Check] = []
     for d in range(N_DISTRICTS):
         stack = state.stacks[d]
         if not stack:
             continue
         freed = state.freed[d]
-        rounds = sorted({c.round for c in stack})
-        for r in rounds:
+        for r in sorted({c.round for c in stack}):
             if r > done or (freed and r >= freed):
                 continue
-            snap = _snapshot(stack, r, freed)
-            if all(c.revealed for c in snap):
+            if all(c.revealed for c in _snapshot(stack, r, freed)):
                 continue
-            tally = Tally(snap)
-            if any(m.holds(tally) for m in missions_for(state, d)):
+            out.append((d, tuple(i for i, c in enumerate(stack) if c.round <= r), missions_for(state, d)))
+    return tuple(out)
+
+
+def consistent(state: UnrestState, truth: UnrestState, checks: tuple[_Check, ...] | None = None) -> UnrestState | None:
+    """``state`` (a deal of ``truth``'s unseen cards) if it obeys the rule inferences, with its proof frame
+    recomputed; ``None`` if it breaks one. Snapshots made only of seen cards are skipped (``truth`` passes
+    them); ``checks`` are the snapshot checks of ``truth`` when already derived (:func:`_snapshot_checks`)."""
+    cur = state.pos.round
+    stacks = state.stacks
+    for d, indices, missions in _snapshot_checks(state) if checks is None else checks:
+        stack = stacks[d]
+        tally = Tally([stack[i] for i in indices])
+        for m in missions:
+            if m.holds(tally):
                 return None
     if state.winner == REBELLION:
         # The game ended at once when the last District was liberated: the check of this round had passed over
@@ -141,7 +165,7 @@ def consistent(state: UnrestState, truth: UnrestState) -> UnrestState | None:
         new = Proof(d, frame.chosen, open_)
         if not open_ or frame.chosen in open_:
             return None
-        state = attrs.evolve(state, pending=state.pending.replace_top(new))
+        state = replace(state, pending=state.pending.replace_top(new))
     if state.pos.step == "plan" and state.winner < 0 and not plan_actions(state):
         return None
     return state
@@ -171,25 +195,32 @@ def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestSt
     free.extend([(4,)] * n_deck)
     if len(free) + len(forced_m) + len(not_m) != len(unseen):
         raise ValueError("unrest: determinize: unseen cards and unseen places disagree")
-    m_cards = [k for k in unseen if k == MISDIRECTION]
-    numbered = np.array([k for k in unseen if k != MISDIRECTION], dtype=np.int64)
-    n_m = len(m_cards) - len(forced_m)
+    numbered = [k for k in unseen if k != MISDIRECTION]
+    n_m = len(unseen) - len(numbered) - len(forced_m)
+    n_num, n_not_m = len(numbered), len(not_m)
+    n_rest = n_num - n_not_m + n_m
+    checks = _snapshot_checks(state)
+    places = [*forced_m, *not_m, *free]
+    forced = [MISDIRECTION] * len(forced_m)
     for _ in range(MAX_TRIES):
-        picked = rng.permutation(numbered)
-        to_not_m = picked[: len(not_m)]
-        rest = np.concatenate([picked[len(not_m) :], np.full(n_m, MISDIRECTION, dtype=np.int64)])
-        rest = rng.permutation(rest)
-        deal = _build(
-            state,
-            forced_m=forced_m,
-            not_m=not_m,
-            free=free,
-            not_m_cards=to_not_m.tolist(),
-            free_cards=rest.tolist(),
-        )
-        ok = consistent(deal, state)
+        # The deal: an ordered sample of numbered cards for the hidden destroyed places (a partial Fisher-Yates
+        # shuffle), then the other numbered cards and the free Misdirections shuffled over the free places (a
+        # full one), from one call for uniform draws: as uniform as two permutations, at a fraction of the
+        # cost of the arrays (the index of a draw ``u`` among ``n`` is ``int(u * n)``, as in :func:`sample_draws`).
+        u = rng.random(n_not_m + n_rest).tolist()
+        cards = numbered[:]
+        for t in range(n_not_m):
+            j = t + int(u[t] * (n_num - t))
+            cards[t], cards[j] = cards[j], cards[t]
+        rest = cards[n_not_m:]
+        rest += [MISDIRECTION] * n_m
+        for t in range(n_rest):
+            j = t + int(u[n_not_m + t] * (n_rest - t))
+            rest[t], rest[j] = rest[j], rest[t]
+        deal = _build(state, places, [*forced, *cards[:n_not_m], *rest])
+        ok = consistent(deal, state, checks)
         if ok is not None:
-            return attrs.evolve(ok, draws=sample_draws(ok, rng))
+            return replace(ok, draws=sample_draws(ok, rng))
     raise TabletopError(
         f"unrest: determinize found no consistent deal in {MAX_TRIES} tries at round {r}; "
         "refusing to return the true state, which would leak the hidden cards"
@@ -280,41 +311,44 @@ def sample_draws(state: UnrestState, rng: np.random.Generator) -> tuple[int, ...
     return tuple(out)
 
 
-def _build(
-    state: UnrestState,
-    *,
-    forced_m: list[tuple[int, ...]],
-    not_m: list[tuple[int, ...]],
-    free: list[tuple[int, ...]],
-    not_m_cards: list[int],
-    free_cards: list[int],
-) -> UnrestState:
+#: By card kind, the card planned face down; by round and kind, the face-down stack card placed and the face-down
+#: destroyed card of that round: shared values (a deal builds no new one).
+_HIDDEN_PLANNED = tuple(Planned(k, False) for k in range(KINDS))
+_HIDDEN_STACKED = tuple(tuple(StackCard(k, False, r) for k in range(KINDS)) for r in range(LAST_ROUND + 1))
+_HIDDEN_DESTROYED = tuple(tuple(Destroyed(k, False, r) for k in range(KINDS)) for r in range(LAST_ROUND + 1))
+
+
+def _build(state: UnrestState, places: list[tuple[int, ...]], cards: list[int]) -> UnrestState:
+    """``state`` with ``cards[i]`` dealt to ``places[i]`` (the unseen places of :func:`determinize_empire`)."""
     plan = list(state.plan)
     stacks = [list(s) for s in state.stacks]
     destroyed = list(state.destroyed)
     hand: list[int] = []
     deck = [0] * KINDS
-    places = [*forced_m, *not_m, *free]
-    cards = [MISDIRECTION] * len(forced_m) + not_m_cards + free_cards
     for place, card in zip(places, cards, strict=True):
         kind = place[0]
-        if kind == 0:
-            plan[place[1]] = Planned(card, False)
-        elif kind == 1:
-            old = stacks[place[1]][place[2]]
-            stacks[place[1]][place[2]] = StackCard(card, False, old.round, old.proved)
-        elif kind == 2:
-            old_x = destroyed[place[1]]
-            destroyed[place[1]] = Destroyed(card, False, old_x.round)
+        if kind == 4:
+            deck[card] += 1
         elif kind == 3:
             hand.append(card)
+        elif kind == 1:
+            # A hidden card keeps its round and facing; only its kind is dealt.
+            row = stacks[place[1]]
+            old = row[place[2]]
+            r = old.round
+            fresh = old.proved or not 0 <= r <= LAST_ROUND
+            row[place[2]] = StackCard(card, False, r, old.proved) if fresh else _HIDDEN_STACKED[r][card]
+        elif kind == 0:
+            plan[place[1]] = _HIDDEN_PLANNED[card]
         else:
-            deck[card] += 1
-    return attrs.evolve(
+            r = destroyed[place[1]].round
+            destroyed[place[1]] = _HIDDEN_DESTROYED[r][card] if 0 <= r <= LAST_ROUND else Destroyed(card, False, r)
+    hand.sort()
+    return replace(
         state,
         plan=tuple(plan),
-        stacks=tuple(tuple(s) for s in stacks),
+        stacks=tuple([tuple(s) for s in stacks]),
         destroyed=tuple(destroyed),
-        hand=tuple(sorted(hand)),
+        hand=tuple(hand),
         deck=tuple(deck),
     )

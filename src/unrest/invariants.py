@@ -7,16 +7,32 @@ reasoning which draw logs are (:func:`unrest.determinization.draws_fit`), so nei
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import attrs
 
 from unrest import setup
-from unrest.actions import DECISIONS, NUM_MOVE_CODES, PLAN_HIDDEN, Plan, Surveil
+from unrest.actions import (
+    DECISIONS,
+    NUM_MOVE_CODES,
+    Blockade,
+    Decision,
+    Destroy,
+    Place,
+    Plan,
+    Reroute,
+    Reveal,
+    Surveil,
+    Target,
+)
 from unrest.determinization import consistent, draws_fit
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, outside
 from unrest.setup import ROWS, deck_for
 from unrest.state import (
+    BLOCKADE,
     CAPITOL,
+    DESTROY,
     DRAW_SIZE,
     EMPIRE,
     EMPIRE_ACTIONS,
@@ -30,17 +46,32 @@ from unrest.state import (
     NO_DISTRICT,
     PLAN_SIZE,
     REBELLION,
+    REROUTE,
+    SURVEIL,
     WIN_LIBERATED,
     UnrestState,
 )
 from unrest.view import MAX_MOVES
 
-__all__ = ["validate_state"]
+__all__ = ["validate_state", "validate_table"]
 
 
 def validate_state(state: UnrestState) -> None:
-    """Check the invariants of a (deserialized) state: the flow position and rounds, card conservation, the row,
-    the Missions, the round's parts, the pending proof and the logs.
+    """Check the invariants of a (deserialized) state: those of its table (:func:`validate_table`) and of its
+    history, the table held to the move log (a state with an empty log is at setup or the start of round 1).
+
+    Raises:
+        ValueError: naming the first invariant ``state`` breaks (for the log, the move where it breaks).
+    """
+    validate_table(state)
+    _check_history(state)
+
+
+def validate_table(state: UnrestState) -> None:
+    """Check the invariants of a state's table alone: the flow position and rounds, card conservation, the row,
+    the Missions, the round's parts, the pending proof and the logs' own form. Every reachable state passes; so do
+    hand-laid analysis positions that no play reaches (many destroyed cards, say), which :func:`validate_state`
+    refuses for their history. Loading a state runs :func:`validate_state`.
 
     Raises:
         ValueError: naming the first invariant ``state`` breaks.
@@ -54,8 +85,6 @@ def validate_state(state: UnrestState) -> None:
     _check_winner(state)
     _check_proof(state)
     _check_logs(state)
-    if state.moves:
-        _check_history(state)
 
 
 def _final_round(state: UnrestState) -> int:
@@ -68,8 +97,7 @@ def _check_history(state: UnrestState) -> None:
     Interest and the whole plan from targeting to the liberation, the plan's facings as the log shows them, and
     the liberation checks of earlier rounds (what the determinizer infers from the table holds of the truth).
 
-    A position with no logged decision is a set-up position (the tests and analyses lay such tables by hand);
-    it is held to every other invariant but not to these.
+    A state with no logged decision is held to all of it as the start of the game (setup or round 1's start).
     """
     _check_draw_count(state)
     step, now = state.pos.step, state.pos.round
@@ -84,7 +112,7 @@ def _check_history(state: UnrestState) -> None:
     full = step in ("defend", "place") or (step == "liberate" and state.winner != EMPIRE)
     if (full and len(state.plan) != PLAN_SIZE) or (step not in ("plan", "liberate") and not full and state.plan):
         raise ValueError(f"the plan has {PLAN_SIZE} slots from defence to liberation, none before (not {state.plan})")
-    _check_plan_log(state)
+    _check_moves(state)
     if consistent(state, state) is None:
         # The determinizer's inferences from the table (a District meeting a Mission is liberated at the round's
         # end, left to right) must hold of the truth itself, or no deal of the hidden cards could explain it.
@@ -173,8 +201,8 @@ def _check_round_parts(state: UnrestState) -> None:
         )
     if len(state.aoi) not in (0, 2) or len(set(state.aoi)) != len(state.aoi):
         raise ValueError(f"the Area of Interest marks two distinct Districts or none, not {state.aoi}")
-    pairs = {state.row[i : i + 2] for i in range(len(state.row) - 1)}
-    if state.aoi and step != "liberate" and state.aoi not in pairs:
+    aoi = state.aoi
+    if aoi and step != "liberate" and aoi not in {state.row[i : i + 2] for i in range(len(state.row) - 1)}:
         raise ValueError(f"the Area of Interest {state.aoi} must mark two adjacent Districts of the row {state.row}")
     blockading = step in ("defend", "place", "liberate")
     if state.blockade != NO_DISTRICT and (not blockading or state.blockade not in range(N_DISTRICTS)):
@@ -268,30 +296,225 @@ def _check_proof(state: UnrestState) -> None:
         raise ValueError(f"proof of District {d}: the open proofs must be {open_}, the minimal ones extending {chosen}")
 
 
-def _check_plan_log(state: UnrestState) -> None:
-    """The planned cards' facings are what the log says: face up when planned face up (the log shows the card)
-    or surveilled since; a card planned face up is the one the log names."""
-    if not state.plan:
-        return
+# Move codes by kind, in the order a round takes them: the Area of Interest, the plan, the Empire's powers, the
+# placement, the liberation proofs' reveals.
+_TARGET, _PLAN, _POWER, _PLACE, _REVEAL = range(5)
+_PARTS = ("Area of Interest", "plan", "powers", "placement", "reveals")
+_KIND_OF = {Target: _TARGET, Plan: _PLAN, Surveil: _POWER, Destroy: _POWER, Reroute: _POWER, Blockade: _POWER}
+_KIND_OF.update({Place: _PLACE, Reveal: _REVEAL})
+_POWER_OF = {Surveil: SURVEIL, Destroy: DESTROY, Reroute: REROUTE, Blockade: BLOCKADE}
+
+
+def _code(action: Decision | None) -> tuple[int, int, int, int, int, int]:
+    """A public code as plain ints: kind, power (or -1), slot, District, card shown, stack index (-1 if none)."""
+    if action is None:  # a hidden plan
+        return (_PLAN, -1, -1, NO_DISTRICT, -1, -1)
+    kind = _KIND_OF[type(action)]
+    power = _POWER_OF.get(type(action), -1)
+    slot = getattr(action, "slot", -1)
+    district = getattr(action, "district", NO_DISTRICT)
+    card = action.card if isinstance(action, Plan) else -1
+    return (kind, power, slot, district, card, getattr(action, "index", -1))
+
+
+#: Each public code (decision ids, then the hidden plan) as :func:`_code` ints.
+_CODES = (*(_code(a) for a in DECISIONS), _code(None))
+#: The kinds of move a step can follow in its own round.
+_STEP_KINDS = {
+    "plan": (_TARGET, _PLAN),
+    "defend": (_PLAN, _POWER),
+    "place": (_PLAN, _POWER, _PLACE),
+    "liberate": (_PLAN, _POWER, _PLACE, _REVEAL),
+    "draw": (_PLAN, _POWER, _PLACE, _REVEAL),
+}
+# A plan slot as the log shows it, a list [face up (planned so or surveilled), the card if planned face up (or -1),
+# left the plan (None while a surveil may have destroyed a Misdirection there), where in the destroyed cards that
+# Misdirection would lie]; a card that reached a stack or the destroyed pile, a list [round, face up, card or -1,
+# destroyed by a surveil (so a Misdirection), dropped (a surveil's possible destruction that did not happen)].
+_UP, _CARD, _LEFT, _SURVEIL = range(4)
+_ROUND, _MISDIRECTION, _DROPPED = 0, 3, 4
+
+
+def _check_moves(state: UnrestState) -> None:
+    """Walk the move log once and hold the table to it: the log's rounds are the state's (a state with an empty
+    log is at setup or the start of round 1), each round takes its moves in the rules' order (the Area of
+    Interest, except in the Final Encounter; the plan; the powers, each once, face up, at most two; the placement,
+    lowest slot first, into the Area of Interest off the Blockade; the proofs' reveals), and what the moves did is
+    on the table: every stack's cards and the destroyed pile in order with their rounds and facings, the cards
+    the log shows, the tokens, the powers used, the Blockade, the Area of Interest, this round's plan, the hand's
+    size and the cards revealed to liberate each District. Linear in the log's length.
+    """
     moves = state.moves
-    end = len(moves)
-    while end and moves[end - 1] != PLAN_HIDDEN and not isinstance(DECISIONS[moves[end - 1]], Plan):
-        end -= 1
-    start = end
-    while start and (moves[start - 1] == PLAN_HIDDEN or isinstance(DECISIONS[moves[start - 1]], Plan)):
-        start -= 1
-    plans = moves[max(start, end - len(state.plan)) : end]
-    if len(plans) != len(state.plan):
-        raise ValueError(f"the plan holds {len(state.plan)} cards but the log shows {len(plans)} planned this round")
-    watched = {a.slot for a in (DECISIONS[m] for m in moves[end:] if m != PLAN_HIDDEN) if isinstance(a, Surveil)}
-    for slot, (card, code) in enumerate(zip(state.plan, plans, strict=True)):
-        if card is None:
+    now, step = state.pos.round, state.pos.step
+    final_round = _final_round(state)
+    laid, freed = state.laid, state.freed
+    tokens = list(setup.RESEARCH_TOKENS if state.options.research else (True,) * N_POWERS)  # as setup lays them
+    stacks: list[list[list[Any]]] = [[] for _ in range(N_DISTRICTS)]
+    gone: list[list[Any]] = []
+    reveals: dict[int, list[int]] = {}  # by round, the stack indices revealed
+    planned = 0
+    rnd, kind = 0, _REVEAL
+    row: list[int] = []
+    slots: list[list[Any]] = []
+    used: list[int] = []
+    blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
+
+    def end_round(at: str) -> None:
+        for s, slot in enumerate(slots):
+            if slot[_LEFT] is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
+                slot[_LEFT] = True
+            elif not slot[_LEFT]:
+                raise ValueError(f"{at}: plan slot {s + 1} of round {rnd} never left the plan")
+        if not any(tokens):
+            tokens[:] = [True] * N_POWERS
+
+    def bad(i: int, why: str) -> ValueError:
+        code = moves[i]
+        return ValueError(f"moves[{i}]: {DECISIONS[code] if code < len(DECISIONS) else 'a hidden plan'} {why}")
+
+    for i, code in enumerate(moves):
+        kind_i, power, slot_n, district, card, index = _CODES[code]
+        if rnd == 0 or kind_i == _TARGET or (kind_i == _PLAN and kind >= _POWER):
+            if rnd:
+                end_round(f"moves[{i}]")
+            rnd += 1
+            if rnd > now:
+                raise bad(i, f"reaches round {rnd}, but the state is in round {now}")
+            if (kind_i == _TARGET) != (rnd != final_round):
+                raise bad(i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter")
+            row = [d for d in laid if not 0 < freed[d] < rnd]
+            slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
+        elif kind_i < kind:
+            raise bad(i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
+        kind = kind_i
+        if kind_i == _PLAN:
+            if len(slots) == PLAN_SIZE:
+                raise bad(i, f"plans a card past the {PLAN_SIZE} of round {rnd}")
+            slots.append([card >= 0, card, False, -1])
+            planned += 1
             continue
-        shown = DECISIONS[code] if code != PLAN_HIDDEN else None
-        if shown is not None and (not card.revealed or Plan(card.card, hidden=False) != shown):
-            raise ValueError(f"plan slot {slot}: the log shows {shown} planned face up, the plan holds {card}")
-        if shown is None and card.revealed != (slot in watched):
-            raise ValueError(f"plan slot {slot}: a card planned face down is face up exactly once surveilled")
+        if kind_i == _REVEAL:
+            reveals.setdefault(rnd, []).append(index)
+            continue
+        if kind_i == _TARGET:
+            if district not in row[:-1]:
+                raise bad(i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
+            aoi = (district, row[row.index(district) + 1])
+            continue
+        slot: list[Any] = []
+        if slot_n >= 0:
+            if slot_n >= len(slots) or slots[slot_n][_LEFT]:
+                raise bad(i, f"in round {rnd} names a slot with no planned card")
+            slot = slots[slot_n]
+        if kind_i == _PLACE:
+            for lower in slots[:slot_n]:
+                if lower[_LEFT] is False:
+                    raise bad(i, f"in round {rnd} skips a lower slot still planned")
+                lower[_LEFT] = True  # a placement skipped a surveilled slot: a Misdirection, destroyed on sight
+            if district not in (aoi or row) or district == blockade:
+                raise bad(i, f"in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade")
+        else:
+            if power in used or not tokens[power] or len(used) == EMPIRE_ACTIONS:
+                raise bad(i, f"in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})")
+            tokens[power] = False
+            used.append(power)
+            if power in (BLOCKADE, REROUTE):
+                if district not in row:
+                    raise bad(i, f"in round {rnd} names a District out of play")
+                if power == BLOCKADE:
+                    blockade = district
+                    continue
+            elif power == SURVEIL:
+                if slot[_UP]:
+                    raise bad(i, f"in round {rnd} surveils a card already face up")
+                slot[_UP], slot[_LEFT], slot[_SURVEIL] = True, None, len(gone)
+                gone.append([rnd, True, -1, True, False])
+                continue
+        if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
+            gone[slot[_SURVEIL]][_DROPPED] = True
+        slot[_LEFT] = True
+        moved = [rnd, slot[_UP], slot[_CARD], False, False]
+        if power == DESTROY:
+            gone.append(moved)
+        else:
+            stacks[district].append(moved)
+    at = f"moves (the log's end, {len(moves)} moves)"
+    started = 0 < rnd == now
+    if now > 0 and rnd not in (now - 1, now):
+        raise ValueError(f"{at}: the log shows {rnd} rounds played, but the state is in round {now}")
+    opening = step == "target" or (step == "plan" and now == final_round and not state.plan)
+    if now > 0 and not started and not opening:
+        raise ValueError(f"{at}: round {now} at the {step} step has no move logged")
+    if started and kind not in _STEP_KINDS.get(step, ()):
+        raise ValueError(f"{at}: round {now}'s last move is of its {_PARTS[kind]}, which the {step} step cannot follow")
+    if rnd and (not started or step == "draw" or state.winner == EMPIRE):  # the round's end is behind
+        end_round(at)
+        slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
+    plan = state.plan
+    if plan and len(plan) != len(slots):
+        raise ValueError(f"{at}: the plan holds {len(plan)} slots, the log shows {len(slots)} planned this round")
+    for s, (planned_card, slot) in enumerate(zip(plan, slots, strict=False)):
+        if slot[_LEFT] is None:  # surveilled: an empty slot held a Misdirection, destroyed on sight
+            slot[_LEFT] = planned_card is None
+            gone[slot[_SURVEIL]][_DROPPED] = planned_card is not None
+        if (planned_card is None) != slot[_LEFT]:
+            raise ValueError(
+                f"{at}: plan slot {s + 1} is {planned_card}, the log {'moved' if slot[_LEFT] else 'left'} it"
+            )
+        if planned_card is not None and (
+            planned_card.revealed != slot[_UP] or slot[_CARD] not in (-1, planned_card.card)
+        ):
+            shown = f"face up as {slot[_CARD]}" if slot[_CARD] >= 0 else "face up" if slot[_UP] else "face down"
+            raise ValueError(f"{at}: plan slot {s + 1} holds {planned_card}; the log shows it {shown}")
+    _match_table(state, at, stacks, [c for c in gone if not c[_DROPPED]], reveals)
+    if tuple(tokens) != state.tokens or tuple(used) != state.used or blockade != state.blockade:
+        raise ValueError(
+            f"{at}: the log leaves tokens {tuple(tokens)}, powers used {tuple(used)} and Blockade {blockade}, "
+            f"not {state.tokens}, {state.used} and {state.blockade}"
+        )
+    if state.aoi and aoi != state.aoi:
+        raise ValueError(f"{at}: the log marks the Area of Interest {aoi}, the table {state.aoi}")
+    if len(state.hand) != len(state.draws) - planned:
+        raise ValueError(f"{at}: {len(state.draws)} cards drawn, {planned} planned: not {len(state.hand)} in hand")
+
+
+def _match_table(
+    state: UnrestState, at: str, stacks: list[list[list[Any]]], gone: list[list[Any]], reveals: dict[int, list[int]]
+) -> None:
+    """The stacks, the destroyed pile and the liberations' reveals are what the log's moves made them."""
+    for d, (cards, logged) in enumerate(zip(state.stacks, stacks, strict=True)):
+        if len(cards) != len(logged):
+            raise ValueError(f"{at}: District {d} holds {len(cards)} cards, the log placed {len(logged)} there")
+        for i, (c, (rnd, up, card, _m, _d)) in enumerate(zip(cards, logged, strict=True)):
+            # A card placed face down is face up only once revealed to prove its District; one face up stays so.
+            facing = (c.revealed and not c.proved) if up else c.revealed == c.proved
+            if c.round != rnd or not facing or card not in (-1, c.card):
+                raise ValueError(
+                    f"{at}: District {d}'s card {i + 1} is {c}; the log placed a card "
+                    f"{'face up' if up else 'face down'}{f' (kind {card})' if card >= 0 else ''} in round {rnd}"
+                )
+    if len(state.destroyed) != len(gone):
+        raise ValueError(f"{at}: {len(state.destroyed)} destroyed cards, the log destroyed {len(gone)}")
+    for j, (y, (rnd, up, card, misdirection, _d)) in enumerate(zip(state.destroyed, gone, strict=True)):
+        m = y.card == MISDIRECTION
+        if y.round != rnd or y.revealed != (up or m) or (misdirection and not m) or card not in (-1, y.card):
+            raise ValueError(f"{at}: destroyed card {j + 1} is {y}; the log destroyed it in round {rnd}")
+    # A round's liberations go left to right, each proof revealing its cards in stack order.
+    frame = state.pending.top
+    proving = NO_DISTRICT if frame is None else frame.district
+    due: dict[int, list[int]] = {}
+    for d in state.laid:
+        r = state.freed[d] or (state.pos.round if d == proving else 0)
+        if r:
+            shown = [i for i, c in enumerate(state.stacks[d]) if c.proved]
+            if shown:
+                due.setdefault(r, []).extend(shown)
+    if due != reveals:
+        r = min(r for r in {*due, *reveals} if due.get(r) != reveals.get(r))
+        raise ValueError(
+            f"{at}: the log reveals stack cards {reveals.get(r, [])} in round {r}'s liberations, "
+            f"the stacks {due.get(r, [])}"
+        )
 
 
 def _check_logs(state: UnrestState) -> None:

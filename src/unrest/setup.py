@@ -23,8 +23,9 @@ check, the end.
 from __future__ import annotations
 
 from tabletop_core.fastcopy import replace
+from tabletop_core.flow import Position
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
-from unrest.rules.cards import DECK, parse_card
+from unrest.rules.cards import DECK, DECK_SIZE, parse_card
 from unrest.state import (
     CAPITOL,
     FLOW,
@@ -37,6 +38,8 @@ from unrest.state import (
     District,
     UnrestOptions,
     UnrestState,
+    next_step,
+    position,
 )
 
 __all__ = [
@@ -98,10 +101,21 @@ def initial(options: UnrestOptions) -> UnrestState:
     )
 
 
+#: By card kind, copies left and cards left, the outcome ``(Draw(kind), copies / cards)``: shared pairs, so a draw
+#: step divides nothing and builds no pair (decks hold at most 4 copies of a kind and 24 cards).
+_DRAW_PAIRS = tuple(
+    tuple(tuple((DRAWS[k], n / size if size else 0.0) for size in range(DECK_SIZE + 1)) for n in range(5))
+    for k in range(len(DECK))
+)
+
+
 def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
     """Each card kind left in the deck with probability copies / cards left."""
     size = sum(deck)
-    return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
+    if size > DECK_SIZE or max(deck) > 4 or min(deck) < 0:  # not a deck of this game (hand-made): divide
+        return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
+    pairs = _DRAW_PAIRS
+    return tuple([pairs[k][n][size] for k, n in enumerate(deck) if n])
 
 
 def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
@@ -121,12 +135,20 @@ def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
     return draw_outcomes(state.deck)
 
 
-def draw(state: UnrestState, card: int) -> UnrestState:
-    """The state after the Rebellion draws ``card`` from the deck into the hand."""
+def draw(state: UnrestState, card: int, pos: Position | None = None) -> UnrestState:
+    """The state after the Rebellion draws ``card`` from the deck into the hand (and play moves to ``pos``, if
+    given, in the same copy)."""
     deck = list(state.deck)
     deck[card] -= 1
     hand = tuple(sorted((*state.hand, card)))
-    return replace(state, deck=tuple(deck), hand=hand, to_draw=state.to_draw - 1, draws=(*state.draws, card))
+    return replace(
+        state,
+        deck=tuple(deck),
+        hand=hand,
+        to_draw=state.to_draw - 1,
+        draws=(*state.draws, card),
+        pos=state.pos if pos is None else pos,
+    )
 
 
 def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
@@ -135,17 +157,16 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         row = (*state.row, outcome.district)
         if state.options.variant == "capitol" and len(row) == 2:
             row = (*row, CAPITOL)
-        pos = FLOW.next(state.pos) if len(row) == N_DISTRICTS else state.pos
+        pos = next_step(state.pos) if len(row) == N_DISTRICTS else state.pos
         return replace(state, row=row, laid=row, pos=pos)
     if isinstance(outcome, Draw):
-        state = draw(state, outcome.card)
-        return replace(state, pos=FLOW.next(state.pos)) if state.to_draw == 0 else state
+        return draw(state, outcome.card, pos=next_step(state.pos) if state.to_draw == 1 else state.pos)
     assert isinstance(outcome, DealMission)
     missions = (*state.missions, outcome.mission)
     if len(missions) == 1 + MISSIONS_DEALT and state.options.research:
-        return replace(state, missions=missions, final=True, pos=FLOW.at("rebellion", "plan", 1))
+        return replace(state, missions=missions, final=True, pos=position(1, "plan"))
     if len(missions) == 1 + MISSIONS_DEALT:
-        return replace(state, missions=missions, pos=FLOW.at("rebellion", "target", 1))
+        return replace(state, missions=missions, pos=position(1, "target"))
     return replace(state, missions=missions)
 
 

@@ -54,6 +54,9 @@ __all__ = [
     "StackCard",
     "UnrestOptions",
     "UnrestState",
+    "next_phase",
+    "next_step",
+    "position",
 ]
 
 #: A seat: :data:`REBELLION` (0) or :data:`EMPIRE` (1).
@@ -114,6 +117,41 @@ FLOW = Flow(
         Phase("end", ("liberate", "draw")),
     )
 )
+
+
+#: Every position of :data:`FLOW` a game can reach (rounds 0 to :data:`LAST_ROUND`), one shared instance each.
+#: Positions are values: the rules hand out these instead of building a new one at every step change.
+_POSITIONS: dict[tuple[Round, str], Position] = {
+    (r, step): Position(r, phase, step) for r in range(LAST_ROUND + 1) for phase, step in FLOW.steps()
+}
+#: By ``(round, step)``, the position after it in :data:`FLOW` (``FLOW.next``) and the first of the next phase.
+_NEXT: dict[tuple[Round, str], Position] = {
+    key: _POSITIONS.get((n.round, n.step), n) for key, pos in _POSITIONS.items() for n in (FLOW.next(pos),)
+}
+_NEXT_PHASE: dict[tuple[Round, str], Position] = {
+    key: _POSITIONS.get((n.round, n.step), n) for key, pos in _POSITIONS.items() for n in (FLOW.next_phase(pos),)
+}
+
+
+def position(round_: Round, step: str) -> Position:
+    """The position of ``step`` (a step name of :data:`FLOW`, each unique) in round ``round_``: ``FLOW.at``."""
+    pos = _POSITIONS.get((round_, step))
+    if pos is None:
+        phase = next(p.name for p in FLOW.phases if step in p.steps)
+        return FLOW.at(phase, step, round_)
+    return pos
+
+
+def next_step(pos: Position) -> Position:
+    """The step after ``pos`` in :data:`FLOW` (``FLOW.next``), from a table."""
+    nxt = _NEXT.get((pos.round, pos.step))
+    return FLOW.next(pos) if nxt is None else nxt
+
+
+def next_phase(pos: Position) -> Position:
+    """The first step of the phase after ``pos``'s (``FLOW.next_phase``), from a table."""
+    nxt = _NEXT_PHASE.get((pos.round, pos.step))
+    return FLOW.next_phase(pos) if nxt is None else nxt
 
 
 def _kind(_inst: object, attr: attrs.Attribute[int], value: int) -> None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replace, replacer
 from tabletop_core.flow import Pending, Position
 
 
@@ -102,3 +102,53 @@ def test_replace_copies_keyword_only_and_validated_classes_without_their_checks(
 
     assert replace(Keyed(1, b=2), a=5) == Keyed(5, b=2)
     assert replace(Keyed(1), b=-3).b == -3
+
+
+@attrs.frozen(cache_hash=True)
+class _Wide:
+    a: int
+    b: int = 0
+    c: tuple[int, ...] = ()
+    d: str = ""
+
+
+@given(st.sampled_from(("a", "b", "c", "d")), st.integers())
+def test_replacer_gives_what_replace_gives_for_every_field(name: str, n: int) -> None:
+    value = _Wide(1, 2, (3,), "4")
+    hash(value)  # a copy must not keep the cached hash
+    new: Any = {"a": n, "b": n, "c": (n,), "d": str(n)}[name]
+    copy = replacer(_Wide, name)(value, new)
+    assert copy == replace(value, **{name: new}) == attrs.evolve(value, **{name: new})
+    assert hash(copy) == hash(attrs.evolve(value, **{name: new}))
+    assert value == _Wide(1, 2, (3,), "4")  # the original is untouched
+
+
+def test_replacer_of_one_and_two_field_classes_and_of_checked_classes() -> None:
+    assert replacer(_Hashed, "a")(_Hashed(1, 2), 5) == _Hashed(5, 2)
+    assert replacer(_Hashed, "b")(_Hashed(1, 2), 5) == _Hashed(1, 5)
+    assert replacer(Position, "step")(Position(1, "a", "x"), "y") == Position(1, "a", "y")
+    assert replacer(Pending, "frames")(Pending[int]((1,)), (2, 3)).top == 3
+    # A validated class is copied as replace copies it: no validator runs, private fields by either name.
+    assert replacer(_Value, "c")(_Value(1), "z").c == "z"
+    assert replacer(_Value, "secret")(_Value(1), 5) == replacer(_Value, "_secret")(_Value(1), 5) == _Value(1, secret=5)
+
+
+@given(st.lists(st.sampled_from(("a", "b", "c", "d")), min_size=2, max_size=4, unique=True), st.integers())
+def test_replacer_of_several_fields_gives_what_replace_gives(names: list[str], n: int) -> None:
+    value = _Wide(1, 2, (3,), "4")
+    new: dict[str, Any] = {"a": n, "b": n + 1, "c": (n,), "d": str(n)}
+    changes = {name: new[name] for name in names}
+    assert replacer(_Wide, *names)(value, *changes.values()) == replace(value, **changes)
+    # A validated class, several fields at once: still no validator runs.
+    assert replacer(_Value, "c", "secret")(_Value(1), "z", 7) == replace(_Value(1), c="z", secret=7)
+
+
+def test_replacer_refuses_unknown_fields_and_non_attrs_classes() -> None:
+    with pytest.raises(TypeError, match=r"_Wide has no field 'z' \(fields: a, b, c, d\)"):
+        replacer(_Wide, "z")
+    with pytest.raises(TypeError, match="not an attrs class"):
+        replacer(object, "a")
+    with pytest.raises(TypeError, match="once"):
+        replacer(_Wide, "a", "a")
+    with pytest.raises(TypeError, match="once"):
+        replacer(_Wide)

@@ -11,7 +11,7 @@ import pytest
 from tabletop_core.conformance import check_game
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic, Chance, Driver, Flow, Pending, Phase, Position
+from tabletop_core.flow import Automatic, Chance, Driver, Flow, Frame, Pending, Phase, Position
 from tabletop_core.spec import CHANCE, TERMINAL
 from tests.core.flowgame import DRIVER, GAME, Choose, Pick, ResolveOrRest
 
@@ -203,3 +203,37 @@ def test_driven_game_is_legal_never_raises_on_junk() -> None:
     assert not GAME.is_legal(state, "keep 5")  # type: ignore[arg-type]  # junk on purpose
     assert not GAME.is_legal(state, Pick(4))
     assert GAME.is_legal(state, Pick(3))
+
+
+def test_frames_that_keep_the_default_auto_wait_without_being_asked() -> None:
+    assert _Roll.waits and Choose.waits and not _Tally.waits and not _Spin.waits
+    assert not ResolveOrRest.waits or ResolveOrRest.auto is Frame.auto
+
+
+def test_driven_binds_its_delegations_to_the_driver_and_keeps_overrides() -> None:
+    game: Any = type(GAME)
+    # The flow game keeps every delegation: each protocol method is the driver's own, one call deep.
+    assert game.current_player == DRIVER.current_player and game.is_terminal == DRIVER.is_over
+    assert game.apply_unchecked == DRIVER.apply
+    other = _driver()
+
+    class Picky(game):  # type: ignore[misc]  # a subclass of the flow game, for the binding only
+        def legal_actions(self, state: Any) -> tuple[Any, ...]:
+            return ()
+
+    class Rebound(game):  # type: ignore[misc]  # a subclass with a driver of its own
+        driver = other
+
+    # An override is kept; a subclass with its own driver gets every delegation rebound to it.
+    assert Picky().legal_actions(None) == () and Picky.current_player == DRIVER.current_player
+    assert Rebound.current_player == other.current_player and Rebound.apply_unchecked == other.apply
+    assert Rebound().apply_unchecked(_Dice(), 2) == other.apply(_Dice(), 2)
+
+    class OwnApply(game):  # type: ignore[misc]  # an own _apply: apply_unchecked must go through it
+        def _apply(self, state: Any, action: Any) -> Any:
+            return ("own", state, action)
+
+    class OwnApplyRebound(OwnApply):  # and with a driver of its own below it
+        driver = other
+
+    assert OwnApply().apply_unchecked(1, 2) == ("own", 1, 2) == OwnApplyRebound().apply_unchecked(1, 2)

@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tabletop_core.agents import RandomAgent
 from tabletop_core.errors import StateFormatError
+from tabletop_core.records import play, replay
 from tabletop_core.serialize import MAX_BYTES, from_json, to_json
 from tabletop_core.spec import CHANCE
 from tests.fuzz.games import GAMES, sample_states
@@ -274,3 +276,15 @@ def test_unrest_missions_that_contradict_earlier_liberation_checks_are_refused()
                     for player in (0, 1):
                         game.determinize(loaded, player, np.random.default_rng(seed))
     assert refusals
+
+
+@pytest.mark.parametrize(("field", "name"), [("heroes", ""), ("enemies", ""), ("heroes", "Nobody")])
+def test_runebound_a_record_naming_an_unknown_hero_or_enemy_is_refused(field: str, name: str) -> None:
+    # Found by the long fuzz profile: replay built the game from the record's options and the setup's ValueError
+    # (an unknown hero) escaped as itself.
+    game = GAMES["runebound_coop"]
+    agents = [RandomAgent() for _ in range(game.num_players(game.new_game()))]
+    doc = json.loads(play(game, agents, 0)[1].to_json())
+    doc["record"]["options"][field][0] = name
+    with pytest.raises(StateFormatError, match="record options are invalid"):
+        replay(json.dumps(doc), game)

@@ -276,13 +276,28 @@ def test_every_decision_of_a_game_fits_the_tensor() -> None:
 
 
 def drawn_position() -> UnrestState:
-    """Round 2, planning: three cards placed in round 1 (so drawn in the opening hand) and five in hand."""
-    return table(
-        hand="2I 3U 4D 5S 6I",
-        stacks={PEACE: stack("(2U) 4S (5I)", rnd=1)},
-        rnd=2,
-        step="plan",
+    """Round 2, planning: three cards placed in round 1 (so drawn in the opening hand) and five in hand.
+
+    Played from the start of round 1 (the log must show how the cards reached Peace): the Empire blockades Plenty
+    and reroutes the first planned card to Peace, the Rebellion places the other two there.
+    """
+    state = act(
+        table(hand="2U 4S 5I 2I 3U"),
+        "target Plenty",
+        "plan 2U hidden",
+        "plan 4S revealed",
+        "plan 5I hidden",
+        "blockade Plenty",
+        "reroute card 1 to Peace",
+        "place 4S in Peace",
+        "place 5I in Peace",
+        "draw 4D",
+        "draw 5S",
+        "draw 6I",
+        "target Plenty",
     )
+    assert state.stacks[PEACE] == stack("(2U) 4S (5I)", rnd=1) and state.hand == tuple(sorted(cards("2I 3U 4D 5S 6I")))
+    return state
 
 
 def test_sample_draws_is_uniform_over_the_orders_history_allows() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import numpy as np
 import pytest
@@ -10,9 +12,10 @@ from hypothesis import strategies as st
 
 import unrest
 from tabletop_core import StateFormatError, from_json, to_json
-from tests.unrest.helpers import act, stack, table
+from tests.unrest.helpers import act, game_states, stack, table
+from unrest.actions import DECISIONS, PLAN_HIDDEN, Place, Target, decision_id
 from unrest.rules.cards import MISDIRECTION
-from unrest.state import Destroyed
+from unrest.state import Destroyed, UnrestState
 
 
 def test_state_json_round_trip_mid_round() -> None:
@@ -50,8 +53,10 @@ def test_state_invariants_hold_along_random_games(seed: int, variant: str) -> No
 
 
 def test_state_load_rejects_rounds_beyond_the_game() -> None:
-    # 24 cards: 5 in the opening hand, then 3 a round leave one for round 7's draw; round 8 is the last.
-    state = table(hand="5D 2I 3S 6U 2U", rnd=8)
+    # 24 cards: 5 in the opening hand, then 3 a round leave one for round 7's draw; round 8 is the last, the Final
+    # Encounter (played to it: a round-8 table with an empty log is refused for its history).
+    state = next(s for s in game_states(0) if s.round == 8)
+    assert state.final
     unrest.GAME.validate_state(state)
     with pytest.raises(StateFormatError, match="round"):
         from_json(unrest.GAME, to_json(attrs.evolve(state, pos=attrs.evolve(state.pos, round=12))))
@@ -67,3 +72,64 @@ def test_state_load_rejects_a_placement_step_with_nothing_planned() -> None:
         unrest.GAME.validate_state(empty)
     with pytest.raises(StateFormatError):
         from_json(unrest.GAME, to_json(empty))
+
+
+# ----- the table is held to its move log ------------------------------------------------------------------------
+
+
+#: Where a log check names the place it breaks: a move, or the log's end.
+WHERE = r"moves\[\d+\]|moves \(the log's end, \d+ moves\)"
+
+
+def _played() -> UnrestState:
+    """A valid saved game in round 3 (bots, so Districts are liberated and proofs revealed along the way)."""
+    state = next(s for s in game_states(3, bots=True) if s.round == 3 and s.step == "defend")
+    assert from_json(unrest.GAME, to_json(state)) == state
+    return state
+
+
+def _refused(state: UnrestState, where: str) -> str:
+    with pytest.raises(StateFormatError, match=where) as info:
+        from_json(unrest.GAME, to_json(state))
+    return str(info.value)
+
+
+def test_state_load_rejects_a_saved_game_with_its_move_log_emptied() -> None:
+    state = _played()
+    message = _refused(attrs.evolve(state, moves=()), re.escape("moves (the log's end, 0 moves)"))
+    assert "0 rounds played, but the state is in round 3" in message
+    # An empty log is the start of the game: round 1 before the Area of Interest is marked.
+    start = table(hand="5D 2I 3S 6U 2U")
+    assert start.moves == () and from_json(unrest.GAME, to_json(start)) == start
+    planning = act(start, "target Peace", "plan 5D hidden")
+    with pytest.raises(StateFormatError, match=re.escape("round 1 at the plan step has no move logged")):
+        from_json(unrest.GAME, to_json(attrs.evolve(planning, moves=())))
+
+
+@pytest.mark.parametrize("cut", [1, 2, 5, 12])
+def test_state_load_rejects_a_saved_game_with_its_move_log_truncated(cut: int) -> None:
+    state = _played()
+    _refused(attrs.evolve(state, moves=state.moves[:-cut]), WHERE)
+
+
+def _swapped(state: UnrestState, i: int) -> UnrestState:
+    moves = list(state.moves)
+    moves[i], moves[i + 1] = moves[i + 1], moves[i]
+    return attrs.evolve(state, moves=tuple(moves))
+
+
+def test_state_load_rejects_a_saved_game_with_one_entry_swapped() -> None:
+    state = _played()
+    target = next(
+        i for i, m in enumerate(state.moves) if i > 0 and m != PLAN_HIDDEN and isinstance(DECISIONS[m], Target)
+    )
+    # The Area of Interest after the plan it comes before: named at the move that breaks the round's order.
+    _refused(_swapped(state, target - 1), re.escape(f"moves[{target - 1}]") + "|" + re.escape(f"moves[{target}]"))
+    # One placement sent to another District: the stacks no longer match where the log put the cards.
+    place = next(i for i, m in enumerate(state.moves) if m != PLAN_HIDDEN and isinstance(DECISIONS[m], Place))
+    action = DECISIONS[state.moves[place]]
+    assert isinstance(action, Place)
+    for d in range(5):
+        if d != action.district:
+            moves = (*state.moves[:place], decision_id(Place(action.slot, d)), *state.moves[place + 1 :])
+            _refused(attrs.evolve(state, moves=moves), WHERE)

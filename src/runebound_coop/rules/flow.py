@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw, action_id
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
+from runebound_coop.limits import MAX_HEROES
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, hero_actions, hero_apply
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
@@ -42,8 +43,8 @@ from runebound_coop.state import (
     split_ref,
     token_ref,
 )
-from tabletop_core.components import Cast, TwoSidedToken
-from tabletop_core.fastcopy import replace
+from tabletop_core.components import TwoSidedToken
+from tabletop_core.fastcopy import replace, replacer
 from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
 __all__ = [
@@ -73,6 +74,18 @@ __all__ = [
 
 #: The outcomes of one token's cast: either face, even odds.
 CAST = tuple((Land(side), p) for side, p in TwoSidedToken.cast_outcomes())
+# The other decisions' actions, made once (immutable values; the lists below are the same every time).
+_ENGAGES = tuple(Engage(h) for h in range(MAX_HEROES))
+_WITHDRAWS = (Withdraw(False), Withdraw(True))
+_RESPONDS = (Respond(False), Respond(True))
+_BLOCKS = (Block(False), Block(True))
+
+
+# The copies the rules make most, each prepared once (see tabletop_core.fastcopy.replacer).
+_with_sides = replacer(Pool, "sides")
+_with_turn = replacer(Fight, "turn")
+_with_fight_pos = replacer(RuneboundState, "fight", "pos")
+_landed = (replacer(Fight, "hero_pool", "casting"), replacer(Fight, "enemy_pool", "casting"))
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -101,7 +114,7 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
     ne = len(faces_of(setup, fight, ENEMY))
     casting = (*(token_ref(HERO, i) for i in range(nh)), *(token_ref(ENEMY, i) for i in range(ne)))
     fight = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
-    return replace(state, fight=fight, pos=FLOW.at("combat", "cast", round_))
+    return _with_fight_pos(state, fight, FLOW.at("combat", "cast", round_))
 
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
@@ -109,26 +122,25 @@ def land(state: RuneboundState, side: int) -> RuneboundState:
     fight = fight_of(state)
     casting = fight.casting
     who, i = split_ref(casting[0])
-    # One copy of each value on the way (a cast is most of a fight's steps).
-    if who == HERO:
-        pool = fight.hero_pool
-        pool = replace(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
-        fight = replace(fight, hero_pool=pool, casting=casting[1:])
-    else:
-        pool = fight.enemy_pool
-        pool = replace(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
-        fight = replace(fight, enemy_pool=pool, casting=casting[1:])
-    return replace(state, fight=fight)
+    # One copy of each value on the way (a cast is most of a fight's steps), each by a copier made once.
+    pool = fight.hero_pool if who == HERO else fight.enemy_pool
+    pool = _with_sides(pool, (pool.sides & ~(1 << i)) | (side << i))
+    return with_fight(state, _landed[who](fight, pool, casting[1:]))
 
 
 def initiative(setup: Setup, fight: Fight) -> int:
-    """The side that takes the first combat action: more initiative marks; the hero wins ties."""
-    marks = []
+    """The side that takes the first combat action: more initiative marks; the hero wins ties.
+
+    Counted on the faces the tokens show (``faces_of``: each token's two faces, as its cast lands them), once per
+    round: no cast value is built for it.
+    """
+    marks = [0, 0]
     for side in SIDES:
         pool = fight.pool(side)
-        tokens = setup.heroes[fight.hero].tokens if side == HERO else setup.enemies[fight.enemy].tokens
-        cast = Cast(tokens, tuple(pool.side(i) for i in range(len(tokens))))
-        marks.append(sum(face.initiative for face in cast.faces()))
+        sides = pool.sides
+        marks[side] = sum(
+            1 for i, faces in enumerate(faces_of(setup, fight, side)) if faces[(sides >> i) & 1].initiative
+        )
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
@@ -149,7 +161,7 @@ def hand_off(state: RuneboundState) -> RuneboundState:
     """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
     actions; a side that passed acts no more")."""
     fight = fight_of(state)
-    return with_fight(state, replace(fight, turn=HERO if fight.has_passed(ENEMY) else ENEMY))
+    return with_fight(state, _with_turn(fight, HERO if fight.has_passed(ENEMY) else ENEMY))
 
 
 def defeat(state: RuneboundState) -> RuneboundState | None:
@@ -182,7 +194,7 @@ class Engagement(Decision[RuneboundState, Engage]):
         return available_heroes(state)[0]
 
     def legal_actions(self, state: RuneboundState) -> tuple[Engage, ...]:
-        return tuple(Engage(h) for h in available_heroes(state))
+        return tuple(_ENGAGES[h] for h in available_heroes(state))
 
     def apply(self, state: RuneboundState, action: Engage) -> RuneboundState:
         return start_fight(state, setup_of(state.options), action.hero)
@@ -203,8 +215,8 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = replace(fight, turn=initiative(setup_of(state.options), fight))
-        return replace(state, fight=fight, pos=FLOW.next(state.pos))
+        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
+        return _with_fight_pos(state, fight, FLOW.next(state.pos))
 
 
 class CombatActions(Decision[RuneboundState, Action]):
@@ -222,18 +234,18 @@ class CombatActions(Decision[RuneboundState, Action]):
         if fight.turn == HERO:
             if not fight.has_passed(HERO):
                 return None
-            return with_fight(state, replace(fight, turn=ENEMY))
+            return with_fight(state, _with_turn(fight, ENEMY))
         if fight.has_passed(ENEMY):
-            return with_fight(state, replace(fight, turn=HERO))
+            return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = ENEMY if fight.has_passed(HERO) else HERO
-        return enemy_act(with_fight(state, replace(fight, turn=nxt)), setup)
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup)
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return tuple(sorted(hero_actions(state, setup_of(state.options)), key=action_id))
+        return tuple(hero_actions(state, setup_of(state.options)))  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         setup = setup_of(state.options)
@@ -260,7 +272,7 @@ class RoundEnd(Decision[RuneboundState, Withdraw]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Withdraw, ...]:
-        return (Withdraw(False), Withdraw(True))
+        return _WITHDRAWS
 
     def apply(self, state: RuneboundState, action: Withdraw) -> RuneboundState:
         return withdraw(state) if action.leave else next_round(state, setup_of(state.options))
@@ -273,7 +285,7 @@ class AnswerCancel(Decision[RuneboundState, Respond]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Respond, ...]:
-        return (Respond(False), Respond(True))
+        return _RESPONDS
 
     def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
         return respond(state, setup_of(state.options), action.cancel)
@@ -301,7 +313,7 @@ class AnswerBlock(Decision[RuneboundState, Block]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Block, ...]:
-        return (Block(False), Block(True))
+        return _BLOCKS
 
     def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
         frame = state.pending.top
@@ -368,10 +380,11 @@ _HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
 
 def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
     """A pending question's handler, else the cast of a token while one is being cast."""
-    top = state.pending.top
-    if top is not None:
-        return _HANDLERS[type(top)]
-    if state.fight is not None and state.fight.casting:
+    frames = state.pending.frames  # the stack's tuple itself: this runs before every frame
+    if frames:
+        return _HANDLERS[type(frames[-1])]
+    fight = state.fight
+    if fight is not None and fight.casting:
         return _CAST_TOKEN
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Ability, Sym
+from runebound_coop.limits import MAX_HERO_ABILITIES, MAX_TOKENS
 from runebound_coop.rules.enemy import prevent_flip
 from runebound_coop.rules.tokens import (
     best_subset,
@@ -63,50 +64,75 @@ def _copy_values(setup: Setup, fight: Fight, tactics: int) -> set[tuple[Sym, int
     }
 
 
+# Every action value the list below is made of, made once (actions are immutable values: a shared instance is the
+# same action, and building none saves an attrs __init__ per action listed).
+_PASS = Pass()
+_ATTACKS = {sym: Attack(sym) for sym in ATTACK_SYMBOLS}
+_FLIPS = tuple((Flip(t), Flip(t, True)) for t in range(MAX_TOKENS))
+_RECASTS = tuple((Recast(t), Recast(t, True)) for t in range(MAX_TOKENS))
+_DOUBLES = tuple(Double(t) for t in range(MAX_TOKENS))
+_SURGES = tuple((Surge(a), Surge(a, True)) for a in range(MAX_HERO_ABILITIES))
+
+
 def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
-    """The hero's legal combat actions (unsorted)."""
+    """The hero's legal combat actions, in action id order (``legal_actions`` returns them as they are).
+
+    The id order is the declared one (:data:`runebound_coop.actions.DECISIONS`): by class, then by field, the first
+    field most significant. So each action class is listed in turn, and a class whose last field says whether a
+    tactics pays (``Flip``, ``Recast``, ``Surge``) lists both forms target by target.
+    """
     fight = fight_of(state)
     hero = setup.heroes[fight.hero]
     faces = hero.faces
     pool = fight.hero_pool
-    mine = list(live(setup, fight, HERO))
+    mine = live(setup, fight, HERO)
     shows = {i: faces[i][pool.side(i)].symbol for i in mine}
-    out: list[Action] = [Pass()]
-    for sym in ATTACK_SYMBOLS:
-        if sym in shows.values():
-            out.append(Attack(sym))
-    agility = [i for i in mine if shows[i] == Sym.AGILITY]
-    foe = list(live(setup, fight, ENEMY))
-    if agility:
-        out.extend(Flip(t) for t in mine if t != agility[0])
-        out.extend(Recast(t) for t in foe)
-    doubles = [i for i in mine if shows[i] == Sym.DOUBLE]
-    if doubles:
-        out.extend(Double(t) for t in mine if shows[t] in _DOUBLABLE and not pool.doubled(t))
+    shown = set(shows.values())
+    out: list[Action] = [_PASS]
+    out.extend(_ATTACKS[sym] for sym in ATTACK_SYMBOLS if sym in shown)
+    agility = next((i for i in mine if shows[i] == Sym.AGILITY), -1)
+    tactics = next((i for i in mine if shows[i] == Sym.TACTICS), -1)
+    best = _copyable(setup, fight, tactics) if tactics >= 0 else {}
+    copy_agility = Sym.AGILITY in best
+    if agility >= 0 or copy_agility:
+        for t in mine:
+            if agility >= 0 and t != agility:
+                out.append(_FLIPS[t][0])
+            if copy_agility and t != tactics:
+                out.append(_FLIPS[t][1])
+        for t in live(setup, fight, ENEMY):
+            if agility >= 0:
+                out.append(_RECASTS[t][0])
+            if copy_agility:
+                out.append(_RECASTS[t][1])
+    if Sym.DOUBLE in shown:
+        out.extend(_DOUBLES[t] for t in mine if shows[t] in _DOUBLABLE and not pool.doubled(t))
     surge = sum(value_of(setup, fight, HERO, i) for i in mine if shows[i] == Sym.SURGE)
+    copied_surge = best.get(Sym.SURGE, 0) if tactics >= 0 else -1
     for a, ability in enumerate(hero.abilities):
-        if not fight.has_used(hero_ability_bit(a)) and ability.cost <= surge:
-            out.append(Surge(a))
-    tactics = [i for i in mine if shows[i] == Sym.TACTICS]
-    if tactics:
-        best = _copyable(setup, fight, tactics[0])
-        out.extend(Copy(sym, v) for sym, v in sorted(_copy_values(setup, fight, tactics[0])))
-        if Sym.AGILITY in best:
-            out.extend(Flip(t, True) for t in mine if t != tactics[0])
-            out.extend(Recast(t, True) for t in foe)
-        for a, ability in enumerate(hero.abilities):
-            if not fight.has_used(hero_ability_bit(a)) and ability.cost <= best.get(Sym.SURGE, 0):
-                out.append(Surge(a, True))
+        if fight.has_used(hero_ability_bit(a)):
+            continue
+        if ability.cost <= surge:
+            out.append(_SURGES[a][0])
+        if ability.cost <= copied_surge:
+            out.append(_SURGES[a][1])
+    if tactics >= 0:
+        out.extend(Copy(sym, v) for sym, v in sorted(_copy_values(setup, fight, tactics), key=_copy_order))
     for c, card in enumerate(hero.cards):
         if state.hand[fight.hero] < 1 or fight.has_used(card_bit(c)):
             continue
         if card.remove == 0:
             out.append(Exert(c, None))
             continue
-        for sym in card.symbols:
+        for sym in sorted(card.symbols, key=ATTACK_SYMBOLS.index):
             if sum(1 for s in shows.values() if s == sym) >= card.remove:
                 out.append(Exert(c, sym))
     return out
+
+
+def _copy_order(copy: tuple[Sym, int]) -> tuple[int, int]:
+    """A copy's place in the id order: its symbol's place among the attack symbols, then its value."""
+    return ATTACK_SYMBOLS.index(copy[0]), copy[1]
 
 
 def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> RuneboundState:

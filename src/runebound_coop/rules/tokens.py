@@ -5,7 +5,7 @@ These are the verbs every rule uses; each returns a new state. ``side`` is ``HER
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from runebound_coop.content.roster import Setup
@@ -23,7 +23,7 @@ from runebound_coop.state import (
     split_ref,
     token_ref,
 )
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replace, replacer
 
 __all__ = [
     "add_damage",
@@ -41,7 +41,9 @@ __all__ = [
     "tactics_block_open",
     "unlink",
     "value_of",
+    "with_enemy_pool",
     "with_fight",
+    "with_hero_pool",
 ]
 
 
@@ -51,9 +53,14 @@ def fight_of(state: RuneboundState) -> Fight:
     return state.fight
 
 
-def with_fight(state: RuneboundState, fight: Fight) -> RuneboundState:
-    """The state with its fight replaced."""
-    return replace(state, fight=fight)
+#: The state with its fight replaced (the rules' most frequent copy, prepared once).
+with_fight: Callable[[RuneboundState, Fight | None], RuneboundState] = replacer(RuneboundState, "fight")
+#: The fight with the hero's pool replaced.
+with_hero_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "hero_pool")
+#: The fight with the enemy's pool replaced.
+with_enemy_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "enemy_pool")
+_with_spent = replacer(Pool, "spent")
+_with_damage = (replacer(RuneboundState, "hero_damage"), replacer(RuneboundState, "enemy_damage"))
 
 
 def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
@@ -71,10 +78,11 @@ def live_mask(setup: Setup, fight: Fight, side: Side) -> int:
     pool = fight.pool(side)
     n = len(setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces)
     mask = ((1 << n) - 1) & ~(pool.spent | pool.removed)
-    for ref in fight.casting:
-        who, i = split_ref(ref)
-        if who == side:
-            mask &= ~(1 << i)
+    if fight.casting:  # tokens still being cast are not in the pool yet
+        for ref in fight.casting:
+            who, i = split_ref(ref)
+            if who == side:
+                mask &= ~(1 << i)
     return mask
 
 
@@ -113,9 +121,14 @@ def faces_showing(setup: Setup, fight: Fight, *, exclude: TokenRef | None = None
 
 def showing(setup: Setup, fight: Fight, side: Side, symbol: Sym) -> list[int]:
     """Indices of ``side``'s live tokens showing ``symbol``."""
-    a, b = setup.heroes[fight.hero].masks if side == HERO else setup.enemies[fight.enemy].masks
-    sides = fight.pool(side).sides
-    return _bits(((a[symbol] & ~sides) | (b[symbol] & sides)) & live_mask(setup, fight, side))
+    if side == HERO:
+        a, b = setup.heroes[fight.hero].masks
+        sides = fight.hero_pool.sides
+    else:
+        a, b = setup.enemies[fight.enemy].masks
+        sides = fight.enemy_pool.sides
+    shown = (a[symbol] & ~sides) | (b[symbol] & sides)
+    return _bits(shown & live_mask(setup, fight, side)) if shown else []
 
 
 def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
@@ -128,11 +141,14 @@ def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
 def spend(state: RuneboundState, side: Side, indices: list[int] | tuple[int, ...]) -> RuneboundState:
     """Mark ``side``'s tokens ``indices`` spent."""
     fight = fight_of(state)
-    pool = fight.pool(side)
     mask = 0
     for i in indices:
         mask |= 1 << i
-    return with_fight(state, fight.with_pool(side, replace(pool, spent=pool.spent | mask)))
+    if side == HERO:
+        pool = fight.hero_pool
+        return with_fight(state, with_hero_pool(fight, _with_spent(pool, pool.spent | mask)))
+    pool = fight.enemy_pool
+    return with_fight(state, with_enemy_pool(fight, _with_spent(pool, pool.spent | mask)))
 
 
 def unlink(pool: Pool, i: int) -> Pool:
@@ -160,6 +176,8 @@ def best_subset(values: list[tuple[int, int]], need: int) -> tuple[int, ...]:
     >>> best_subset([(0, 2), (1, 1)], 1)
     (1,)
     """
+    if len(values) == 1:  # one token: it is picked whether or not it reaches the need (the usual case)
+        return (values[0][0],)
     total = sum(v for _, v in values)
     if total <= need:
         return tuple(i for i, _ in values)
@@ -183,10 +201,10 @@ def add_damage(state: RuneboundState, setup: Setup, side: Side, amount: int) -> 
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = min(setup.heroes[fight.hero].health, dmg[fight.hero] + amount)
-        return replace(state, hero_damage=tuple(dmg))
+        return _with_damage[0](state, tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = min(setup.enemies[fight.enemy].health, dmg[fight.enemy] + amount)
-    return replace(state, enemy_damage=tuple(dmg))
+    return _with_damage[1](state, tuple(dmg))
 
 
 def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
@@ -195,10 +213,10 @@ def heal(state: RuneboundState, side: Side, amount: int) -> RuneboundState:
     if side == HERO:
         dmg = list(state.hero_damage)
         dmg[fight.hero] = max(0, dmg[fight.hero] - amount)
-        return replace(state, hero_damage=tuple(dmg))
+        return _with_damage[0](state, tuple(dmg))
     dmg = list(state.enemy_damage)
     dmg[fight.enemy] = max(0, dmg[fight.enemy] - amount)
-    return replace(state, enemy_damage=tuple(dmg))
+    return _with_damage[1](state, tuple(dmg))
 
 
 def tactics_block_open(state: RuneboundState, setup: Setup, amount: int, blockable: bool = True) -> bool:

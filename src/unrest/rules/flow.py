@@ -9,6 +9,7 @@ them until a decision, a chance node or the end, checking first that nobody has 
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import ClassVar
 
 import attrs
@@ -88,8 +89,9 @@ DRIVER: Driver[UnrestState, Action] = Driver(
         ("end", "liberate"): LiberateStep(),
         ("end", "draw"): DrawStep(),
     },
-    position=lambda s: s.pos,
-    top=lambda s: s.pending.top,
+    # Read by C-level getters where a lambda would add a Python call to every frame lookup.
+    position=attrgetter("pos"),
+    top=attrgetter("pending.top"),
     over=lambda s: s.winner >= 0,
 )
 """The rules as the core driver runs them: a frame per step, the pending proof on top, the game over once won."""

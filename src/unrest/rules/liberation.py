@@ -18,31 +18,34 @@ proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:cl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import ClassVar
 
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic, Chance
+from tabletop_core.flow import Automatic, Chance, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
-from unrest.rules.cards import DECK, CardKind
+from unrest.rules.cards import DECK, DECK_SIZE, CardKind
 from unrest.rules.frames import Choice
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
 from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
     EMPIRE,
-    FLOW,
     N_DISTRICTS,
     NO_DISTRICT,
     REBELLION,
     WIN_LIBERATED,
     District,
     StackCard,
+    UnrestOptions,
     UnrestState,
+    next_step,
+    position,
 )
 
 __all__ = [
@@ -60,11 +63,16 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of content: the Missions dealt (at most 9 * 8 * 7 sets)
+def _missions(missions: tuple[int, ...], capitol: bool) -> tuple[Mission, ...]:
+    if capitol:
+        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in missions)
+    return tuple(MISSIONS[m] for m in missions)
+
+
 def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
     """The Missions that apply to ``district`` (the Capitol's Revolution needs 25 in the Capitol variant)."""
-    if district == CAPITOL and state.options.variant == "capitol":
-        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in state.missions)
-    return tuple(MISSIONS[m] for m in state.missions)
+    return _missions(state.missions, district == CAPITOL and state.options.variant == "capitol")
 
 
 def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
@@ -73,18 +81,52 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
     if not stack:
         return ()
     tally = Tally(stack)
-    return tuple(m for m in missions_for(state, district) if m.holds(tally))
+    return tuple([m for m in missions_for(state, district) if m.holds(tally)])
+
+
+def _fewest() -> int:
+    """The fewest cards a stack can meet any Mission with (face up, so that Political Surge counts them): no stack
+    of fewer meets one, whatever its cards (searched over the deck's multisets at import)."""
+    missions = (*MISSIONS, REVOLUTION_CAPITOL)
+    for size in range(1, DECK_SIZE + 1):
+        for kinds in combinations_with_replacement(range(len(DECK)), size):
+            if any(kinds.count(k) > DECK[k] for k in set(kinds)):
+                continue
+            tally = Tally([StackCard(k, True, 1) for k in kinds])
+            if any(m.holds(tally) for m in missions):
+                return size
+    return DECK_SIZE + 1
+
+
+#: No stack with fewer cards meets a Mission (2 with the published Missions: 4I and 4D meet Espionage).
+_FEWEST = _fewest()
+
+
+def _meets(state: UnrestState, district: int) -> bool:
+    """Whether ``district``'s stack meets a Mission on the table (:func:`met_missions` is not empty)."""
+    stack = state.stacks[district]
+    if len(stack) < _FEWEST:
+        return False
+    tally = Tally(stack)
+    for m in missions_for(state, district):  # noqa: SIM110  # a loop: no generator per District checked
+        if m.holds(tally):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=8)  # a pure function of the options (two decks)
+def _lacking(options: UnrestOptions) -> tuple[CardKind, ...]:
+    """Every card of the full deck that the deck of a game with ``options`` lacks."""
+    return tuple(
+        k for k, (full, here) in enumerate(zip(DECK, setup.deck_for(options), strict=True)) for _ in range(full - here)
+    )
 
 
 def outside(state: UnrestState, district: District) -> tuple[CardKind, ...]:
     """The kinds of every card face up outside ``district``'s stack (other stacks, liberated ones too, the plan and
     the destroyed cards), and every card of the full deck that this game's deck lacks (the research game's small
     deck): what the Empire knows the stack's hidden cards are not."""
-    out = [
-        k
-        for k, (full, here) in enumerate(zip(DECK, setup.deck_for(state.options), strict=True))
-        for _ in range(full - here)
-    ]
+    out = list(_lacking(state.options))
     out.extend(c.card for d, stack in enumerate(state.stacks) if d != district for c in stack if c.revealed)
     out.extend(p.card for p in state.plan if p is not None and p.revealed)
     out.extend(x.card for x in state.destroyed if x.revealed)
@@ -154,11 +196,9 @@ def _liberate(state: UnrestState, district: int) -> UnrestState:
     """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
     freed = (*state.freed[:district], state.pos.round, *state.freed[district + 1 :])
     row = tuple(d for d in state.row if d != district)
-    state = replace(state, freed=freed, row=row)
     capitol = state.options.variant == "capitol" and district == CAPITOL
-    if capitol or sum(1 for r in freed if r) >= WIN_LIBERATED:
-        state = replace(state, winner=REBELLION)
-    return state
+    won = capitol or sum(1 for r in freed if r) >= WIN_LIBERATED
+    return replace(state, freed=freed, row=row, winner=REBELLION if won else state.winner)
 
 
 def end_round(state: UnrestState) -> UnrestState:
@@ -171,19 +211,32 @@ def end_round(state: UnrestState) -> UnrestState:
     next round is the Final Encounter.
     """
     tokens = state.tokens if any(state.tokens) else (True,) * len(state.tokens)
-    state = replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=())
     if state.final:
         controlled = N_DISTRICTS - len(state.liberated)
-        return replace(state, winner=EMPIRE if controlled >= WIN_LIBERATED else REBELLION)
+        winner = EMPIRE if controlled >= WIN_LIBERATED else REBELLION
+        return replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=(), winner=winner)
     size = state.deck_size
-    final = size < DRAW_SIZE
-    return replace(state, pos=FLOW.next(state.pos), to_draw=min(size, DRAW_SIZE), final=final)
+    return replace(
+        state,
+        tokens=tokens,
+        aoi=(),
+        plan=(),
+        blockade=NO_DISTRICT,
+        used=(),
+        pos=next_step(state.pos),
+        to_draw=min(size, DRAW_SIZE),
+        final=size < DRAW_SIZE,
+    )
 
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
-    step = "plan" if state.final else "target"
-    return replace(state, pos=FLOW.at("rebellion", step, state.pos.round + 1))
+    return replace(state, pos=_next_round_at(state))
+
+
+def _next_round_at(state: UnrestState) -> Position:
+    """Where the next round starts: its target step, or its plan step in the Final Encounter."""
+    return position(state.pos.round + 1, "plan" if state.final else "target")
 
 
 # ----- the end of the round as frames -------------------------------------------------------------------------------
@@ -208,17 +261,18 @@ class Proof(Choice[Reveal]):
         """A ``Reveal`` of each card that comes next in some open proof (:func:`next_reveals`)."""
         return tuple(REVEALS[i] for i in next_reveals(self))
 
-    def act(self, state: UnrestState, action: Reveal) -> UnrestState:
-        """Reveal the card; a complete proof liberates the District (the check then goes on by itself)."""
+    def act(self, state: UnrestState, action: Reveal, moves: tuple[int, ...]) -> UnrestState:
+        """Reveal the card; a complete proof liberates the District (the check then goes on by itself). The
+        decision is logged as ``moves``."""
         chosen = (*self.chosen, action.index)
         k = len(chosen)
         frame = Proof(self.district, chosen, tuple(p for p in self.proofs if p[:k] == chosen))
         state = _reveal(state, frame.district, (action.index,))
         if chosen in frame.proofs:
-            return _liberate(replace(state, pending=state.pending.pop()), frame.district)
+            return _liberate(replace(state, pending=state.pending.pop(), moves=moves), frame.district)
         # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
         # another proof existed, so the game must not show it by stopping only when one did.
-        return replace(state, pending=state.pending.replace_top(frame))
+        return replace(state, pending=state.pending.replace_top(frame), moves=moves)
 
 
 @attrs.frozen
@@ -231,8 +285,10 @@ class LiberateStep(Automatic[UnrestState]):
 
     def resolve(self, state: UnrestState) -> UnrestState:
         """Liberate, ask for a proof, or end the round."""
-        district = next((d for d in state.row if met_missions(state, d)), NO_DISTRICT)
-        if district == NO_DISTRICT:
+        for district in state.row:
+            if _meets(state, district):
+                break
+        else:
             return end_round(state)
         proofs = minimal_proofs(state.stacks[district], missions_for(state, district), outside(state, district))
         if () in proofs:
@@ -260,5 +316,8 @@ class DrawStep(Chance[UnrestState, Draw]):
         return isinstance(action, Draw) and state.deck[action.card] > 0
 
     def apply(self, state: UnrestState, action: Draw) -> UnrestState:
-        """The card goes to the hand (see :func:`unrest.setup.draw`)."""
+        """The card goes to the hand (see :func:`unrest.setup.draw`); after the last, the next round begins in the
+        same copy of the state (as :meth:`auto` would move on)."""
+        if state.to_draw == 1:
+            return setup.draw(state, action.card, pos=_next_round_at(state))
         return setup.draw(state, action.card)

@@ -155,12 +155,28 @@ def unseen_pool(outside: Iterable[int]) -> list[int]:
     return pool
 
 
-def _least(pool: Sequence[int], hidden: int, weight: Sequence[int]) -> int:
-    """The least total ``weight`` that ``hidden`` cards drawn from ``pool`` can have (the worst case)."""
+def _least(pool: Sequence[int], hidden: int, weight: tuple[int, ...]) -> int:
+    """The least total ``weight`` that ``hidden`` cards drawn from ``pool`` can have (the worst case): the lightest
+    cards first, kind by kind (the kinds by weight are a table per weight vector)."""
     if hidden <= 0:
         return 0
-    weights = sorted(w for w, n in zip(weight, pool, strict=True) for _ in range(max(n, 0)))
-    return sum(weights[:hidden])
+    order = _LIGHTEST.get(weight)
+    if order is None:
+        order = _lightest(weight)
+    total = 0
+    for k in order:
+        n = pool[k]
+        if n > 0:
+            if n >= hidden:
+                return total + hidden * weight[k]
+            total += n * weight[k]
+            hidden -= n
+    return total
+
+
+def _lightest(weight: tuple[int, ...]) -> tuple[int, ...]:
+    """The card kinds, lightest ``weight`` first."""
+    return tuple(sorted(range(len(weight)), key=weight.__getitem__))
 
 
 def _count(pool: Sequence[int], kinds: Iterable[int]) -> int:
@@ -355,6 +371,10 @@ class CivilDisobedience(Mission):
 
 _D_OVER_S = _margin(DISRUPTION, SUPPLIES)
 _I_OVER_U = _margin(INTELLIGENCE, UPHEAVAL)
+#: By weight vector a Mission's worst case uses, the card kinds lightest first (see :func:`_least`).
+_LIGHTEST: dict[tuple[int, ...], tuple[int, ...]] = {
+    w: _lightest(w) for w in (_VALUES, *_IN_SUIT, _D_OVER_S, _I_OVER_U)
+}
 #: By value index (``value - 2``), the numbered kinds of that value.
 _OF_VALUE = tuple(tuple(k for k in range(MISDIRECTION) if _VALUE[k] == v) for v in VALUES)
 
