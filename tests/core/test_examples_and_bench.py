@@ -84,3 +84,32 @@ def test_soak_counts_a_conformance_failure_and_goes_on(monkeypatch: pytest.Monke
     monkeypatch.setattr(GAME, "validate_state", broken)
     done, playouts, failures = soak("tabletop_core.testing.kuhn:GAME", 10, deep_every=100, leak_playouts=0, batch=4)
     assert failures >= 1 and done >= 10 and playouts >= failures
+
+
+def test_soak_frequency_test_is_strict_on_false_alarms_and_still_catches_a_biased_determinizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import attrs
+    import numpy as np
+
+    from benchmarks.soak import SOAK_ALPHA, SOAK_SAMPLES
+    from tabletop_core.testing import kuhn
+
+    assert SOAK_ALPHA <= 1e-6 and SOAK_SAMPLES >= 1000  # tens of thousands of tests per soak
+    fair = kuhn.GAME.determinize
+
+    def biased(state: kuhn.KuhnState, player: int, rng: np.random.Generator) -> kuhn.KuhnState:
+        # A 60/40 split of the opponent's two possible cards: the soak's test must still see it.
+        if len(state.hands) < 2:
+            return state
+        world = fair(state, player, rng)
+        pool = kuhn._OTHERS[state.hands[player]]
+        if rng.random() < 0.2:
+            card = pool[0]
+            hands = (state.hands[player], card) if player == 0 else (card, state.hands[player])
+            return attrs.evolve(world, hands=hands, deck=kuhn._UNDEALT[3 - state.hands[player] - card])
+        return world
+
+    monkeypatch.setattr(kuhn.GAME, "determinize", biased)
+    _, _, failures = soak("tabletop_core.testing.kuhn:GAME", 10, deep_every=100, leak_playouts=1, batch=4)
+    assert failures >= 1
