@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from runebound_coop.actions import Action, action_id
-from runebound_coop.content.roster import setup_of
+from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.rules.flow import DRIVER
 from runebound_coop.state import HERO, Pool, RuneboundState, split_ref
 from tabletop_core.fastcopy import replace
@@ -186,6 +186,18 @@ class Solver:
 _TERMINAL, _LEAF, _CHANCE, _DECISION = 0, 1, 2, 3
 
 
+def at_round_start(state: RuneboundState, setup: Setup) -> bool:
+    """Whether a solo fight's ``state`` is at the first cast of a round: nothing cast yet, every token to cast."""
+    fight = state.fight
+    return not (
+        fight is None
+        or state.pos.step != "cast"
+        or fight.hero_pool != Pool()
+        or fight.enemy_pool != Pool()
+        or len(fight.casting) != len(setup.heroes[0].faces) + len(setup.enemies[0].faces)
+    )
+
+
 class RoundSolver:
     """Expectimax for a whole fight, built once per round-start situation and evaluated round by round.
 
@@ -201,19 +213,12 @@ class RoundSolver:
 
     def __init__(self, game: RuneboundCoop, state: RuneboundState) -> None:
         self.game = game
-        fight = state.fight
         if len(state.options.heroes) != 1 or len(state.options.enemies) != 1:
             raise ValueError("odds: a single fight (one hero, one enemy)")
         if state.options.enemy_choices == "player":
             raise ValueError("odds: the enemy must decide by itself (enemy_choices 'evaluate' or 'damage')")
         setup = setup_of(state.options)
-        if (
-            fight is None
-            or state.pos.step != "cast"
-            or fight.hero_pool != Pool()
-            or fight.enemy_pool != Pool()
-            or len(fight.casting) != len(setup.heroes[0].faces) + len(setup.enemies[0].faces)
-        ):
+        if not at_round_start(state, setup):
             raise ValueError("RoundSolver starts at the first cast of a round (use solve() mid-round)")
         self.rounds = state.options.max_rounds - state.pos.round + 1
         self.options = attrs.evolve(state.options, max_rounds=50)

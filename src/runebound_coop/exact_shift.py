@@ -41,9 +41,9 @@ import numpy.typing as npt
 
 from runebound_coop.actions import action_id
 from runebound_coop.content.roster import Setup, setup_of
-from runebound_coop.exact import Odds, landings
+from runebound_coop.exact import Odds, at_round_start, landings
 from runebound_coop.rules.flow import DRIVER, defeat
-from runebound_coop.state import Pool, RuneboundState
+from runebound_coop.state import RuneboundState
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE
@@ -194,7 +194,6 @@ class ShiftSolver:
 
     def __init__(self, game: RuneboundCoop, state: RuneboundState) -> None:
         options = state.options
-        fight = state.fight
         if len(options.heroes) != 1 or len(options.enemies) != 1:
             raise ValueError("odds: a single fight (one hero, one enemy)")
         if options.enemy_choices == "player":
@@ -202,13 +201,7 @@ class ShiftSolver:
         if options.retreat:
             raise ValueError("ShiftSolver: no retreat decisions (use RoundSolver)")
         setup = setup_of(options)
-        if (
-            fight is None
-            or state.pos.step != "cast"
-            or fight.hero_pool != Pool()
-            or fight.enemy_pool != Pool()
-            or len(fight.casting) != len(setup.heroes[0].faces) + len(setup.enemies[0].faces)
-        ):
+        if not at_round_start(state, setup):
             raise ValueError("ShiftSolver starts at the first cast of a round")
         self.game = game
         self.rounds = options.max_rounds - state.pos.round + 1
