@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -12,7 +13,7 @@ from tabletop_core.spec import CHANCE
 if TYPE_CHECKING:
     from tabletop_core.game import Game
 
-__all__ = ["sample_chance", "sample_outcome", "settle"]
+__all__ = ["outcome_at", "sample_chance", "sample_outcome", "settle"]
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -28,7 +29,11 @@ def sample_outcome(outcomes: tuple[tuple[T, float], ...], rng: np.random.Generat
     """
     if not outcomes:
         raise TabletopError("sample_outcome: no outcomes to draw from")
-    u = rng.random()
+    return outcome_at(outcomes, rng.random())
+
+
+def outcome_at(outcomes: Sequence[tuple[T, float]], u: float) -> T:
+    """The outcome whose share of ``[0, 1)`` holds ``u``, the pairs taken in order (the last one past rounding)."""
     acc = 0.0
     for outcome, p in outcomes:
         acc += p

@@ -42,13 +42,7 @@ def sample_states(game: Game[Any, Any, Any], seed: int, count: int, **options: A
     state = game.new_game(seed=seed, **options)
     seen = [state]
     while not game.is_terminal(state) and len(seen) < game.spec.max_game_length:
-        if game.current_player(state) == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
-        else:
-            legal = game.legal_actions(state)
-            action = legal[rng.integers(len(legal))]
-        state = game.step(state, action)
+        state = random_step(game, state, rng)
         seen.append(state)
     picks = np.linspace(0, len(seen) - 1, count).round().astype(int)
     return [seen[i] for i in picks]
@@ -88,3 +82,14 @@ def checked_playout(game: Game[Any, Any, Any], state: Any, seed: int, steps: int
 def is_input_error(exc: BaseException) -> bool:
     """Whether ``exc`` is one of the library's typed input errors (what hostile input may raise)."""
     return isinstance(exc, TabletopError)
+
+
+def random_step(game: Any, state: Any, rng: np.random.Generator) -> Any:
+    """``state`` after one checked step: a chance outcome by its probability, or a uniform legal action."""
+    if game.current_player(state) == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
+    else:
+        legal = game.legal_actions(state)
+        action = legal[rng.integers(len(legal))]
+    return game.step(state, action)

@@ -15,8 +15,7 @@ from tabletop_core.agents import RandomAgent
 from tabletop_core.errors import StateFormatError
 from tabletop_core.records import play, replay
 from tabletop_core.serialize import MAX_BYTES, from_json, to_json
-from tabletop_core.spec import CHANCE
-from tests.fuzz.games import GAMES, sample_states
+from tests.fuzz.games import GAMES, random_step, sample_states
 
 #: Generous for a loaded 2-core machine: the checks are linear and take milliseconds when idle.
 FAST = 2.0
@@ -32,13 +31,7 @@ def find(name: str, wanted: Callable[[Any], bool], **options: Any) -> dict[str, 
             if wanted(state):
                 doc: dict[str, Any] = json.loads(to_json(state))
                 return doc
-            if game.current_player(state) == CHANCE:
-                outcomes = game.chance_outcomes(state)
-                action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
-            else:
-                legal = game.legal_actions(state)
-                action = legal[rng.integers(len(legal))]
-            state = game.step(state, action)
+            state = random_step(game, state, rng)
     raise AssertionError(f"no {name} game reached the wanted state")
 
 

@@ -59,6 +59,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tabletop_core.chance import outcome_at
 from tabletop_core.errors import TabletopError
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
@@ -140,13 +141,7 @@ class _Draws:
     def outcome(self, outcomes: Sequence[tuple[Any, float]]) -> Any:
         """One of ``(outcome, probability)`` pairs, by probability (as :func:`~tabletop_core.chance.sample_outcome`)."""
         buf = self.buf or self.refill()
-        u = buf.pop()
-        acc = 0.0
-        for outcome, p in outcomes:
-            acc += p
-            if u < acc:
-                return outcome
-        return outcomes[-1][0]
+        return outcome_at(outcomes, buf.pop())
 
 
 class _Node:
