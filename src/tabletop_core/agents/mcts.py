@@ -163,13 +163,25 @@ def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
 
 
 class _Node:
-    __slots__ = ("avail", "state", "visits", "wins")
+    """A decision (or, widened, a chance) node: statistics per action id, and what a chance-free path caches.
+
+    A node reached from the root by decisions alone (perfect information, no chance outcome on the way) stands
+    for one state, the same on every visit: it keeps that state's actor, legal actions and their ids, and the
+    state each tried action led to (``after``), so later visits ask the game nothing until the path leaves the
+    chance-free part of the tree. ``legal`` is ``None`` on every other node.
+    """
+
+    __slots__ = ("actor", "after", "avail", "ids", "legal", "state", "visits", "wins")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
         self.avail: dict[int, int] = {}
         self.state: Any = None  # widened search, perfect information: the state, for tree reuse
+        self.legal: Sequence[Any] | None = None
+        self.ids: list[int] = []
+        self.actor = 0
+        self.after: dict[int, Any] = {}
 
 
 Tree = dict[tuple[int, ...], _Node]
@@ -332,14 +344,17 @@ class MCTSAgent:
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
             root = game.determinize(state, player, rng) if hidden else state
-            self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden)
+            self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden, exact=not hidden)
             done += 1
         self.last_iterations = done
         node = tree[()]
         by_id = dict(zip(ids, legal, strict=True))
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
         self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
-        self._after = game.apply_unchecked(state, by_id[best]) if self._kept and not self.widen else None
+        if self._kept and not self.widen:
+            self._after = node.after.get(best) or game.apply_unchecked(state, by_id[best])
+        else:
+            self._after = None
         return by_id[best]
 
     def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
@@ -373,32 +388,48 @@ class MCTSAgent:
         norm: tuple[float, float],
         *,
         keep_states: bool,
+        exact: bool,
     ) -> None:
+        """One iteration: select down the tree, expand one node, roll out, back up.
+
+        ``exact``: ``state`` is the root itself (perfect information), so the nodes reached by decisions alone
+        may cache their state's legal actions and successors (see :class:`_Node`); the first chance outcome on
+        the path ends that.
+        """
         low, scale = norm
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
         action_id, draws = game.action_id, self._draws
         while True:
-            actor = current_player(state)
-            if actor == TERMINAL:
-                break
-            if actor == CHANCE:
-                if self.widen:
-                    outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
-                    key = (*key, -1 - action_id(outcome))
-                else:
-                    outcome = draws.outcome(game.chance_outcomes(state))
-                state = apply(state, outcome)
-                continue
-            legal = legal_actions(state)
             node = tree.get(key)
-            fresh = node is None
-            if node is None:
-                node = tree[key] = _Node()
-                if keep_states:
-                    node.state = state
-            ids = [action_id(a) for a in legal]
+            if exact and node is not None and node.legal is not None:
+                actor, legal, ids = node.actor, node.legal, node.ids
+                fresh = False
+            else:
+                actor = current_player(state)
+                if actor == TERMINAL:
+                    break
+                if actor == CHANCE:
+                    exact = False
+                    if self.widen:
+                        if node is None:
+                            node = tree[key] = _Node()
+                        outcome = self._widened(game, state, node, rng)
+                        key = (*key, -1 - action_id(outcome))
+                    else:
+                        outcome = draws.outcome(game.chance_outcomes(state))
+                    state = apply(state, outcome)
+                    continue
+                legal = legal_actions(state)
+                fresh = node is None
+                if node is None:
+                    node = tree[key] = _Node()
+                    if keep_states:
+                        node.state = state
+                ids = [action_id(a) for a in legal]
+                if exact:
+                    node.actor, node.legal, node.ids = actor, legal, ids
             avail, visits = node.avail, node.visits
             seen = avail.get
             for i in ids:
@@ -411,9 +442,17 @@ class MCTSAgent:
                 unvisited = [k for k, i in enumerate(ids) if i not in visits]
                 k = unvisited[draws.index(len(unvisited))] if unvisited else self._best_ucb(node, ids)
                 untried = bool(unvisited)
-            trail.append((node, ids[k], actor))
-            state = apply(state, legal[k])
-            key = (*key, ids[k])
+            chosen = ids[k]
+            trail.append((node, chosen, actor))
+            if exact:
+                after = node.after
+                nxt = after.get(chosen)
+                if nxt is None:
+                    nxt = after[chosen] = apply(state, legal[k])
+                state = nxt
+            else:
+                state = apply(state, legal[k])
+            key = (*key, chosen)
             if fresh or untried:
                 break
         values = self._rollout(game, state, rng)
