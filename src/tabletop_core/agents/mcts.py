@@ -153,6 +153,17 @@ class _Draws:
         buf = self.buf or self.refill()
         return outcome_at(outcomes, buf.pop())
 
+    def position(self, outcomes: Sequence[tuple[Any, float]]) -> int:
+        """The position in ``outcomes`` of the outcome :meth:`outcome` would draw (from the same one draw)."""
+        buf = self.buf or self.refill()
+        u = buf.pop()
+        acc = 0.0
+        for k, (_, p) in enumerate(outcomes):
+            acc += p
+            if u < acc:
+                return k
+        return len(outcomes) - 1
+
 
 def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
     """Each seat's value under ``objective="win"``: 1.0 for a won game, 0.0 for a tie or a loss."""
@@ -163,12 +174,14 @@ def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
 
 
 class _Node:
-    """A decision (or, widened, a chance) node: statistics per action id, and what a chance-free path caches.
+    """A decision (or, widened, a chance) node: statistics per action id, and what an exact path caches.
 
-    A node reached from the root by decisions alone (perfect information, no chance outcome on the way) stands
-    for one state, the same on every visit: it keeps that state's actor, legal actions and their ids, and the
-    state each tried action led to (``after``), so later visits ask the game nothing until the path leaves the
-    chance-free part of the tree. ``legal`` is ``None`` on every other node.
+    In a perfect-information search a node whose path from the root holds decisions and widened chance outcomes
+    only (edges of the tree) stands for one state, the same on every visit: it keeps that state's actor, its legal
+    actions (at a widened chance node, its outcomes) with their ids, and the state each tried edge led to
+    (``after``), so later visits ask the game nothing there. Open loop, a sampled chance outcome is no edge: the
+    nodes below it stand for the states of every outcome, and cache nothing (``legal`` stays ``None``), as do all
+    nodes of a search over determinizations.
     """
 
     __slots__ = ("actor", "after", "avail", "ids", "legal", "state", "visits", "wins")
@@ -392,15 +405,16 @@ class MCTSAgent:
     ) -> None:
         """One iteration: select down the tree, expand one node, roll out, back up.
 
-        ``exact``: ``state`` is the root itself (perfect information), so the nodes reached by decisions alone
-        may cache their state's legal actions and successors (see :class:`_Node`); the first chance outcome on
-        the path ends that.
+        ``exact``: ``state`` is the root itself (perfect information), so the nodes reached by edges of the tree
+        alone may cache their state's legal actions and successors (see :class:`_Node`); the first open-loop
+        chance outcome on the path ends that.
         """
         low, scale = norm
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
         action_id, draws = game.action_id, self._draws
+        widen = self.widen
         while True:
             node = tree.get(key)
             if exact and node is not None and node.legal is not None:
@@ -410,26 +424,36 @@ class MCTSAgent:
                 actor = current_player(state)
                 if actor == TERMINAL:
                     break
-                if actor == CHANCE:
-                    exact = False
-                    if self.widen:
-                        if node is None:
-                            node = tree[key] = _Node()
-                        outcome = self._widened(game, state, node, rng)
-                        key = (*key, -1 - action_id(outcome))
-                    else:
-                        outcome = draws.outcome(game.chance_outcomes(state))
-                    state = apply(state, outcome)
+                if actor == CHANCE and not widen:
+                    exact = False  # open loop: the nodes below stand for every outcome's state
+                    state = apply(state, draws.outcome(game.chance_outcomes(state)))
                     continue
-                legal = legal_actions(state)
                 fresh = node is None
                 if node is None:
                     node = tree[key] = _Node()
-                    if keep_states:
+                    if keep_states and actor != CHANCE:
                         node.state = state
-                ids = [action_id(a) for a in legal]
+                if actor == CHANCE:  # widened: the outcomes are edges of the tree
+                    legal = game.chance_outcomes(state)
+                    ids = [action_id(a) for a, _ in legal]
+                else:
+                    legal = legal_actions(state)
+                    ids = [action_id(a) for a in legal]
                 if exact:
                     node.actor, node.legal, node.ids = actor, legal, ids
+            if actor == CHANCE:
+                k = self._widened(node, legal, ids)
+                chosen = ids[k]
+                if exact:
+                    after = node.after
+                    nxt = after.get(chosen)
+                    if nxt is None:
+                        nxt = after[chosen] = apply(state, legal[k][0])
+                    state = nxt
+                else:
+                    state = apply(state, legal[k][0])
+                key = (*key, -1 - chosen)
+                continue
             avail, visits = node.avail, node.visits
             seen = avail.get
             for i in ids:
@@ -468,21 +492,20 @@ class MCTSAgent:
             node.visits[action] = node.visits.get(action, 0) + 1
             node.wins[action] = node.wins.get(action, 0.0) + values[actor]
 
-    def _widened(self, game: Any, state: Any, node: _Node, rng: np.random.Generator) -> Any:
-        """A chance outcome under progressive widening: a fresh draw while the node may grow, else one of its
-        outcomes in proportion to their true probabilities."""
-        outcomes = game.chance_outcomes(state)
+    def _widened(self, node: _Node, outcomes: Sequence[tuple[Any, float]], ids: Sequence[int]) -> int:
+        """The position in ``outcomes`` (with ids ``ids``) of a chance outcome under progressive widening: a fresh
+        draw while the node may grow, else one of its outcomes in proportion to their true probabilities."""
         seen = node.visits
         allowed = math.ceil(self.widening * (sum(seen.values()) + 1) ** self.widening_power)
-        kept = [(a, p) for a, p in outcomes if game.action_id(a) in seen]
+        kept = [(k, p) for k, (_, p) in enumerate(outcomes) if ids[k] in seen]
         mass = sum(p for _, p in kept)
         if len(kept) < min(allowed, len(outcomes)) or mass <= 0:
-            outcome = self._draws.outcome(outcomes)
+            k = self._draws.position(outcomes)
         else:
-            outcome = self._draws.outcome(tuple((a, p / mass) for a, p in kept))
-        oid = game.action_id(outcome)
+            k = self._draws.outcome(tuple((k, p / mass) for k, p in kept))
+        oid = ids[k]
         seen[oid] = seen.get(oid, 0) + 1
-        return outcome
+        return int(k)
 
     def _best_ucb(self, node: _Node, ids: Sequence[int]) -> int:
         """The position in ``ids`` of the highest :meth:`_ucb` score (the first of equal scores, as ``max``)."""
