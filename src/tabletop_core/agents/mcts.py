@@ -44,6 +44,12 @@ takes the gamble. A rollout cut at ``rollout_limit`` scores what ``evaluate`` (d
 state it stopped in, judged by the same rule: under ``"win"`` it counts as a win only if those returns would be a
 win at the end of the game (a game's returns before the end are usually all 0, which is no win).
 
+Cost: an iteration's time is almost all the game's own calls (a random rollout to the end), so the search asks
+the game as little as it can: in a perfect-information search a node whose path from the root holds only edges
+of the tree (decisions, and widened chance outcomes) stands for one state, and keeps its legal actions, their ids
+and each tried edge's successor, so later visits ask the game nothing there. Past an open-loop chance outcome, or
+over determinizations, nodes stand for many states and cache nothing.
+
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
 becomes the next decision's root. Open loop, that is the subtree itself, kept only when the move led straight to
 the next decision (its statistics average over every chance outcome that could follow the move, which says
