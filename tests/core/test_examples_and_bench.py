@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import statistics
 import subprocess
 import sys
 from contextlib import redirect_stdout
@@ -53,6 +54,44 @@ def test_benchmark_measures_openspiel_kuhn_in_the_same_run_and_writes_ratios(tmp
     assert unrest["det/s"] > 0 and unrest["bytes/state"] > 0 and unrest["mcts it/s"] > 0
     ratio = result["ratios"]["unrest"]["step/s"]
     assert ratio == unrest["step/s"] / result["figures"]["python_kuhn_poker"]["step/s"]
+
+
+def test_benchmark_figures_are_the_median_of_its_sweeps(tmp_path: Path) -> None:
+    path = tmp_path / "bench.json"
+    args = ["--seconds", "0.02", "--retain", "100", "--repeat", "3", "--no-openspiel", "--json", str(path)]
+    with redirect_stdout(io.StringIO()):
+        assert bench_main([*args, "tabletop_core.testing.kuhn:GAME"]) == 0
+    result = json.loads(path.read_text(encoding="utf-8"))
+    assert result["repeat"] == 3 and len(result["sweeps"]) == 3
+    for column, figure in result["figures"]["kuhn"].items():
+        assert figure == statistics.median(sweep["kuhn"][column] for sweep in result["sweeps"])
+
+
+def test_benchmark_counts_the_simulations_openspiel_mcts_runs() -> None:
+    import open_spiel.python.games  # noqa: F401  # registers OpenSpiel's pure-Python games
+    import pyspiel
+
+    from benchmarks.run import MCTS_ITERATIONS, _os_playouts, os_mcts_rate
+
+    game = pyspiel.load_game("python_kuhn_poker")
+    _, samples = _os_playouts(game, 0.05, child=True)
+    choices = [s for s in samples if len(s.legal_actions()) > 1][:5]
+    # A solving bot proves Kuhn poker's root after a few simulations and stops: the yardstick must run all 100.
+    _, runs = os_mcts_rate(game, choices, 10.0)
+    assert runs == [MCTS_ITERATIONS] * len(choices)
+
+
+def test_benchmark_memory_figure_does_not_depend_on_earlier_garbage() -> None:
+    from benchmarks.run import _bytes_per_state, _retained
+    from tabletop_core.testing.kuhn import GAME
+
+    def states(n: int) -> list[object]:
+        return _retained(GAME, n)
+
+    first = _bytes_per_state(states, 2000)
+    junk = [(i, i + 1) for i in range(50_000)]  # garbage that fills the interpreter's free lists
+    del junk
+    assert _bytes_per_state(states, 2000) == pytest.approx(first, rel=0.02)
 
 
 def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:
