@@ -7,8 +7,10 @@ import json
 import statistics
 import subprocess
 import sys
+from collections.abc import Sequence
 from contextlib import redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,6 +94,30 @@ def test_benchmark_memory_figure_does_not_depend_on_earlier_garbage() -> None:
     junk = [(i, i + 1) for i in range(50_000)]  # garbage that fills the interpreter's free lists
     del junk
     assert _bytes_per_state(states, 2000) == pytest.approx(first, rel=0.02)
+
+
+def test_strength_regret_sums_are_zero_for_optimal_play_and_positive_for_a_weak_policy() -> None:
+    from benchmarks.strength import regret_sums
+    from runebound_coop import GAME as RUNEBOUND
+    from runebound_coop.exact import Solver, fight_state
+    from tabletop_core.records import play
+
+    solver = Solver(RUNEBOUND, fight_state(RUNEBOUND, "Elian", "Cliff Harpy", max_rounds=1))
+
+    class Optimal:  # a search agent: sees the true state (a solo fight hides nothing)
+        def act_in(self, game: object, state: Any, player: int, rng: object) -> object:
+            return solver.best_action(state)
+
+    class Last:
+        def act(self, view: object, legal: Sequence[object], rng: object) -> object:
+            return legal[-1]
+
+    options = {"heroes": ["Elian"], "enemies": ["Cliff Harpy"], "max_rounds": 1}
+    best = [play(RUNEBOUND, [Optimal()], seed=seed, options=options)[1] for seed in range(12)]
+    weak = [play(RUNEBOUND, [Last()], seed=seed, options=options)[1] for seed in range(12)]
+    assert regret_sums(RUNEBOUND, solver, best) == [0.0] * 12
+    sums = regret_sums(RUNEBOUND, solver, weak)
+    assert all(x >= 0.0 for x in sums) and sum(sums) > 0.0
 
 
 def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:
