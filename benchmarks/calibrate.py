@@ -4,8 +4,10 @@ The strength table's ``second`` budget fixes each configuration's iterations to 
 the idle machine (``benchmarks.strength.SECOND``). When the search gets faster, that count is rescaled by the
 ratio of this script's figure for the new code to the old, measured in turn on the same machine:
 
-    PYTHONPATH=OLD/src:OLD python -m benchmarks.calibrate "mcts:iterations=300,chance=widen,objective=win"
-    PYTHONPATH=NEW/src:NEW python -m benchmarks.calibrate "mcts:iterations=300,chance=widen,objective=win"
+    PYTHONPATH=OLD/src:NEW python -m benchmarks.calibrate "mcts:iterations=300,chance=widen"
+    PYTHONPATH=NEW/src:NEW python -m benchmarks.calibrate "mcts:iterations=300,chance=widen"
+
+(``OLD`` a checkout of the old code, ``NEW`` this one: the script is this checkout's, the library the old one's.)
 
 The states: random play of three games of each of the table's fights (seeded), every third decision with more
 than one legal action, at most 30. Rates are per CPU second of this process (``time.process_time``).
