@@ -371,7 +371,8 @@ class MCTSAgent:
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
         self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
         if self._kept and not self.widen:
-            self._after = node.after.get(best) or game.apply_unchecked(state, by_id[best])
+            after = node.after.get(best)  # the chosen move's result, if the tree kept it
+            self._after = game.apply_unchecked(state, by_id[best]) if after is None else after
         else:
             self._after = None
         return by_id[best]
