@@ -25,7 +25,7 @@ from unrest.actions import (
     Surveil,
     Target,
 )
-from unrest.determinization import consistent, draws_fit
+from unrest.determinization import draws_fit, history_fits
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, outside
 from unrest.setup import ROWS, deck_for
@@ -113,7 +113,7 @@ def _check_history(state: UnrestState) -> None:
     if (full and len(state.plan) != PLAN_SIZE) or (step not in ("plan", "liberate") and not full and state.plan):
         raise ValueError(f"the plan has {PLAN_SIZE} slots from defence to liberation, none before (not {state.plan})")
     _check_moves(state)
-    if consistent(state, state) is None:
+    if not history_fits(state):
         # The determinizer's inferences from the table (a District meeting a Mission is liberated at the round's
         # end, left to right) must hold of the truth itself, or no deal of the hidden cards could explain it.
         raise ValueError("the stacks and Missions contradict the liberation checks of earlier rounds")

@@ -133,3 +133,24 @@ def test_state_load_rejects_a_saved_game_with_one_entry_swapped() -> None:
         if d != action.district:
             moves = (*state.moves[:place], decision_id(Place(action.slot, d)), *state.moves[place + 1 :])
             _refused(attrs.evolve(state, moves=moves), WHERE)
+
+
+def test_state_load_refuses_a_pending_proof_the_table_does_not_give() -> None:
+    # Loading checks the pending proof once, in the table check (invariants._check_proof); the history check no
+    # longer derives the same proofs a second time (the determinizer's check of a deal does: a deal's frame is
+    # recomputed). Each broken frame is still refused, named by its District.
+    state = next(s for g in range(6) for s in game_states(g, bots=True) if s.pending.top and s.pending.top.chosen)
+    frame = state.pending.top
+    assert frame is not None and from_json(unrest.GAME, to_json(state)) == state
+    other = next(d for d in state.row if d != frame.district)
+    broken = (
+        attrs.evolve(frame, proofs=()),  # no proof left open
+        attrs.evolve(frame, proofs=(*frame.proofs, (*frame.chosen, 99))),  # one that is no minimal proof
+        attrs.evolve(frame, proofs=(frame.chosen,)),  # the chosen cards already a whole proof
+        attrs.evolve(frame, chosen=()),  # the revealed cards not the chosen ones
+        attrs.evolve(frame, district=other),  # a District not being proven
+    )
+    for wrong in broken:
+        bad = attrs.evolve(state, pending=state.pending.replace_top(wrong))
+        with pytest.raises(StateFormatError, match=r"proof of District \d|District \d holds a card revealed to prove"):
+            from_json(unrest.GAME, to_json(bad))
