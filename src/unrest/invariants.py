@@ -335,6 +335,28 @@ _UP, _CARD, _LEFT, _SURVEIL = range(4)
 _ROUND, _MISDIRECTION, _DROPPED = 0, 3, 4
 
 
+_ALL_UP = (True,) * N_POWERS
+
+
+def _bad(moves: tuple[int, ...], i: int, why: str) -> ValueError:
+    """The error for ``moves[i]``, named with its decision."""
+    code = moves[i]
+    return ValueError(f"moves[{i}]: {DECISIONS[code] if code < len(DECISIONS) else 'a hidden plan'} {why}")
+
+
+def _end_round(slots: list[list[Any]], tokens: list[bool], rnd: int, at: str | int) -> None:
+    """Close round ``rnd`` of the log walk (at ``moves[at]``, or the place ``at`` names): every planned card has
+    left the plan, and the Power tokens turn face up again once all are face down."""
+    for s, slot in enumerate(slots):
+        if slot[_LEFT] is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
+            slot[_LEFT] = True
+        elif not slot[_LEFT]:
+            where = f"moves[{at}]" if type(at) is int else at
+            raise ValueError(f"{where}: plan slot {s + 1} of round {rnd} never left the plan")
+    if not any(tokens):
+        tokens[:] = _ALL_UP
+
+
 def _check_moves(state: UnrestState) -> None:
     """Walk the move log once and hold the table to it: the log's rounds are the state's (a state with an empty
     log is at setup or the start of round 1), each round takes its moves in the rules' order (the Area of
@@ -348,7 +370,7 @@ def _check_moves(state: UnrestState) -> None:
     now, step = state.pos.round, state.pos.step
     final_round = _final_round(state)
     laid, freed = state.laid, state.freed
-    tokens = list(setup.RESEARCH_TOKENS if state.options.research else (True,) * N_POWERS)  # as setup lays them
+    tokens = list(setup.RESEARCH_TOKENS if state.options.research else _ALL_UP)  # as setup lays them
     stacks: list[list[list[Any]]] = [[] for _ in range(N_DISTRICTS)]
     gone: list[list[Any]] = []
     reveals: dict[int, list[int]] = {}  # by round, the stack indices revealed
@@ -358,86 +380,88 @@ def _check_moves(state: UnrestState) -> None:
     slots: list[list[Any]] = []
     used: list[int] = []
     blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
-
-    def end_round(at: str) -> None:
-        for s, slot in enumerate(slots):
-            if slot[_LEFT] is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
-                slot[_LEFT] = True
-            elif not slot[_LEFT]:
-                raise ValueError(f"{at}: plan slot {s + 1} of round {rnd} never left the plan")
-        if not any(tokens):
-            tokens[:] = [True] * N_POWERS
-
-    def bad(i: int, why: str) -> ValueError:
-        code = moves[i]
-        return ValueError(f"moves[{i}]: {DECISIONS[code] if code < len(DECISIONS) else 'a hidden plan'} {why}")
-
+    codes = _CODES
+    # One branch per kind of move, the commonest first; each takes its checks in the order they are named.
     for i, code in enumerate(moves):
-        kind_i, power, slot_n, district, card, index = _CODES[code]
-        if rnd == 0 or kind_i == _TARGET or (kind_i == _PLAN and kind >= _POWER):
+        kind_i, power, slot_n, district, card, index = codes[code]
+        if kind_i == _TARGET or rnd == 0 or (kind_i == _PLAN and kind >= _POWER):
             if rnd:
-                end_round(f"moves[{i}]")
+                _end_round(slots, tokens, rnd, i)
             rnd += 1
             if rnd > now:
-                raise bad(i, f"reaches round {rnd}, but the state is in round {now}")
+                raise _bad(moves, i, f"reaches round {rnd}, but the state is in round {now}")
             if (kind_i == _TARGET) != (rnd != final_round):
-                raise bad(i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter")
+                raise _bad(
+                    moves, i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter"
+                )
             row = [d for d in laid if not 0 < freed[d] < rnd]
             slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
         elif kind_i < kind:
-            raise bad(i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
+            raise _bad(moves, i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
         kind = kind_i
         if kind_i == _PLAN:
             if len(slots) == PLAN_SIZE:
-                raise bad(i, f"plans a card past the {PLAN_SIZE} of round {rnd}")
+                raise _bad(moves, i, f"plans a card past the {PLAN_SIZE} of round {rnd}")
             slots.append([card >= 0, card, False, -1])
             planned += 1
-            continue
-        if kind_i == _REVEAL:
-            reveals.setdefault(rnd, []).append(index)
-            continue
-        if kind_i == _TARGET:
-            if district not in row[:-1]:
-                raise bad(i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
-            aoi = (district, row[row.index(district) + 1])
-            continue
-        slot: list[Any] = []
-        if slot_n >= 0:
+        elif kind_i == _PLACE:
             if slot_n >= len(slots) or slots[slot_n][_LEFT]:
-                raise bad(i, f"in round {rnd} names a slot with no planned card")
+                raise _bad(moves, i, f"in round {rnd} names a slot with no planned card")
             slot = slots[slot_n]
-        if kind_i == _PLACE:
-            for lower in slots[:slot_n]:
+            for s in range(slot_n):
+                lower = slots[s]
                 if lower[_LEFT] is False:
-                    raise bad(i, f"in round {rnd} skips a lower slot still planned")
+                    raise _bad(moves, i, f"in round {rnd} skips a lower slot still planned")
                 lower[_LEFT] = True  # a placement skipped a surveilled slot: a Misdirection, destroyed on sight
             if district not in (aoi or row) or district == blockade:
-                raise bad(i, f"in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade")
-        else:
+                raise _bad(moves, i, f"in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade")
+            if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
+                gone[slot[_SURVEIL]][_DROPPED] = True
+            slot[_LEFT] = True
+            stacks[district].append([rnd, slot[_UP], slot[_CARD], False, False])
+        elif kind_i == _POWER:
+            if slot_n >= 0:
+                if slot_n >= len(slots) or slots[slot_n][_LEFT]:
+                    raise _bad(moves, i, f"in round {rnd} names a slot with no planned card")
+                slot = slots[slot_n]
             if power in used or not tokens[power] or len(used) == EMPIRE_ACTIONS:
-                raise bad(i, f"in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})")
+                raise _bad(
+                    moves, i, f"in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})"
+                )
             tokens[power] = False
             used.append(power)
-            if power in (BLOCKADE, REROUTE):
+            if power == BLOCKADE:
                 if district not in row:
-                    raise bad(i, f"in round {rnd} names a District out of play")
-                if power == BLOCKADE:
-                    blockade = district
-                    continue
+                    raise _bad(moves, i, f"in round {rnd} names a District out of play")
+                blockade = district
+                continue
+            if power == REROUTE:
+                if district not in row:
+                    raise _bad(moves, i, f"in round {rnd} names a District out of play")
             elif power == SURVEIL:
                 if slot[_UP]:
-                    raise bad(i, f"in round {rnd} surveils a card already face up")
+                    raise _bad(moves, i, f"in round {rnd} surveils a card already face up")
                 slot[_UP], slot[_LEFT], slot[_SURVEIL] = True, None, len(gone)
                 gone.append([rnd, True, -1, True, False])
                 continue
-        if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
-            gone[slot[_SURVEIL]][_DROPPED] = True
-        slot[_LEFT] = True
-        moved = [rnd, slot[_UP], slot[_CARD], False, False]
-        if power == DESTROY:
-            gone.append(moved)
-        else:
-            stacks[district].append(moved)
+            if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
+                gone[slot[_SURVEIL]][_DROPPED] = True
+            slot[_LEFT] = True
+            moved = [rnd, slot[_UP], slot[_CARD], False, False]
+            if power == DESTROY:
+                gone.append(moved)
+            else:
+                stacks[district].append(moved)
+        elif kind_i == _REVEAL:
+            shown = reveals.get(rnd)
+            if shown is None:
+                reveals[rnd] = [index]
+            else:
+                shown.append(index)
+        else:  # the Area of Interest: a District of the row and its right neighbour
+            if district not in row or district == row[-1]:
+                raise _bad(moves, i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
+            aoi = (district, row[row.index(district) + 1])
     at = f"moves (the log's end, {len(moves)} moves)"
     started = 0 < rnd == now
     if now > 0 and rnd not in (now - 1, now):
@@ -448,7 +472,7 @@ def _check_moves(state: UnrestState) -> None:
     if started and kind not in _STEP_KINDS.get(step, ()):
         raise ValueError(f"{at}: round {now}'s last move is of its {_PARTS[kind]}, which the {step} step cannot follow")
     if rnd and (not started or step == "draw" or state.winner == EMPIRE):  # the round's end is behind
-        end_round(at)
+        _end_round(slots, tokens, rnd, at)
         slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
     plan = state.plan
     if plan and len(plan) != len(slots):
