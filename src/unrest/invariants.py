@@ -453,11 +453,11 @@ def _check_moves(state: UnrestState) -> None:
             else:
                 stacks[district].append(moved)
         elif kind_i == _REVEAL:
-            shown = reveals.get(rnd)
-            if shown is None:
+            revealed = reveals.get(rnd)
+            if revealed is None:
                 reveals[rnd] = [index]
             else:
-                shown.append(index)
+                revealed.append(index)
         else:  # the Area of Interest: a District of the row and its right neighbour
             if district not in row or district == row[-1]:
                 raise _bad(moves, i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
