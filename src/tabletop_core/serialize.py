@@ -20,7 +20,6 @@ than :data:`MAX_STRING`. The check is one pass over the parsed JSON, before anyt
 from __future__ import annotations
 
 import enum
-import functools
 import json
 import math
 import operator
@@ -345,6 +344,17 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                 return [h(v) if type(v) is item else conv.unstructure(v) for v in value]
 
             return attrs_items
+        if len(args) == 2 and args[1] is Ellipsis and is_tuple(args[0]) and get_args(args[0]):
+            inner_type = args[0]  # rows of a declared kind (a stack per District): each by the rows' own hook
+            rows: list[Callable[[Any], Any]] = []
+
+            def tuple_rows(value: tuple[Any, ...]) -> list[Any]:
+                if not rows:
+                    rows.append(conv.get_unstructure_hook(inner_type))
+                h = rows[0]
+                return [h(v) if type(v) is tuple else conv.unstructure(v) for v in value]
+
+            return tuple_rows
         return unstructure_tuple
 
     conv.register_unstructure_hook_factory(is_tuple, tuple_unstructure)
@@ -365,35 +375,46 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
 
     def flat_structure(t: Any, tag: str | None, base: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any] | None:
         """A flat record's hook (:func:`_flat_fields`), or ``None`` for another class. An object holding every
-        field once, each of exactly its type (an int within bounds), is passed to the class by position, as the
-        per-field hooks would pass it; anything else goes to ``base`` (defaults, or the error).
+        field once (and the tag, if the class has one), each of exactly its type (an int within bounds), is
+        passed to the class by position, as the per-field hooks would pass it; anything else goes to ``base``
+        (defaults, or the error).
 
-        The class is called through a bounded cache: a saved game holds the same few cards, positions and options
-        again and again, and a frozen value built once serves every equal one (the key's types are the fields'
-        own, checked before, so ``True`` and ``1`` never meet in one key). Validators run on every miss, and an
-        error is never cached.
+        Built records are kept, keyed by their fields (at most :data:`FLAT_CACHE` of a class; then the store is
+        emptied): a saved game holds the same few cards, positions and options again and again, and a frozen value
+        built once serves every equal one. The key's types are checked to be the fields' own before it is looked
+        up, so ``True`` and ``1`` never meet in one key; a record is stored only once built (its validators run),
+        so an error is never kept.
         """
         flat = _flat_fields(t)
         if flat is None:
             return None
         names, kinds = flat
-        build = functools.lru_cache(maxsize=FLAT_CACHE)(t)
-        keys = frozenset(names) | ({TAG_KEY} if tag is not None else frozenset())
-        size = len(keys)
+        built: dict[tuple[Any, ...], Any] = {}
+        size = len(names) + (tag is not None)
         pick = operator.itemgetter(*names) if len(names) > 1 else lambda value: (value[names[0]],)
         ints = [i for i, k in enumerate(kinds) if k is int]
 
         def flat_hook(value: Any, _t: Any) -> Any:
-            if type(value) is not dict or (tag is not None and value.get(TAG_KEY) != tag):
-                raise TypeError(f"expected an object tagged {tag!r}, got {_short(value)}")
-            if len(value) == size and keys.issuperset(value):
-                args = pick(value)
+            # Every field present and the object that size: no other key (the tag is checked when declared).
+            if type(value) is dict and len(value) == size and (tag is None or value.get(TAG_KEY) == tag):
+                try:
+                    args = pick(value)
+                except KeyError:
+                    return base(value, t)
                 if tuple(map(type, args)) == kinds:
+                    made = built.get(args)
+                    if made is not None:  # the same fields built before: in bounds then, so now
+                        return made
                     for i in ints:
                         if not -MAX_INT <= args[i] <= MAX_INT:
-                            break
-                    else:
-                        return build(*args)
+                            return base(value, t)
+                    made = t(*args)
+                    if len(built) >= FLAT_CACHE:
+                        built.clear()
+                    built[args] = made
+                    return made
+            if type(value) is not dict or (tag is not None and value.get(TAG_KEY) != tag):
+                raise TypeError(f"expected an object tagged {tag!r}, got {_short(value)}")
             return base(value, t)
 
         return flat_hook
@@ -557,8 +578,9 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-finite number {name} is not allowed")
 
 
-# Built once: json.dumps and json.loads with options build a new encoder or decoder on every call.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+# Built once: json.dumps and json.loads with options build a new encoder or decoder on every call. No circular
+# check: an unstructured value is made of fresh lists and dicts from immutable attrs values, never cyclic.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
