@@ -7,6 +7,7 @@ reasoning which draw logs are (:func:`unrest.determinization.draws_fit`), so nei
 
 from __future__ import annotations
 
+import operator
 from typing import Any, cast
 
 import attrs
@@ -270,7 +271,7 @@ def _check_proof(state: UnrestState) -> None:
     proofs that extend the cards revealed for it so far."""
     frame = state.pending.top
     for x, stack in enumerate(state.stacks):
-        if not state.freed[x] and (frame is None or frame.district != x) and any(c.proved for c in stack):
+        if stack and not state.freed[x] and (frame is None or frame.district != x) and True in map(_PROVED, stack):
             raise ValueError(f"District {x} holds a card revealed to prove it but is neither liberated nor proving")
     if frame is None:
         return
@@ -336,6 +337,8 @@ _ROUND, _MISDIRECTION, _DROPPED = 0, 3, 4
 
 
 _ALL_UP = (True,) * N_POWERS
+_ONLY_INT = frozenset({int})
+_PROVED = operator.attrgetter("proved")
 
 
 def _bad(moves: tuple[int, ...], i: int, why: str) -> ValueError:
@@ -381,6 +384,7 @@ def _check_moves(state: UnrestState) -> None:
     used: list[int] = []
     blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
     codes = _CODES
+    liberations = {r for r in freed if r > 0}
     # One branch per kind of move, the commonest first; each takes its checks in the order they are named.
     for i, code in enumerate(moves):
         kind_i, power, slot_n, district, card, index = codes[code]
@@ -394,7 +398,8 @@ def _check_moves(state: UnrestState) -> None:
                 raise _bad(
                     moves, i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter"
                 )
-            row = [d for d in laid if not 0 < freed[d] < rnd]
+            if rnd == 1 or rnd - 1 in liberations:  # the row as it was in round rnd: the same unless one left it
+                row = [d for d in laid if not 0 < freed[d] < rnd]
             slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
         elif kind_i < kind:
             raise _bad(moves, i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
@@ -544,7 +549,10 @@ def _match_table(
 def _check_logs(state: UnrestState) -> None:
     """The move log fits the tensor and the setup, and the draw log fits the cards' history."""
     moves = state.moves
-    if len(moves) > MAX_MOVES or any(type(m) is not int or not 0 <= m < NUM_MOVE_CODES for m in moves):
+    # Every code an int (no bool) in range, checked at C speed.
+    if len(moves) > MAX_MOVES or (
+        moves and (not _ONLY_INT.issuperset(map(type, moves)) or min(moves) < 0 or max(moves) >= NUM_MOVE_CODES)
+    ):
         raise ValueError(f"moves must be at most {MAX_MOVES} public codes in 0..{NUM_MOVE_CODES - 1}")
     if state.pos.round == 0 and moves:
         raise ValueError("no decision is taken during setup, so no move is logged")
