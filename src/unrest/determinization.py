@@ -34,7 +34,7 @@ import numpy as np
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import replace
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, card_name
-from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for, outside
+from unrest.rules.liberation import _FEWEST, Proof, met_missions, minimal_proofs, missions_for, outside
 from unrest.rules.missions import Mission, Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
@@ -191,7 +191,8 @@ def history_fits(state: UnrestState) -> bool:
     one :func:`unrest.invariants.validate_table` checks already, exactly as :func:`consistent` recomputes it.
 
     The same checks as ``consistent(state, state) is not None`` would make but the proof's, in one pass over the
-    stacks: each snapshot's tally is taken from the stack's cards, with no list of indices built.
+    stacks: each snapshot's tally is taken from the stack's cards, with no list of indices built, and a snapshot
+    of fewer cards than any Mission needs (:data:`unrest.rules.liberation._FEWEST`) is passed without one.
     """
     done = _done(state)
     for d, stack in enumerate(state.stacks):
@@ -201,7 +202,10 @@ def history_fits(state: UnrestState) -> bool:
         if rounds:
             missions = missions_for(state, d)
             for r in rounds:
-                tally = Tally([c for c in stack if c.round <= r])
+                cards = [c for c in stack if c.round <= r]
+                if len(cards) < _FEWEST:  # too few cards to meet any Mission, whatever they are
+                    continue
+                tally = Tally(cards)
                 for m in missions:
                     if m.holds(tally):
                         return False

@@ -125,13 +125,14 @@ def _check_rounds(state: UnrestState) -> None:
     now = state.pos.round
     if not 0 <= now <= LAST_ROUND:
         raise ValueError(f"round {now} is outside the game's rounds 0..{LAST_ROUND}")
-    placed = [c.round for s in state.stacks for c in s] + [x.round for x in state.destroyed]
-    if any(not 1 <= r <= now for r in placed):
+    placed = [c.round for s in state.stacks for c in s]
+    placed += [x.round for x in state.destroyed]
+    if placed and (min(placed) < 1 or max(placed) > now):
         raise ValueError(f"a card was placed or destroyed in a round outside 1..{now} (the current round)")
 
 
 def _check_sizes(state: UnrestState) -> None:
-    if len(state.deck) != KINDS or any(not 0 <= n <= DECK_SIZE for n in state.deck):
+    if len(state.deck) != KINDS or min(state.deck) < 0 or max(state.deck) > DECK_SIZE:
         raise ValueError(f"deck must give a count in 0..{DECK_SIZE} for each of the {KINDS} card kinds")
     if len(state.stacks) != N_DISTRICTS or len(state.freed) != N_DISTRICTS or len(state.tokens) != N_POWERS:
         raise ValueError(f"stacks and freed need {N_DISTRICTS} entries, tokens {N_POWERS}")
