@@ -331,8 +331,9 @@ _STEP_KINDS = {
 }
 # A plan slot as the log shows it, a list [face up (planned so or surveilled), the card if planned face up (or -1),
 # left the plan (None while a surveil may have destroyed a Misdirection there), where in the destroyed cards that
-# Misdirection would lie]; a card that reached a stack or the destroyed pile, a list [round, face up, card or -1,
-# destroyed by a surveil (so a Misdirection), dropped (a surveil's possible destruction that did not happen)].
+# Misdirection would lie]; a card that reached the destroyed pile, a list [round, face up, card or -1, destroyed by
+# a surveil (so a Misdirection), dropped (a surveil's possible destruction that did not happen)]; one that reached
+# a stack, a tuple (round, face up, card or -1): nothing the walk learns later changes it.
 _UP, _CARD, _LEFT, _SURVEIL = range(4)
 _ROUND, _MISDIRECTION, _DROPPED = 0, 3, 4
 
@@ -375,7 +376,7 @@ def _check_moves(state: UnrestState) -> None:
     final_round = _final_round(state)
     laid, freed = state.laid, state.freed
     tokens = list(setup.RESEARCH_TOKENS if state.options.research else _ALL_UP)  # as setup lays them
-    stacks: list[list[list[Any]]] = [[] for _ in range(N_DISTRICTS)]
+    stacks: list[list[tuple[int, bool, int]]] = [[] for _ in range(N_DISTRICTS)]  # (round, face up, card or -1)
     gone: list[list[Any]] = []
     reveals: dict[int, list[int]] = {}  # by round, the stack indices revealed
     planned = 0
@@ -424,7 +425,7 @@ def _check_moves(state: UnrestState) -> None:
             if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
                 gone[slot[_SURVEIL]][_DROPPED] = True
             slot[_LEFT] = True
-            stacks[district].append([rnd, slot[_UP], slot[_CARD], False, False])
+            stacks[district].append((rnd, slot[_UP], slot[_CARD]))
         elif kind_i == _POWER:
             if slot_n >= 0:
                 if slot_n >= len(slots) or slots[slot_n][_LEFT]:
@@ -453,11 +454,10 @@ def _check_moves(state: UnrestState) -> None:
             if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
                 gone[slot[_SURVEIL]][_DROPPED] = True
             slot[_LEFT] = True
-            moved = [rnd, slot[_UP], slot[_CARD], False, False]
             if power == DESTROY:
-                gone.append(moved)
+                gone.append([rnd, slot[_UP], slot[_CARD], False, False])
             else:
-                stacks[district].append(moved)
+                stacks[district].append((rnd, slot[_UP], slot[_CARD]))
         elif kind_i == _REVEAL:
             revealed = reveals.get(rnd)
             if revealed is None:
@@ -509,13 +509,17 @@ def _check_moves(state: UnrestState) -> None:
 
 
 def _match_table(
-    state: UnrestState, at: str, stacks: list[list[list[Any]]], gone: list[list[Any]], reveals: dict[int, list[int]]
+    state: UnrestState,
+    at: str,
+    stacks: list[list[tuple[int, bool, int]]],
+    gone: list[list[Any]],
+    reveals: dict[int, list[int]],
 ) -> None:
     """The stacks, the destroyed pile and the liberations' reveals are what the log's moves made them."""
     for d, (cards, logged) in enumerate(zip(state.stacks, stacks, strict=True)):
         if len(cards) != len(logged):
             raise ValueError(f"{at}: District {d} holds {len(cards)} cards, the log placed {len(logged)} there")
-        for i, (c, (rnd, up, card, _m, _d)) in enumerate(zip(cards, logged, strict=True)):
+        for i, (c, (rnd, up, card)) in enumerate(zip(cards, logged, strict=True)):
             # A card placed face down is face up only once revealed to prove its District; one face up stays so.
             facing = (c.revealed and not c.proved) if up else c.revealed == c.proved
             if c.round != rnd or not facing or card not in (-1, c.card):
