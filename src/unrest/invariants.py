@@ -212,14 +212,15 @@ def _check_round_parts(state: UnrestState) -> None:
     if state.blockade not in (NO_DISTRICT, *state.row) and step != "liberate":
         raise ValueError(f"the Blockade {state.blockade} is on a District out of play")
     most = {"defend": EMPIRE_ACTIONS - 1, "place": EMPIRE_ACTIONS, "liberate": EMPIRE_ACTIONS}.get(step, 0)
-    if len(state.used) > most or any(not 0 <= p < N_POWERS for p in state.used):
+    used = state.used
+    if len(used) > most or (used and (min(used) < 0 or max(used) >= N_POWERS)):
         raise ValueError(f"powers used {state.used}: at most {most} of the {N_POWERS} powers at the {step} step")
     drawing = step in ("hand", "draw") and state.winner < 0
     if not 0 <= state.to_draw <= min(state.deck_size, DRAW_SIZE if step == "draw" else HAND_SIZE):
         raise ValueError(f"{state.to_draw} cards to draw with {state.deck_size} in the deck")
     if (state.to_draw > 0) != (step == "draw" and drawing) and now != 0:
         raise ValueError(f"{state.to_draw} cards to draw at the {step} step (cards are drawn at the draw step only)")
-    if any(state.tokens[p] for p in state.used) or len(set(state.used)) != len(state.used):
+    if used and (any(state.tokens[p] for p in used) or len(set(used)) != len(used)):
         raise ValueError("powers used this round are distinct and face down")
     planned = any(p is not None for p in state.plan)
     if len(state.plan) > PLAN_SIZE or (planned and step not in ("plan", "defend", "place")):
