@@ -248,6 +248,18 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                     return tuple(value)
 
                 return ints
+            if (item is bool or item is str) and not detailed:  # flags (a side's tokens), names
+                only = frozenset({item})
+
+                def exact_items(value: Any, _t: Any) -> Any:
+                    if type(value) is not list:
+                        raise TypeError(f"expected a list, got {_short(value)}")
+                    if not only.issuperset(map(type, value)):  # at C speed: every item of exactly that type
+                        bad = next(v for v in value if type(v) is not item)
+                        raise TypeError(f"expected {_WANTED[item]}, got {type(bad).__name__} {_short(bad)}")
+                    return tuple(value)
+
+                return exact_items
             row = get_args(item) if get_origin(item) is tuple else ()
             if row and all(a is int for a in row) and not detailed:  # pairs of ints: a pile's (card, copies)
                 width = len(row)
