@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import operator
 import re
 import types
 from collections.abc import Callable
@@ -70,6 +71,8 @@ MAX_KEYS = 256
 #: The longest string (names, labels, paths).
 MAX_STRING = 4096
 MAX_TEXT = MAX_BYTES  # the former name
+#: Records of each flat class kept built for reuse (:func:`_flat_fields`: a game's cards, positions, options).
+FLAT_CACHE = 4096
 
 
 S = TypeVar("S")
@@ -124,7 +127,47 @@ def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], An
             raise TypeError(f"expected {_WANTED[kind]}, got {type(value).__name__} {_short(value)}")
         return float(value) if kind is float else value
 
+    # The commonest cases answered first, with no further call: an int, bool or str field given one in bounds.
+    if kind is int:
+
+        def int_hook(value: Any, t: Any) -> Any:
+            if type(value) is int and t is int and -MAX_INT <= value <= MAX_INT:
+                return value
+            return hook(value, t)
+
+        return int_hook
+    if kind is bool or kind is str:
+
+        def exact_hook(value: Any, t: Any) -> Any:
+            if type(value) is kind and t is kind:
+                return value
+            return hook(value, t)
+
+        return exact_hook
     return hook
+
+
+#: The field types a flat record holds (:func:`_flat_fields`).
+_FLAT = (int, bool, str)
+
+
+def _flat_fields(t: Any) -> tuple[tuple[str, ...], tuple[type, ...]] | None:
+    """The names and types of the fields of ``t`` when it is a plain frozen attrs class (compared by value) whose
+    every field is an ``int``, ``bool`` or ``str`` that ``__init__`` takes by position (a card, a position, a
+    token), else ``None``: such a record is structured in one step from its object, and equal records are one
+    shared instance (see :func:`_make_converter`)."""
+    if not isinstance(t, type) or not attrs.has(t):
+        return None
+    fields = attrs.fields(t)
+    if any(isinstance(a.type, str) for a in fields):  # postponed annotations: resolved as cattrs resolves them
+        attrs.resolve_types(t)
+        fields = attrs.fields(t)
+    if not fields or any(not a.init or a.kw_only or a.type not in _FLAT for a in fields):
+        return None
+    props = attrs.inspect(t)
+    if not (props.is_frozen and props.added_eq):  # a record shared between states must be an immutable value
+        return None
+    return tuple(a.name for a in fields), tuple(a.type for a in fields)
 
 
 def _short(value: Any) -> str:
@@ -205,6 +248,18 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                     return tuple(value)
 
                 return ints
+            if (item is bool or item is str) and not detailed:  # flags (a side's tokens), names
+                only = frozenset({item})
+
+                def exact_items(value: Any, _t: Any) -> Any:
+                    if type(value) is not list:
+                        raise TypeError(f"expected a list, got {_short(value)}")
+                    if not only.issuperset(map(type, value)):  # at C speed: every item of exactly that type
+                        bad = next(v for v in value if type(v) is not item)
+                        raise TypeError(f"expected {_WANTED[item]}, got {type(bad).__name__} {_short(bad)}")
+                    return tuple(value)
+
+                return exact_items
             row = get_args(item) if get_origin(item) is tuple else ()
             if row and all(a is int for a in row) and not detailed:  # pairs of ints: a pile's (card, copies)
                 width = len(row)
@@ -223,14 +278,26 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                     return tuple(out)
 
                 return int_rows
-            one = item_hook(item)
+            if detailed or item in primitives:
+                one = item_hook(item)
 
-            def hom(value: Any, _t: Any) -> Any:
+                def hom(value: Any, _t: Any) -> Any:
+                    if type(value) is not list:
+                        raise TypeError(f"expected a list, got {_short(value)}")
+                    return tuple([one(v) for v in value])
+
+                return hom
+            items: list[Callable[[Any, Any], Any]] = []  # the item's hook, found on first use
+
+            def hom_items(value: Any, _t: Any) -> Any:
                 if type(value) is not list:
                     raise TypeError(f"expected a list, got {_short(value)}")
-                return tuple([one(v) for v in value])
+                if not items:
+                    items.append(conv.get_structure_hook(item))
+                h = items[0]
+                return tuple([h(v, item) for v in value])
 
-            return hom
+            return hom_items
         if origin is tuple:
             if not args:
                 raise TypeError("bare tuple annotations cannot be structured; give item types")
@@ -289,6 +356,17 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                 return [h(v) if type(v) is item else conv.unstructure(v) for v in value]
 
             return attrs_items
+        if len(args) == 2 and args[1] is Ellipsis and is_tuple(args[0]) and get_args(args[0]):
+            inner_type = args[0]  # rows of a declared kind (a stack per District): each by the rows' own hook
+            rows: list[Callable[[Any], Any]] = []
+
+            def tuple_rows(value: tuple[Any, ...]) -> list[Any]:
+                if not rows:
+                    rows.append(conv.get_unstructure_hook(inner_type))
+                h = rows[0]
+                return [h(v) if type(v) is tuple else conv.unstructure(v) for v in value]
+
+            return tuple_rows
         return unstructure_tuple
 
     conv.register_unstructure_hook_factory(is_tuple, tuple_unstructure)
@@ -307,6 +385,52 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
 
         return hook
 
+    def flat_structure(t: Any, tag: str | None, base: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any] | None:
+        """A flat record's hook (:func:`_flat_fields`), or ``None`` for another class. An object holding every
+        field once (and the tag, if the class has one), each of exactly its type (an int within bounds), is
+        passed to the class by position, as the per-field hooks would pass it; anything else goes to ``base``
+        (defaults, or the error).
+
+        Built records are kept, keyed by their fields (at most :data:`FLAT_CACHE` of a class; then the store is
+        emptied): a saved game holds the same few cards, positions and options again and again, and a frozen value
+        built once serves every equal one. The key's types are checked to be the fields' own before it is looked
+        up, so ``True`` and ``1`` never meet in one key; a record is stored only once built (its validators run),
+        so an error is never kept.
+        """
+        flat = _flat_fields(t)
+        if flat is None:
+            return None
+        names, kinds = flat
+        built: dict[tuple[Any, ...], Any] = {}
+        size = len(names) + (tag is not None)
+        pick = operator.itemgetter(*names) if len(names) > 1 else lambda value: (value[names[0]],)
+        ints = [i for i, k in enumerate(kinds) if k is int]
+
+        def flat_hook(value: Any, _t: Any) -> Any:
+            # Every field present and the object that size: no other key (the tag is checked when declared).
+            if type(value) is dict and len(value) == size and (tag is None or value.get(TAG_KEY) == tag):
+                try:
+                    args = pick(value)
+                except KeyError:
+                    return base(value, t)
+                if tuple(map(type, args)) == kinds:
+                    made = built.get(args)
+                    if made is not None:  # the same fields built before: in bounds then, so now
+                        return made
+                    for i in ints:
+                        if not -MAX_INT <= args[i] <= MAX_INT:
+                            return base(value, t)
+                    made = t(*args)
+                    if len(built) >= FLAT_CACHE:
+                        built.clear()
+                    built[args] = made
+                    return made
+            if type(value) is not dict or (tag is not None and value.get(TAG_KEY) != tag):
+                raise TypeError(f"expected an object tagged {tag!r}, got {_short(value)}")
+            return base(value, t)
+
+        return flat_hook
+
     def tagged_structure(t: Any) -> Callable[[Any, Any], Any]:
         tag = tag_of(t)
         if not detailed:
@@ -320,7 +444,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                     raise TypeError(f"expected an object tagged {tag!r} with fields of {sorted(keys)}")
                 return fast(value, t)
 
-            return fast_hook
+            return flat_structure(t, tag, fast_hook) or fast_hook
         base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
 
         def hook(value: Any, _t: Any) -> Any:
@@ -344,7 +468,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                 raise TypeError(f"expected an object, got {_short(value)}")
             return base(value, t)
 
-        return hook
+        return (None if detailed else flat_structure(t, None, hook)) or hook
 
     conv.register_structure_hook_factory(lambda t: _has_attrs(t) and tag_of(t) is None, untagged_structure)
 
@@ -354,11 +478,22 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
         rest = [m for m in members if m is not type(None)]
         if len(rest) == 1:
             only = rest[0]
+            if detailed:
 
-            def opt(value: Any, _t: Any) -> Any:
-                return None if value is None else conv.structure(value, only)
+                def opt(value: Any, _t: Any) -> Any:
+                    return None if value is None else conv.structure(value, only)
 
-            return opt
+                return opt
+            found: list[Callable[[Any, Any], Any]] = []  # the member's hook, found on first use
+
+            def opt_fast(value: Any, _t: Any) -> Any:
+                if value is None:
+                    return None
+                if not found:
+                    found.append(conv.get_structure_hook(only))
+                return found[0](value, only)
+
+            return opt_fast
         if all(_has_attrs(m) for m in rest):
             table: dict[str, Any] = {}
             for m in rest:
@@ -455,8 +590,9 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-finite number {name} is not allowed")
 
 
-# Built once: json.dumps and json.loads with options build a new encoder or decoder on every call.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+# Built once: json.dumps and json.loads with options build a new encoder or decoder on every call. No circular
+# check: an unstructured value is made of fresh lists and dicts from immutable attrs values, never cyclic.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
@@ -503,6 +639,7 @@ def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
         if depth >= MAX_DEPTH:
             _locate(value, where)
         inner: list[Any] = []
+        push = inner.append
         for item in level:
             if type(item) is list:
                 if len(item) > MAX_LIST:
@@ -512,13 +649,28 @@ def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
                 if len(item) > MAX_KEYS or (strings and any(len(k) > MAX_STRING for k in item)):
                     _locate(value, where)
                 values = item.values()
-            kinds = set(map(type, values))  # most lists hold only numbers: nothing more to look at
-            if strings and str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
-                _locate(value, where)
-            if list in kinds or dict in kinds:
-                inner.extend([v for v in values if type(v) is list or type(v) is dict])
+            if len(values) > _SHORT:  # a long list holds numbers, mostly: its kinds are taken at C speed
+                kinds = set(map(type, values))
+                if strings and str in kinds and any(type(v) is str and len(v) > MAX_STRING for v in values):
+                    _locate(value, where)
+                if list in kinds or dict in kinds:
+                    inner.extend([v for v in values if type(v) is list or type(v) is dict])
+            elif strings:
+                for v in values:
+                    if type(v) is list or type(v) is dict:
+                        push(v)
+                    elif type(v) is str and len(v) > MAX_STRING:
+                        _locate(value, where)
+            else:  # a short one (a record's fields, a stack), looked at value by value: no set is built
+                for v in values:
+                    if type(v) is list or type(v) is dict:
+                        push(v)
         level = inner
         depth += 1
+
+
+#: Containers up to this long are looked at value by value in :func:`check_sizes`, longer ones by their set of kinds.
+_SHORT = 32
 
 
 def _locate(value: Any, where: str) -> None:

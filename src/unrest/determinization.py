@@ -33,8 +33,8 @@ import numpy as np
 
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import replace
-from unrest.rules.cards import KINDS, MISDIRECTION, card_name
-from unrest.rules.liberation import Proof, met_missions, minimal_proofs, missions_for, outside
+from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, card_name
+from unrest.rules.liberation import _FEWEST, Proof, met_missions, minimal_proofs, missions_for, outside
 from unrest.rules.missions import Mission, Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
@@ -59,6 +59,7 @@ __all__ = [
     "determinize_empire",
     "draw_deadlines",
     "draws_fit",
+    "history_fits",
     "sample_draws",
     "unseen_cards",
 ]
@@ -85,14 +86,6 @@ def unseen_cards(state: UnrestState) -> list[int]:
     return [k for k in range(KINDS) for _ in range(counts[k])]
 
 
-def _snapshot(stack: tuple[StackCard, ...], r: int, freed: int) -> tuple[StackCard, ...]:
-    """The stack as it stood at the end of round ``r`` (proof reveals undone if it was liberated later)."""
-    cards = tuple(c for c in stack if c.round <= r)
-    if freed and freed > r:
-        cards = tuple(replace(c, revealed=False, proved=False) if c.proved else c for c in cards)
-    return cards
-
-
 def _unproved(stack: tuple[StackCard, ...]) -> tuple[StackCard, ...]:
     return tuple(replace(c, revealed=False, proved=False) if c.proved else c for c in stack)
 
@@ -100,6 +93,28 @@ def _unproved(stack: tuple[StackCard, ...]) -> tuple[StackCard, ...]:
 #: A snapshot check: a District, the stack indices of its cards as the stack stood at the end of a finished round,
 #: and the Missions that stack met none of.
 _Check = tuple[int, tuple[int, ...], tuple[Mission, ...]]
+
+
+def _done(state: UnrestState) -> int:
+    """The last finished round: the current one from its draw step on (or once the Empire has won), else the one
+    before."""
+    cur = state.pos.round
+    return cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
+
+
+def _snapshot_rounds(stack: tuple[StackCard, ...], freed: int, done: int) -> list[int]:
+    """The rounds ``r`` whose end's liberation check saw ``stack`` (of a District liberated in round ``freed``, or
+    0) in play with a card hidden from the Empire among its cards of rounds up to ``r``, ascending: the finished
+    rounds (up to ``done``) before the liberation that some card was placed in, from the first one holding a hidden
+    card on. A card the District's proof revealed later was hidden then."""
+    last = min(done, freed - 1) if freed else done
+    first = last + 1
+    for c in stack:
+        if c.round < first and (not c.revealed or (freed and c.proved)):
+            first = c.round
+    if first > last:  # most stacks: no hidden card in a finished round's snapshot
+        return []
+    return sorted({r for c in stack if first <= (r := c.round) <= last})
 
 
 def _snapshot_checks(state: UnrestState) -> tuple[_Check, ...]:
@@ -112,28 +127,36 @@ def _snapshot_checks(state: UnrestState) -> tuple[_Check, ...]:
     proof reveal undone changes no tally (a proved card counts in the sums, and as face up before the proof in
     neither case), only whether the snapshot holds a hidden card.
     """
-    cur = state.pos.round
-    done = cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
+    done = _done(state)
     out: list[_Check] = []
-    for d in range(N_DISTRICTS):
-        stack = state.stacks[d]
-        if not stack:
-            continue
-        freed = state.freed[d]
-        for r in sorted({c.round for c in stack}):
-            if r > done or (freed and r >= freed):
-                continue
-            if all(c.revealed for c in _snapshot(stack, r, freed)):
-                continue
-            out.append((d, tuple(i for i, c in enumerate(stack) if c.round <= r), missions_for(state, d)))
+    for d, stack in enumerate(state.stacks):
+        if stack:
+            for r in _snapshot_rounds(stack, state.freed[d], done):
+                out.append((d, tuple(i for i, c in enumerate(stack) if c.round <= r), missions_for(state, d)))
     return tuple(out)
+
+
+def _play_fits(state: UnrestState) -> bool:
+    """The inferences from how play went on that :func:`consistent` checks after the snapshots: the liberation
+    check of a round the Rebellion won passed over the Districts left of the last one liberated, and the
+    Rebellion's planning so far can be completed."""
+    if state.winner == REBELLION:
+        # The game ended at once when the last District was liberated: the check of this round had passed over
+        # every District left of it (the round's liberations go left to right), and those still in play met none.
+        cur = state.pos.round
+        last = max((state.laid.index(d) for d in range(N_DISTRICTS) if state.freed[d] == cur), default=-1)
+        for d in state.row:
+            if state.laid.index(d) > last:
+                break
+            if met_missions(state, d):
+                return False
+    return not (state.pos.step == "plan" and state.winner < 0 and not plan_actions(state))
 
 
 def consistent(state: UnrestState, truth: UnrestState, checks: tuple[_Check, ...] | None = None) -> UnrestState | None:
     """``state`` (a deal of ``truth``'s unseen cards) if it obeys the rule inferences, with its proof frame
     recomputed; ``None`` if it breaks one. Snapshots made only of seen cards are skipped (``truth`` passes
     them); ``checks`` are the snapshot checks of ``truth`` when already derived (:func:`_snapshot_checks`)."""
-    cur = state.pos.round
     stacks = state.stacks
     for d, indices, missions in _snapshot_checks(state) if checks is None else checks:
         stack = stacks[d]
@@ -141,15 +164,8 @@ def consistent(state: UnrestState, truth: UnrestState, checks: tuple[_Check, ...
         for m in missions:
             if m.holds(tally):
                 return None
-    if state.winner == REBELLION:
-        # The game ended at once when the last District was liberated: the check of this round had passed over
-        # every District left of it (the round's liberations go left to right), and those still in play met none.
-        last = max((state.laid.index(d) for d in range(N_DISTRICTS) if state.freed[d] == cur), default=-1)
-        for d in state.row:
-            if state.laid.index(d) > last:
-                break
-            if met_missions(state, d):
-                return None
+    if not _play_fits(state):
+        return None
     frame = state.pending.top
     if frame is not None:
         for d in state.row:
@@ -166,9 +182,34 @@ def consistent(state: UnrestState, truth: UnrestState, checks: tuple[_Check, ...
         if not open_ or frame.chosen in open_:
             return None
         state = replace(state, pending=state.pending.replace_top(new))
-    if state.pos.step == "plan" and state.winner < 0 and not plan_actions(state):
-        return None
     return state
+
+
+def history_fits(state: UnrestState) -> bool:
+    """Whether ``state``, taken as the truth, obeys what :func:`consistent` infers of a deal from the table (the
+    end-of-round snapshots with a hidden card, a win by liberation, the planning), its pending proof aside: that
+    one :func:`unrest.invariants.validate_table` checks already, exactly as :func:`consistent` recomputes it.
+
+    The same checks as ``consistent(state, state) is not None`` would make but the proof's, in one pass over the
+    stacks: each snapshot's tally is taken from the stack's cards, with no list of indices built, and a snapshot
+    of fewer cards than any Mission needs (:data:`unrest.rules.liberation._FEWEST`) is passed without one.
+    """
+    done = _done(state)
+    for d, stack in enumerate(state.stacks):
+        if not stack:
+            continue
+        rounds = _snapshot_rounds(stack, state.freed[d], done)
+        if rounds:
+            missions = missions_for(state, d)
+            for r in rounds:
+                cards = [c for c in stack if c.round <= r]
+                if len(cards) < _FEWEST:  # too few cards to meet any Mission, whatever they are
+                    continue
+                tally = Tally(cards)
+                for m in missions:
+                    if m.holds(tally):
+                        return False
+    return _play_fits(state)
 
 
 def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestState:
@@ -246,27 +287,39 @@ def draw_deadlines(state: UnrestState) -> list[tuple[int, int]]:
 def draws_fit(state: UnrestState) -> str | None:
     """Why ``state.draws`` cannot be the Rebellion's draws of ``state`` (``None`` if they can): they must be the
     cards gone from the deck, and each card drawn by its deadline (:func:`draw_deadlines`)."""
+    draws = state.draws
+    # Checked at C speed (every item an int, no bool, then the range); the first bad item is named.
+    if draws and (not _ONLY_INT.issuperset(map(type, draws)) or min(draws) < 0 or max(draws) >= KINDS):
+        bad = next(k for k in draws if type(k) is not int or not 0 <= k < KINDS)
+        return f"draws hold {bad!r}, not a card kind"
     deck = deck_for(state.options)
     drawn = [deck[k] - state.deck[k] for k in range(KINDS)]
-    batches: list[list[int]] = [[] for _ in range(KINDS)]
-    for i, k in enumerate(state.draws):
-        if type(k) is not int or not 0 <= k < KINDS:
-            return f"draws hold {k!r}, not a card kind"
-        batches[k].append(batch_of(i))
-    if [len(b) for b in batches] != drawn:
-        return f"draws {list(state.draws)} are not the cards gone from the deck"
-    deadlines: list[list[int]] = [[] for _ in range(KINDS)]
-    for k, deadline in draw_deadlines(state):
-        deadlines[k].append(deadline)
-    # Per kind, match the soonest deadline to the soonest draw (a greedy match is a perfect one if any is).
-    for k in range(KINDS):
-        for batch, deadline in zip(batches[k], sorted(deadlines[k]), strict=True):
-            if batch > deadline:
-                return (
-                    f"no order of the draws has every {card_name(k)} in hand before it was planned "
-                    f"(one was due by draw batch {deadline}: the opening hand is batch 0, round r's draw batch r)"
-                )
+    counts = [0] * KINDS
+    for k in draws:
+        counts[k] += 1
+    if counts != drawn:
+        return f"draws {list(draws)} are not the cards gone from the deck"
+    # Per kind, match the soonest deadline to the soonest draw (a greedy match is a perfect one if any is): both
+    # lists sorted by (kind, batch) and (kind, deadline) pair the k-th draw of a kind with its k-th deadline.
+    batches = _BATCHES[len(draws)] if len(draws) < len(_BATCHES) else tuple(map(batch_of, range(len(draws))))
+    got = sorted(zip(draws, batches, strict=True))
+    due = sorted(draw_deadlines(state))
+    if len(got) != len(due):
+        return f"draws {list(draws)} are not the cards gone from the deck"
+    for (k, batch), (kind, deadline) in zip(got, due, strict=True):
+        if k != kind:
+            return f"draws {list(draws)} are not the cards gone from the deck"
+        if batch > deadline:
+            return (
+                f"no order of the draws has every {card_name(k)} in hand before it was planned "
+                f"(one was due by draw batch {deadline}: the opening hand is batch 0, round r's draw batch r)"
+            )
     return None
+
+
+_ONLY_INT = frozenset({int})
+#: By number of draws, the draw batch of each (:func:`batch_of`), for every count a deck allows.
+_BATCHES = tuple(tuple(batch_of(i) for i in range(n)) for n in range(DECK_SIZE + 1))
 
 
 def sample_draws(state: UnrestState, rng: np.random.Generator) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ reasoning which draw logs are (:func:`unrest.determinization.draws_fit`), so nei
 
 from __future__ import annotations
 
+import operator
 from typing import Any, cast
 
 import attrs
@@ -25,7 +26,7 @@ from unrest.actions import (
     Surveil,
     Target,
 )
-from unrest.determinization import consistent, draws_fit
+from unrest.determinization import draws_fit, history_fits
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, outside
 from unrest.setup import ROWS, deck_for
@@ -113,7 +114,7 @@ def _check_history(state: UnrestState) -> None:
     if (full and len(state.plan) != PLAN_SIZE) or (step not in ("plan", "liberate") and not full and state.plan):
         raise ValueError(f"the plan has {PLAN_SIZE} slots from defence to liberation, none before (not {state.plan})")
     _check_moves(state)
-    if consistent(state, state) is None:
+    if not history_fits(state):
         # The determinizer's inferences from the table (a District meeting a Mission is liberated at the round's
         # end, left to right) must hold of the truth itself, or no deal of the hidden cards could explain it.
         raise ValueError("the stacks and Missions contradict the liberation checks of earlier rounds")
@@ -124,13 +125,14 @@ def _check_rounds(state: UnrestState) -> None:
     now = state.pos.round
     if not 0 <= now <= LAST_ROUND:
         raise ValueError(f"round {now} is outside the game's rounds 0..{LAST_ROUND}")
-    placed = [c.round for s in state.stacks for c in s] + [x.round for x in state.destroyed]
-    if any(not 1 <= r <= now for r in placed):
+    placed = [c.round for s in state.stacks for c in s]
+    placed += [x.round for x in state.destroyed]
+    if placed and (min(placed) < 1 or max(placed) > now):
         raise ValueError(f"a card was placed or destroyed in a round outside 1..{now} (the current round)")
 
 
 def _check_sizes(state: UnrestState) -> None:
-    if len(state.deck) != KINDS or any(not 0 <= n <= DECK_SIZE for n in state.deck):
+    if len(state.deck) != KINDS or min(state.deck) < 0 or max(state.deck) > DECK_SIZE:
         raise ValueError(f"deck must give a count in 0..{DECK_SIZE} for each of the {KINDS} card kinds")
     if len(state.stacks) != N_DISTRICTS or len(state.freed) != N_DISTRICTS or len(state.tokens) != N_POWERS:
         raise ValueError(f"stacks and freed need {N_DISTRICTS} entries, tokens {N_POWERS}")
@@ -210,14 +212,15 @@ def _check_round_parts(state: UnrestState) -> None:
     if state.blockade not in (NO_DISTRICT, *state.row) and step != "liberate":
         raise ValueError(f"the Blockade {state.blockade} is on a District out of play")
     most = {"defend": EMPIRE_ACTIONS - 1, "place": EMPIRE_ACTIONS, "liberate": EMPIRE_ACTIONS}.get(step, 0)
-    if len(state.used) > most or any(not 0 <= p < N_POWERS for p in state.used):
+    used = state.used
+    if len(used) > most or (used and (min(used) < 0 or max(used) >= N_POWERS)):
         raise ValueError(f"powers used {state.used}: at most {most} of the {N_POWERS} powers at the {step} step")
     drawing = step in ("hand", "draw") and state.winner < 0
     if not 0 <= state.to_draw <= min(state.deck_size, DRAW_SIZE if step == "draw" else HAND_SIZE):
         raise ValueError(f"{state.to_draw} cards to draw with {state.deck_size} in the deck")
     if (state.to_draw > 0) != (step == "draw" and drawing) and now != 0:
         raise ValueError(f"{state.to_draw} cards to draw at the {step} step (cards are drawn at the draw step only)")
-    if any(state.tokens[p] for p in state.used) or len(set(state.used)) != len(state.used):
+    if used and (any(state.tokens[p] for p in used) or len(set(used)) != len(used)):
         raise ValueError("powers used this round are distinct and face down")
     planned = any(p is not None for p in state.plan)
     if len(state.plan) > PLAN_SIZE or (planned and step not in ("plan", "defend", "place")):
@@ -270,7 +273,7 @@ def _check_proof(state: UnrestState) -> None:
     proofs that extend the cards revealed for it so far."""
     frame = state.pending.top
     for x, stack in enumerate(state.stacks):
-        if not state.freed[x] and (frame is None or frame.district != x) and any(c.proved for c in stack):
+        if stack and not state.freed[x] and (frame is None or frame.district != x) and True in map(_PROVED, stack):
             raise ValueError(f"District {x} holds a card revealed to prove it but is neither liberated nor proving")
     if frame is None:
         return
@@ -329,10 +332,35 @@ _STEP_KINDS = {
 }
 # A plan slot as the log shows it, a list [face up (planned so or surveilled), the card if planned face up (or -1),
 # left the plan (None while a surveil may have destroyed a Misdirection there), where in the destroyed cards that
-# Misdirection would lie]; a card that reached a stack or the destroyed pile, a list [round, face up, card or -1,
-# destroyed by a surveil (so a Misdirection), dropped (a surveil's possible destruction that did not happen)].
+# Misdirection would lie]; a card that reached the destroyed pile, a list [round, face up, card or -1, destroyed by
+# a surveil (so a Misdirection), dropped (a surveil's possible destruction that did not happen)]; one that reached
+# a stack, a tuple (round, face up, card or -1): nothing the walk learns later changes it.
 _UP, _CARD, _LEFT, _SURVEIL = range(4)
 _ROUND, _MISDIRECTION, _DROPPED = 0, 3, 4
+
+
+_ALL_UP = (True,) * N_POWERS
+_ONLY_INT = frozenset({int})
+_PROVED = operator.attrgetter("proved")
+
+
+def _bad(moves: tuple[int, ...], i: int, why: str) -> ValueError:
+    """The error for ``moves[i]``, named with its decision."""
+    code = moves[i]
+    return ValueError(f"moves[{i}]: {DECISIONS[code] if code < len(DECISIONS) else 'a hidden plan'} {why}")
+
+
+def _end_round(slots: list[list[Any]], tokens: list[bool], rnd: int, at: str | int) -> None:
+    """Close round ``rnd`` of the log walk (at ``moves[at]``, or the place ``at`` names): every planned card has
+    left the plan, and the Power tokens turn face up again once all are face down."""
+    for s, slot in enumerate(slots):
+        if slot[_LEFT] is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
+            slot[_LEFT] = True
+        elif not slot[_LEFT]:
+            where = f"moves[{at}]" if type(at) is int else at
+            raise ValueError(f"{where}: plan slot {s + 1} of round {rnd} never left the plan")
+    if not any(tokens):
+        tokens[:] = _ALL_UP
 
 
 def _check_moves(state: UnrestState) -> None:
@@ -348,8 +376,8 @@ def _check_moves(state: UnrestState) -> None:
     now, step = state.pos.round, state.pos.step
     final_round = _final_round(state)
     laid, freed = state.laid, state.freed
-    tokens = list(setup.RESEARCH_TOKENS if state.options.research else (True,) * N_POWERS)  # as setup lays them
-    stacks: list[list[list[Any]]] = [[] for _ in range(N_DISTRICTS)]
+    tokens = list(setup.RESEARCH_TOKENS if state.options.research else _ALL_UP)  # as setup lays them
+    stacks: list[list[tuple[int, bool, int]]] = [[] for _ in range(N_DISTRICTS)]  # (round, face up, card or -1)
     gone: list[list[Any]] = []
     reveals: dict[int, list[int]] = {}  # by round, the stack indices revealed
     planned = 0
@@ -358,86 +386,89 @@ def _check_moves(state: UnrestState) -> None:
     slots: list[list[Any]] = []
     used: list[int] = []
     blockade, aoi = NO_DISTRICT, cast(tuple[int, ...], ())
-
-    def end_round(at: str) -> None:
-        for s, slot in enumerate(slots):
-            if slot[_LEFT] is None:  # surveilled and never moved again: a Misdirection, destroyed on sight
-                slot[_LEFT] = True
-            elif not slot[_LEFT]:
-                raise ValueError(f"{at}: plan slot {s + 1} of round {rnd} never left the plan")
-        if not any(tokens):
-            tokens[:] = [True] * N_POWERS
-
-    def bad(i: int, why: str) -> ValueError:
-        code = moves[i]
-        return ValueError(f"moves[{i}]: {DECISIONS[code] if code < len(DECISIONS) else 'a hidden plan'} {why}")
-
+    codes = _CODES
+    liberations = {r for r in freed if r > 0}
+    # One branch per kind of move, the commonest first; each takes its checks in the order they are named.
     for i, code in enumerate(moves):
-        kind_i, power, slot_n, district, card, index = _CODES[code]
-        if rnd == 0 or kind_i == _TARGET or (kind_i == _PLAN and kind >= _POWER):
+        kind_i, power, slot_n, district, card, index = codes[code]
+        if kind_i == _TARGET or rnd == 0 or (kind_i == _PLAN and kind >= _POWER):
             if rnd:
-                end_round(f"moves[{i}]")
+                _end_round(slots, tokens, rnd, i)
             rnd += 1
             if rnd > now:
-                raise bad(i, f"reaches round {rnd}, but the state is in round {now}")
+                raise _bad(moves, i, f"reaches round {rnd}, but the state is in round {now}")
             if (kind_i == _TARGET) != (rnd != final_round):
-                raise bad(i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter")
-            row = [d for d in laid if not 0 < freed[d] < rnd]
+                raise _bad(
+                    moves, i, f"begins round {rnd}: a round begins with the Area of Interest but the Final Encounter"
+                )
+            if rnd == 1 or rnd - 1 in liberations:  # the row as it was in round rnd: the same unless one left it
+                row = [d for d in laid if not 0 < freed[d] < rnd]
             slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
         elif kind_i < kind:
-            raise bad(i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
+            raise _bad(moves, i, f"cannot follow round {rnd}'s {_PARTS[kind]}")
         kind = kind_i
         if kind_i == _PLAN:
             if len(slots) == PLAN_SIZE:
-                raise bad(i, f"plans a card past the {PLAN_SIZE} of round {rnd}")
+                raise _bad(moves, i, f"plans a card past the {PLAN_SIZE} of round {rnd}")
             slots.append([card >= 0, card, False, -1])
             planned += 1
-            continue
-        if kind_i == _REVEAL:
-            reveals.setdefault(rnd, []).append(index)
-            continue
-        if kind_i == _TARGET:
-            if district not in row[:-1]:
-                raise bad(i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
-            aoi = (district, row[row.index(district) + 1])
-            continue
-        slot: list[Any] = []
-        if slot_n >= 0:
+        elif kind_i == _PLACE:
             if slot_n >= len(slots) or slots[slot_n][_LEFT]:
-                raise bad(i, f"in round {rnd} names a slot with no planned card")
+                raise _bad(moves, i, f"in round {rnd} names a slot with no planned card")
             slot = slots[slot_n]
-        if kind_i == _PLACE:
-            for lower in slots[:slot_n]:
+            for s in range(slot_n):
+                lower = slots[s]
                 if lower[_LEFT] is False:
-                    raise bad(i, f"in round {rnd} skips a lower slot still planned")
+                    raise _bad(moves, i, f"in round {rnd} skips a lower slot still planned")
                 lower[_LEFT] = True  # a placement skipped a surveilled slot: a Misdirection, destroyed on sight
             if district not in (aoi or row) or district == blockade:
-                raise bad(i, f"in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade")
-        else:
+                raise _bad(moves, i, f"in round {rnd}: cards go behind the Area of Interest {aoi}, off the Blockade")
+            if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
+                gone[slot[_SURVEIL]][_DROPPED] = True
+            slot[_LEFT] = True
+            stacks[district].append((rnd, slot[_UP], slot[_CARD]))
+        elif kind_i == _POWER:
+            if slot_n >= 0:
+                if slot_n >= len(slots) or slots[slot_n][_LEFT]:
+                    raise _bad(moves, i, f"in round {rnd} names a slot with no planned card")
+                slot = slots[slot_n]
             if power in used or not tokens[power] or len(used) == EMPIRE_ACTIONS:
-                raise bad(i, f"in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})")
+                raise _bad(
+                    moves, i, f"in round {rnd} needs a face-up token unused this round (at most {EMPIRE_ACTIONS})"
+                )
             tokens[power] = False
             used.append(power)
-            if power in (BLOCKADE, REROUTE):
+            if power == BLOCKADE:
                 if district not in row:
-                    raise bad(i, f"in round {rnd} names a District out of play")
-                if power == BLOCKADE:
-                    blockade = district
-                    continue
+                    raise _bad(moves, i, f"in round {rnd} names a District out of play")
+                blockade = district
+                continue
+            if power == REROUTE:
+                if district not in row:
+                    raise _bad(moves, i, f"in round {rnd} names a District out of play")
             elif power == SURVEIL:
                 if slot[_UP]:
-                    raise bad(i, f"in round {rnd} surveils a card already face up")
+                    raise _bad(moves, i, f"in round {rnd} surveils a card already face up")
                 slot[_UP], slot[_LEFT], slot[_SURVEIL] = True, None, len(gone)
                 gone.append([rnd, True, -1, True, False])
                 continue
-        if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
-            gone[slot[_SURVEIL]][_DROPPED] = True
-        slot[_LEFT] = True
-        moved = [rnd, slot[_UP], slot[_CARD], False, False]
-        if power == DESTROY:
-            gone.append(moved)
-        else:
-            stacks[district].append(moved)
+            if slot[_LEFT] is None:  # it was surveilled and is moved on: not a Misdirection
+                gone[slot[_SURVEIL]][_DROPPED] = True
+            slot[_LEFT] = True
+            if power == DESTROY:
+                gone.append([rnd, slot[_UP], slot[_CARD], False, False])
+            else:
+                stacks[district].append((rnd, slot[_UP], slot[_CARD]))
+        elif kind_i == _REVEAL:
+            revealed = reveals.get(rnd)
+            if revealed is None:
+                reveals[rnd] = [index]
+            else:
+                revealed.append(index)
+        else:  # the Area of Interest: a District of the row and its right neighbour
+            if district not in row or district == row[-1]:
+                raise _bad(moves, i, f"in round {rnd} marks no two adjacent Districts of the row {row}")
+            aoi = (district, row[row.index(district) + 1])
     at = f"moves (the log's end, {len(moves)} moves)"
     started = 0 < rnd == now
     if now > 0 and rnd not in (now - 1, now):
@@ -448,7 +479,7 @@ def _check_moves(state: UnrestState) -> None:
     if started and kind not in _STEP_KINDS.get(step, ()):
         raise ValueError(f"{at}: round {now}'s last move is of its {_PARTS[kind]}, which the {step} step cannot follow")
     if rnd and (not started or step == "draw" or state.winner == EMPIRE):  # the round's end is behind
-        end_round(at)
+        _end_round(slots, tokens, rnd, at)
         slots, used, blockade, aoi = [], [], NO_DISTRICT, ()
     plan = state.plan
     if plan and len(plan) != len(slots):
@@ -479,13 +510,17 @@ def _check_moves(state: UnrestState) -> None:
 
 
 def _match_table(
-    state: UnrestState, at: str, stacks: list[list[list[Any]]], gone: list[list[Any]], reveals: dict[int, list[int]]
+    state: UnrestState,
+    at: str,
+    stacks: list[list[tuple[int, bool, int]]],
+    gone: list[list[Any]],
+    reveals: dict[int, list[int]],
 ) -> None:
     """The stacks, the destroyed pile and the liberations' reveals are what the log's moves made them."""
     for d, (cards, logged) in enumerate(zip(state.stacks, stacks, strict=True)):
         if len(cards) != len(logged):
             raise ValueError(f"{at}: District {d} holds {len(cards)} cards, the log placed {len(logged)} there")
-        for i, (c, (rnd, up, card, _m, _d)) in enumerate(zip(cards, logged, strict=True)):
+        for i, (c, (rnd, up, card)) in enumerate(zip(cards, logged, strict=True)):
             # A card placed face down is face up only once revealed to prove its District; one face up stays so.
             facing = (c.revealed and not c.proved) if up else c.revealed == c.proved
             if c.round != rnd or not facing or card not in (-1, c.card):
@@ -520,7 +555,10 @@ def _match_table(
 def _check_logs(state: UnrestState) -> None:
     """The move log fits the tensor and the setup, and the draw log fits the cards' history."""
     moves = state.moves
-    if len(moves) > MAX_MOVES or any(type(m) is not int or not 0 <= m < NUM_MOVE_CODES for m in moves):
+    # Every code an int (no bool) in range, checked at C speed.
+    if len(moves) > MAX_MOVES or (
+        moves and (not _ONLY_INT.issuperset(map(type, moves)) or min(moves) < 0 or max(moves) >= NUM_MOVE_CODES)
+    ):
         raise ValueError(f"moves must be at most {MAX_MOVES} public codes in 0..{NUM_MOVE_CODES - 1}")
     if state.pos.round == 0 and moves:
         raise ValueError("no decision is taken during setup, so no move is logged")

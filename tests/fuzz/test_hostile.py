@@ -10,12 +10,23 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tabletop_core.agents import RandomAgent
 from tabletop_core.errors import StateFormatError
 from tabletop_core.records import play, replay
-from tabletop_core.serialize import MAX_BYTES, from_json, to_json
-from tests.fuzz.games import GAMES, random_step, sample_states
+from tabletop_core.serialize import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_KEYS,
+    MAX_LIST,
+    MAX_STRING,
+    check_sizes,
+    from_json,
+    to_json,
+)
+from tests.fuzz.games import GAMES, examples, random_step, sample_states
 
 #: Generous for a loaded 2-core machine: the checks are linear and take milliseconds when idle.
 FAST = 2.0
@@ -281,3 +292,62 @@ def test_runebound_a_record_naming_an_unknown_hero_or_enemy_is_refused(field: st
     doc["record"]["options"][field][0] = name
     with pytest.raises(StateFormatError, match="record options are invalid"):
         replay(json.dumps(doc), game)
+
+
+# ----- the size check is its definition -------------------------------------------------------------------------
+
+
+def _breaks_a_bound(value: Any, strings: bool, depth: int = 0) -> bool:
+    """Whether ``value`` breaks a bound of :func:`check_sizes`, by the definition (recursive, no shortcut)."""
+    if type(value) is str:
+        return strings and len(value) > MAX_STRING
+    if type(value) is list:
+        return depth >= MAX_DEPTH or len(value) > MAX_LIST or any(_breaks_a_bound(v, strings, depth + 1) for v in value)
+    if type(value) is dict:
+        return (
+            depth >= MAX_DEPTH
+            or len(value) > MAX_KEYS
+            or (strings and any(len(k) > MAX_STRING for k in value))
+            or any(_breaks_a_bound(v, strings, depth + 1) for v in value.values())
+        )
+    return False
+
+
+def _nested(value: Any, depth: int) -> Any:
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+#: Values at and just past each bound, and values of every JSON kind, short and long containers (the check looks
+#: at containers of up to 32 values one by one and longer ones by their set of kinds).
+_EDGES = st.sampled_from(
+    [
+        "x" * MAX_STRING,
+        "x" * (MAX_STRING + 1),
+        [0] * MAX_LIST,
+        [0] * (MAX_LIST + 1),
+        {f"k{i}": i for i in range(MAX_KEYS)},
+        {f"k{i}": i for i in range(MAX_KEYS + 1)},
+        {"x" * (MAX_STRING + 1): 0},
+        _nested(0, MAX_DEPTH - 3),
+        _nested(0, MAX_DEPTH - 2),
+        [0] * 40 + ["x" * (MAX_STRING + 1)],
+        [0] * 40 + [[0]],
+    ]
+)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5) | _EDGES,
+    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(st.text(max_size=3), inner, max_size=6),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=_JSON, strings=st.booleans())
+def test_the_size_check_refuses_exactly_what_breaks_a_bound(value: Any, strings: bool) -> None:
+    if _breaks_a_bound(value, strings):
+        with pytest.raises(StateFormatError):
+            check_sizes(value, strings=strings)
+    else:
+        check_sizes(value, strings=strings)

@@ -7,12 +7,13 @@ import functools
 import json
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_core.errors import StateFormatError
-from tabletop_core.serialize import from_json, to_json
+from tabletop_core.serialize import _CONVERTER, _FAST, from_json, to_json
 from tests.fuzz.games import GAMES, LONG, checked_playout, examples, sample_states
 from tests.fuzz.mutate import MUTATIONS, envelope_mutants, mutate, paths
 
@@ -93,3 +94,44 @@ def test_broken_envelopes_are_refused(name: str) -> None:
     for text in envelope_mutants(seed_docs(name)[0]):
         with pytest.raises(StateFormatError):
             from_json(GAMES[name], text)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_fast_structuring_accepts_only_what_the_detailed_converter_accepts(name: str) -> None:
+    # serialize.structure tries its fast converter first (flat records in one step, hooks found once) and on any
+    # failure the detailed one; the fast one must build what the detailed one builds, refuse whatever it refuses,
+    # and take every saved state itself (or loading is no faster). Every place of saved states, each mutated.
+    cl = GAMES[name].state_type
+    taken = refused = 0
+    for text in seed_docs(name)[1::6]:
+        data = json.loads(text)["data"]
+        assert _FAST.structure(data, cl) == _CONVERTER.structure(data, cl)
+        for at in paths(data):
+            for family in ("numbers", "types", "lists", "objects", "strings"):  # sizes are check_sizes' part
+                for pick in (0, 3, 6):
+                    mutant = mutate(data, at, family, pick)
+                    if mutant is None:
+                        continue
+                    try:
+                        fast = _FAST.structure(mutant, cl)
+                    except Exception:  # any failure: the detailed converter decides (and names the defect)
+                        refused += 1
+                        continue
+                    assert _CONVERTER.structure(mutant, cl) == fast, at
+                    taken += 1
+    assert taken and refused, (taken, refused)
+
+
+def test_flat_records_are_built_once_and_shared() -> None:
+    # A loaded Unrest state's cards, position and options are frozen values built through a bounded cache:
+    # loading the same game again builds none of them anew, and each equals the class called on its fields.
+    text = next(t for t in seed_docs("unrest") if '"unrest.destroyed"' in t)
+    game = GAMES["unrest"]
+    first, second = from_json(game, text), from_json(game, text)
+    assert first == second
+    cards = [c for stack in first.stacks for c in stack] + list(first.destroyed)
+    again = [c for stack in second.stacks for c in stack] + list(second.destroyed)
+    assert cards and all(a is b for a, b in zip(cards, again, strict=True))
+    assert first.options is second.options and first.pos is second.pos
+    assert all(c == type(c)(*attrs.astuple(c, recurse=False)) for c in cards)
+    assert first.stacks is not second.stacks  # only the flat records are shared, never a state's containers

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import numpy as np
@@ -13,8 +16,11 @@ from hypothesis import strategies as st
 import unrest
 from tabletop_core import StateFormatError, from_json, to_json
 from tests.unrest.helpers import act, game_states, stack, table
+from unrest import determinization, invariants
 from unrest.actions import DECISIONS, PLAN_HIDDEN, Place, Target, decision_id
 from unrest.rules.cards import MISDIRECTION
+from unrest.rules.liberation import minimal_proofs
+from unrest.rules.missions import Tally
 from unrest.state import Destroyed, UnrestState
 
 
@@ -133,3 +139,87 @@ def test_state_load_rejects_a_saved_game_with_one_entry_swapped() -> None:
         if d != action.district:
             moves = (*state.moves[:place], decision_id(Place(action.slot, d)), *state.moves[place + 1 :])
             _refused(attrs.evolve(state, moves=moves), WHERE)
+
+
+def test_state_load_refuses_a_pending_proof_the_table_does_not_give() -> None:
+    # Loading checks the pending proof once, in the table check (invariants._check_proof); the history check no
+    # longer derives the same proofs a second time (the determinizer's check of a deal does: a deal's frame is
+    # recomputed). Each broken frame is still refused, named by its District.
+    state = next(s for g in range(6) for s in game_states(g, bots=True) if s.pending.top and s.pending.top.chosen)
+    frame = state.pending.top
+    assert frame is not None and from_json(unrest.GAME, to_json(state)) == state
+    other = next(d for d in state.row if d != frame.district)
+    broken = (
+        attrs.evolve(frame, proofs=()),  # no proof left open
+        attrs.evolve(frame, proofs=(*frame.proofs, (*frame.chosen, 99))),  # one that is no minimal proof
+        attrs.evolve(frame, proofs=(frame.chosen,)),  # the chosen cards already a whole proof
+        attrs.evolve(frame, chosen=()),  # the revealed cards not the chosen ones
+        attrs.evolve(frame, district=other),  # a District not being proven
+    )
+    for wrong in broken:
+        bad = attrs.evolve(state, pending=state.pending.replace_top(wrong))
+        with pytest.raises(StateFormatError, match=r"proof of District \d|District \d holds a card revealed to prove"):
+            from_json(unrest.GAME, to_json(bad))
+
+
+# ----- the work a load does (docs/performance.md, "Saved files") ------------------------------------------------
+
+
+def _calls(fn: Callable[[], object]) -> int:
+    """The Python and built-in function calls ``fn`` makes: a count of work that no load on the machine moves."""
+    n = 0
+
+    def count(_frame: object, event: str, _arg: object) -> None:
+        nonlocal n
+        if event in ("call", "c_call"):
+            n += 1
+
+    sys.setprofile(count)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return n
+
+
+def test_a_load_makes_a_bounded_number_of_calls_linear_in_the_log() -> None:
+    # Loading a saved game (parse, size check, structuring, every invariant, the history held to the log, the
+    # first legal actions) makes about 300 calls plus 9 a logged move; the tree before this bound made 380 plus
+    # 18 a move (per-field hooks, the determinizer's deal check, a closure per walk). The bound leaves a fifth
+    # more than measured: a regression to per-field or per-move calls exceeds it, at any machine load.
+    states = [s for s in game_states(3, bots=True) if s.round >= 3][::7]
+    assert len(states) >= 5
+    for state in states:
+        text = to_json(state)
+        assert from_json(unrest.GAME, text) == state  # the first load fills the caches of content and records
+        calls = _calls(lambda text=text: from_json(unrest.GAME, text))  # type: ignore[misc]  # bound at definition
+        assert calls <= 350 + 11 * len(state.moves), (calls, len(state.moves), state.round, state.step)
+
+
+def test_a_load_derives_a_pending_proof_once_and_builds_no_candidate_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The determinizer's deal check (consistent) builds a world with its proof frame recomputed; a load holds the
+    # truth to the same inferences without it (history_fits), and the proofs are derived once, by the table check.
+    made = {"consistent": 0, "minimal_proofs": 0, "tallies": 0}
+
+    def counted(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            made[name] += 1
+            return fn(*args, **kwargs)
+
+        return call
+
+    deal_check = counted("consistent", determinization.consistent)
+    monkeypatch.setattr(determinization, "consistent", deal_check)
+    # Wherever the invariants would call it from (raising=False: they need not import it at all).
+    monkeypatch.setattr(invariants, "consistent", deal_check, raising=False)
+    monkeypatch.setattr(invariants, "minimal_proofs", counted("minimal_proofs", minimal_proofs))
+    monkeypatch.setattr(determinization, "minimal_proofs", counted("minimal_proofs", minimal_proofs))
+    monkeypatch.setattr(determinization, "Tally", counted("tallies", Tally))
+    proving = [s for g in range(6) for s in game_states(g, bots=True) if s.pending.top is not None]
+    assert len(proving) >= 10
+    for state in proving:
+        made.update(consistent=0, minimal_proofs=0, tallies=0)
+        assert from_json(unrest.GAME, to_json(state)) == state
+        # One tally a snapshot with a hidden card and two cards or more (one card meets no Mission).
+        snapshots = sum(len(indices) >= 2 for _, indices, _ in determinization._snapshot_checks(state))
+        assert made == {"consistent": 0, "minimal_proofs": 1, "tallies": snapshots}, (made, state)
