@@ -6,7 +6,7 @@ phase (its steps, the turns, the Combat Roll, an attack landing) are defined her
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -33,7 +33,7 @@ from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, USE, Cost, Decide, one, upto
-from unbroken.rules.resources import can_pay, gain, pay
+from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
 from unbroken.state import (
@@ -48,6 +48,9 @@ from unbroken.state import (
     State,
     no_resources,
 )
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "AmbushStep",
@@ -99,12 +102,18 @@ class MonsterReveal(DieRoll):
         """The monster of this Level numbered ``face``."""
         return replace(state, monster=state.pack.monster_for(state.level, face).id)
 
+    def apply(self, state: State, action: Action) -> State:
+        """Pop the roll and reveal the monster, in one copy (see :meth:`face_up`)."""
+        assert isinstance(action, Die)
+        return state.pop(monster=state.pack.monster_for(state.level, action.face).id)
+
 
 def set_tracker(state: State) -> State:
     """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
     time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
-    state = state.with_res(TIME, state.res[TIME].set(time))
-    return replace(state, combat=effects.new_combat(state))
+    t = state.res[TIME]
+    res = state.res_at(TIME, max(t.low, min(t.high, time)))  # ``Track.set``, the shared track where there is one
+    return replace(state, res=res, combat=effects.new_combat(state))
 
 
 def ambush_step(state: State) -> State:
@@ -138,7 +147,7 @@ def apply_trickery(state: State, action: Action) -> State:
     if action.verb == TRICK:
         trick = monster(state).trickery
         assert trick is not None
-        return replace(pay(state, trick), tricked=True).at("combat", "hunger")
+        return state.at("combat", "hunger", res=paid(state, trick), large_first=False, tricked=True)
     return state.at("combat", "battle")
 
 
@@ -181,9 +190,8 @@ class TrickeryStep(Decide):
 def start_battle(state: State) -> State:
     """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn."""
     assert state.combat is not None
-    state = replace(state, combat=replace(state.combat, started=True))
     first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
-    return triggers.push_fire(state, "battle_start", first)
+    return triggers.push_fire(state, "battle_start", first, combat=replace(state.combat, started=True))
 
 
 @attrs.frozen
@@ -241,31 +249,39 @@ def attack_ok(state: State, i: int) -> bool:
     return can_pay(state, a.cost, surcharge(state))
 
 
-def attack(state: State, i: int) -> State:
+def attack(state: State, i: int, pending: Pending[Frame] | None = None) -> State:
     """Attack with the weapon: pay, then (unless the monster DEFENDs) break Armor or inflict Wounds.
 
     "DEFEND actions allow monsters to ignore your next attack. This applies to attacks made with Weapons only".
     A Wounding attack fires the ``attack`` Responses, then its Passives (e.g. a Wound cap), then lands.
+    ``pending``: the stack the turn leaves (replaced in the payment's copy; nothing before reads it).
     """
     a = travel.weapon(state).attacks[i]
-    state = pay(state, a.cost, surcharge(state))
+    changes: dict[str, Any] = {"res": paid(state, a.cost, surcharge(state)), "large_first": False}
     c = state.combat
     assert c is not None
     if c.defend:
-        return replace(state, combat=replace(c, defend=False))
+        return replace(state, combat=replace(c, defend=False), **changes, **_stack(pending))
+    if pending is not None:  # the frames below push onto the turn's stack
+        state, changes = replace(state, pending=pending, **changes), {}
     if a.kind == "break":
+        state = replace(state, **changes) if changes else state
         return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power))
+    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power), **changes)
+
+
+def _stack(pending: Pending[Frame] | None) -> dict[str, Pending[Frame]]:
+    """The change of the pending stack to ``pending`` (none when ``None``)."""
+    return {} if pending is None else {"pending": pending}
 
 
 def attack_land(state: State, pierce: bool) -> State:
     """The attack's final Attack Power moves the Health token toward 0."""
     c = state.combat
     assert c is not None
-    state = state.pop()
     if c.armor > 0 and not pierce:
-        return state
-    return replace(state, combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
+        return state.pop()
+    return state.pop(combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
 
 
 def wound_cap(state: State, power: int) -> int:
@@ -321,17 +337,21 @@ def _attacks(state: State, w: Weapon) -> list[Action]:
 
 
 def apply_turn(state: State, extra: bool, action: Action) -> State:
-    """Apply the player's turn choice; the turn then passes to the monster (or back, after an extra turn)."""
-    after = state.pop() if extra else state.replace_top(MonsterTurn())
+    """Apply the player's turn choice; the turn then passes to the monster (or back, after an extra turn).
+
+    The turn's frame goes in the copy the choice makes first (nothing the choice reads is on the stack).
+    """
+    pending = state.pending.pop() if extra else state.pending.replace_top(MonsterTurn())
     if isinstance(action, Attack):
-        return attack(after, action.i)
+        return attack(state, action.i, pending)
+    if isinstance(action, Use):
+        return travel.use(state, action.i, pending=pending)
+    if isinstance(action, Act) and action.verb in travel.GENERAL:
+        return travel.general_action(state, action.verb, pending=pending)
+    after = replace(state, pending=pending)
     if isinstance(action, Craft):
         return travel.craft(after, action.i, combat=True)
-    if isinstance(action, Use):
-        return travel.use(after, action.i)
     assert isinstance(action, Act)
-    if action.verb in travel.GENERAL:
-        return travel.general_action(after, action.verb)
     if action.verb == DOWNGRADE:
         return effects.weapon_down(after, perm=True)
     return after  # SKIP
@@ -488,9 +508,14 @@ def monster_act(state: State) -> State:
         return state.pop()
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
         return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
-    if not row.effects:
-        return state.restack(effects.Exec(row.effects, f"monster:{m.id}"))
-    return effects.run_ops(state.pop(), row.effects, f"monster:{m.id}")
+    ops, src = row.effects, f"monster:{m.id}"
+    if not ops:
+        return state.restack(effects.Exec(ops, src))
+    # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first
+    # op's copy.
+    if len(ops) > 1:
+        return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
+    return effects.run_op(state, ops[0], src, state.pending.pop())
 
 
 @attrs.frozen

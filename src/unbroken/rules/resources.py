@@ -8,6 +8,8 @@ interpretations in ``docs/rules/unbroken.md``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletop_core.components import Track
 from tabletop_core.fastcopy import replace
 from unbroken.content.schema import Op
@@ -36,10 +38,16 @@ __all__ = [
     "lose",
     "lose_effort",
     "loss_plans",
+    "loss_ways",
     "needs",
+    "paid",
     "pay",
     "spend_time",
 ]
+
+
+#: A state's resource tracks, in slot order.
+Res = tuple[Track, ...]
 
 
 def gain(state: State, r: Resource, n: int) -> State:
@@ -125,20 +133,33 @@ def affords(state: State, need: list[int]) -> bool:
     return need[SE] <= res[SE].value + me_left + le_left
 
 
-def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> State:
+def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, **changes: Any) -> State:
     """Pay the ``spend`` ops (plus ``extra``); the caller has checked :func:`can_pay`.
 
     A Small Effort shortfall is covered by Medium Effort first, unless the player chose Large Effort first for
-    this payment (``state.large_first``, set by the ``pay`` sub-decision and used once).
+    this payment (``state.large_first``, set by the ``pay`` sub-decision and used once). ``changes`` to other
+    fields (none that the payment reads) are made in the same copy.
+    """
+    return replace(state, res=paid(state, ops, extra), large_first=False, **changes)
+
+
+def paid(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, gains: Resource | None = None) -> Res:
+    """The tracks once the ``spend`` ops (plus ``extra``) are paid as :func:`pay` pays them (``state.large_first``
+    then goes back to ``False``), and, with ``gains``, 1 of that resource gained after (as :func:`gain`).
+
+    Raises:
+        ValueError: when the cost cannot be paid.
     """
     need = _needs(state, ops, extra)
     have = _plan(state, need, state.large_first)
     if have is None:
         raise ValueError(f"cannot pay {need}")
-    return replace(state, res=_moved(state, have), large_first=False)
+    if gains is not None:
+        have[gains] = min(state.res[gains].high, have[gains] + 1)
+    return _moved(state, have)
 
 
-def _moved(state: State, have: list[int]) -> tuple[Track, ...]:
+def _moved(state: State, have: list[int]) -> Res:
     """The state's tracks at the values ``have``."""
     return tuple(t if t.value == v else track_at(t, r, v) for r, (t, v) in enumerate(zip(state.res, have, strict=True)))
 
@@ -170,16 +191,26 @@ def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
     different results (the player chooses, as when paying); one when there is no choice; none when it cannot be
     paid (the player dies).
     """
+    return [
+        (state.amount(SE) - res[SE].value, state.amount(ME) - res[ME].value, state.amount(LE) - res[LE].value)
+        for res in loss_ways(state, r, n)
+    ]
+
+
+def loss_ways(state: State, r: Resource, n: int) -> list[Res]:
+    """The tracks after each of the distinct ways to lose ``n`` Effort of category ``r`` (see :func:`loss_plans`):
+    Medium Effort covering a Small Effort shortfall first, then (if the result differs) Large Effort first."""
     need = no_resources()
     need[r] = n
-    plans: list[tuple[int, int, int]] = []
-    for large_first in (False, True):
-        have = _plan(state, need, large_first)
-        if have is not None:
-            taken = (state.amount(SE) - have[SE], state.amount(ME) - have[ME], state.amount(LE) - have[LE])
-            if taken not in plans:
-                plans.append(taken)
-    return plans
+    low = _plan(state, need, False)
+    if low is None:
+        return []
+    # Which higher category covers a shortfall first is a choice only for Small Effort (see ``_plan``).
+    high = _plan(state, need, True) if r == SE else low
+    ways = [_moved(state, low)]
+    if high is not None and high != low:
+        ways.append(_moved(state, high))
+    return ways
 
 
 def spend_time(state: State, n: int, *, combat: bool) -> State | None:

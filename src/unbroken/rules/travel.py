@@ -5,7 +5,7 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -34,7 +34,7 @@ from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
-from unbroken.rules.resources import affords, ambiguous, can_pay, gain, needs, pay, spend_time
+from unbroken.rules.resources import affords, ambiguous, can_pay, needs, paid, pay, spend_time
 from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
@@ -140,13 +140,15 @@ def idle(state: State, effects: tuple[Op, ...]) -> bool:
     return bool(effects)
 
 
-def use(state: State, i: int) -> State:
-    """Use action ability ``i``: pay its cost (and an Ability Use for the character's), then run its effects."""
+def use(state: State, i: int, **changes: Any) -> State:
+    """Use action ability ``i``: pay its cost (and an Ability Use for the character's), then run its effects.
+
+    ``changes`` to other fields (none that the payment reads, say the pending stack) go into the payment's copy.
+    """
     src, _, ability = action_abilities(state)[i]
-    state = pay(state, ability.cost)
     if src.startswith("character:"):
-        state = replace(state, uses=state.uses - 1)
-    return effects.run_ops(state, ability.effects, src)
+        changes["uses"] = state.uses - 1
+    return effects.run_ops(pay(state, ability.cost, **changes), ability.effects, src)
 
 
 def use_cost(state: State, i: int) -> Cost:
@@ -204,10 +206,10 @@ def craft(state: State, i: int, *, combat: bool) -> State:
     return effects.lay_weapon(state, u.to)
 
 
-def general_action(state: State, verb: int) -> State:
-    """Focus, Inspiration or Plan."""
+def general_action(state: State, verb: int, **changes: Any) -> State:
+    """Focus, Inspiration or Plan: pay, then gain 1 (one copy, with ``changes`` to fields neither reads)."""
     cost, gains = GENERAL[verb]
-    return gain(pay(state, cost), RES[gains], 1)
+    return replace(state, res=paid(state, cost, gains=RES[gains]), large_first=False, **changes)
 
 
 def general_ok(state: State, verb: int) -> bool:
@@ -260,9 +262,9 @@ def apply_prep(state: State, action: Action) -> State:
     if v in GENERAL:
         return general_action(state, v)
     if v == ORIENTEER:
-        return replace(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
+        return pay(state, ORIENTEER_COST, reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
     if v == SCOUT:
-        return pay(state, SCOUT_COST[state.level]).push(combat.MonsterReveal())
+        return state.push(combat.MonsterReveal(), res=paid(state, SCOUT_COST[state.level]), large_first=False)
     if v == DOWNGRADE:
         return effects.weapon_down(state, perm=True)
     raise ValueError(f"not a preparation action: {action!r}")
@@ -298,16 +300,17 @@ def mode_actions(state: State, card: int) -> list[Action]:
 def resolve(state: State, card: int) -> State:
     """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
     enc = state.pack.encounters[card]
-    state = pay(state, enc.spend).replace_top(ExploreEnd(card))
-    state = state.push(triggers.Fire("resolve"))
+    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=paid(state, enc.spend), large_first=False)
     return effects.run_ops(state, enc.gain, f"encounter:{enc.id}")
 
 
 def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
-    bonus = sum(o.n for o in triggers.statics(state, "rest_bonus"))
-    return triggers.push_fire(gain(state, SE, enc.time + bonus), "rest", ExploreEnd(card), restack=True)
+    n = enc.time + sum(o.n for o in triggers.statics(state, "rest_bonus"))
+    t = state.res[SE]
+    gained = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # as ``gain``, in the one copy
+    return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
 
 
 def committed(state: State, card: int) -> State:

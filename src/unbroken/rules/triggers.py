@@ -20,7 +20,7 @@ from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
 from unbroken.rules import effects
 from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
-from unbroken.rules.resources import can_pay, pay
+from unbroken.rules.resources import can_pay, paid
 from unbroken.rules.tables import tables
 from unbroken.state import State
 
@@ -88,9 +88,18 @@ class Fire(Automatic[State]):
     trigger: str
 
     def resolve(self, state: State) -> State:
-        """Collect what the trigger activates (nothing: the frame goes)."""
+        """Collect what the trigger activates (nothing: the frame goes); what the :class:`Trig` frame resolves
+        by itself is resolved in the same step.
+
+        The same as putting the ``Trig`` on top for the driver to run next: the end checks between read nothing
+        that differs (neither frame is an effect list), and the ``Trig`` reads no pending frame but the top one,
+        which it replaces or pops, so it gives the same state run on top of this one (one copy instead of two).
+        """
         frame = fire(state, self.trigger)
-        return state.replace_top(frame) if frame else state.pop()
+        if frame is None:
+            return state.pop()
+        out = frame.auto(state)
+        return state.replace_top(frame) if out is None else out
 
 
 @attrs.frozen
@@ -111,10 +120,15 @@ class Trig(Decide):
         avail = available(state, self)
         if self.stage == 0:
             if not avail:
-                # The Passives' stage; with none usable either, the frame goes now (the end checks between the two
-                # stages read nothing that differs).
+                # The Passives' stage, run now (the end checks between the two stages read nothing that differs,
+                # see ``Fire.resolve``); with none usable either, the frame goes.
                 passives = replace(self, stage=1)
-                return state.replace_top(passives) if available(state, passives) else state.pop()
+                usable = available(state, passives)
+                if not usable:
+                    return state.pop()
+                if len(usable) == 1 or commute(state, usable):
+                    return passives._resolve(state, usable[0][0])
+                return state.replace_top(passives)
             mandatory = [i for i, c in avail if not c.optional]
             if mandatory and (len(avail) == 1 or commute(state, avail)):
                 return self._resolve(state, mandatory[0])
@@ -162,10 +176,9 @@ class Trig(Decide):
         """Resolve activated ability ``i``: pay its cost (and an Ability Use for the character's), run its effects."""
         cand = self.cands[i]
         ability = abilities_of(state, cand.src)[cand.index]
-        state = state.replace_top(replace(self, cands=self.cands[:i] + self.cands[i + 1 :]))
-        state = pay(state, ability.cost)
-        if cand.src.startswith("character:"):
-            state = replace(state, uses=state.uses - 1)
+        uses = {"uses": state.uses - 1} if cand.src.startswith("character:") else {}
+        rest = replace(self, cands=self.cands[:i] + self.cands[i + 1 :])
+        state = state.replace_top(rest, res=paid(state, ability.cost), large_first=False, **uses)  # one copy
         return effects.run_ops(state, ability.effects, cand.src)
 
 
