@@ -15,10 +15,7 @@ from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import (
     DOWNGRADE,
     FIGHT,
-    FOCUS,
-    INSPIRATION,
     PASS,
-    PLAN,
     SKIP,
     TRICK,
     Act,
@@ -157,6 +154,7 @@ class TrickeryStep(Decide):
     be paid (otherwise on to the Battle Step)."""
 
     TAG: ClassVar[str] = "unbroken.trickery_step"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Reveal and set the trackers; no decision without a payable Trickery Cost."""
@@ -304,7 +302,7 @@ class AttackLands(Automatic[State]):
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
-    out: list[Action] = [ACT[v] for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
+    out = travel.general_options(state)
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     out.append(ACT[SKIP])
@@ -377,6 +375,7 @@ class PlayerTurn(Decide):
     """Frame: the player's turn (``extra``: a granted turn, after which play returns to where it was)."""
 
     TAG: ClassVar[str] = "unbroken.player_turn"
+    in_id_order: ClassVar[bool] = True
     extra: bool = False
 
     def auto(self, state: State) -> State | None:
@@ -417,6 +416,7 @@ class ExtraAttack(Decide):
     """Frame: an extra weapon attack granted by an effect (or pass); with no attack possible it passes."""
 
     TAG: ClassVar[str] = "unbroken.extra_attack"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Nothing to attack with: it passes."""
@@ -600,6 +600,7 @@ class HungerStep(Decide):
     """Step frame of the Hunger Step: how much Food to eat (no decision when there is no Food to eat)."""
 
     TAG: ClassVar[str] = "unbroken.hunger_step"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Nothing to eat: the hunger is paid at once."""

@@ -55,6 +55,7 @@ class Choose(Decide):
     ``weapon``, ``instead``, ``branch``); a branch's ``spend`` ops are its cost."""
 
     TAG: ClassVar[str] = "unbroken.choose"
+    in_id_order: ClassVar[bool] = True
     purpose: str
     branches: tuple[tuple[Op, ...], ...]
     labels: tuple[str, ...]

@@ -85,6 +85,10 @@ class Decide(Decision[State, Action]):
 
     __slots__ = ()
 
+    #: Whether :meth:`options` lists the actions in id order already (the listing is then not sorted again;
+    #: ``tests/unbroken/test_speed.py`` checks the claim of every class that makes it).
+    in_id_order: ClassVar[bool] = False
+
     def actor(self, state: State) -> int:
         """The player (Unbroken is solo)."""
         return 0
@@ -101,7 +105,8 @@ class Decide(Decision[State, Action]):
                 return legal
         except AttributeError:
             pass
-        legal = tuple(sorted(self.options(state), key=_id))
+        options = self.options(state)
+        legal = tuple(options) if self.in_id_order else tuple(sorted(options, key=_id))
         object.__setattr__(state, "_derived", (self, legal))  # a memo of a pure function: the value is unchanged
         return legal
 
@@ -138,6 +143,7 @@ class PayChoice(Decide):
     Effort first for a Small Effort shortfall; ``lifted`` when the deciding frame was a step's, put under it."""
 
     TAG: ClassVar[str] = "unbroken.pay"
+    in_id_order: ClassVar[bool] = True
     action: int
     lifted: bool = False
 

@@ -8,7 +8,7 @@ interpretations in ``docs/rules/unbroken.md``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabletop_core.components import Track
 from tabletop_core.fastcopy import replace
@@ -30,7 +30,9 @@ from unbroken.state import (
 )
 
 __all__ = [
+    "Need",
     "affords",
+    "affords_need",
     "ambiguous",
     "can_pay",
     "effort_total",
@@ -39,6 +41,7 @@ __all__ = [
     "lose_effort",
     "loss_plans",
     "loss_ways",
+    "need_of",
     "needs",
     "paid",
     "pay",
@@ -115,6 +118,39 @@ def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -
     return affords(state, _needs(state, ops, extra))
 
 
+class Need(NamedTuple):
+    """An amount per resource slot made once for checks repeated on every listing (see :func:`need_of`): the
+    non-Effort slots asked for with their amounts, then the Small, Medium and Large Effort asked for."""
+
+    others: tuple[tuple[Resource, int], ...]
+    se: int
+    me: int
+    le: int
+
+
+def need_of(need: list[int]) -> Need:
+    """``need`` (an amount per resource slot) as a :class:`Need`."""
+    return Need(tuple((r, need[r]) for r in NON_EFFORT if need[r]), need[SE], need[ME], need[LE])
+
+
+def affords_need(state: State, need: Need) -> bool:
+    """:func:`affords` of a :class:`Need` (the same test, reading only the slots asked for)."""
+    res = state.res
+    for r, n in need.others:
+        if n > res[r].value:
+            return False
+    le_left = res[LE].value - need.le
+    if le_left < 0:
+        return False
+    me_left = res[ME].value - need.me
+    if me_left < 0:
+        le_left += me_left
+        if le_left < 0:
+            return False
+        me_left = 0
+    return need.se <= res[SE].value + me_left + le_left
+
+
 def affords(state: State, need: list[int]) -> bool:
     """Whether ``need`` (an amount per resource slot, see :func:`needs`) can be paid now."""
     res = state.res
@@ -161,7 +197,10 @@ def paid(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, gain
 
 def _moved(state: State, have: list[int]) -> Res:
     """The state's tracks at the values ``have``."""
-    return tuple(t if t.value == v else track_at(t, r, v) for r, (t, v) in enumerate(zip(state.res, have, strict=True)))
+    return tuple([t if t.value == v else track_at(t, r, v) for r, t, v in zip(_SLOTS, state.res, have, strict=True)])
+
+
+_SLOTS = range(N_RESOURCES)
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:

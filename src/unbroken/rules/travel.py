@@ -34,7 +34,7 @@ from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
-from unbroken.rules.resources import affords, ambiguous, can_pay, needs, paid, pay, spend_time
+from unbroken.rules.resources import affords_need, ambiguous, can_pay, need_of, needs, paid, pay, spend_time
 from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
@@ -87,9 +87,11 @@ SCOUT_COST: dict[int, tuple[Op, ...]] = {
 }
 ORIENTEER_COST = (_spend("se", 1),)
 # What each of these costs per resource slot (none scales with the Level), for the checks of every Preparation.
-_GENERAL_NEED = {verb: needs(cost) for verb, (cost, _) in GENERAL.items()}
-_SCOUT_NEED = {level: needs(cost) for level, cost in SCOUT_COST.items()}
-_ORIENTEER_NEED = needs(ORIENTEER_COST)
+_GENERAL_NEED = {verb: need_of(needs(cost)) for verb, (cost, _) in GENERAL.items()}
+_SCOUT_NEED = {level: need_of(needs(cost)) for level, cost in SCOUT_COST.items()}
+_ORIENTEER_NEED = need_of(needs(ORIENTEER_COST))
+#: The General Actions in id order, each with what it costs.
+_GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
 
 
 def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
@@ -214,7 +216,12 @@ def general_action(state: State, verb: int, **changes: Any) -> State:
 
 def general_ok(state: State, verb: int) -> bool:
     """Whether a General Action's cost can be paid."""
-    return affords(state, _GENERAL_NEED[verb])
+    return affords_need(state, _GENERAL_NEED[verb])
+
+
+def general_options(state: State) -> list[Action]:
+    """The General Actions whose cost can be paid, in id order."""
+    return [act for act, need in _GENERAL_OPTIONS if affords_need(state, need)]
 
 
 def reveal_count(state: State) -> int:
@@ -231,10 +238,10 @@ def prep_actions(state: State) -> list[Action]:
     if not state.committed:
         out.append(ACT[FIGHT])
     out.append(ACT[EXPLORE])
-    out += [ACT[v] for v in GENERAL if general_ok(state, v)]
-    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords(state, _ORIENTEER_NEED):
+    out += general_options(state)
+    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords_need(state, _ORIENTEER_NEED):
         out.append(ACT[ORIENTEER])
-    if not state.monster and affords(state, _SCOUT_NEED[state.level]):
+    if not state.monster and affords_need(state, _SCOUT_NEED[state.level]):
         out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
@@ -345,6 +352,7 @@ class Preparation(Decide):
     """Step frame of the Preparation and Decision Steps: General and Travel Actions, then fight or explore."""
 
     TAG: ClassVar[str] = "unbroken.preparation"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Out of Time: the monster Ambushes you."""
@@ -409,6 +417,7 @@ class ExplorePick(Decide):
     """Frame: "Choose 1" of the revealed Encounter Cards (one revealed: it is the one; none: back to Preparation)."""
 
     TAG: ClassVar[str] = "unbroken.explore_pick"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """No choice with one card or none."""
@@ -437,6 +446,7 @@ class ExploreMode(Decide):
     """Frame: Resolve Encounter ``card`` (its Exchange) or Rest."""
 
     TAG: ClassVar[str] = "unbroken.explore_mode"
+    in_id_order: ClassVar[bool] = True
     card: int
 
     def options(self, state: State) -> list[Action]:
@@ -460,6 +470,7 @@ class ExploreCommitted(Decide):
     place of Effort of a lower category"), as for any other cost."""
 
     TAG: ClassVar[str] = "unbroken.explore_committed"
+    in_id_order: ClassVar[bool] = True
     card: int
 
     def auto(self, state: State) -> State | None:

@@ -40,6 +40,7 @@ __all__ = [
     "fire",
     "footprint",
     "in_play",
+    "is_in_play",
     "label",
     "push_fire",
     "statics",
@@ -235,7 +236,21 @@ def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
 
 def abilities_of(state: State, src: str) -> tuple[Ability, ...]:
     """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()``."""
-    return tables(state).abilities[src] if src in cards_in_play(state) else ()
+    return tables(state).abilities[src] if is_in_play(state, src) else ()
+
+
+def is_in_play(state: State, src: str) -> bool:
+    """Whether ``src`` is one of :func:`cards_in_play` (read from the fields, without listing them)."""
+    kind, _, cid = src.partition(":")
+    if kind == "character":
+        return cid == state.options.character
+    if kind == "skill":
+        return cid in state.skills
+    if kind == "condition":
+        return any(c.id == cid for c in state.conditions)
+    if kind == "monster":
+        return state.combat is not None and state.combat.monster == cid
+    return False
 
 
 def label(state: State, src: str, index: int) -> str:
