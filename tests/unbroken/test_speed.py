@@ -23,8 +23,11 @@ from unbroken.rules.chance import CardDraw
 from unbroken.rules.combat import MonsterAct, monster
 from unbroken.rules.effects import Exec, run_op, run_ops
 from unbroken.rules.payment import Decide
+from unbroken.rules.resources import affords, can_pay, cost_need, needs
+from unbroken.rules.tables import tables
+from unbroken.rules.travel import _craft_affordable
 from unbroken.rules.triggers import Fire, available, cards_in_play, fire, is_in_play, statics
-from unbroken.state import State
+from unbroken.state import LAST_LEVEL, RES, SE, TIME, State
 
 from .helpers import GAME
 from .test_fast_paths import resting_states
@@ -175,3 +178,35 @@ def _drawn_plainly(pile: Pile[int], card: int) -> Pile[int]:
     cards = list(source.cards())
     cards.remove(card)
     return Pile.of(cards, source.discards)
+
+
+def _content_costs(state: State) -> list[tuple[Op, ...]]:
+    """Every cost the pack prints: weapon attacks and upgrades, abilities, encounters' Spend fields."""
+    t = tables(state)
+    costs = [a.cost for w in t.weapons.values() for a in w.attacks]
+    costs += [u.cost for w in t.weapons.values() for u in w.upgrades]
+    costs += [a.cost for abilities in t.abilities.values() for a in abilities]
+    costs += [e.spend for e in state.pack.encounters]
+    return [*costs, (Op("spend", res="se", n=2, scale="level"),), (Op("spend", res="food", n=1),)]
+
+
+def test_a_cost_checked_from_its_memoized_need_is_the_plain_check() -> None:
+    states = resting_states()[::6]
+    costs = _content_costs(states[0])
+    for state in states:
+        for ops in costs:
+            plain = [0] * len(state.res)
+            for o in ops:
+                if o.op == "spend":
+                    plain[RES[o.res]] += o.n * (state.level if o.scale == "level" else 1)
+            assert can_pay(state, ops) == affords(state, plain), ops
+            for u in (u for w in tables(state).weapons.values() for u in w.upgrades):
+                for combat in (False, True):
+                    # the Craft's Time: Small Effort in a Level 4 battle, Time in the Travel Phase, else nothing
+                    slot = SE if combat and state.level == LAST_LEVEL else TIME if not combat else None
+                    extra = needs(u.cost, state.level)
+                    if slot is not None:
+                        extra[slot] += u.time
+                    assert _craft_affordable(state, u, combat) == affords(state, extra), (u, combat)
+    fresh = (Op("spend", res="se", n=1),)
+    assert cost_need(fresh) == cost_need((Op("spend", res="se", n=1),)) != cost_need(fresh, TIME, 1)

@@ -329,6 +329,8 @@ def _attacks(state: State, w: Weapon) -> list[Action]:
             continue
         if extra is None:
             extra = surcharge(state)
+            if not any(extra):  # no surcharge: the cost alone (its need made once, see ``can_pay``)
+                extra = []
         if can_pay(state, a.cost, extra):
             out.append(one(ATTACK, Attack, i))
     return out

@@ -35,6 +35,7 @@ __all__ = [
     "affords_need",
     "ambiguous",
     "can_pay",
+    "cost_need",
     "effort_total",
     "gain",
     "lose",
@@ -113,9 +114,37 @@ def _needs(state: State, ops: tuple[Op, ...], extra: list[int] | None) -> list[i
 
 def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the ``spend`` ops (plus ``extra`` per-slot amounts) can be paid now."""
-    if not ops and not extra:
-        return True
+    if not extra:
+        if not ops:
+            return True
+        need = cost_need(ops)
+        if need is not None:
+            return affords_need(state, need)
     return affords(state, _needs(state, ops, extra))
+
+
+#: Memo of :func:`cost_need`: by the ops tuple's identity (and the extra amount), the tuple itself (so that the
+#: identity is not reused while it is here) and its need. Content tuples live with their pack; cleared when full.
+_COST_NEEDS: dict[tuple[int, int, int], tuple[tuple[Op, ...], Need | None]] = {}
+_COST_NEEDS_MAX = 4096
+
+
+def cost_need(ops: tuple[Op, ...], slot: Resource = SE, n: int = 0) -> Need | None:
+    """What the ``spend`` ops ask for, plus ``n`` of resource ``slot``, as a :class:`Need` (memoized);
+    ``None`` when an op scales with the Level (its amount is then the state's to say, see :func:`can_pay`)."""
+    key = (id(ops), slot, n)
+    hit = _COST_NEEDS.get(key)
+    if hit is not None and hit[0] is ops:
+        return hit[1]
+    need: Need | None = None
+    if not any(o.op == "spend" and o.scale == "level" for o in ops):
+        amounts = needs(ops)
+        amounts[slot] += n
+        need = need_of(amounts)
+    if len(_COST_NEEDS) >= _COST_NEEDS_MAX:
+        _COST_NEEDS.clear()
+    _COST_NEEDS[key] = (ops, need)
+    return need
 
 
 class Need(NamedTuple):

@@ -34,7 +34,17 @@ from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
-from unbroken.rules.resources import affords_need, ambiguous, can_pay, need_of, needs, paid, pay, spend_time
+from unbroken.rules.resources import (
+    affords_need,
+    ambiguous,
+    can_pay,
+    cost_need,
+    need_of,
+    needs,
+    paid,
+    pay,
+    spend_time,
+)
 from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
@@ -178,7 +188,16 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
     ups = weapon(state).upgrades
     if i >= len(ups):
         return False
-    return can_pay(state, ups[i].cost, _extra(state, ups[i], combat))
+    return _craft_affordable(state, ups[i], combat)
+
+
+def _craft_affordable(state: State, u: Upgrade, combat: bool) -> bool:
+    """``can_pay(state, u.cost, _extra(state, u, combat))``, the need made once per upgrade (see ``cost_need``)."""
+    if combat and state.level < LAST_LEVEL:
+        need = cost_need(u.cost)
+    else:
+        need = cost_need(u.cost, SE if combat else TIME, u.time)
+    return can_pay(state, u.cost, _extra(state, u, combat)) if need is None else affords_need(state, need)
 
 
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
@@ -246,7 +265,7 @@ def prep_actions(state: State) -> list[Action]:
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     ups = weapon(state).upgrades
-    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if can_pay(state, u.cost, _extra(state, u, False))]
+    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, False)]
     out += [
         one(USE, Use, i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")
     ]
