@@ -16,16 +16,16 @@ from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken import setup
-from unbroken.actions import DrawCard, action_id
+from unbroken.actions import SKIP, Act, DrawCard, action_id
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.combat import MonsterAct, monster
+from unbroken.rules.combat import MonsterAct, MonsterTurn, PlayerTurn, monster
 from unbroken.rules.effects import Exec, run_op, run_ops
 from unbroken.rules.payment import Decide
 from unbroken.rules.resources import affords, can_pay, cost_need, needs
 from unbroken.rules.tables import tables
-from unbroken.rules.travel import _craft_affordable
+from unbroken.rules.travel import GENERAL, _craft_affordable, general_action
 from unbroken.rules.triggers import Fire, available, cards_in_play, fire, is_in_play, statics
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State
 
@@ -210,3 +210,19 @@ def test_a_cost_checked_from_its_memoized_need_is_the_plain_check() -> None:
                     assert _craft_affordable(state, u, combat) == affords(state, extra), (u, combat)
     fresh = (Op("spend", res="se", n=1),)
     assert cost_need(fresh) == cost_need((Op("spend", res="se", n=1),)) != cost_need(fresh, TIME, 1)
+
+
+def test_a_skipped_or_general_turn_stacks_the_monster_turn_as_the_driver_would() -> None:
+    turns = [s for s in resting_states() if isinstance(s.pending.top, PlayerTurn) and not s.pending.top.extra]
+    checked = 0
+    for state in turns:
+        for action in GAME.legal_actions(state):
+            if not isinstance(action, Act) or not (action.verb == SKIP or action.verb in GENERAL):
+                continue
+            # the long way: the turn's frame replaced by a MonsterTurn frame, the choice made, the driver on
+            after = state.replace_top(MonsterTurn())
+            if action.verb in GENERAL:
+                after = general_action(after, action.verb)
+            assert GAME.step(state, action) == flow.run(after), (action, state)
+            checked += 1
+    assert checked > 20

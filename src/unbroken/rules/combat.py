@@ -42,6 +42,7 @@ from unbroken.state import (
     RESOURCES,
     SE,
     TIME,
+    Combat,
     State,
     no_resources,
 )
@@ -341,12 +342,19 @@ def apply_turn(state: State, extra: bool, action: Action) -> State:
 
     The turn's frame goes in the copy the choice makes first (nothing the choice reads is on the stack).
     """
+    if not extra and isinstance(action, Act) and (action.verb == SKIP or action.verb in travel.GENERAL):
+        # Nothing to resolve before the monster's turn (neither changes the battle or ends the game, so the end
+        # checks would pass it by): its frames are stacked in this copy instead of a MonsterTurn frame.
+        pending, combat = _monster_turn(state)
+        if action.verb == SKIP:
+            return replace(state, pending=pending, combat=combat)
+        return travel.general_action(state, action.verb, pending=pending, combat=combat)
     pending = state.pending.pop() if extra else state.pending.replace_top(MonsterTurn())
     if isinstance(action, Attack):
         return attack(state, action.i, pending)
     if isinstance(action, Use):
         return travel.use(state, action.i, pending=pending)
-    if isinstance(action, Act) and action.verb in travel.GENERAL:
+    if isinstance(action, Act) and action.verb in travel.GENERAL:  # an extra turn's
         return travel.general_action(state, action.verb, pending=pending)
     after = replace(state, pending=pending)
     if isinstance(action, Craft):
@@ -440,10 +448,16 @@ class ExtraAttack(Decide):
 
 def monster_turn(state: State) -> State:
     """Monster turn: the Combat Roll (a chance node), its Responses (e.g. Dodge), then the Combat Action."""
+    pending, combat = _monster_turn(state)
+    return replace(state, pending=pending, combat=combat)
+
+
+def _monster_turn(state: State) -> tuple[Pending[Frame], Combat]:
+    """The stack and the battle once the top frame gives way to the monster's turn (see :func:`monster_turn`):
+    the roll on top, then its trigger, the Combat Action, the player's next turn; no re-roll counted yet."""
     c = state.combat
     assert c is not None
-    combat = replace(c, rerolls=0) if c.rerolls else c
-    return state.restack(TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll(), combat=combat)
+    return Pending((*state.pending.frames[:-1], *_MONSTER_TURN)), replace(c, rerolls=0) if c.rerolls else c
 
 
 @attrs.frozen
@@ -529,6 +543,11 @@ class MonsterAct(Automatic[State]):
     def resolve(self, state: State) -> State:
         """Apply the row (or re-roll a duplicate condition)."""
         return monster_act(state)
+
+
+#: The monster turn's frames, bottom to top (shared values): the player's next turn, the Combat Action, the roll's
+#: trigger, the Combat Roll.
+_MONSTER_TURN: tuple[Frame, ...] = (TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll())
 
 
 # ----- Rewards, Hunger, the end of the Combat Phase -----------------------------------------------------------------
