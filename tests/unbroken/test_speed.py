@@ -16,7 +16,7 @@ from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken import setup
-from unbroken.actions import SKIP, Act, DrawCard, action_id
+from unbroken.actions import SKIP, Act, DrawCard, Use, action_id
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow
 from unbroken.rules.chance import CardDraw
@@ -25,7 +25,14 @@ from unbroken.rules.effects import Exec, run_op, run_ops
 from unbroken.rules.payment import Decide
 from unbroken.rules.resources import affords, can_pay, cost_need, needs
 from unbroken.rules.tables import tables
-from unbroken.rules.travel import GENERAL, _craft_affordable, general_action
+from unbroken.rules.travel import (
+    GENERAL,
+    _craft_affordable,
+    action_abilities,
+    general_action,
+    use_actions,
+    use_ok,
+)
 from unbroken.rules.triggers import Fire, available, cards_in_play, fire, is_in_play, statics
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State
 
@@ -226,3 +233,15 @@ def test_a_skipped_or_general_turn_stacks_the_monster_turn_as_the_driver_would()
             assert GAME.step(state, action) == flow.run(after), (action, state)
             checked += 1
     assert checked > 20
+
+
+def test_the_action_abilities_and_their_uses_are_the_plain_listing() -> None:
+    for state in resting_states()[::3]:
+        actions = tables(state).actions
+        plain = [*actions[f"character:{state.options.character}"]]
+        for sid in state.skills:
+            plain += actions[f"skill:{sid}"]
+        assert list(action_abilities(state)) == plain
+        for phase in ("travel", "combat"):
+            expected = [Use(i) for i, (src, _, a) in enumerate(plain) if use_ok(state, src, a, phase)]
+            assert use_actions(state, phase) == expected, (phase, state)

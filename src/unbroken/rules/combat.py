@@ -29,7 +29,7 @@ from unbroken.actions import (
 from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, USE, Cost, Decide, one, upto
+from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
@@ -311,8 +311,7 @@ def turn_actions(state: State) -> list[Action]:
     ups = w.upgrades
     out += [one(CRAFT, Craft, i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
     out += _attacks(state, w)
-    abilities = travel.action_abilities(state)
-    out += [one(USE, Use, i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
+    out += travel.use_actions(state, "combat")
     return out
 
 

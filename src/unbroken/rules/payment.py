@@ -99,12 +99,9 @@ class Decide(Decision[State, Action]):
 
     def legal_actions(self, state: State) -> tuple[Action, ...]:
         """The legal actions sorted by id, derived once per state (kept on it, see :class:`unbroken.state.State`)."""
-        try:
-            frame, legal = state._derived
-            if frame is self:
-                return legal
-        except AttributeError:
-            pass
+        memo: tuple[object, tuple[Action, ...]] | None = getattr(state, "_derived", None)  # (cheaper than a catch)
+        if memo is not None and memo[0] is self:
+            return memo[1]
         options = self.options(state)
         legal = tuple(options) if self.in_id_order else tuple(sorted(options, key=_id))
         object.__setattr__(state, "_derived", (self, legal))  # a memo of a pure function: the value is unchanged

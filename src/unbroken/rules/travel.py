@@ -5,6 +5,7 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -45,7 +46,7 @@ from unbroken.rules.resources import (
     pay,
     spend_time,
 )
-from unbroken.rules.tables import tables
+from unbroken.rules.tables import pack_tables, tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
 if TYPE_CHECKING:
@@ -69,6 +70,8 @@ __all__ = [
     "reveal_count",
 ]
 
+#: The action abilities in play, in ``Use`` index order: each one's card (``kind:id``), index there, and ability.
+ActionAbilities = tuple[tuple[str, int, Ability], ...]
 MAX_REVEAL = 12
 #: "Reveal 2 cards (certain effects may increase or decrease this number)".
 REVEAL = 2
@@ -104,13 +107,45 @@ _ORIENTEER_NEED = need_of(needs(ORIENTEER_COST))
 _GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
 
 
-def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
+def action_abilities(state: State) -> tuple[tuple[str, int, Ability], ...]:
     """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
-    actions = tables(state).actions
-    out = list(actions[f"character:{state.options.character}"])
-    for sid in state.skills:
+    o = state.options
+    return _action_abilities(o.pack, o.pack_sha256, o.character, state.skills)
+
+
+@functools.lru_cache(maxsize=1024)
+def _action_abilities(pack: str, digest: str, character: str, skills: tuple[str, ...]) -> ActionAbilities:
+    """:func:`action_abilities` of a pack (named as the options name it), a character and the skills kept, in
+    order (a bounded memo of a pure function of content)."""
+    actions = pack_tables(pack, digest).actions
+    out = list(actions[f"character:{character}"])
+    for sid in skills:
         out += actions[f"skill:{sid}"]
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _phase_abilities(
+    pack: str, digest: str, character: str, skills: tuple[str, ...], phase: str
+) -> tuple[tuple[Use, str, Ability], ...]:
+    """The action abilities usable in ``phase`` (or any phase), each with its ``Use`` action (see :func:`use_ok`)."""
+    return tuple(
+        (one(USE, Use, i), src, a)
+        for i, (src, _, a) in enumerate(_action_abilities(pack, digest, character, skills))
+        if a.phase in (phase, "any")
+    )
+
+
+def use_actions(state: State, phase: str) -> list[Action]:
+    """The ``Use`` actions of the action abilities that can be used now in ``phase`` (see :func:`use_ok`), in order."""
+    o = state.options
+    return [
+        use
+        for use, src, a in _phase_abilities(o.pack, o.pack_sha256, o.character, state.skills, phase)
+        if not (src.startswith("character:") and state.uses <= 0)
+        and can_pay(state, a.cost)
+        and not idle(state, a.effects)
+    ]
 
 
 def weapon(state: State) -> Weapon:
@@ -120,8 +155,11 @@ def weapon(state: State) -> Weapon:
 
 def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
     """Whether an action ability can be used now (phase, cost, and an Ability Use for character abilities)."""
-    if ability.phase not in (phase, "any"):
-        return False
+    return ability.phase in (phase, "any") and _usable(state, src, ability)
+
+
+def _usable(state: State, src: str, ability: Ability) -> bool:
+    """:func:`use_ok` in the ability's phase: an Ability Use for the character's, the cost, an effect."""
     if src.startswith("character:") and state.uses <= 0:
         return False
     return can_pay(state, ability.cost) and not idle(state, ability.effects)
@@ -266,9 +304,7 @@ def prep_actions(state: State) -> list[Action]:
         out.append(ACT[DOWNGRADE])
     ups = weapon(state).upgrades
     out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, False)]
-    out += [
-        one(USE, Use, i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")
-    ]
+    out += use_actions(state, "travel")
     return out
 
 
