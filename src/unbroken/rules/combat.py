@@ -484,14 +484,18 @@ class CombatRoll(DieRoll):
 
     def apply(self, state: State, action: Action) -> State:
         """Pop the roll and set the face, in one copy (see :meth:`face_up`); a :class:`~triggers.Fire` frame
-        under the roll that activates nothing goes in the same copy (see :func:`triggers.push_fire`: the roll
-        changes no card in play)."""
+        under the roll that would resolve to nothing goes in the same copy: it activates nothing (see
+        :func:`triggers.push_fire`: the roll changes no card in play), or its Responses and Passives are none of
+        them usable with this face (the frame the driver would resolve next pops itself; the end checks between
+        read nothing that differs)."""
         assert isinstance(action, Die) and state.combat is not None
         combat = replace(state.combat, roll=action.face)
         frames = state.pending.frames
         under = frames[-2] if len(frames) > 1 else None
-        if isinstance(under, triggers.Fire) and not triggers.activates(state, under.trigger):
-            return replace(state, pending=Pending(frames[:-2]), combat=combat)
+        if isinstance(under, triggers.Fire):
+            trig = triggers.fire(state, under.trigger)
+            if trig is None or triggers.resolves_to_nothing(state, trig, combat):
+                return replace(state, pending=Pending(frames[:-2]), combat=combat)
         return state.pop(combat=combat)
 
 

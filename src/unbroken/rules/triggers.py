@@ -22,7 +22,7 @@ from unbroken.rules import effects
 from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
 from unbroken.rules.resources import can_pay, paid
 from unbroken.rules.tables import tables
-from unbroken.state import State
+from unbroken.state import Combat, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -43,6 +43,7 @@ __all__ = [
     "is_in_play",
     "label",
     "push_fire",
+    "resolves_to_nothing",
     "statics",
 ]
 
@@ -315,8 +316,11 @@ def _ability(state: State, cand: Cand) -> Ability | None:
     return abilities[cand.index] if cand.index < len(abilities) else None
 
 
-def available(state: State, frame: Trig) -> list[tuple[int, Cand]]:
-    """The still-usable candidates of the frame's current stage, with their positions in ``frame.cands``."""
+def available(state: State, frame: Trig, combat: Combat | None = None) -> list[tuple[int, Cand]]:
+    """The still-usable candidates of the frame's current stage, with their positions in ``frame.cands``.
+
+    ``combat``: the battle to judge a roll's shift by, when it is not yet the state's (the same monster).
+    """
     kind = "response" if frame.stage == 0 else "passive"
     out = []
     for i, c in enumerate(frame.cands):
@@ -325,16 +329,21 @@ def available(state: State, frame: Trig) -> list[tuple[int, Cand]]:
             continue
         if c.src.startswith("character:") and state.uses <= 0:
             continue
-        if not can_pay(state, a.cost) or _idle_shift(state, a):
+        if not can_pay(state, a.cost) or _idle_shift(state.combat if combat is None else combat, a):
             continue
         out.append((i, c))
     return out
 
 
-def _idle_shift(state: State, ability: Ability) -> bool:
+def resolves_to_nothing(state: State, frame: Trig, combat: Combat | None = None) -> bool:
+    """Whether the (stage 0) ``frame`` on top would only pop itself: no usable Response, then no usable Passive
+    (see :meth:`Trig.auto`; ``combat`` as for :func:`available`)."""
+    return not available(state, frame, combat) and not available(state, replace(frame, stage=1), combat)
+
+
+def _idle_shift(c: Combat | None, ability: Ability) -> bool:
     """Whether ``ability`` only shifts the Combat Roll and the shift cannot move it ("the roll result cannot exceed
     6 or fall below 1"): such a Response changes nothing but its cost, so it is not offered."""
-    c = state.combat
     if c is None or not ability.effects or any(e.op != "shift_roll" for e in ability.effects):
         return False
     roll = c.roll
