@@ -373,10 +373,15 @@ class TurnStart(Automatic[State]):
 
     def resolve(self, state: State) -> State:
         """Clear the skip, put the turn under the ``turn_start`` trigger."""
+        return self.begin(state, state.pending.frames[:-1])
+
+    def begin(self, state: State, under: tuple[Frame, ...], **changes: Any) -> State:
+        """:meth:`resolve` with the stack below this frame ``under`` and ``changes`` (to fields the turn's start
+        does not read) made in the same copy."""
         c = state.combat
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
-        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), restack=True, combat=combat)
+        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
 
 
 @attrs.frozen
@@ -534,6 +539,14 @@ def monster_act(state: State) -> State:
     # op's copy.
     if len(ops) > 1:
         return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
+    frames = state.pending.frames
+    below = frames[-2] if len(frames) > 1 else None
+    if isinstance(below, TurnStart):
+        res = effects.plain_loss(state, ops[0])
+        if res is not None:
+            # The loss, then the player's turn begins, in one copy: the TurnStart frame is what the driver would
+            # resolve next (a plain loss pushes no frame, ends nothing, and leaves what the end checks read).
+            return below.begin(state, frames[:-2], res=res)
     return effects.run_op(state, ops[0], src, state.pending.pop())
 
 

@@ -20,7 +20,7 @@ from unbroken.content.schema import Op
 from unbroken.rules import combat, triggers
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.payment import PICK, Cost, Decide, upto
-from unbroken.rules.resources import can_pay, gain, loss_plans, loss_ways, pay, spend_time
+from unbroken.rules.resources import Res, can_pay, gain, loss_plans, loss_ways, pay, spend_time
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
 from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State, track_at
@@ -28,7 +28,18 @@ from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State, track_at
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
 
-__all__ = ["EFFORT", "Choose", "EffectRoll", "Exec", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
+__all__ = [
+    "EFFORT",
+    "Choose",
+    "EffectRoll",
+    "Exec",
+    "die",
+    "new_combat",
+    "plain_loss",
+    "run_op",
+    "run_ops",
+    "weapon_down",
+]
 
 EFFORT = frozenset({"se", "me", "le"})
 EFFORT_NAMES = ("Small Effort", "Medium Effort", "Large Effort")
@@ -178,6 +189,15 @@ def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None)
     if state.amount(r) >= n:
         return state.with_res(r, state.res[r].lose(n))
     return run_ops(state, op.alt, src)
+
+
+def plain_loss(state: State, op: Op) -> Res | None:
+    """The tracks after the op when it is a loss of Effort that leaves no choice and can be paid (it then pushes
+    no frame and cannot end the game), else ``None``."""
+    if op.op != "lose" or op.res not in EFFORT:
+        return None
+    ways = loss_ways(state, RES[op.res], _amount(state, op))
+    return ways[0] if len(ways) == 1 else None
 
 
 def _time(state: State, n: int, src: str = "") -> State:

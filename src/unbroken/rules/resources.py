@@ -31,6 +31,7 @@ from unbroken.state import (
 
 __all__ = [
     "Need",
+    "Res",
     "affords",
     "affords_need",
     "ambiguous",

@@ -371,7 +371,7 @@ def rest(state: State, card: int) -> State:
     enc = state.pack.encounters[card]
     n = enc.time + sum(o.n for o in triggers.statics(state, "rest_bonus"))
     t = state.res[SE]
-    gained = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # as ``gain``, in the one copy
+    gained: dict[str, Any] = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # ``gain``
     return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
 
 

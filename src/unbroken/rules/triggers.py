@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic
+from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
 from unbroken.rules import effects
@@ -276,9 +276,17 @@ def statics(state: State, op: str) -> list[Op]:
 _CARD_FIELDS = frozenset({"options", "skills", "conditions"})
 
 
-def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False, **changes: Any) -> State:
-    """``state.push(*frames, Fire(trigger), **changes)`` (``restack``: ``state.restack(...)``), as the last thing a
-    frame does; the :class:`Fire` frame is left out when nothing in play activates on ``trigger``.
+def push_fire(
+    state: State,
+    trigger: str,
+    *frames: Frame,
+    restack: bool = False,
+    under: tuple[Frame, ...] | None = None,
+    **changes: Any,
+) -> State:
+    """``state.push(*frames, Fire(trigger), **changes)`` (``restack``: ``state.restack(...)``; ``under``: onto
+    these frames instead of the state's stack), as the last thing a frame does; the :class:`Fire` frame is left
+    out when nothing in play activates on ``trigger``.
 
     Left out, it changes nothing: on top of the stack it would resolve next with these same cards in play and pop
     itself, or be dropped unresolved by an end check (the end of the game, a defeated monster). When ``changes``
@@ -291,6 +299,8 @@ def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False,
     )
     if not (same_cards and not activates(state, trigger)):
         frames = (*frames, Fire(trigger))
+    if under is not None:
+        return replace(state, pending=Pending((*under, *frames)), **changes)
     if restack:
         return state.restack(*frames, **changes)
     return state.push(*frames, **changes) if frames or changes else state
