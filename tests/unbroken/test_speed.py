@@ -23,7 +23,7 @@ from unbroken.rules.chance import CardDraw
 from unbroken.rules.combat import MonsterAct, MonsterTurn, PlayerTurn, TurnStart, monster
 from unbroken.rules.effects import Exec, plain_loss, run_op, run_ops
 from unbroken.rules.payment import Decide
-from unbroken.rules.resources import affords, can_pay, cost_need, needs
+from unbroken.rules.resources import _plan, affords, ambiguous, can_pay, cost_need, needs
 from unbroken.rules.tables import tables
 from unbroken.rules.travel import (
     GENERAL,
@@ -209,6 +209,9 @@ def test_a_cost_checked_from_its_memoized_need_is_the_plain_check() -> None:
                 if o.op == "spend":
                     plain[RES[o.res]] += o.n * (state.level if o.scale == "level" else 1)
             assert can_pay(state, ops) == affords(state, plain), ops
+            short = plain[SE] > state.amount(SE)
+            plans = (_plan(state, plain, False), _plan(state, plain, True)) if short else (None, None)
+            assert ambiguous(state, ops) == (None not in plans and plans[0] != plans[1]), ops
             for u in (u for w in tables(state).weapons.values() for u in w.upgrades):
                 for combat in (False, True):
                     # the Craft's Time: Small Effort in a Level 4 battle, Time in the Travel Phase, else nothing

@@ -236,6 +236,10 @@ _SLOTS = range(N_RESOURCES)
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the player has a real choice of how to pay: a Small Effort shortfall that Medium or Large Effort
     could each cover ("you can spend Effort of a higher category in place of Effort of a lower category")."""
+    if not extra:
+        known = cost_need(ops)
+        if known is not None and known.se <= state.res[SE].value:  # no Small Effort shortfall: no choice
+            return False
     need = _needs(state, ops, extra)
     if need[SE] <= state.amount(SE):
         return False
