@@ -18,8 +18,10 @@ hold even when the machine's speed drifts. For each game:
   playouts (structure shared between states is counted once, as Python shares it).
 
 Rates are per CPU second of the benchmark's own process (``time.process_time``), so that a loaded machine does not
-count the time the process waited for a core. The ratio table divides each figure by ``python_kuhn_poker``'s (for
-``bytes/state``, OpenSpiel's over ours, so above 1 is better everywhere). ``--json FILE`` writes both tables for
+count the time the process waited for a core. Each figure is the median of ``--repeat`` sweeps over every game
+(default 3): a single sweep's yardstick moved by a third between runs on the same idle machine. The ratio table
+divides each figure by ``python_kuhn_poker``'s (for ``bytes/state``, OpenSpiel's over ours, so above 1 is better
+everywhere). ``--json FILE`` writes both tables for
 comparing a change with main.
 """
 
@@ -28,10 +30,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
+import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -195,32 +199,41 @@ def _os_retained(game: Any, retained: int) -> list[Any]:
     return kept
 
 
+def os_mcts_rate(game: Any, states: Sequence[Any], seconds: float) -> tuple[float, list[int]]:
+    """OpenSpiel's ``MCTSBot`` (100 simulations, one random rollout each) over ``states``: simulations per CPU
+    second, and the simulations each search ran (its root's visit count), so the rate counts simulations run."""
+    from open_spiel.python.algorithms import mcts
+
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    # ``solve=False``: with solving on, the bot stops once the root is proven, which on Kuhn poker is after about
+    # six of the 100 simulations; ours never stop early.
+    bot = mcts.MCTSBot(game, 2.0, MCTS_ITERATIONS, evaluator, solve=False, random_state=np.random.RandomState(1))
+    runs: list[int] = []
+    start = _now()
+    for state in states:
+        runs.append(int(bot.mcts_search(state).explore_count))
+        if _now() - start > seconds:
+            break
+    return sum(runs) / (_now() - start), runs
+
+
 def bench_openspiel(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
     """Every figure of one of OpenSpiel's games, measured the way :func:`bench` measures ours."""
     import open_spiel.python.games  # noqa: F401  # registers OpenSpiel's pure-Python games
     import pyspiel
-    from open_spiel.python.algorithms import mcts
 
     game = pyspiel.load_game(name)
     checked, _ = _os_playouts(game, seconds, child=False)
     unchecked, samples = _os_playouts(game, seconds, child=True)
     legal = _rate(lambda s: s.legal_actions(), samples, seconds)
     json_rt = _rate(lambda s: game.deserialize_state(s.serialize()), samples, seconds)
-    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
-    bot = mcts.MCTSBot(game, 2.0, MCTS_ITERATIONS, evaluator, random_state=np.random.RandomState(1))
     choices = [s for s in samples if len(s.legal_actions()) > 1] or samples  # as for ours
-    start = _now()
-    done = 0
-    for state in choices:
-        bot.step(state)
-        done += MCTS_ITERATIONS
-        if _now() - start > seconds:
-            break
+    mcts_rate, _ = os_mcts_rate(game, choices, seconds)
     return {
         "step/s": checked,
         "unchecked/s": unchecked,
         "legal/s": legal,
-        "mcts it/s": done / (_now() - start),
+        "mcts it/s": mcts_rate,
         "det/s": float("nan"),
         "json rt/s": json_rt,
         "bytes/state": _bytes_per_state(lambda n: _os_retained(game, n), retained),
@@ -250,15 +263,8 @@ def _table(rows: dict[str, dict[str, float]], fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure, print the figures and the ratios, and optionally write them as JSON."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures and ratios here")
-    parser.add_argument("--retain", type=int, default=RETAINED, help="states kept for the memory figure")
-    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel yardsticks")
-    parser.add_argument("games", nargs="*", help="games to measure (default: the test game and every title)")
-    args = parser.parse_args(argv)
+def _sweep(args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """One measurement of every figure of every game, the yardsticks first."""
     rows: dict[str, dict[str, float]] = {}
     if not args.no_openspiel:
         for name in OPENSPIEL:
@@ -267,8 +273,31 @@ def main(argv: list[str] | None = None) -> int:
             )
     for name in args.games or [KUHN, *available_games()]:
         rows[load_game(name).spec.short_name] = bench(name, args.seconds, args.retain)
+    return rows
+
+
+def median(values: Iterable[float]) -> float:
+    """The median of ``values``, ignoring NaN (a figure the game does not have); NaN when every value is."""
+    known = [v for v in values if not math.isnan(v)]
+    return statistics.median(known) if known else float("nan")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the figures and the ratios, and optionally write them as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures and ratios here")
+    parser.add_argument("--retain", type=int, default=RETAINED, help="states kept for the memory figure")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel yardsticks")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="sweeps over every game; each figure is their median (default 3)"
+    )
+    parser.add_argument("games", nargs="*", help="games to measure (default: the test game and every title)")
+    args = parser.parse_args(argv)
+    sweeps = [_sweep(args) for _ in range(max(args.repeat, 1))]
+    rows = {name: {c: median(sweep[name][c] for sweep in sweeps) for c in COLUMNS} for name in sweeps[0]}
     sys.stdout.write(_table(rows, ",.0f"))
-    result: dict[str, Any] = {"seconds": args.seconds, "figures": rows}
+    result: dict[str, Any] = {"seconds": args.seconds, "repeat": len(sweeps), "figures": rows, "sweeps": sweeps}
     if not args.no_openspiel:
         rel = ratios(rows)
         sys.stdout.write("\nratio to OpenSpiel's python_kuhn_poker in this run (above 1 is better)\n")

@@ -177,6 +177,21 @@ class Solver:
         assert choice is not None  # a decision node has at least one legal action
         return choice
 
+    def regret(self, s: RuneboundState, action: Action) -> float:
+        """The win probability that taking ``action`` at the hero's decision ``s`` gives up against the best
+        action: ``V*(s) - Q*(s, action)``, at least 0 (an optimal hero, whatever ``policy`` says).
+
+        Summed over the hero's decisions in a game and averaged over games played by any hero policy, it estimates
+        how far that policy's chance to win falls below the optimum: by the performance difference lemma, the
+        expected sum along the policy's own play is exactly ``V*(root) - V_policy(root)``. Most decisions cost
+        nothing, so the estimate's spread is far smaller than that of comparing win rates.
+        """
+        if self.policy is not None:
+            raise ValueError("regret: against the optimal hero (make the Solver without a policy)")
+        game = self.game
+        best = max(self.value(game.apply_unchecked(s, a))[0] for a in game.legal_actions(s))
+        return max(0.0, best - self.value(game.apply_unchecked(s, action))[0])
+
     def odds(self) -> Odds:
         """The odds from the root state."""
         win, loss, dist = self.value(self.root)

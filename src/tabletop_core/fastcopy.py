@@ -131,7 +131,8 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     class goes through :func:`replace`. Hot rule verbs keep one such function per field (or fields) they change.
 
     Args:
-        cls: the attrs class whose instances the function copies (a subclass instance is copied as ``cls``).
+        cls: the attrs class whose instances the function copies (an instance of a subclass goes through
+            :func:`replace` and keeps its class).
         *names: the fields to replace (at least one, distinct), by ``attrs.evolve``'s names (a private ``_x`` by
             ``x``) or attribute names; the function takes their new values in this order.
 
@@ -150,11 +151,18 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     if plan is None or not plan.positional:
         return lambda obj, *values: replace(obj, **dict(zip(names, values, strict=True)))
     make: Callable[..., T] = cls
+    kind: type = cls
     every = plan.values
+
+    def other(obj: T, values: tuple[Any, ...]) -> T:  # an instance of a subclass keeps its class
+        return replace(obj, **dict(zip(names, values, strict=True)))
+
     if len(where) == 2:  # two fields, the other common case: no loop over the values
         first, second = where
 
         def two(obj: T, a: Any, b: Any) -> T:
+            if type(obj) is not kind:
+                return other(obj, (a, b))
             current = list(every(obj))
             current[first] = a
             current[second] = b
@@ -164,6 +172,8 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     if len(where) > 1:
 
         def several(obj: T, *values: Any) -> T:
+            if type(obj) is not kind:
+                return other(obj, values)
             current = list(every(obj))
             for k, value in zip(where, values, strict=True):
                 current[k] = value
@@ -176,10 +186,22 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     head = attrgetter(*before) if len(before) > 1 else _tuple_getter(before)
     tail = attrgetter(*after) if len(after) > 1 else _tuple_getter(after)
     if not after:
-        return lambda obj, value: make(*head(obj), value)
+
+        def last(obj: T, value: Any) -> T:
+            return make(*head(obj), value) if type(obj) is kind else other(obj, (value,))
+
+        return last
     if not before:
-        return lambda obj, value: make(value, *tail(obj))
-    return lambda obj, value: make(*head(obj), value, *tail(obj))
+
+        def first_field(obj: T, value: Any) -> T:
+            return make(value, *tail(obj)) if type(obj) is kind else other(obj, (value,))
+
+        return first_field
+
+    def middle(obj: T, value: Any) -> T:
+        return make(*head(obj), value, *tail(obj)) if type(obj) is kind else other(obj, (value,))
+
+    return middle
 
 
 def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import statistics
 import subprocess
 import sys
+from collections.abc import Sequence
 from contextlib import redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,6 +56,68 @@ def test_benchmark_measures_openspiel_kuhn_in_the_same_run_and_writes_ratios(tmp
     assert unrest["det/s"] > 0 and unrest["bytes/state"] > 0 and unrest["mcts it/s"] > 0
     ratio = result["ratios"]["unrest"]["step/s"]
     assert ratio == unrest["step/s"] / result["figures"]["python_kuhn_poker"]["step/s"]
+
+
+def test_benchmark_figures_are_the_median_of_its_sweeps(tmp_path: Path) -> None:
+    path = tmp_path / "bench.json"
+    args = ["--seconds", "0.02", "--retain", "100", "--repeat", "3", "--no-openspiel", "--json", str(path)]
+    with redirect_stdout(io.StringIO()):
+        assert bench_main([*args, "tabletop_core.testing.kuhn:GAME"]) == 0
+    result = json.loads(path.read_text(encoding="utf-8"))
+    assert result["repeat"] == 3 and len(result["sweeps"]) == 3
+    for column, figure in result["figures"]["kuhn"].items():
+        assert figure == statistics.median(sweep["kuhn"][column] for sweep in result["sweeps"])
+
+
+def test_benchmark_counts_the_simulations_openspiel_mcts_runs() -> None:
+    import open_spiel.python.games  # noqa: F401  # registers OpenSpiel's pure-Python games
+    import pyspiel
+
+    from benchmarks.run import MCTS_ITERATIONS, _os_playouts, os_mcts_rate
+
+    game = pyspiel.load_game("python_kuhn_poker")
+    _, samples = _os_playouts(game, 0.05, child=True)
+    choices = [s for s in samples if len(s.legal_actions()) > 1][:5]
+    # A solving bot proves Kuhn poker's root after a few simulations and stops: the yardstick must run all 100.
+    _, runs = os_mcts_rate(game, choices, 10.0)
+    assert runs == [MCTS_ITERATIONS] * len(choices)
+
+
+def test_benchmark_memory_figure_does_not_depend_on_earlier_garbage() -> None:
+    from benchmarks.run import _bytes_per_state, _retained
+    from tabletop_core.testing.kuhn import GAME
+
+    def states(n: int) -> list[object]:
+        return _retained(GAME, n)
+
+    first = _bytes_per_state(states, 2000)
+    junk = [(i, i + 1) for i in range(50_000)]  # garbage that fills the interpreter's free lists
+    del junk
+    assert _bytes_per_state(states, 2000) == pytest.approx(first, rel=0.02)
+
+
+def test_strength_regret_sums_are_zero_for_optimal_play_and_positive_for_a_weak_policy() -> None:
+    from benchmarks.strength import regret_sums
+    from runebound_coop import GAME as RUNEBOUND
+    from runebound_coop.exact import Solver, fight_state
+    from tabletop_core.records import play
+
+    solver = Solver(RUNEBOUND, fight_state(RUNEBOUND, "Elian", "Cliff Harpy", max_rounds=1))
+
+    class Optimal:  # a search agent: sees the true state (a solo fight hides nothing)
+        def act_in(self, game: object, state: Any, player: int, rng: object) -> object:
+            return solver.best_action(state)
+
+    class Last:
+        def act(self, view: object, legal: Sequence[object], rng: object) -> object:
+            return legal[-1]
+
+    options = {"heroes": ["Elian"], "enemies": ["Cliff Harpy"], "max_rounds": 1}
+    best = [play(RUNEBOUND, [Optimal()], seed=seed, options=options)[1] for seed in range(12)]
+    weak = [play(RUNEBOUND, [Last()], seed=seed, options=options)[1] for seed in range(12)]
+    assert regret_sums(RUNEBOUND, solver, best) == [0.0] * 12
+    sums = regret_sums(RUNEBOUND, solver, weak)
+    assert all(x >= 0.0 for x in sums) and sum(sums) > 0.0
 
 
 def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -57,6 +57,40 @@ def test_optimal_play_is_at_least_any_policy() -> None:
     assert best.win > 0.0
 
 
+def test_regret_summed_along_a_policy_is_exactly_its_shortfall_from_the_optimum() -> None:
+    # The performance difference lemma, computed exactly: the expected sum of V*(s) - Q*(s, a) over the decisions a
+    # fixed policy meets, chance weighted by its probabilities, is V*(root) - V_policy(root).
+    game = rb.GAME
+    root = fight_state(game, "Elian", "Cliff Harpy", max_rounds=1)
+    solver = Solver(game, root)
+    memo: dict[RuneboundState, float] = {}
+
+    def expected_regret(s: RuneboundState) -> float:
+        if s in memo:
+            return memo[s]
+        player = game.current_player(s)
+        if game.is_terminal(s):
+            out = 0.0
+        elif player == CHANCE:
+            out = sum(p * expected_regret(game.apply_unchecked(s, a)) for a, p in game.chance_outcomes(s))
+        else:
+            action = _last(s, game.legal_actions(s))
+            out = solver.regret(s, action) + expected_regret(game.apply_unchecked(s, action))
+        memo[s] = out
+        return out
+
+    best = solver.odds().win
+    fixed = solve(game, root, _last).win
+    assert best - fixed > 0.01  # the fixed policy is measurably worse, so the identity is not 0 = 0
+    assert expected_regret(root) == pytest.approx(best - fixed, abs=1e-12)
+    # The optimal action costs nothing, and no action has a negative cost.
+    decisions = [s for s in memo if not game.is_terminal(s) and game.current_player(s) >= 0]
+    assert decisions and all(solver.regret(s, solver.best_action(s)) == 0.0 for s in decisions)
+    assert all(solver.regret(s, a) >= 0.0 for s in decisions for a in game.legal_actions(s))
+    with pytest.raises(ValueError, match="optimal hero"):
+        Solver(game, root, _last).regret(root, _last(root, game.legal_actions(root)))
+
+
 def test_odds_from_a_mid_fight_state() -> None:
     state = fight_state(rb.GAME, "Corbin", "Undead Horde", max_rounds=1)
     for side in (0, 0, 1, 1, 1, 1, 1, 1):

@@ -34,6 +34,16 @@ probability ``p = prior_weight + (1 - prior_weight) / k`` and every other of the
 rollouts say so; every action keeps a positive prior, so a large budget still finds what the policy misses
 (tests/core/test_mcts.py, a corridor of fatal doors).
 
+Objective: by default (``objective="return"``) each seat's backed-up value is its return, so the search maximizes
+the expected return. ``objective="win"`` backs up 1 for a game the seat won and 0 otherwise, judged by
+:func:`tabletop_core.simulation.outcomes.seat_outcomes` (the project's one rule for wins: in a co-op game the
+party wins together; a tie, such as a Runebound withdrawal, scores 0 like a loss), so the search maximizes the
+probability of winning. Where a game lets a seat bank a tie (Runebound: a withdrawal returns 0, a loss -1), the two
+differ: the expected return prefers the sure tie to a gamble that wins less than half the time, the chance to win
+takes the gamble. A rollout cut at ``rollout_limit`` scores what ``evaluate`` (default ``game.returns``) says of the
+state it stopped in, judged by the same rule: under ``"win"`` it counts as a win only if those returns would be a
+win at the end of the game (a game's returns before the end are usually all 0, which is no win).
+
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
 becomes the next decision's root. Open loop, that is the subtree itself, kept only when the move led straight to
 the next decision (its statistics average over every chance outcome that could follow the move, which says
@@ -144,6 +154,14 @@ class _Draws:
         return outcome_at(outcomes, buf.pop())
 
 
+def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's value under ``objective="win"``: 1.0 for a won game, 0.0 for a tie or a loss."""
+    # Imported here: tabletop_core.simulation imports the agents package, which is still loading at import time.
+    from tabletop_core.simulation.outcomes import seat_outcomes
+
+    return tuple(1.0 if o == "win" else 0.0 for o in seat_outcomes(spec, returns))
+
+
 class _Node:
     __slots__ = ("avail", "state", "visits", "wins")
 
@@ -182,6 +200,10 @@ class MCTSAgent:
             selection is PUCT (see the module), so a small budget starts from the policy's move and leaves it only
             on evidence.
         prior_weight: the prior's share on the policy's move, in [0, 1).
+        objective: ``"return"`` (maximize the expected return) or ``"win"`` (maximize the probability of winning:
+            each seat backs up 1 for a won game and 0 for a tie or a loss, by
+            :func:`~tabletop_core.simulation.outcomes.seat_outcomes`; a rollout cut at ``rollout_limit`` is judged
+            on ``evaluate``'s returns the same way). See the module.
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
@@ -204,6 +226,7 @@ class MCTSAgent:
         normalize: str = "spec",
         prior: str | RolloutPolicy | None = None,
         prior_weight: float = 0.5,
+        objective: str = "return",
     ) -> None:
         if normalize not in ("observed", "spec"):
             raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
@@ -213,6 +236,8 @@ class MCTSAgent:
             raise TabletopError(f"{type(self).__name__}: need widening > 0 and 0 < widening_power < 1")
         if not 0 <= prior_weight < 1:
             raise TabletopError(f"{type(self).__name__}: prior_weight must be in [0, 1), not {prior_weight}")
+        if objective not in ("return", "win"):
+            raise TabletopError(f"{type(self).__name__}: objective must be 'return' or 'win', not {objective!r}")
         if iterations is not None and iterations < 1:
             raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -232,6 +257,7 @@ class MCTSAgent:
         self.prior_name = prior if prior is None or isinstance(prior, str) else repr(prior)
         self.prior: RolloutPolicy | None = None if prior is None else self._prior(prior)
         self.prior_weight = prior_weight
+        self.objective = objective
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
@@ -275,6 +301,8 @@ class MCTSAgent:
             text += f", chance='widen', widening={self.widening}, widening_power={self.widening_power}"
         if self.prior is not None:
             text += f", prior={self.prior_name!r}, prior_weight={self.prior_weight}"
+        if self.objective != "return":
+            text += f", objective={self.objective!r}"
         return text + ")"
 
     def reset(self) -> None:
@@ -289,6 +317,8 @@ class MCTSAgent:
             return legal[0]
         hidden = self.always_determinize or game.spec.information == Information.IMPERFECT
         low, high = game.spec.min_utility, game.spec.max_utility
+        if self.objective == "win":
+            low, high = 0.0, 1.0  # the backed-up values are 1 (won) and 0 (tie or loss)
         scale = 1.0 / (high - low) if high > low else 1.0
         self._seen = [math.inf, -math.inf]
         ids = [game.action_id(a) for a in legal]
@@ -387,6 +417,8 @@ class MCTSAgent:
             if fresh or untried:
                 break
         values = self._rollout(game, state, rng)
+        if self.objective == "win":
+            values = _win_values(game.spec, values)
         self._seen[0] = min(self._seen[0], *values)
         self._seen[1] = max(self._seen[1], *values)
         if self.normalize == "observed":

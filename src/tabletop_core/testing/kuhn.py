@@ -22,7 +22,7 @@ import numpy as np
 
 from tabletop_core.components import Pile
 from tabletop_core.errors import IllegalActionError
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replace, replacer
 from tabletop_core.flow import Chance, Decision, Driven, Driver, Flow, Phase
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 from tabletop_core.tensor import TensorLayout
@@ -83,6 +83,18 @@ def _deal_outcomes(deck: Pile[int]) -> tuple[tuple[Deal, float], ...]:
     return tuple((_DEALS[card], p) for card, p in deck.draw_outcomes())
 
 
+@functools.lru_cache(maxsize=16)
+def _drawn(deck: Pile[int], card: int) -> Pile[int]:
+    """``deck`` after drawing ``card`` (a pure function of two values: a cache of the few draws Kuhn poker has)."""
+    return deck.draw(card)
+
+
+#: The state copies the two verbs make, each prepared once (see :func:`~tabletop_core.fastcopy.replacer`).
+_with_deal = replacer(KuhnState, "deck", "hands")
+_with_history = replacer(KuhnState, "history")
+_FULL_DECK = Pile.of((0, 1, 2))
+
+
 class DealCard(Chance[KuhnState, Deal]):
     """Chance deals the next card from the undealt ones (player 0's first, then player 1's)."""
 
@@ -90,7 +102,8 @@ class DealCard(Chance[KuhnState, Deal]):
         return _deal_outcomes(state.deck)
 
     def apply(self, state: KuhnState, action: Deal) -> KuhnState:
-        return replace(state, deck=state.deck.draw(action.card), hands=(*state.hands, action.card))
+        card = action.card
+        return _with_deal(state, _drawn(state.deck, card), (*state.hands, card))
 
 
 class Bet(Decision[KuhnState, Move]):
@@ -108,7 +121,7 @@ class Bet(Decision[KuhnState, Move]):
         return isinstance(action, Move)
 
     def apply(self, state: KuhnState, action: Move) -> KuhnState:
-        return replace(state, history=(*state.history, action.bet))
+        return _with_history(state, (*state.history, action.bet))
 
 
 DRIVER: Driver[KuhnState, Move | Deal] = Driver(
@@ -169,7 +182,7 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
     information_state_layout = OBSERVATION
 
     def initial_state(self, options: KuhnOptions) -> KuhnState:
-        return DRIVER.run(KuhnState(options, Pile.of([0, 1, 2])))
+        return DRIVER.run(KuhnState(options, _FULL_DECK))
 
     def returns(self, state: KuhnState) -> tuple[float, ...]:
         h = state.history
