@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -119,14 +121,38 @@ def regret_sums(game: Any, solver: Any, records: Sequence[Record]) -> list[float
     return sums
 
 
-def _shortfall(game: Any, solver: Any, folder: Path, lines: Sequence[dict[str, Any]]) -> str:
-    if not lines:
-        return "not played"
+def _shortfall_sums(game: Any, solver: Any, folder: Path, lines: Sequence[dict[str, Any]]) -> list[float] | None:
+    """The games' regret sums, read from their records (``None`` when a game kept no record)."""
     if not all(isinstance(ln.get("record"), str) for ln in lines):
-        return "no records kept"
+        return None
     records = [Record.from_json((folder / ln["record"]).read_text(encoding="utf-8")) for ln in lines]
-    mean, low, high = mean_interval(regret_sums(game, solver, records))
+    return regret_sums(game, solver, records)
+
+
+def _points(mean: float, low: float, high: float) -> str:
     return f"{100 * mean:.2f} pp ({100 * low:.2f} to {100 * high:.2f})"
+
+
+def _shortfall_text(sums: list[float] | None) -> str:
+    if sums is None:
+        return "no records kept"
+    return _points(*mean_interval(sums)) if sums else "not played"
+
+
+def pooled_shortfall(samples: Sequence[Sequence[float]]) -> tuple[float, float, float]:
+    """The mean over fights of each fight's mean shortfall, with its 95% normal interval (the fights' games are
+    independent samples, so the variance of the average is the sum of the fights' squared standard errors over
+    the number of fights squared).
+
+    >>> pooled_shortfall([[0.0, 0.02], [0.01, 0.03]])[0]
+    0.015
+    """
+    from scipy import stats
+
+    means = [statistics.fmean(x) for x in samples]
+    variance = sum(statistics.variance(x) / len(x) for x in samples) / len(samples) ** 2
+    mean, half = statistics.fmean(means), float(stats.norm.ppf(0.975)) * math.sqrt(variance)
+    return mean, mean - half, mean + half
 
 
 def _mean(lines: Sequence[dict[str, Any]]) -> str:
@@ -211,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "difference | its shortfall by regret | heuristic wins | heuristic's shortfall |",
             "|---|---:|---|---:|---:|---|---|---|",
         ]
+        shortfalls: tuple[list[list[float] | None], list[list[float] | None]] = ([], [])  # MCTS's, the bot's
         for hero, enemy in budget["fights"]:
             opts = {"heroes": [hero], "enemies": [enemy], "max_rounds": MAX_ROUNDS}
             folder = out / f"runebound-{hero}-{enemy}".replace(" ", "_")
@@ -225,11 +252,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             diff = 100 * (wins / n - best) if n else float("nan")
             heuristic = _rate(rb_game, heur, 0)[2]
             solver = Solver(RUNEBOUND, fight_state(RUNEBOUND, hero, enemy, max_rounds=MAX_ROUNDS))
-            short, heur_short = (_shortfall(rb_game, solver, folder, lines) for lines in (mcts, heur))
+            sums = [_shortfall_sums(rb_game, solver, folder, lines) for lines in (mcts, heur)]
+            for kept, got in zip(shortfalls, sums, strict=True):
+                kept.append(got)
+            short, heur_short = (_shortfall_text(x) for x in sums)
             rows.append(
                 f"| {hero} vs {enemy} | {n} | {text} | {100 * best:.1f}% | {diff:+.1f} pp | {short} | {heuristic} "
                 f"| {heur_short} |"
             )
+        pooled = []
+        for per_fight in shortfalls:
+            known = [x for x in per_fight if x is not None and len(x) > 1]
+            pooled.append(_points(*pooled_shortfall(known)) if len(known) == len(per_fight) else "-")
+        rows.append(f"| the {len(budget['fights'])} fights, averaged | | | | | {pooled[0]} | | {pooled[1]} |")
         rows.append("")
 
     rows.append(f"Wall time {time.perf_counter() - start:.0f} s with {args.workers} workers ({args.backend}).")

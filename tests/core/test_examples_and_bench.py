@@ -131,6 +131,17 @@ def test_calibrate_reports_a_configurations_rate_and_needs_a_fixed_count(capsys:
         calibrate_main(["mcts:seconds=1"])
 
 
+def test_strength_pools_the_fights_shortfalls_by_their_standard_errors() -> None:
+    from benchmarks.strength import pooled_shortfall
+
+    a, b = [0.0, 0.02, 0.04], [0.01, 0.03]
+    mean, low, high = pooled_shortfall([a, b])
+    # The average of the two fights' means; the half-width is 1.96 standard errors of that average.
+    se = (statistics.variance(a) / 3 + statistics.variance(b) / 2) ** 0.5 / 2
+    assert mean == pytest.approx(0.02) and high - mean == pytest.approx(1.959964 * se, rel=1e-6)
+    assert mean - low == pytest.approx(high - mean)
+
+
 def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:
     assert soak_main(["--steps", "40", "--batch", "5", "--workers", "1", "tabletop_core.testing.kuhn:GAME"]) == 0
     out = capsys.readouterr().out
