@@ -8,9 +8,9 @@ hold even when the machine's speed drifts. For each game:
 - ``unchecked/s``: the search path. Ours: ``apply_unchecked`` on an immutable state (the parent stays usable);
   OpenSpiel: ``child`` (a clone, then ``apply_action``), which is what its search code does for the same guarantee.
 - ``legal/s``: ``legal_actions`` calls on sampled decision states.
-- ``mcts it/s``: MCTS iterations per second at a fixed budget of 100 iterations a move, over sampled states with
-  more than one legal action (ours: ``MCTSAgent``, with a determinization per move; OpenSpiel: ``MCTSBot`` with one
-  random rollout, on the true state).
+- ``mcts it/s``: MCTS iterations per second at a fixed budget of 100 iterations a move, over 30 sampled states
+  with more than one legal action (fewer below ``--seconds 1``; ours: ``MCTSAgent``, with a determinization per
+  move; OpenSpiel: ``MCTSBot`` with one random rollout, on the true state).
 - ``det/s``: ``determinize`` calls per second for the player to act (hidden-information games only).
 - ``json rt/s``: JSON round trips of sampled states (ours ``to_json``/``from_json``; OpenSpiel ``serialize`` /
   ``deserialize_state``).
@@ -51,6 +51,10 @@ KUHN = "tabletop_core.testing.kuhn:GAME"
 OPENSPIEL = ("python_kuhn_poker", "kuhn_poker")
 COLUMNS = ("step/s", "unchecked/s", "legal/s", "mcts it/s", "det/s", "json rt/s", "bytes/state")
 MCTS_ITERATIONS = 100
+#: Decision states searched for the MCTS figure at ``--seconds 1`` or more. A search's cost depends on its state
+#: (a Runebound fight's rollout is two casts or twenty), and one second covered only 8 to 10 states: which ones
+#: moved the figure by half between two runs of one tree.
+MCTS_STATES = 30
 RETAINED = 10_000
 #: Every rate is per CPU second of this process: on a shared machine another process's load then leaves the figures
 #: (nearly) alone, where wall time would count the seconds this process waited for a core.
@@ -65,6 +69,11 @@ def _rate(fn: Callable[[Any], object], items: Sequence[Any], seconds: float) -> 
         fn(items[n % len(items)])
         n += 1
     return n / (_now() - start)
+
+
+def mcts_states(seconds: float) -> int:
+    """How many sampled decision states the MCTS figure searches: :data:`MCTS_STATES`, fewer below one second."""
+    return max(2, min(MCTS_STATES, round(MCTS_STATES * seconds)))
 
 
 def _bytes_per_state(states: Callable[[int], list[Any]], retained: int) -> float:
@@ -140,12 +149,10 @@ def bench(name: str, seconds: float, retained: int = RETAINED) -> dict[str, floa
     choices = [s for s in samples if len(game.legal_actions(s)) > 1] or samples
     start = _now()
     done = 0
-    for state in choices:
+    for state in choices[: mcts_states(seconds)]:
         player = game.current_player(state)
         agent.act_in(game, game.determinize(state, player, rng), player, rng)
         done += MCTS_ITERATIONS
-        if _now() - start > seconds:
-            break
     mcts = done / (_now() - start)
     return {
         "step/s": checked,
@@ -210,10 +217,8 @@ def os_mcts_rate(game: Any, states: Sequence[Any], seconds: float) -> tuple[floa
     bot = mcts.MCTSBot(game, 2.0, MCTS_ITERATIONS, evaluator, solve=False, random_state=np.random.RandomState(1))
     runs: list[int] = []
     start = _now()
-    for state in states:
+    for state in states[: mcts_states(seconds)]:
         runs.append(int(bot.mcts_search(state).explore_count))
-        if _now() - start > seconds:
-            break
     return sum(runs) / (_now() - start), runs
 
 
