@@ -167,3 +167,24 @@ def prove(state: UnrestState) -> UnrestState:
         assert len(legal) == 1, strings(state)
         state = unrest.step(state, legal[0])
     return state
+
+
+def random_states(games: int, seed: int) -> list[UnrestState]:
+    """Every state of seeded random games, the variants alternating (standard first)."""
+    from tabletop_core import sample_outcome
+    from tabletop_core.spec import CHANCE, TERMINAL
+
+    rng = np.random.default_rng(seed)
+    out: list[UnrestState] = []
+    for g in range(games):
+        state = unrest.new_game(variant="capitol" if g % 2 else "standard")
+        while (player := unrest.current_player(state)) != TERMINAL:
+            out.append(state)
+            if player == CHANCE:
+                action = sample_outcome(unrest.chance_outcomes(state), rng)
+            else:
+                legal = unrest.legal_actions(state)
+                action = legal[int(rng.integers(len(legal)))]
+            state = unrest.step(state, action)
+        out.append(state)
+    return out

@@ -13,9 +13,7 @@ import attrs
 import numpy as np
 import pytest
 
-import unrest
-from tabletop_core.chance import sample_outcome
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.unrest.helpers import random_states
 from unrest import determinization, invariants
 from unrest.determinization import _snapshot_checks, batch_of, consistent, draw_deadlines, draws_fit, history_fits
 from unrest.rules.cards import KINDS, card_name
@@ -24,24 +22,6 @@ from unrest.rules.missions import Mission, Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
 from unrest.state import EMPIRE, N_DISTRICTS, REBELLION, StackCard, UnrestState
-
-
-def _states(games: int, seed: int) -> list[UnrestState]:
-    """Every state of random games (both variants)."""
-    rng = np.random.default_rng(seed)
-    out: list[UnrestState] = []
-    for g in range(games):
-        state = unrest.new_game(variant="capitol" if g % 2 else "standard")
-        while (player := unrest.current_player(state)) != TERMINAL:
-            out.append(state)
-            if player == CHANCE:
-                action = sample_outcome(unrest.chance_outcomes(state), rng)
-            else:
-                legal = unrest.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = unrest.step(state, action)
-        out.append(state)
-    return out
 
 
 def _swapped(state: UnrestState, rng: np.random.Generator) -> UnrestState:
@@ -119,7 +99,7 @@ def _draws_fit_plainly(state: UnrestState) -> str | None:
     return None
 
 
-STATES = _states(16, 7)
+STATES = random_states(16, 7)
 
 
 def test_snapshot_checks_are_the_plain_definition() -> None:

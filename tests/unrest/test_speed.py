@@ -13,31 +13,13 @@ import numpy as np
 import pytest
 
 import unrest
-from tabletop_core.chance import sample_outcome
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.spec import TERMINAL
+from tests.unrest.helpers import random_states
 from unrest.actions import DECISIONS, DRAWS, Blockade, Destroy, Plan, Reroute, Surveil, Target, public_code
 from unrest.rules import frames, liberation, missions, round
 from unrest.rules.cards import DECK, KINDS, MISDIRECTION
 from unrest.setup import draw_outcomes
 from unrest.state import EMPIRE, FLOW, LAST_ROUND, PLAN_SIZE, StackCard, UnrestState, next_phase, next_step, position
-
-
-def _states(games: int, seed: int) -> list[UnrestState]:
-    """Every state of random games (both variants)."""
-    rng = np.random.default_rng(seed)
-    out: list[UnrestState] = []
-    for g in range(games):
-        state = unrest.new_game(variant="capitol" if g % 2 else "standard")
-        while (player := unrest.current_player(state)) != TERMINAL:
-            out.append(state)
-            if player == CHANCE:
-                action = sample_outcome(unrest.chance_outcomes(state), rng)
-            else:
-                legal = unrest.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = unrest.step(state, action)
-        out.append(state)
-    return out
 
 
 def _plan_actions_plainly(state: UnrestState) -> tuple[object, ...]:
@@ -67,7 +49,7 @@ def _plan_actions_plainly(state: UnrestState) -> tuple[object, ...]:
 
 
 def test_plan_actions_are_the_plain_definition() -> None:
-    for state in _states(30, 1):
+    for state in random_states(30, 1):
         if unrest.current_player(state) != TERMINAL and state.step == "plan" and not state.pending:
             assert round.plan_actions(state) == _plan_actions_plainly(state), state
             for action in DECISIONS:
@@ -76,7 +58,7 @@ def test_plan_actions_are_the_plain_definition() -> None:
 
 
 def test_defend_and_place_actions_are_their_checks() -> None:
-    for state in _states(30, 2):
+    for state in random_states(30, 2):
         if unrest.current_player(state) == TERMINAL or state.pending:
             continue
         if state.step == "defend":
