@@ -545,8 +545,11 @@ class Driver(Generic[S, A]):
                 return action in legal[1]
             outcomes = self._outcomes
             if outcomes[0] is state:
-                for outcome, _ in outcomes[1]:  # noqa: SIM110  # a loop: no generator per checked step
-                    if outcome is action or outcome == action:  # a sampled outcome is the very one listed
+                for outcome, _ in outcomes[1]:  # a loop: no generator per checked step
+                    if outcome is action:  # identity first: a sampled outcome is the very one listed
+                        return True
+                for outcome, _ in outcomes[1]:  # noqa: SIM110  # then by value (no __eq__ call before a match)
+                    if outcome == action:
                         return True
                 return False
             frame = self.locate(state)

@@ -13,6 +13,7 @@ The rules live in :mod:`unbroken.rules`, the Setup in :mod:`unbroken.setup`, the
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -95,8 +96,12 @@ class Unbroken(Driven[State, Action, Options]):
             raise OptionError(f"unbroken: bad options {options!r}: {exc}") from exc
 
     def initial_state(self, options: Options) -> State:
-        """Setup (see :mod:`unbroken.setup`), then the rules run to the first decision or chance node."""
-        return DRIVER.run(setup.starting_display(options))
+        """Setup (see :mod:`unbroken.setup`), then the rules run to the first decision or chance node.
+
+        A pure function of the options (the decks are multisets: the shuffle is the draws' chance), so equal
+        options share one starting state (states are immutable values).
+        """
+        return _initial_state(options)
 
     def parse_action(self, state: State, text: str) -> Action:
         """Read an action as :meth:`action_to_str` writes it (see :mod:`unbroken.notation`)."""
@@ -186,6 +191,13 @@ class Unbroken(Driven[State, Action, Options]):
     def default_agents(self, state: State) -> list[Any]:
         """The heuristic bot."""
         return [HeuristicAgent()]
+
+
+@functools.lru_cache(maxsize=64)
+def _initial_state(options: Options) -> State:
+    """The starting state of ``options`` (bounded memo: a random playout starts a new game every 20 steps or so,
+    and building the Display and running the Setup was about a tenth of its time)."""
+    return DRIVER.run(setup.starting_display(options))
 
 
 GAME = Unbroken()

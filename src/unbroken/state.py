@@ -17,7 +17,7 @@ import attrs
 
 from tabletop_core.components import Pile, Track
 from tabletop_core.content import check_pack_name
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import replace, replacer
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES
@@ -253,26 +253,31 @@ class State(_Derived):
         res[r] = track_at(res[r], r, value)
         return tuple(res)
 
-    # Each of these makes one copy, with ``changes`` to other fields in the same copy (see ``fastcopy.replace``).
+    # Each of these makes one copy, with ``changes`` to other fields in the same copy (see ``fastcopy.replace``);
+    # a change of the stack alone (most of them) goes through the one-field copy ``_with_pending``.
 
     def push(self, *frames: Frame, **changes: Any) -> State:
         """This state with ``frames`` pushed in order (the last one ends on top)."""
-        return replace(self, pending=Pending((*self.pending.frames, *frames)), **changes)
+        pending = Pending((*self.pending.frames, *frames))
+        return replace(self, pending=pending, **changes) if changes else _with_pending(self, pending)
 
     def pop(self, **changes: Any) -> State:
         """This state without its top frame."""
-        return replace(self, pending=self.pending.pop(), **changes)
+        pending = self.pending.pop()
+        return replace(self, pending=pending, **changes) if changes else _with_pending(self, pending)
 
     def replace_top(self, frame: Frame, **changes: Any) -> State:
         """This state with its top frame replaced."""
-        return replace(self, pending=self.pending.replace_top(frame), **changes)
+        pending = self.pending.replace_top(frame)
+        return replace(self, pending=pending, **changes) if changes else _with_pending(self, pending)
 
     def restack(self, *frames: Frame, **changes: Any) -> State:
         """This state with its top frame replaced by ``frames`` (none: popped), pushed in order."""
         stack = self.pending.frames
         if not stack:
             raise ValueError("pending: no top frame to replace")
-        return replace(self, pending=Pending((*stack[:-1], *frames)), **changes)
+        pending = Pending((*stack[:-1], *frames))
+        return replace(self, pending=pending, **changes) if changes else _with_pending(self, pending)
 
     def at(self, phase: str, step: str, level: int | None = None, **changes: Any) -> State:
         """This state moved to ``phase``/``step`` (of ``level``, default the current Level)."""
@@ -283,3 +288,7 @@ class State(_Derived):
         key = (phase, step, level or self.pos.round)
         pos = _POSITIONS.get(key)
         return FLOW.at(*key) if pos is None else pos
+
+
+#: ``replace(state, pending=...)``, the copy plan made once (see :func:`tabletop_core.fastcopy.replacer`).
+_with_pending = replacer(State, "pending")

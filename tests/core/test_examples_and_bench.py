@@ -120,6 +120,17 @@ def test_strength_regret_sums_are_zero_for_optimal_play_and_positive_for_a_weak_
     assert all(x >= 0.0 for x in sums) and sum(sums) > 0.0
 
 
+def test_calibrate_reports_a_configurations_rate_and_needs_a_fixed_count(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.calibrate import fight_states
+    from benchmarks.calibrate import main as calibrate_main
+
+    assert calibrate_main(["mcts:iterations=4,chance=widen"]) == 0
+    out = capsys.readouterr().out
+    assert "iterations per CPU second" in out and f"over {len(fight_states())} states" in out
+    with pytest.raises(SystemExit):
+        calibrate_main(["mcts:seconds=1"])
+
+
 def test_soak_counts_steps_and_reports_no_failures(capsys: pytest.CaptureFixture[str]) -> None:
     assert soak_main(["--steps", "40", "--batch", "5", "--workers", "1", "tabletop_core.testing.kuhn:GAME"]) == 0
     out = capsys.readouterr().out

@@ -44,6 +44,12 @@ takes the gamble. A rollout cut at ``rollout_limit`` scores what ``evaluate`` (d
 state it stopped in, judged by the same rule: under ``"win"`` it counts as a win only if those returns would be a
 win at the end of the game (a game's returns before the end are usually all 0, which is no win).
 
+Cost: an iteration's time is almost all the game's own calls (a random rollout to the end), so the search asks
+the game as little as it can: in a perfect-information search a node whose path from the root holds only edges
+of the tree (decisions, and widened chance outcomes) stands for one state, and keeps its legal actions, their ids
+and each tried edge's successor, so later visits ask the game nothing there. Past an open-loop chance outcome, or
+over determinizations, nodes stand for many states and cache nothing.
+
 Tree reuse: when the searching agent is the only player of the game, the subtree under the action it played
 becomes the next decision's root. Open loop, that is the subtree itself, kept only when the move led straight to
 the next decision (its statistics average over every chance outcome that could follow the move, which says
@@ -153,6 +159,17 @@ class _Draws:
         buf = self.buf or self.refill()
         return outcome_at(outcomes, buf.pop())
 
+    def position(self, outcomes: Sequence[tuple[Any, float]]) -> int:
+        """The position in ``outcomes`` of the outcome :meth:`outcome` would draw (from the same one draw)."""
+        buf = self.buf or self.refill()
+        u = buf.pop()
+        acc = 0.0
+        for k, (_, p) in enumerate(outcomes):
+            acc += p
+            if u < acc:
+                return k
+        return len(outcomes) - 1
+
 
 def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
     """Each seat's value under ``objective="win"``: 1.0 for a won game, 0.0 for a tie or a loss."""
@@ -163,13 +180,27 @@ def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
 
 
 class _Node:
-    __slots__ = ("avail", "state", "visits", "wins")
+    """A decision (or, widened, a chance) node: statistics per action id, and what an exact path caches.
+
+    In a perfect-information search a node whose path from the root holds decisions and widened chance outcomes
+    only (edges of the tree) stands for one state, the same on every visit: it keeps that state's actor, its legal
+    actions (at a widened chance node, its outcomes) with their ids, and the state each tried edge led to
+    (``after``), so later visits ask the game nothing there. Open loop, a sampled chance outcome is no edge: the
+    nodes below it stand for the states of every outcome, and cache nothing (``legal`` stays ``None``), as do all
+    nodes of a search over determinizations.
+    """
+
+    __slots__ = ("actor", "after", "avail", "ids", "legal", "state", "visits", "wins")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
         self.avail: dict[int, int] = {}
         self.state: Any = None  # widened search, perfect information: the state, for tree reuse
+        self.legal: Sequence[Any] | None = None
+        self.ids: list[int] = []
+        self.actor = 0
+        self.after: dict[int, Any] = {}
 
 
 Tree = dict[tuple[int, ...], _Node]
@@ -332,14 +363,18 @@ class MCTSAgent:
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
             root = game.determinize(state, player, rng) if hidden else state
-            self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden)
+            self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden, exact=not hidden)
             done += 1
         self.last_iterations = done
         node = tree[()]
         by_id = dict(zip(ids, legal, strict=True))
         best = max(by_id, key=lambda i: (node.visits.get(i, 0), node.wins.get(i, 0.0), -i))
         self._kept = {key[1:]: n for key, n in tree.items() if key and key[0] == best} if self.reuse else None
-        self._after = game.apply_unchecked(state, by_id[best]) if self._kept and not self.widen else None
+        if self._kept and not self.widen:
+            after = node.after.get(best)  # the chosen move's result, if the tree kept it
+            self._after = game.apply_unchecked(state, by_id[best]) if after is None else after
+        else:
+            self._after = None
         return by_id[best]
 
     def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
@@ -373,32 +408,59 @@ class MCTSAgent:
         norm: tuple[float, float],
         *,
         keep_states: bool,
+        exact: bool,
     ) -> None:
+        """One iteration: select down the tree, expand one node, roll out, back up.
+
+        ``exact``: ``state`` is the root itself (perfect information), so the nodes reached by edges of the tree
+        alone may cache their state's legal actions and successors (see :class:`_Node`); the first open-loop
+        chance outcome on the path ends that.
+        """
         low, scale = norm
         key: tuple[int, ...] = ()
         trail: list[tuple[_Node, int, int]] = []
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
         action_id, draws = game.action_id, self._draws
+        widen = self.widen
         while True:
-            actor = current_player(state)
-            if actor == TERMINAL:
-                break
-            if actor == CHANCE:
-                if self.widen:
-                    outcome = self._widened(game, state, tree.setdefault(key, _Node()), rng)
-                    key = (*key, -1 - action_id(outcome))
-                else:
-                    outcome = draws.outcome(game.chance_outcomes(state))
-                state = apply(state, outcome)
-                continue
-            legal = legal_actions(state)
             node = tree.get(key)
-            fresh = node is None
-            if node is None:
-                node = tree[key] = _Node()
-                if keep_states:
-                    node.state = state
-            ids = [action_id(a) for a in legal]
+            if exact and node is not None and node.legal is not None:
+                actor, legal, ids = node.actor, node.legal, node.ids
+                fresh = False
+            else:
+                actor = current_player(state)
+                if actor == TERMINAL:
+                    break
+                if actor == CHANCE and not widen:
+                    exact = False  # open loop: the nodes below stand for every outcome's state
+                    state = apply(state, draws.outcome(game.chance_outcomes(state)))
+                    continue
+                fresh = node is None
+                if node is None:
+                    node = tree[key] = _Node()
+                    if keep_states and actor != CHANCE:
+                        node.state = state
+                if actor == CHANCE:  # widened: the outcomes are edges of the tree
+                    legal = game.chance_outcomes(state)
+                    ids = [action_id(a) for a, _ in legal]
+                else:
+                    legal = legal_actions(state)
+                    ids = [action_id(a) for a in legal]
+                if exact:
+                    node.actor, node.legal, node.ids = actor, legal, ids
+            if actor == CHANCE:
+                k = self._widened(node, legal, ids)
+                chosen = ids[k]
+                if exact:
+                    after = node.after
+                    nxt = after.get(chosen)
+                    if nxt is None:
+                        nxt = after[chosen] = apply(state, legal[k][0])
+                    state = nxt
+                else:
+                    state = apply(state, legal[k][0])
+                key = (*key, -1 - chosen)
+                continue
             avail, visits = node.avail, node.visits
             seen = avail.get
             for i in ids:
@@ -411,9 +473,17 @@ class MCTSAgent:
                 unvisited = [k for k, i in enumerate(ids) if i not in visits]
                 k = unvisited[draws.index(len(unvisited))] if unvisited else self._best_ucb(node, ids)
                 untried = bool(unvisited)
-            trail.append((node, ids[k], actor))
-            state = apply(state, legal[k])
-            key = (*key, ids[k])
+            chosen = ids[k]
+            trail.append((node, chosen, actor))
+            if exact:
+                after = node.after
+                nxt = after.get(chosen)
+                if nxt is None:
+                    nxt = after[chosen] = apply(state, legal[k])
+                state = nxt
+            else:
+                state = apply(state, legal[k])
+            key = (*key, chosen)
             if fresh or untried:
                 break
         values = self._rollout(game, state, rng)
@@ -429,21 +499,20 @@ class MCTSAgent:
             node.visits[action] = node.visits.get(action, 0) + 1
             node.wins[action] = node.wins.get(action, 0.0) + values[actor]
 
-    def _widened(self, game: Any, state: Any, node: _Node, rng: np.random.Generator) -> Any:
-        """A chance outcome under progressive widening: a fresh draw while the node may grow, else one of its
-        outcomes in proportion to their true probabilities."""
-        outcomes = game.chance_outcomes(state)
+    def _widened(self, node: _Node, outcomes: Sequence[tuple[Any, float]], ids: Sequence[int]) -> int:
+        """The position in ``outcomes`` (with ids ``ids``) of a chance outcome under progressive widening: a fresh
+        draw while the node may grow, else one of its outcomes in proportion to their true probabilities."""
         seen = node.visits
         allowed = math.ceil(self.widening * (sum(seen.values()) + 1) ** self.widening_power)
-        kept = [(a, p) for a, p in outcomes if game.action_id(a) in seen]
+        kept = [(k, p) for k, (_, p) in enumerate(outcomes) if ids[k] in seen]
         mass = sum(p for _, p in kept)
         if len(kept) < min(allowed, len(outcomes)) or mass <= 0:
-            outcome = self._draws.outcome(outcomes)
+            k = self._draws.position(outcomes)
         else:
-            outcome = self._draws.outcome(tuple((a, p / mass) for a, p in kept))
-        oid = game.action_id(outcome)
+            k = self._draws.outcome(tuple((k, p / mass) for k, p in kept))
+        oid = ids[k]
         seen[oid] = seen.get(oid, 0) + 1
-        return outcome
+        return int(k)
 
     def _best_ucb(self, node: _Node, ids: Sequence[int]) -> int:
         """The position in ``ids`` of the highest :meth:`_ucb` score (the first of equal scores, as ``max``)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from typing import Generic, TypeVar
@@ -53,7 +54,7 @@ class Pile(Generic[C]):
     @property
     def size(self) -> int:
         """Cards left in the draw pile."""
-        return sum(n for _, n in self.counts)
+        return sum([n for _, n in self.counts])
 
     @property
     def total(self) -> int:
@@ -83,23 +84,21 @@ class Pile(Generic[C]):
         """
         pile = self.reshuffled() if not self.counts else self
         size = pile.size
-        return tuple((c, n / size) for c, n in pile.counts)
+        return tuple([(c, n / size) for c, n in pile.counts])
 
     def draw(self, card: C) -> Pile[C]:
         """The pile after drawing ``card`` (reshuffling the discards first if the draw pile is empty)."""
         pile = self.reshuffled() if not self.counts else self
-        out: list[tuple[C, int]] = []
-        found = False
-        for c, n in pile.counts:
-            if c == card:
-                found = True
-                if n > 1:
-                    out.append((c, n - 1))
-            else:
-                out.append((c, n))
-        if not found:
+        counts = pile.counts
+        try:  # the counts are sorted by card, each card once: a binary search finds it
+            i = bisect_left(counts, (card,))
+        except TypeError:  # a card of another type than the pile's is not in it
+            i = len(counts)
+        if i == len(counts) or counts[i][0] != card:
             raise ValueError(f"pile: no {card!r} to draw")
-        return replace(pile, counts=tuple(out))  # still sorted, each count positive: no check to rerun
+        c, n = counts[i]
+        left = counts[:i] + counts[i + 1 :] if n == 1 else (*counts[:i], (c, n - 1), *counts[i + 1 :])
+        return replace(pile, counts=left)  # still sorted, each count positive: no check to rerun
 
     def add(self, card: C, copies: int = 1) -> Pile[C]:
         """The pile with ``copies`` of ``card`` shuffled into the draw pile."""

@@ -70,8 +70,13 @@ class CardDraw(Chance[State, Action]):
         return state.pop() if self.n <= 0 or not self.pile(state).can_draw else None
 
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, float], ...]:
-        """Each distinct card left, with its exact probability."""
-        return tuple((_CARDS[c], p) for c, p in self.pile(state).draw_outcomes())
+        """Each distinct card left, with its exact probability (``Pile.draw_outcomes``, built in one pass)."""
+        pile = self.pile(state)
+        if not pile.counts:
+            pile = pile.reshuffled()
+        size = pile.size
+        cards = _CARDS
+        return tuple([(cards[c], n / size) for c, n in pile.counts])
 
     def is_legal(self, state: State, action: object) -> bool:
         """A card still in the deck (or, with the deck empty, in its discards), without listing them."""

@@ -6,7 +6,7 @@ phase (its steps, the turns, the Combat Roll, an attack landing) are defined her
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -15,10 +15,7 @@ from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import (
     DOWNGRADE,
     FIGHT,
-    FOCUS,
-    INSPIRATION,
     PASS,
-    PLAN,
     SKIP,
     TRICK,
     Act,
@@ -32,8 +29,8 @@ from unbroken.actions import (
 from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, USE, Cost, Decide, one, upto
-from unbroken.rules.resources import can_pay, gain, pay
+from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, Cost, Decide, one, upto
+from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
 from unbroken.state import (
@@ -45,9 +42,13 @@ from unbroken.state import (
     RESOURCES,
     SE,
     TIME,
+    Combat,
     State,
     no_resources,
 )
+
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
 
 __all__ = [
     "AmbushStep",
@@ -99,12 +100,18 @@ class MonsterReveal(DieRoll):
         """The monster of this Level numbered ``face``."""
         return replace(state, monster=state.pack.monster_for(state.level, face).id)
 
+    def apply(self, state: State, action: Action) -> State:
+        """Pop the roll and reveal the monster, in one copy (see :meth:`face_up`)."""
+        assert isinstance(action, Die)
+        return state.pop(monster=state.pack.monster_for(state.level, action.face).id)
+
 
 def set_tracker(state: State) -> State:
     """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
     time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
-    state = state.with_res(TIME, state.res[TIME].set(time))
-    return replace(state, combat=effects.new_combat(state))
+    t = state.res[TIME]
+    res = state.res_at(TIME, max(t.low, min(t.high, time)))  # ``Track.set``, the shared track where there is one
+    return replace(state, res=res, combat=effects.new_combat(state))
 
 
 def ambush_step(state: State) -> State:
@@ -138,7 +145,7 @@ def apply_trickery(state: State, action: Action) -> State:
     if action.verb == TRICK:
         trick = monster(state).trickery
         assert trick is not None
-        return replace(pay(state, trick), tricked=True).at("combat", "hunger")
+        return state.at("combat", "hunger", res=paid(state, trick), large_first=False, tricked=True)
     return state.at("combat", "battle")
 
 
@@ -148,6 +155,7 @@ class TrickeryStep(Decide):
     be paid (otherwise on to the Battle Step)."""
 
     TAG: ClassVar[str] = "unbroken.trickery_step"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Reveal and set the trackers; no decision without a payable Trickery Cost."""
@@ -181,9 +189,8 @@ class TrickeryStep(Decide):
 def start_battle(state: State) -> State:
     """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn."""
     assert state.combat is not None
-    state = replace(state, combat=replace(state.combat, started=True))
     first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
-    return triggers.push_fire(state, "battle_start", first)
+    return triggers.push_fire(state, "battle_start", first, combat=replace(state.combat, started=True))
 
 
 @attrs.frozen
@@ -241,31 +248,39 @@ def attack_ok(state: State, i: int) -> bool:
     return can_pay(state, a.cost, surcharge(state))
 
 
-def attack(state: State, i: int) -> State:
+def attack(state: State, i: int, pending: Pending[Frame] | None = None) -> State:
     """Attack with the weapon: pay, then (unless the monster DEFENDs) break Armor or inflict Wounds.
 
     "DEFEND actions allow monsters to ignore your next attack. This applies to attacks made with Weapons only".
     A Wounding attack fires the ``attack`` Responses, then its Passives (e.g. a Wound cap), then lands.
+    ``pending``: the stack the turn leaves (replaced in the payment's copy; nothing before reads it).
     """
     a = travel.weapon(state).attacks[i]
-    state = pay(state, a.cost, surcharge(state))
+    changes: dict[str, Any] = {"res": paid(state, a.cost, surcharge(state)), "large_first": False}
     c = state.combat
     assert c is not None
     if c.defend:
-        return replace(state, combat=replace(c, defend=False))
+        return replace(state, combat=replace(c, defend=False), **changes, **_stack(pending))
+    if pending is not None:  # the frames below push onto the turn's stack
+        state, changes = replace(state, pending=pending, **changes), {}
     if a.kind == "break":
+        state = replace(state, **changes) if changes else state
         return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power))
+    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power), **changes)
+
+
+def _stack(pending: Pending[Frame] | None) -> dict[str, Pending[Frame]]:
+    """The change of the pending stack to ``pending`` (none when ``None``)."""
+    return {} if pending is None else {"pending": pending}
 
 
 def attack_land(state: State, pierce: bool) -> State:
     """The attack's final Attack Power moves the Health token toward 0."""
     c = state.combat
     assert c is not None
-    state = state.pop()
     if c.armor > 0 and not pierce:
-        return state
-    return replace(state, combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
+        return state.pop()
+    return state.pop(combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
 
 
 def wound_cap(state: State, power: int) -> int:
@@ -288,7 +303,7 @@ class AttackLands(Automatic[State]):
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
-    out: list[Action] = [ACT[v] for v in (FOCUS, INSPIRATION, PLAN) if travel.general_ok(state, v)]
+    out = travel.general_options(state)
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     out.append(ACT[SKIP])
@@ -296,8 +311,7 @@ def turn_actions(state: State) -> list[Action]:
     ups = w.upgrades
     out += [one(CRAFT, Craft, i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
     out += _attacks(state, w)
-    abilities = travel.action_abilities(state)
-    out += [one(USE, Use, i) for i, (src, _, a) in enumerate(abilities) if travel.use_ok(state, src, a, "combat")]
+    out += travel.use_actions(state, "combat")
     return out
 
 
@@ -315,23 +329,36 @@ def _attacks(state: State, w: Weapon) -> list[Action]:
             continue
         if extra is None:
             extra = surcharge(state)
+            if not any(extra):  # no surcharge: the cost alone (its need made once, see ``can_pay``)
+                extra = []
         if can_pay(state, a.cost, extra):
             out.append(one(ATTACK, Attack, i))
     return out
 
 
 def apply_turn(state: State, extra: bool, action: Action) -> State:
-    """Apply the player's turn choice; the turn then passes to the monster (or back, after an extra turn)."""
-    after = state.pop() if extra else state.replace_top(MonsterTurn())
+    """Apply the player's turn choice; the turn then passes to the monster (or back, after an extra turn).
+
+    The turn's frame goes in the copy the choice makes first (nothing the choice reads is on the stack).
+    """
+    if not extra and isinstance(action, Act) and (action.verb == SKIP or action.verb in travel.GENERAL):
+        # Nothing to resolve before the monster's turn (neither changes the battle or ends the game, so the end
+        # checks would pass it by): its frames are stacked in this copy instead of a MonsterTurn frame.
+        pending, combat = _monster_turn(state)
+        if action.verb == SKIP:
+            return replace(state, pending=pending, combat=combat)
+        return travel.general_action(state, action.verb, pending=pending, combat=combat)
+    pending = state.pending.pop() if extra else state.pending.replace_top(MonsterTurn())
     if isinstance(action, Attack):
-        return attack(after, action.i)
+        return attack(state, action.i, pending)
+    if isinstance(action, Use):
+        return travel.use(state, action.i, pending=pending)
+    if isinstance(action, Act) and action.verb in travel.GENERAL:  # an extra turn's
+        return travel.general_action(state, action.verb, pending=pending)
+    after = replace(state, pending=pending)
     if isinstance(action, Craft):
         return travel.craft(after, action.i, combat=True)
-    if isinstance(action, Use):
-        return travel.use(after, action.i)
     assert isinstance(action, Act)
-    if action.verb in travel.GENERAL:
-        return travel.general_action(after, action.verb)
     if action.verb == DOWNGRADE:
         return effects.weapon_down(after, perm=True)
     return after  # SKIP
@@ -346,10 +373,15 @@ class TurnStart(Automatic[State]):
 
     def resolve(self, state: State) -> State:
         """Clear the skip, put the turn under the ``turn_start`` trigger."""
+        return self.begin(state, state.pending.frames[:-1])
+
+    def begin(self, state: State, under: tuple[Frame, ...], **changes: Any) -> State:
+        """:meth:`resolve` with the stack below this frame ``under`` and ``changes`` (to fields the turn's start
+        does not read) made in the same copy."""
         c = state.combat
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
-        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), restack=True, combat=combat)
+        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
 
 
 @attrs.frozen
@@ -357,6 +389,7 @@ class PlayerTurn(Decide):
     """Frame: the player's turn (``extra``: a granted turn, after which play returns to where it was)."""
 
     TAG: ClassVar[str] = "unbroken.player_turn"
+    in_id_order: ClassVar[bool] = True
     extra: bool = False
 
     def auto(self, state: State) -> State | None:
@@ -397,6 +430,7 @@ class ExtraAttack(Decide):
     """Frame: an extra weapon attack granted by an effect (or pass); with no attack possible it passes."""
 
     TAG: ClassVar[str] = "unbroken.extra_attack"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Nothing to attack with: it passes."""
@@ -418,10 +452,16 @@ class ExtraAttack(Decide):
 
 def monster_turn(state: State) -> State:
     """Monster turn: the Combat Roll (a chance node), its Responses (e.g. Dodge), then the Combat Action."""
+    pending, combat = _monster_turn(state)
+    return replace(state, pending=pending, combat=combat)
+
+
+def _monster_turn(state: State) -> tuple[Pending[Frame], Combat]:
+    """The stack and the battle once the top frame gives way to the monster's turn (see :func:`monster_turn`):
+    the roll on top, then its trigger, the Combat Action, the player's next turn; no re-roll counted yet."""
     c = state.combat
     assert c is not None
-    combat = replace(c, rerolls=0) if c.rerolls else c
-    return state.restack(TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll(), combat=combat)
+    return Pending((*state.pending.frames[:-1], *_MONSTER_TURN)), replace(c, rerolls=0) if c.rerolls else c
 
 
 @attrs.frozen
@@ -449,14 +489,18 @@ class CombatRoll(DieRoll):
 
     def apply(self, state: State, action: Action) -> State:
         """Pop the roll and set the face, in one copy (see :meth:`face_up`); a :class:`~triggers.Fire` frame
-        under the roll that activates nothing goes in the same copy (see :func:`triggers.push_fire`: the roll
-        changes no card in play)."""
+        under the roll that would resolve to nothing goes in the same copy: it activates nothing (see
+        :func:`triggers.push_fire`: the roll changes no card in play), or its Responses and Passives are none of
+        them usable with this face (the frame the driver would resolve next pops itself; the end checks between
+        read nothing that differs)."""
         assert isinstance(action, Die) and state.combat is not None
         combat = replace(state.combat, roll=action.face)
         frames = state.pending.frames
         under = frames[-2] if len(frames) > 1 else None
-        if isinstance(under, triggers.Fire) and not triggers.activates(state, under.trigger):
-            return replace(state, pending=Pending(frames[:-2]), combat=combat)
+        if isinstance(under, triggers.Fire):
+            trig = triggers.fire(state, under.trigger)
+            if trig is None or triggers.resolves_to_nothing(state, trig, combat):
+                return replace(state, pending=Pending(frames[:-2]), combat=combat)
         return state.pop(combat=combat)
 
 
@@ -488,9 +532,22 @@ def monster_act(state: State) -> State:
         return state.pop()
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
         return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
-    if not row.effects:
-        return state.restack(effects.Exec(row.effects, f"monster:{m.id}"))
-    return effects.run_ops(state.pop(), row.effects, f"monster:{m.id}")
+    ops, src = row.effects, f"monster:{m.id}"
+    if not ops:
+        return state.restack(effects.Exec(ops, src))
+    # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first
+    # op's copy.
+    if len(ops) > 1:
+        return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
+    frames = state.pending.frames
+    below = frames[-2] if len(frames) > 1 else None
+    if isinstance(below, TurnStart):
+        res = effects.plain_loss(state, ops[0])
+        if res is not None:
+            # The loss, then the player's turn begins, in one copy: the TurnStart frame is what the driver would
+            # resolve next (a plain loss pushes no frame, ends nothing, and leaves what the end checks read).
+            return below.begin(state, frames[:-2], res=res)
+    return effects.run_op(state, ops[0], src, state.pending.pop())
 
 
 @attrs.frozen
@@ -502,6 +559,11 @@ class MonsterAct(Automatic[State]):
     def resolve(self, state: State) -> State:
         """Apply the row (or re-roll a duplicate condition)."""
         return monster_act(state)
+
+
+#: The monster turn's frames, bottom to top (shared values): the player's next turn, the Combat Action, the roll's
+#: trigger, the Combat Roll.
+_MONSTER_TURN: tuple[Frame, ...] = (TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll())
 
 
 # ----- Rewards, Hunger, the end of the Combat Phase -----------------------------------------------------------------
@@ -575,6 +637,7 @@ class HungerStep(Decide):
     """Step frame of the Hunger Step: how much Food to eat (no decision when there is no Food to eat)."""
 
     TAG: ClassVar[str] = "unbroken.hunger_step"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Nothing to eat: the hunger is paid at once."""

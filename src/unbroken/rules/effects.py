@@ -9,7 +9,7 @@ conditions now or for the next Level (extending timed ones), cures, and permanen
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -20,12 +20,26 @@ from unbroken.content.schema import Op
 from unbroken.rules import combat, triggers
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.payment import PICK, Cost, Decide, upto
-from unbroken.rules.resources import can_pay, gain, lose_effort, loss_plans, pay, spend_time
+from unbroken.rules.resources import Res, can_pay, gain, loss_plans, loss_ways, pay, spend_time
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
-from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State
+from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State, track_at
 
-__all__ = ["EFFORT", "Choose", "EffectRoll", "Exec", "die", "new_combat", "run_op", "run_ops", "weapon_down"]
+if TYPE_CHECKING:
+    from unbroken.rules.flow import Frame
+
+__all__ = [
+    "EFFORT",
+    "Choose",
+    "EffectRoll",
+    "Exec",
+    "die",
+    "new_combat",
+    "plain_loss",
+    "run_op",
+    "run_ops",
+    "weapon_down",
+]
 
 EFFORT = frozenset({"se", "me", "le"})
 EFFORT_NAMES = ("Small Effort", "Medium Effort", "Large Effort")
@@ -42,8 +56,8 @@ class Exec(Automatic[State]):
     def resolve(self, state: State) -> State:
         """Run the first op; the rest wait on the stack (under whatever the op pushes)."""
         rest = self.ops[1:]
-        state = state.replace_top(Exec(rest, self.src)) if rest else state.pop()
-        return run_op(state, self.ops[0], self.src)
+        pending = state.pending.replace_top(Exec(rest, self.src)) if rest else state.pending.pop()
+        return run_op(state, self.ops[0], self.src, pending)
 
 
 @attrs.frozen
@@ -52,6 +66,7 @@ class Choose(Decide):
     ``weapon``, ``instead``, ``branch``); a branch's ``spend`` ops are its cost."""
 
     TAG: ClassVar[str] = "unbroken.choose"
+    in_id_order: ClassVar[bool] = True
     purpose: str
     branches: tuple[tuple[Op, ...], ...]
     labels: tuple[str, ...]
@@ -107,6 +122,16 @@ def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
         return state
     if state.outcome != 0:
         return state.push(Exec(ops, src))
+    if ops[0].op == "gain":
+        # Leading gains at once, in one copy: a gain pushes no frame and cannot end the game, so between them the
+        # driver would only resolve the ``Exec`` frame holding the rest.
+        k = 1
+        while k < len(ops) and ops[k].op == "gain":
+            k += 1
+        state = _gains(state, ops[:k])
+        ops = ops[k:]
+        if not ops:
+            return state
     rest = ops[1:]
     return run_op(state.push(Exec(rest, src)) if rest else state, ops[0], src)
 
@@ -115,24 +140,41 @@ def _amount(state: State, op: Op) -> int:
     return op.n * (state.level if op.scale == "level" else 1)
 
 
+def _gains(state: State, ops: tuple[Op, ...]) -> State:
+    """``gain`` ops one after the other (each as :func:`~unbroken.rules.resources.gain`), in one copy."""
+    res = list(state.res)
+    for op in ops:
+        n = _amount(state, op)
+        if n > 0:
+            r = RES[op.res]
+            t = res[r]
+            res[r] = track_at(t, r, min(t.high, t.value + n))
+    return replace(state, res=tuple(res)) if res != list(state.res) else state
+
+
 def _combat(state: State, **kw: Any) -> State:
     assert state.combat is not None
     return replace(state, combat=replace(state.combat, **kw))
 
 
-def _lose(state: State, op: Op, src: str) -> State:
-    """Lose a resource; if it cannot be applied, the bracketed alternative (Effort with none: death)."""
+def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None) -> State:
+    """Lose a resource; if it cannot be applied, the bracketed alternative (Effort with none: death).
+
+    ``pending``: the stack to run on (the calling frame's change of it; see :func:`run_op`).
+    """
     r, n = RES[op.res], _amount(state, op)
+    if op.res in EFFORT:
+        ways = loss_ways(state, r, n)
+        if len(ways) == 1:  # no choice: the loss and the stack's change in one copy
+            return replace(state, res=ways[0]) if pending is None else replace(state, res=ways[0], pending=pending)
+    if pending is not None:
+        state = replace(state, pending=pending)
     if op.res == "time":
         return _time(state, n, src)
     if op.res in EFFORT:
         plans = loss_plans(state, r, n)
         if not plans:
             return run_ops(state, op.alt, src) if op.alt else die(state)
-        if len(plans) == 1:
-            out = lose_effort(state, r, n)
-            assert out is not None  # a plan exists
-            return out
         # "you can spend Effort of a higher category in place of Effort of a lower category": the player chooses
         # which category covers the shortfall when the choice makes a difference.
         branches = tuple(
@@ -147,6 +189,15 @@ def _lose(state: State, op: Op, src: str) -> State:
     if state.amount(r) >= n:
         return state.with_res(r, state.res[r].lose(n))
     return run_ops(state, op.alt, src)
+
+
+def plain_loss(state: State, op: Op) -> Res | None:
+    """The tracks after the op when it is a loss of Effort that leaves no choice and can be paid (it then pushes
+    no frame and cannot end the game), else ``None``."""
+    if op.op != "lose" or op.res not in EFFORT:
+        return None
+    ways = loss_ways(state, RES[op.res], _amount(state, op))
+    return ways[0] if len(ways) == 1 else None
 
 
 def _time(state: State, n: int, src: str = "") -> State:
@@ -242,8 +293,17 @@ def _choose(state: State, op: Op, src: str) -> State:
     return state.push(Choose("branch", tuple(branches), labels, src))
 
 
-def run_op(state: State, op: Op, src: str) -> State:
-    """Apply one op now (it may push frames that run before the rest of its effect list)."""
+def run_op(state: State, op: Op, src: str, pending: Pending[Frame] | None = None) -> State:
+    """Apply one op now (it may push frames that run before the rest of its effect list).
+
+    ``pending``: the stack to run it on, the calling frame's change of the stack (its pop, or the rest of its
+    list): the same as ``run_op(replace(state, pending=pending), op, src)`` (no op reads the stack but to push
+    onto it), with a loss of Effort, the commonest op of a monster's Combat Action, in one copy.
+    """
+    if op.op == "lose":
+        return _lose(state, op, src, pending)
+    if pending is not None:
+        state = replace(state, pending=pending)
     name, c = op.op, state.combat
     if name == "gain":
         return gain(state, RES[op.res], _amount(state, op))

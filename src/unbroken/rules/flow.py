@@ -89,6 +89,12 @@ def _over(state: State) -> bool:
     return state.outcome != 0
 
 
+def _top(state: State) -> Frame | None:
+    """The top pending frame (``state.pending.top`` without the property's call)."""
+    frames = state.pending.frames
+    return frames[-1] if frames else None
+
+
 def _tidy(state: State) -> State:
     """A finished game keeps no pending frames."""
     return replace(state, pending=Pending()) if state.pending else state
@@ -109,7 +115,7 @@ DRIVER: Driver[State, Action] = Driver(
         ("combat", "hunger"): HungerStep(),
     },
     position=lambda s: s.pos,
-    top=lambda s: s.pending.top,
+    top=_top,
     over=_over,
     end_checks=(defeated,),
     on_over=_tidy,

@@ -85,6 +85,10 @@ class Decide(Decision[State, Action]):
 
     __slots__ = ()
 
+    #: Whether :meth:`options` lists the actions in id order already (the listing is then not sorted again;
+    #: ``tests/unbroken/test_speed.py`` checks the claim of every class that makes it).
+    in_id_order: ClassVar[bool] = False
+
     def actor(self, state: State) -> int:
         """The player (Unbroken is solo)."""
         return 0
@@ -95,13 +99,11 @@ class Decide(Decision[State, Action]):
 
     def legal_actions(self, state: State) -> tuple[Action, ...]:
         """The legal actions sorted by id, derived once per state (kept on it, see :class:`unbroken.state.State`)."""
-        try:
-            frame, legal = state._derived
-            if frame is self:
-                return legal
-        except AttributeError:
-            pass
-        legal = tuple(sorted(self.options(state), key=_id))
+        memo: tuple[object, tuple[Action, ...]] | None = getattr(state, "_derived", None)  # (cheaper than a catch)
+        if memo is not None and memo[0] is self:
+            return memo[1]
+        options = self.options(state)
+        legal = tuple(options) if self.in_id_order else tuple(sorted(options, key=_id))
         object.__setattr__(state, "_derived", (self, legal))  # a memo of a pure function: the value is unchanged
         return legal
 
@@ -138,6 +140,7 @@ class PayChoice(Decide):
     Effort first for a Small Effort shortfall; ``lifted`` when the deciding frame was a step's, put under it."""
 
     TAG: ClassVar[str] = "unbroken.pay"
+    in_id_order: ClassVar[bool] = True
     action: int
     lifted: bool = False
 

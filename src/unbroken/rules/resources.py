@@ -8,6 +8,8 @@ interpretations in ``docs/rules/unbroken.md``).
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from tabletop_core.components import Track
 from tabletop_core.fastcopy import replace
 from unbroken.content.schema import Op
@@ -28,18 +30,29 @@ from unbroken.state import (
 )
 
 __all__ = [
+    "Need",
+    "Res",
     "affords",
+    "affords_need",
     "ambiguous",
     "can_pay",
+    "cost_need",
     "effort_total",
     "gain",
     "lose",
     "lose_effort",
     "loss_plans",
+    "loss_ways",
+    "need_of",
     "needs",
+    "paid",
     "pay",
     "spend_time",
 ]
+
+
+#: A state's resource tracks, in slot order.
+Res = tuple[Track, ...]
 
 
 def gain(state: State, r: Resource, n: int) -> State:
@@ -102,9 +115,70 @@ def _needs(state: State, ops: tuple[Op, ...], extra: list[int] | None) -> list[i
 
 def can_pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the ``spend`` ops (plus ``extra`` per-slot amounts) can be paid now."""
-    if not ops and not extra:
-        return True
+    if not extra:
+        if not ops:
+            return True
+        need = cost_need(ops)
+        if need is not None:
+            return affords_need(state, need)
     return affords(state, _needs(state, ops, extra))
+
+
+#: Memo of :func:`cost_need`: by the ops tuple's identity (and the extra amount), the tuple itself (so that the
+#: identity is not reused while it is here) and its need. Content tuples live with their pack; cleared when full.
+_COST_NEEDS: dict[tuple[int, int, int], tuple[tuple[Op, ...], Need | None]] = {}
+_COST_NEEDS_MAX = 4096
+
+
+def cost_need(ops: tuple[Op, ...], slot: Resource = SE, n: int = 0) -> Need | None:
+    """What the ``spend`` ops ask for, plus ``n`` of resource ``slot``, as a :class:`Need` (memoized);
+    ``None`` when an op scales with the Level (its amount is then the state's to say, see :func:`can_pay`)."""
+    key = (id(ops), slot, n)
+    hit = _COST_NEEDS.get(key)
+    if hit is not None and hit[0] is ops:
+        return hit[1]
+    need: Need | None = None
+    if not any(o.op == "spend" and o.scale == "level" for o in ops):
+        amounts = needs(ops)
+        amounts[slot] += n
+        need = need_of(amounts)
+    if len(_COST_NEEDS) >= _COST_NEEDS_MAX:
+        _COST_NEEDS.clear()
+    _COST_NEEDS[key] = (ops, need)
+    return need
+
+
+class Need(NamedTuple):
+    """An amount per resource slot made once for checks repeated on every listing (see :func:`need_of`): the
+    non-Effort slots asked for with their amounts, then the Small, Medium and Large Effort asked for."""
+
+    others: tuple[tuple[Resource, int], ...]
+    se: int
+    me: int
+    le: int
+
+
+def need_of(need: list[int]) -> Need:
+    """``need`` (an amount per resource slot) as a :class:`Need`."""
+    return Need(tuple((r, need[r]) for r in NON_EFFORT if need[r]), need[SE], need[ME], need[LE])
+
+
+def affords_need(state: State, need: Need) -> bool:
+    """:func:`affords` of a :class:`Need` (the same test, reading only the slots asked for)."""
+    res = state.res
+    for r, n in need.others:
+        if n > res[r].value:
+            return False
+    le_left = res[LE].value - need.le
+    if le_left < 0:
+        return False
+    me_left = res[ME].value - need.me
+    if me_left < 0:
+        le_left += me_left
+        if le_left < 0:
+            return False
+        me_left = 0
+    return need.se <= res[SE].value + me_left + le_left
 
 
 def affords(state: State, need: list[int]) -> bool:
@@ -125,27 +199,47 @@ def affords(state: State, need: list[int]) -> bool:
     return need[SE] <= res[SE].value + me_left + le_left
 
 
-def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> State:
+def pay(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, **changes: Any) -> State:
     """Pay the ``spend`` ops (plus ``extra``); the caller has checked :func:`can_pay`.
 
     A Small Effort shortfall is covered by Medium Effort first, unless the player chose Large Effort first for
-    this payment (``state.large_first``, set by the ``pay`` sub-decision and used once).
+    this payment (``state.large_first``, set by the ``pay`` sub-decision and used once). ``changes`` to other
+    fields (none that the payment reads) are made in the same copy.
+    """
+    return replace(state, res=paid(state, ops, extra), large_first=False, **changes)
+
+
+def paid(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, gains: Resource | None = None) -> Res:
+    """The tracks once the ``spend`` ops (plus ``extra``) are paid as :func:`pay` pays them (``state.large_first``
+    then goes back to ``False``), and, with ``gains``, 1 of that resource gained after (as :func:`gain`).
+
+    Raises:
+        ValueError: when the cost cannot be paid.
     """
     need = _needs(state, ops, extra)
     have = _plan(state, need, state.large_first)
     if have is None:
         raise ValueError(f"cannot pay {need}")
-    return replace(state, res=_moved(state, have), large_first=False)
+    if gains is not None:
+        have[gains] = min(state.res[gains].high, have[gains] + 1)
+    return _moved(state, have)
 
 
-def _moved(state: State, have: list[int]) -> tuple[Track, ...]:
+def _moved(state: State, have: list[int]) -> Res:
     """The state's tracks at the values ``have``."""
-    return tuple(t if t.value == v else track_at(t, r, v) for r, (t, v) in enumerate(zip(state.res, have, strict=True)))
+    return tuple([t if t.value == v else track_at(t, r, v) for r, t, v in zip(_SLOTS, state.res, have, strict=True)])
+
+
+_SLOTS = range(N_RESOURCES)
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the player has a real choice of how to pay: a Small Effort shortfall that Medium or Large Effort
     could each cover ("you can spend Effort of a higher category in place of Effort of a lower category")."""
+    if not extra:
+        known = cost_need(ops)
+        if known is not None and known.se <= state.res[SE].value:  # no Small Effort shortfall: no choice
+            return False
     need = _needs(state, ops, extra)
     if need[SE] <= state.amount(SE):
         return False
@@ -170,16 +264,26 @@ def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
     different results (the player chooses, as when paying); one when there is no choice; none when it cannot be
     paid (the player dies).
     """
+    return [
+        (state.amount(SE) - res[SE].value, state.amount(ME) - res[ME].value, state.amount(LE) - res[LE].value)
+        for res in loss_ways(state, r, n)
+    ]
+
+
+def loss_ways(state: State, r: Resource, n: int) -> list[Res]:
+    """The tracks after each of the distinct ways to lose ``n`` Effort of category ``r`` (see :func:`loss_plans`):
+    Medium Effort covering a Small Effort shortfall first, then (if the result differs) Large Effort first."""
     need = no_resources()
     need[r] = n
-    plans: list[tuple[int, int, int]] = []
-    for large_first in (False, True):
-        have = _plan(state, need, large_first)
-        if have is not None:
-            taken = (state.amount(SE) - have[SE], state.amount(ME) - have[ME], state.amount(LE) - have[LE])
-            if taken not in plans:
-                plans.append(taken)
-    return plans
+    low = _plan(state, need, False)
+    if low is None:
+        return []
+    # Which higher category covers a shortfall first is a choice only for Small Effort (see ``_plan``).
+    high = _plan(state, need, True) if r == SE else low
+    ways = [_moved(state, low)]
+    if high is not None and high != low:
+        ways.append(_moved(state, high))
+    return ways
 
 
 def spend_time(state: State, n: int, *, combat: bool) -> State | None:

@@ -44,6 +44,7 @@ class SkillKeep(Decide):
     """Frame: keep one offered Skill Card (with one card offered it is kept; with none, nothing happens)."""
 
     TAG: ClassVar[str] = "unbroken.skill_keep"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """No choice with one card or none."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 import attrs
 
@@ -107,4 +108,15 @@ def pack_tables(name: str, digest: str) -> Tables:
 def tables(state: State) -> Tables:
     """The tables of the state's pack."""
     o = state.options
-    return pack_tables(o.pack, o.pack_sha256)
+    last = _last
+    if last[0] is o:  # the options of every state of a game are one (interned) object
+        found: Tables = last[1]
+        return found
+    found = pack_tables(o.pack, o.pack_sha256)
+    _last[:] = (o, found)
+    return found
+
+
+#: The options last looked up and their tables (a one-entry memo by identity; it holds the options, so the
+#: identity is not reused while it is here).
+_last: list[Any] = [None, None]

@@ -5,7 +5,8 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import functools
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -34,8 +35,18 @@ from unbroken.content.schema import Ability, Op, Upgrade, Weapon
 from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
-from unbroken.rules.resources import affords, ambiguous, can_pay, gain, needs, pay, spend_time
-from unbroken.rules.tables import tables
+from unbroken.rules.resources import (
+    affords_need,
+    ambiguous,
+    can_pay,
+    cost_need,
+    need_of,
+    needs,
+    paid,
+    pay,
+    spend_time,
+)
+from unbroken.rules.tables import pack_tables, tables
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
 
 if TYPE_CHECKING:
@@ -59,6 +70,8 @@ __all__ = [
     "reveal_count",
 ]
 
+#: The action abilities in play, in ``Use`` index order: each one's card (``kind:id``), index there, and ability.
+ActionAbilities = tuple[tuple[str, int, Ability], ...]
 MAX_REVEAL = 12
 #: "Reveal 2 cards (certain effects may increase or decrease this number)".
 REVEAL = 2
@@ -87,18 +100,52 @@ SCOUT_COST: dict[int, tuple[Op, ...]] = {
 }
 ORIENTEER_COST = (_spend("se", 1),)
 # What each of these costs per resource slot (none scales with the Level), for the checks of every Preparation.
-_GENERAL_NEED = {verb: needs(cost) for verb, (cost, _) in GENERAL.items()}
-_SCOUT_NEED = {level: needs(cost) for level, cost in SCOUT_COST.items()}
-_ORIENTEER_NEED = needs(ORIENTEER_COST)
+_GENERAL_NEED = {verb: need_of(needs(cost)) for verb, (cost, _) in GENERAL.items()}
+_SCOUT_NEED = {level: need_of(needs(cost)) for level, cost in SCOUT_COST.items()}
+_ORIENTEER_NEED = need_of(needs(ORIENTEER_COST))
+#: The General Actions in id order, each with what it costs.
+_GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
 
 
-def action_abilities(state: State) -> list[tuple[str, int, Ability]]:
+def action_abilities(state: State) -> tuple[tuple[str, int, Ability], ...]:
     """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
-    actions = tables(state).actions
-    out = list(actions[f"character:{state.options.character}"])
-    for sid in state.skills:
+    o = state.options
+    return _action_abilities(o.pack, o.pack_sha256, o.character, state.skills)
+
+
+@functools.lru_cache(maxsize=1024)
+def _action_abilities(pack: str, digest: str, character: str, skills: tuple[str, ...]) -> ActionAbilities:
+    """:func:`action_abilities` of a pack (named as the options name it), a character and the skills kept, in
+    order (a bounded memo of a pure function of content)."""
+    actions = pack_tables(pack, digest).actions
+    out = list(actions[f"character:{character}"])
+    for sid in skills:
         out += actions[f"skill:{sid}"]
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _phase_abilities(
+    pack: str, digest: str, character: str, skills: tuple[str, ...], phase: str
+) -> tuple[tuple[Use, str, Ability], ...]:
+    """The action abilities usable in ``phase`` (or any phase), each with its ``Use`` action (see :func:`use_ok`)."""
+    return tuple(
+        (one(USE, Use, i), src, a)
+        for i, (src, _, a) in enumerate(_action_abilities(pack, digest, character, skills))
+        if a.phase in (phase, "any")
+    )
+
+
+def use_actions(state: State, phase: str) -> list[Action]:
+    """The ``Use`` actions of the action abilities that can be used now in ``phase`` (see :func:`use_ok`), in order."""
+    o = state.options
+    return [
+        use
+        for use, src, a in _phase_abilities(o.pack, o.pack_sha256, o.character, state.skills, phase)
+        if not (src.startswith("character:") and state.uses <= 0)
+        and can_pay(state, a.cost)
+        and not idle(state, a.effects)
+    ]
 
 
 def weapon(state: State) -> Weapon:
@@ -108,8 +155,11 @@ def weapon(state: State) -> Weapon:
 
 def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
     """Whether an action ability can be used now (phase, cost, and an Ability Use for character abilities)."""
-    if ability.phase not in (phase, "any"):
-        return False
+    return ability.phase in (phase, "any") and _usable(state, src, ability)
+
+
+def _usable(state: State, src: str, ability: Ability) -> bool:
+    """:func:`use_ok` in the ability's phase: an Ability Use for the character's, the cost, an effect."""
     if src.startswith("character:") and state.uses <= 0:
         return False
     return can_pay(state, ability.cost) and not idle(state, ability.effects)
@@ -140,13 +190,15 @@ def idle(state: State, effects: tuple[Op, ...]) -> bool:
     return bool(effects)
 
 
-def use(state: State, i: int) -> State:
-    """Use action ability ``i``: pay its cost (and an Ability Use for the character's), then run its effects."""
+def use(state: State, i: int, **changes: Any) -> State:
+    """Use action ability ``i``: pay its cost (and an Ability Use for the character's), then run its effects.
+
+    ``changes`` to other fields (none that the payment reads, say the pending stack) go into the payment's copy.
+    """
     src, _, ability = action_abilities(state)[i]
-    state = pay(state, ability.cost)
     if src.startswith("character:"):
-        state = replace(state, uses=state.uses - 1)
-    return effects.run_ops(state, ability.effects, src)
+        changes["uses"] = state.uses - 1
+    return effects.run_ops(pay(state, ability.cost, **changes), ability.effects, src)
 
 
 def use_cost(state: State, i: int) -> Cost:
@@ -174,7 +226,16 @@ def craft_ok(state: State, i: int, *, combat: bool) -> bool:
     ups = weapon(state).upgrades
     if i >= len(ups):
         return False
-    return can_pay(state, ups[i].cost, _extra(state, ups[i], combat))
+    return _craft_affordable(state, ups[i], combat)
+
+
+def _craft_affordable(state: State, u: Upgrade, combat: bool) -> bool:
+    """``can_pay(state, u.cost, _extra(state, u, combat))``, the need made once per upgrade (see ``cost_need``)."""
+    if combat and state.level < LAST_LEVEL:
+        need = cost_need(u.cost)
+    else:
+        need = cost_need(u.cost, SE if combat else TIME, u.time)
+    return can_pay(state, u.cost, _extra(state, u, combat)) if need is None else affords_need(state, need)
 
 
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
@@ -204,15 +265,20 @@ def craft(state: State, i: int, *, combat: bool) -> State:
     return effects.lay_weapon(state, u.to)
 
 
-def general_action(state: State, verb: int) -> State:
-    """Focus, Inspiration or Plan."""
+def general_action(state: State, verb: int, **changes: Any) -> State:
+    """Focus, Inspiration or Plan: pay, then gain 1 (one copy, with ``changes`` to fields neither reads)."""
     cost, gains = GENERAL[verb]
-    return gain(pay(state, cost), RES[gains], 1)
+    return replace(state, res=paid(state, cost, gains=RES[gains]), large_first=False, **changes)
 
 
 def general_ok(state: State, verb: int) -> bool:
     """Whether a General Action's cost can be paid."""
-    return affords(state, _GENERAL_NEED[verb])
+    return affords_need(state, _GENERAL_NEED[verb])
+
+
+def general_options(state: State) -> list[Action]:
+    """The General Actions whose cost can be paid, in id order."""
+    return [act for act, need in _GENERAL_OPTIONS if affords_need(state, need)]
 
 
 def reveal_count(state: State) -> int:
@@ -229,18 +295,16 @@ def prep_actions(state: State) -> list[Action]:
     if not state.committed:
         out.append(ACT[FIGHT])
     out.append(ACT[EXPLORE])
-    out += [ACT[v] for v in GENERAL if general_ok(state, v)]
-    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords(state, _ORIENTEER_NEED):
+    out += general_options(state)
+    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords_need(state, _ORIENTEER_NEED):
         out.append(ACT[ORIENTEER])
-    if not state.monster and affords(state, _SCOUT_NEED[state.level]):
+    if not state.monster and affords_need(state, _SCOUT_NEED[state.level]):
         out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     ups = weapon(state).upgrades
-    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if can_pay(state, u.cost, _extra(state, u, False))]
-    out += [
-        one(USE, Use, i) for i, (src, _, a) in enumerate(action_abilities(state)) if use_ok(state, src, a, "travel")
-    ]
+    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, False)]
+    out += use_actions(state, "travel")
     return out
 
 
@@ -260,9 +324,9 @@ def apply_prep(state: State, action: Action) -> State:
     if v in GENERAL:
         return general_action(state, v)
     if v == ORIENTEER:
-        return replace(pay(state, ORIENTEER_COST), reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
+        return pay(state, ORIENTEER_COST, reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
     if v == SCOUT:
-        return pay(state, SCOUT_COST[state.level]).push(combat.MonsterReveal())
+        return state.push(combat.MonsterReveal(), res=paid(state, SCOUT_COST[state.level]), large_first=False)
     if v == DOWNGRADE:
         return effects.weapon_down(state, perm=True)
     raise ValueError(f"not a preparation action: {action!r}")
@@ -298,16 +362,17 @@ def mode_actions(state: State, card: int) -> list[Action]:
 def resolve(state: State, card: int) -> State:
     """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
     enc = state.pack.encounters[card]
-    state = pay(state, enc.spend).replace_top(ExploreEnd(card))
-    state = state.push(triggers.Fire("resolve"))
+    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=paid(state, enc.spend), large_first=False)
     return effects.run_ops(state, enc.gain, f"encounter:{enc.id}")
 
 
 def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
-    bonus = sum(o.n for o in triggers.statics(state, "rest_bonus"))
-    return triggers.push_fire(gain(state, SE, enc.time + bonus), "rest", ExploreEnd(card), restack=True)
+    n = enc.time + sum(o.n for o in triggers.statics(state, "rest_bonus"))
+    t = state.res[SE]
+    gained: dict[str, Any] = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # ``gain``
+    return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
 
 
 def committed(state: State, card: int) -> State:
@@ -342,6 +407,7 @@ class Preparation(Decide):
     """Step frame of the Preparation and Decision Steps: General and Travel Actions, then fight or explore."""
 
     TAG: ClassVar[str] = "unbroken.preparation"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """Out of Time: the monster Ambushes you."""
@@ -406,6 +472,7 @@ class ExplorePick(Decide):
     """Frame: "Choose 1" of the revealed Encounter Cards (one revealed: it is the one; none: back to Preparation)."""
 
     TAG: ClassVar[str] = "unbroken.explore_pick"
+    in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
         """No choice with one card or none."""
@@ -434,6 +501,7 @@ class ExploreMode(Decide):
     """Frame: Resolve Encounter ``card`` (its Exchange) or Rest."""
 
     TAG: ClassVar[str] = "unbroken.explore_mode"
+    in_id_order: ClassVar[bool] = True
     card: int
 
     def options(self, state: State) -> list[Action]:
@@ -457,6 +525,7 @@ class ExploreCommitted(Decide):
     place of Effort of a lower category"), as for any other cost."""
 
     TAG: ClassVar[str] = "unbroken.explore_committed"
+    in_id_order: ClassVar[bool] = True
     card: int
 
     def auto(self, state: State) -> State | None:

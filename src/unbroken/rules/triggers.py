@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic
+from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
 from unbroken.rules import effects
 from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
-from unbroken.rules.resources import can_pay, pay
+from unbroken.rules.resources import can_pay, paid
 from unbroken.rules.tables import tables
-from unbroken.state import State
+from unbroken.state import Combat, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -40,8 +40,10 @@ __all__ = [
     "fire",
     "footprint",
     "in_play",
+    "is_in_play",
     "label",
     "push_fire",
+    "resolves_to_nothing",
     "statics",
 ]
 
@@ -88,9 +90,18 @@ class Fire(Automatic[State]):
     trigger: str
 
     def resolve(self, state: State) -> State:
-        """Collect what the trigger activates (nothing: the frame goes)."""
+        """Collect what the trigger activates (nothing: the frame goes); what the :class:`Trig` frame resolves
+        by itself is resolved in the same step.
+
+        The same as putting the ``Trig`` on top for the driver to run next: the end checks between read nothing
+        that differs (neither frame is an effect list), and the ``Trig`` reads no pending frame but the top one,
+        which it replaces or pops, so it gives the same state run on top of this one (one copy instead of two).
+        """
         frame = fire(state, self.trigger)
-        return state.replace_top(frame) if frame else state.pop()
+        if frame is None:
+            return state.pop()
+        out = frame.auto(state)
+        return state.replace_top(frame) if out is None else out
 
 
 @attrs.frozen
@@ -111,10 +122,15 @@ class Trig(Decide):
         avail = available(state, self)
         if self.stage == 0:
             if not avail:
-                # The Passives' stage; with none usable either, the frame goes now (the end checks between the two
-                # stages read nothing that differs).
+                # The Passives' stage, run now (the end checks between the two stages read nothing that differs,
+                # see ``Fire.resolve``); with none usable either, the frame goes.
                 passives = replace(self, stage=1)
-                return state.replace_top(passives) if available(state, passives) else state.pop()
+                usable = available(state, passives)
+                if not usable:
+                    return state.pop()
+                if len(usable) == 1 or commute(state, usable):
+                    return passives._resolve(state, usable[0][0])
+                return state.replace_top(passives)
             mandatory = [i for i, c in avail if not c.optional]
             if mandatory and (len(avail) == 1 or commute(state, avail)):
                 return self._resolve(state, mandatory[0])
@@ -162,10 +178,9 @@ class Trig(Decide):
         """Resolve activated ability ``i``: pay its cost (and an Ability Use for the character's), run its effects."""
         cand = self.cands[i]
         ability = abilities_of(state, cand.src)[cand.index]
-        state = state.replace_top(replace(self, cands=self.cands[:i] + self.cands[i + 1 :]))
-        state = pay(state, ability.cost)
-        if cand.src.startswith("character:"):
-            state = replace(state, uses=state.uses - 1)
+        uses = {"uses": state.uses - 1} if cand.src.startswith("character:") else {}
+        rest = replace(self, cands=self.cands[:i] + self.cands[i + 1 :])
+        state = state.replace_top(rest, res=paid(state, ability.cost), large_first=False, **uses)  # one copy
         return effects.run_ops(state, ability.effects, cand.src)
 
 
@@ -222,7 +237,21 @@ def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
 
 def abilities_of(state: State, src: str) -> tuple[Ability, ...]:
     """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()``."""
-    return tables(state).abilities[src] if src in cards_in_play(state) else ()
+    return tables(state).abilities[src] if is_in_play(state, src) else ()
+
+
+def is_in_play(state: State, src: str) -> bool:
+    """Whether ``src`` is one of :func:`cards_in_play` (read from the fields, without listing them)."""
+    kind, _, cid = src.partition(":")
+    if kind == "character":
+        return cid == state.options.character
+    if kind == "skill":
+        return cid in state.skills
+    if kind == "condition":
+        return any(c.id == cid for c in state.conditions)
+    if kind == "monster":
+        return state.combat is not None and state.combat.monster == cid
+    return False
 
 
 def label(state: State, src: str, index: int) -> str:
@@ -247,9 +276,17 @@ def statics(state: State, op: str) -> list[Op]:
 _CARD_FIELDS = frozenset({"options", "skills", "conditions"})
 
 
-def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False, **changes: Any) -> State:
-    """``state.push(*frames, Fire(trigger), **changes)`` (``restack``: ``state.restack(...)``), as the last thing a
-    frame does; the :class:`Fire` frame is left out when nothing in play activates on ``trigger``.
+def push_fire(
+    state: State,
+    trigger: str,
+    *frames: Frame,
+    restack: bool = False,
+    under: tuple[Frame, ...] | None = None,
+    **changes: Any,
+) -> State:
+    """``state.push(*frames, Fire(trigger), **changes)`` (``restack``: ``state.restack(...)``; ``under``: onto
+    these frames instead of the state's stack), as the last thing a frame does; the :class:`Fire` frame is left
+    out when nothing in play activates on ``trigger``.
 
     Left out, it changes nothing: on top of the stack it would resolve next with these same cards in play and pop
     itself, or be dropped unresolved by an end check (the end of the game, a defeated monster). When ``changes``
@@ -262,6 +299,8 @@ def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False,
     )
     if not (same_cards and not activates(state, trigger)):
         frames = (*frames, Fire(trigger))
+    if under is not None:
+        return replace(state, pending=Pending((*under, *frames)), **changes)
     if restack:
         return state.restack(*frames, **changes)
     return state.push(*frames, **changes) if frames or changes else state
@@ -270,7 +309,10 @@ def push_fire(state: State, trigger: str, *frames: Frame, restack: bool = False,
 def activates(state: State, trigger: str) -> bool:
     """Whether ``trigger`` activates anything in play (:func:`fire` gives a frame), without building it."""
     responses = tables(state).responses
-    return any(trigger in responses[src] for src in cards_in_play(state))
+    for src in cards_in_play(state):  # noqa: SIM110  # a loop: no generator per check
+        if trigger in responses[src]:
+            return True
+    return False
 
 
 def fire(state: State, trigger: str) -> Trig | None:
@@ -287,8 +329,11 @@ def _ability(state: State, cand: Cand) -> Ability | None:
     return abilities[cand.index] if cand.index < len(abilities) else None
 
 
-def available(state: State, frame: Trig) -> list[tuple[int, Cand]]:
-    """The still-usable candidates of the frame's current stage, with their positions in ``frame.cands``."""
+def available(state: State, frame: Trig, combat: Combat | None = None) -> list[tuple[int, Cand]]:
+    """The still-usable candidates of the frame's current stage, with their positions in ``frame.cands``.
+
+    ``combat``: the battle to judge a roll's shift by, when it is not yet the state's (the same monster).
+    """
     kind = "response" if frame.stage == 0 else "passive"
     out = []
     for i, c in enumerate(frame.cands):
@@ -297,16 +342,21 @@ def available(state: State, frame: Trig) -> list[tuple[int, Cand]]:
             continue
         if c.src.startswith("character:") and state.uses <= 0:
             continue
-        if not can_pay(state, a.cost) or _idle_shift(state, a):
+        if not can_pay(state, a.cost) or _idle_shift(state.combat if combat is None else combat, a):
             continue
         out.append((i, c))
     return out
 
 
-def _idle_shift(state: State, ability: Ability) -> bool:
+def resolves_to_nothing(state: State, frame: Trig, combat: Combat | None = None) -> bool:
+    """Whether the (stage 0) ``frame`` on top would only pop itself: no usable Response, then no usable Passive
+    (see :meth:`Trig.auto`; ``combat`` as for :func:`available`)."""
+    return not available(state, frame, combat) and not available(state, replace(frame, stage=1), combat)
+
+
+def _idle_shift(c: Combat | None, ability: Ability) -> bool:
     """Whether ``ability`` only shifts the Combat Roll and the shift cannot move it ("the roll result cannot exceed
     6 or fall below 1"): such a Response changes nothing but its cost, so it is not offered."""
-    c = state.combat
     if c is None or not ability.effects or any(e.op != "shift_roll" for e in ability.effects):
         return False
     roll = c.roll
