@@ -38,6 +38,7 @@ __all__ = [
     "N_MISSIONS",
     "N_POWERS",
     "PLAN_SIZE",
+    "POSITIONS",
     "POWERS",
     "REBELLION",
     "REROUTE",
@@ -121,21 +122,21 @@ FLOW = Flow(
 
 #: Every position of :data:`FLOW` a game can reach (rounds 0 to :data:`LAST_ROUND`), one shared instance each.
 #: Positions are values: the rules hand out these instead of building a new one at every step change.
-_POSITIONS: dict[tuple[Round, str], Position] = {
+POSITIONS: dict[tuple[Round, str], Position] = {
     (r, step): Position(r, phase, step) for r in range(LAST_ROUND + 1) for phase, step in FLOW.steps()
 }
 #: By ``(round, step)``, the position after it in :data:`FLOW` (``FLOW.next``) and the first of the next phase.
 _NEXT: dict[tuple[Round, str], Position] = {
-    key: _POSITIONS.get((n.round, n.step), n) for key, pos in _POSITIONS.items() for n in (FLOW.next(pos),)
+    key: POSITIONS.get((n.round, n.step), n) for key, pos in POSITIONS.items() for n in (FLOW.next(pos),)
 }
 _NEXT_PHASE: dict[tuple[Round, str], Position] = {
-    key: _POSITIONS.get((n.round, n.step), n) for key, pos in _POSITIONS.items() for n in (FLOW.next_phase(pos),)
+    key: POSITIONS.get((n.round, n.step), n) for key, pos in POSITIONS.items() for n in (FLOW.next_phase(pos),)
 }
 
 
 def position(round_: Round, step: str) -> Position:
     """The position of ``step`` (a step name of :data:`FLOW`, each unique) in round ``round_``: ``FLOW.at``."""
-    pos = _POSITIONS.get((round_, step))
+    pos = POSITIONS.get((round_, step))
     if pos is None:
         phase = next(p.name for p in FLOW.phases if step in p.steps)
         return FLOW.at(phase, step, round_)

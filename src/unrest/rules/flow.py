@@ -9,17 +9,19 @@ them until a decision, a chance node or the end, checking first that nobody has 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
-from tabletop_core.flow import Chance, Driver
+from tabletop_core.errors import TabletopError
+from tabletop_core.flow import Chance, Driver, Frame
 from unrest import setup
 from unrest.actions import Action, Draw, Outcome
 from unrest.rules.liberation import DrawStep, LiberateStep, Proof
 from unrest.rules.round import DefendStep, PlaceStep, PlanStep, TargetStep
-from unrest.state import FLOW, UnrestState
+from unrest.state import FLOW, POSITIONS, UnrestState
 
 __all__ = ["DRIVER", "DealHand", "DealMissions", "LayDistricts", "run"]
 
@@ -75,25 +77,77 @@ class DealMissions(Chance[UnrestState, Outcome]):
         return setup.apply_setup(state, action)
 
 
-DRIVER: Driver[UnrestState, Action] = Driver(
-    "unrest",
-    FLOW,
-    {
-        ("setup", "districts"): LayDistricts(),
-        ("setup", "hand"): DealHand(),
-        ("setup", "missions"): DealMissions(),
-        ("rebellion", "target"): TargetStep(),
-        ("rebellion", "plan"): PlanStep(),
-        ("empire", "defend"): DefendStep(),
-        ("execute", "place"): PlaceStep(),
-        ("end", "liberate"): LiberateStep(),
-        ("end", "draw"): DrawStep(),
-    },
-    # Read by C-level getters where a lambda would add a Python call to every frame lookup.
-    position=attrgetter("pos"),
-    top=attrgetter("pending.top"),
-    over=lambda s: s.winner >= 0,
-)
+#: The frame that owns each step of :data:`FLOW` while no proof is pending.
+STEPS: Mapping[tuple[str, str], Frame[UnrestState, Any]] = {
+    ("setup", "districts"): LayDistricts(),
+    ("setup", "hand"): DealHand(),
+    ("setup", "missions"): DealMissions(),
+    ("rebellion", "target"): TargetStep(),
+    ("rebellion", "plan"): PlanStep(),
+    ("empire", "defend"): DefendStep(),
+    ("execute", "place"): PlaceStep(),
+    ("end", "liberate"): LiberateStep(),
+    ("end", "draw"): DrawStep(),
+}
+
+
+def _over(state: UnrestState) -> bool:
+    return state.winner >= 0
+
+
+class UnrestDriver(Driver[UnrestState, Action]):
+    """The core :class:`~tabletop_core.flow.Driver` over Unrest's frames, with its frame lookup and its loop
+    written for Unrest's state: the game is over once won (no other end check), the top pending proof owns the
+    next event, else the frame of the position, found by the identity of the shared position values
+    (:data:`unrest.state.POSITIONS`; any other position by its phase and step, as the core driver finds it).
+
+    What it gives is the core driver's, event for event (``tests/unrest/test_speed_driver.py`` plays random games
+    through both); it saves a lookup function, a property and two dict lookups per frame found.
+    """
+
+    __slots__ = ("_by_pos",)
+
+    def __init__(self) -> None:
+        super().__init__("unrest", FLOW, STEPS, position=attrgetter("pos"), top=attrgetter("pending.top"), over=_over)
+        # Keyed by id: the positions are module constants, kept alive (and their ids unique) by POSITIONS.
+        self._by_pos: dict[int, Frame[UnrestState, Any]] = {
+            id(pos): STEPS[pos.phase, pos.step] for pos in POSITIONS.values() if (pos.phase, pos.step) in STEPS
+        }
+        self.frame = self._unrest_frame
+
+    def _unrest_frame(self, state: UnrestState) -> Frame[UnrestState, Any]:
+        frames = state.pending.frames
+        if frames:
+            return frames[-1]
+        frame = self._by_pos.get(id(state.pos))
+        return self._frame_of_step(state) if frame is None else frame
+
+    def run(self, state: UnrestState) -> UnrestState:
+        """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
+        by_pos = self._by_pos
+        for _ in range(self.limit):
+            if state.winner >= 0:
+                self._rest = (state, None)
+                return state
+            frames = state.pending.frames
+            frame: Frame[UnrestState, Any]
+            if frames:
+                frame = frames[-1]
+            else:
+                found = by_pos.get(id(state.pos))
+                frame = self._frame_of_step(state) if found is None else found
+            nxt = None if frame.waits else frame.auto(state)
+            if nxt is None:
+                self._rest = (state, frame)  # the caller asks who acts here next: it is known
+                return state
+            state = nxt
+        raise TabletopError(
+            f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
+            f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
+        )
+
+
+DRIVER: Driver[UnrestState, Action] = UnrestDriver()
 """The rules as the core driver runs them: a frame per step, the pending proof on top, the game over once won."""
 
 

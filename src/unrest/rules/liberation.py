@@ -102,13 +102,34 @@ def _fewest() -> int:
 _FEWEST = _fewest()
 
 
+#: The answers of :func:`_meets` by the identity of the stack: ``id(stack) -> (stack, missions, met)``. A stack is
+#: an immutable tuple that every later state shares until a card joins it, so each round's end (and each search
+#: that replays it) asks again about the same tuples. An entry holds its stack and its Missions, so neither id can be
+#: reused while the entry lives; a hit must find both by identity. Emptied when full (a cache of a pure function).
+_MET: dict[int, tuple[tuple[StackCard, ...], tuple[Mission, ...], bool]] = {}
+_MET_SIZE = 1 << 14
+
+
 def _meets(state: UnrestState, district: int) -> bool:
     """Whether ``district``'s stack meets a Mission on the table (:func:`met_missions` is not empty)."""
     stack = state.stacks[district]
     if len(stack) < _FEWEST:
         return False
+    missions = missions_for(state, district)
+    known = _MET.get(id(stack))
+    if known is not None and known[0] is stack and known[1] is missions:
+        return known[2]
+    met = _holds(stack, missions)
+    if len(_MET) >= _MET_SIZE:
+        _MET.clear()
+    _MET[id(stack)] = (stack, missions, met)
+    return met
+
+
+def _holds(stack: tuple[StackCard, ...], missions: tuple[Mission, ...]) -> bool:
+    """Whether ``stack`` meets one of ``missions``."""
     tally = Tally(stack)
-    for m in missions_for(state, district):  # noqa: SIM110  # a loop: no generator per District checked
+    for m in missions:  # noqa: SIM110  # a loop: no generator per District checked
         if m.holds(tally):
             return True
     return False
@@ -141,34 +162,49 @@ def minimal_proofs(
     A set proves a Mission when the condition holds whatever the stack's other hidden cards are, each being a card
     the Empire has not seen face up: not in the stack's seen cards and not among ``seen``, the kinds face up
     elsewhere (:func:`outside`). Only Missions the stack meets can be proven. Sorted; empty when no Mission is met.
+
+    The candidate sets are tried smallest first, each as a bit mask (a superset of a proof found is skipped), and
+    each one's totals are those of the face-up cards plus its own cards (the definition, a :class:`Tally` of the
+    seen cards per candidate, is checked against this in ``tests/unrest/test_speed.py``).
     """
     tally = Tally(stack)
     met = [m for m in missions if m.holds(tally)]
     if not met:
         return ()
     base = unseen_pool(seen)
-    up: set[int] = set()
+    up: list[int] = []
     hidden: list[int] = []
     for i, c in enumerate(stack):
         if c.revealed:
-            up.add(i)
+            up.append(i)
             base[c.card] -= 1
         else:
             hidden.append(i)
-    found: list[frozenset[int]] = []
-    for size in range(len(hidden) + 1):
+    face_up = Tally(stack, up)
+    kinds = [c.card for c in stack]
+    found: list[tuple[int, ...]] = []
+    masks: list[int] = []
+    n = len(hidden)
+    for size in range(n + 1):
+        left = n - size
         for combo in combinations(hidden, size):
-            shown = frozenset(combo)
-            if any(f <= shown for f in found):
-                continue
-            pool = list(base)
+            mask = 0
             for i in combo:
-                pool[stack[i].card] -= 1
-            t = Tally(stack, up | shown)
-            left = len(hidden) - size
-            if any(m.certain(t, left, pool) for m in met):
-                found.append(shown)
-    return tuple(sorted(tuple(sorted(f)) for f in found))
+                mask |= 1 << i
+            if any(f & mask == f for f in masks):
+                continue
+            pool = base.copy()
+            for i in combo:
+                pool[kinds[i]] -= 1
+            t = face_up.plus(kinds[i] for i in combo)
+            for m in met:
+                if m.certain(t, left, pool):
+                    if not combo:
+                        return ((),)  # the cards face up prove it: every other set is a superset
+                    found.append(combo)
+                    masks.append(mask)
+                    break
+    return tuple(sorted(found))
 
 
 def next_reveals(frame: Proof) -> tuple[int, ...]:

@@ -34,6 +34,7 @@ from unrest.rules.cards import (
     SUPPLIES,
     UPHEAVAL,
     VALUES,
+    CardKind,
     kinds_of,
     suit_of,
     value_of,
@@ -101,6 +102,24 @@ class Tally:
     def total(self) -> int:
         """The sum of all values."""
         return sum(self.sums)
+
+    def plus(self, cards: Iterable[CardKind]) -> Tally:
+        """These totals with ``cards`` (kinds of hidden cards of the same stack, now shown) counted too: the tally
+        of the same stack with their indices added to ``only`` (``up`` is the stack's, whatever is counted)."""
+        t = Tally(())
+        sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
+        kinds = self.kinds.copy()
+        for k in cards:
+            if k == MISDIRECTION:
+                continue
+            s = _SUIT[k]
+            v = _VALUE[k]
+            sums[s] += v
+            counts[s] += 1
+            values[v - 2] += 1
+            kinds.append(k)
+        t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, kinds
+        return t
 
 
 @attrs.frozen
