@@ -22,6 +22,8 @@ check, the end.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Position
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
@@ -109,13 +111,27 @@ _DRAW_PAIRS = tuple(
 )
 
 
+#: The kinds the deck holds one copy of (a prefix of the kinds: Misdirection, the only kind with more, is last),
+#: and by cards left, each one's outcome with one copy left: a deck's one-copy kinds are flags that pick them.
+_SINGLE = next((k for k, n in enumerate(DECK) if n != 1), len(DECK))
+_ONE_LEFT = tuple(tuple(pairs[1][size] for pairs in _DRAW_PAIRS[:_SINGLE]) for size in range(DECK_SIZE + 1))
+
+
 def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
     """Each card kind left in the deck with probability copies / cards left."""
     size = sum(deck)
     if size > DECK_SIZE or max(deck) > 4 or min(deck) < 0:  # not a deck of this game (hand-made): divide
         return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
     pairs = _DRAW_PAIRS
-    return tuple([pairs[k][n][size] for k, n in enumerate(deck) if n])
+    single = deck[:_SINGLE]
+    if len(deck) != len(DECK) or single.count(0) + single.count(1) != _SINGLE:  # two of a one-copy kind
+        return tuple([pairs[k][n][size] for k, n in enumerate(deck) if n])
+    out = list(compress(_ONE_LEFT[size], single))
+    for k in range(_SINGLE, len(deck)):
+        n = deck[k]
+        if n:
+            out.append(pairs[k][n][size])
+    return tuple(out)
 
 
 def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
@@ -138,17 +154,16 @@ def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
 def draw(state: UnrestState, card: int, pos: Position | None = None) -> UnrestState:
     """The state after the Rebellion draws ``card`` from the deck into the hand (and play moves to ``pos``, if
     given, in the same copy)."""
-    deck = list(state.deck)
+    o = state
+    deck = list(o.deck)
     deck[card] -= 1
-    hand = tuple(sorted((*state.hand, card)))
-    return replace(
-        state,
-        deck=tuple(deck),
-        hand=hand,
-        to_draw=state.to_draw - 1,
-        draws=(*state.draws, card),
-        pos=state.pos if pos is None else pos,
-    )
+    hand = tuple(sorted((*o.hand, card)))
+    # The copy built field by field (see ``unrest.rules.round.apply_target``).
+    return UnrestState(
+        o.options, o.pos if pos is None else pos, o.row, o.missions, tuple(deck), hand, o.stacks, o.freed,
+        o.tokens, o.aoi, o.plan, o.blockade, o.used, o.destroyed, o.to_draw - 1, o.final, o.pending, o.winner,
+        o.moves, (*o.draws, card), o.laid,
+    )  # fmt: skip
 
 
 def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:

@@ -6,20 +6,24 @@ check made afresh, and the proof search against its plain definition.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
+import attrs
 import numpy as np
 import pytest
 
 import unrest
 from tabletop_core import from_json, to_json
 from tabletop_core.flow import Driver
-from tabletop_core.spec import TERMINAL
+from tabletop_core.spec import CHANCE, TERMINAL
 from tests.unrest.helpers import random_states
-from unrest.actions import Action
-from unrest.rules import flow, liberation
+from unrest import setup
+from unrest.actions import DRAWS, Action, Draw
+from unrest.rules import flow, liberation, round
 from unrest.rules.cards import DECK, KINDS
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
+from unrest.setup import draw_outcomes
 from unrest.state import FLOW, POSITIONS, StackCard, UnrestState
 
 
@@ -168,3 +172,63 @@ def test_a_tally_plus_cards_is_the_tally_of_the_larger_set() -> None:
         plain = Tally(stack, set(only) | set(more))
         assert (t.sums, t.counts, t.values, t.up) == (plain.sums, plain.counts, plain.values, plain.up)
         assert sorted(t.kinds) == sorted(plain.kinds)
+
+
+#: The fields each rule built field by field may change (every other field must be the very value it was).
+_CHANGES: dict[Callable[..., UnrestState], set[str]] = {
+    round.apply_target: {"aoi", "pos", "moves"},
+    round.apply_plan: {"hand", "plan", "pos", "moves"},
+    round.apply_power: {"stacks", "tokens", "plan", "blockade", "used", "destroyed", "pos", "moves"},
+    round.apply_place: {"plan", "stacks", "pos", "moves"},
+}
+
+
+def test_the_field_by_field_copies_keep_every_other_field() -> None:
+    # The rules on the step path build their copy positionally; the order is attrs' field order, pinned here.
+    assert [f.name for f in attrs.fields(UnrestState)] == [
+        "options", "pos", "row", "missions", "deck", "hand", "stacks", "freed", "tokens", "aoi", "plan",
+        "blockade", "used", "destroyed", "to_draw", "final", "pending", "winner", "moves", "draws", "laid",
+    ]  # fmt: skip
+    names = [f.name for f in attrs.fields(UnrestState)]
+    by_step: dict[str, Callable[..., UnrestState]] = {
+        "target": round.apply_target,
+        "plan": round.apply_plan,
+        "defend": round.apply_power,
+        "place": round.apply_place,
+    }
+    seen: set[object] = set()
+    for state in random_states(12, 28):
+        player = unrest.current_player(state)
+        if player == CHANCE and state.step in ("draw", "hand"):
+            for draw, _ in unrest.chance_outcomes(state):
+                assert isinstance(draw, Draw)
+                after = setup.draw(state, draw.card)
+                changed = {n for n in names if getattr(after, n) is not getattr(state, n)}
+                assert changed <= {"deck", "hand", "to_draw", "draws"}, changed
+                assert after.deck[draw.card] == state.deck[draw.card] - 1 and after.draws[-1] == draw.card
+                assert after.to_draw == state.to_draw - 1 and type(after) is UnrestState
+                seen.add(setup.draw)
+        if player < 0 or state.pending or state.step not in by_step:
+            continue
+        rule = by_step[state.step]
+        for action in unrest.legal_actions(state):
+            moves = (*state.moves, 0)
+            after = rule(state, action, moves)
+            changed = {n for n in names if getattr(after, n) is not getattr(state, n)}
+            assert changed <= _CHANGES[rule], (rule, changed)
+            assert after.moves is moves and type(after) is UnrestState
+            assert after == attrs.evolve(state, **{n: getattr(after, n) for n in changed})
+            seen.add(rule)
+    assert seen == {*_CHANGES, setup.draw}
+
+
+def test_draw_outcomes_of_hand_made_decks_are_copies_over_cards_left() -> None:
+    # The fast path reads the deck's one-copy kinds as flags: a deck that holds two of such a kind goes the long way.
+    rng = np.random.default_rng(29)
+    for _ in range(400):
+        deck = tuple(int(n) for n in rng.integers(0, 3, size=len(DECK)))
+        size = sum(deck)
+        if size == 0:
+            continue
+        plain = tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
+        assert draw_outcomes(deck) == plain, deck
