@@ -22,8 +22,6 @@ check, the end.
 
 from __future__ import annotations
 
-from itertools import compress
-
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Position
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
@@ -111,27 +109,13 @@ _DRAW_PAIRS = tuple(
 )
 
 
-#: The kinds the deck holds one copy of (a prefix of the kinds: Misdirection, the only kind with more, is last),
-#: and by cards left, each one's outcome with one copy left: a deck's one-copy kinds are flags that pick them.
-_SINGLE = next((k for k, n in enumerate(DECK) if n != 1), len(DECK))
-_ONE_LEFT = tuple(tuple(pairs[1][size] for pairs in _DRAW_PAIRS[:_SINGLE]) for size in range(DECK_SIZE + 1))
-
-
 def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
     """Each card kind left in the deck with probability copies / cards left."""
     size = sum(deck)
     if size > DECK_SIZE or max(deck) > 4 or min(deck) < 0:  # not a deck of this game (hand-made): divide
         return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
     pairs = _DRAW_PAIRS
-    single = deck[:_SINGLE]
-    if len(deck) != len(DECK) or single.count(0) + single.count(1) != _SINGLE:  # two of a one-copy kind
-        return tuple([pairs[k][n][size] for k, n in enumerate(deck) if n])
-    out = list(compress(_ONE_LEFT[size], single))
-    for k in range(_SINGLE, len(deck)):
-        n = deck[k]
-        if n:
-            out.append(pairs[k][n][size])
-    return tuple(out)
+    return tuple([pairs[k][n][size] for k, n in enumerate(deck) if n])
 
 
 def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:

@@ -19,11 +19,10 @@ from tabletop_core.flow import Driver
 from tabletop_core.spec import CHANCE, TERMINAL
 from tests.unrest.helpers import random_states
 from unrest import setup
-from unrest.actions import DRAWS, Action, Draw
+from unrest.actions import Action, Draw
 from unrest.rules import flow, liberation, round
 from unrest.rules.cards import DECK, KINDS
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
-from unrest.setup import draw_outcomes
 from unrest.state import FLOW, POSITIONS, StackCard, UnrestState
 
 
@@ -220,15 +219,3 @@ def test_the_field_by_field_copies_keep_every_other_field() -> None:
             assert after == attrs.evolve(state, **{n: getattr(after, n) for n in changed})
             seen.add(rule)
     assert seen == {*_CHANGES, setup.draw}
-
-
-def test_draw_outcomes_of_hand_made_decks_are_copies_over_cards_left() -> None:
-    # The fast path reads the deck's one-copy kinds as flags: a deck that holds two of such a kind goes the long way.
-    rng = np.random.default_rng(29)
-    for _ in range(400):
-        deck = tuple(int(n) for n in rng.integers(0, 3, size=len(DECK)))
-        size = sum(deck)
-        if size == 0:
-            continue
-        plain = tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
-        assert draw_outcomes(deck) == plain, deck
