@@ -15,11 +15,13 @@ import pytest
 
 import unrest
 from tabletop_core import from_json, to_json
+from tabletop_core.errors import IllegalActionError
 from tabletop_core.flow import Driver
+from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, TERMINAL
 from tests.unrest.helpers import random_states
 from unrest import setup
-from unrest.actions import Action, Draw
+from unrest.actions import DECISIONS, DRAWS, Action, Draw, Reveal
 from unrest.rules import flow, liberation, round
 from unrest.rules.cards import DECK, KINDS
 from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
@@ -219,3 +221,25 @@ def test_the_field_by_field_copies_keep_every_other_field() -> None:
             assert after == attrs.evolve(state, **{n: getattr(after, n) for n in changed})
             seen.add(rule)
     assert seen == {*_CHANGES, setup.draw}
+
+
+def test_unrests_checked_step_is_the_cores() -> None:
+    rng = np.random.default_rng(30)
+    states = random_states(3, 30)
+    for state in states:
+        if unrest.current_player(state) == TERMINAL:
+            with pytest.raises(IllegalActionError, match="the game is over"):
+                unrest.step(state, Reveal(0))
+            with pytest.raises(IllegalActionError, match="the game is over"):
+                Game.step(unrest.GAME, state, Reveal(0))
+            continue
+        legal = unrest.legal_actions(state)
+        action = legal[int(rng.integers(len(legal)))]
+        assert unrest.step(state, action) == Game.step(unrest.GAME, state, action)
+        wrong = next(a for a in (*DECISIONS, *DRAWS) if a not in legal)
+        with pytest.raises(IllegalActionError, match="illegal action") as ours:
+            unrest.step(state, wrong)
+        with pytest.raises(IllegalActionError) as cores:
+            Game.step(unrest.GAME, state, wrong)
+        assert str(ours.value) == str(cores.value)
+        assert unrest.legal_actions(state) == legal  # the state stays usable

@@ -124,6 +124,12 @@ class UnrestDriver(Driver[UnrestState, Action]):
 
     def run(self, state: UnrestState) -> UnrestState:
         """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
+        # Most steps come to rest at once, at a frame that waits: found without the loop.
+        if state.winner < 0 and not state.pending.frames:
+            waiting = self._by_pos.get(id(state.pos))
+            if waiting is not None and waiting.waits:
+                self._rest = (state, waiting)
+                return state
         by_pos = self._by_pos
         for _ in range(self.limit):
             if state.winner >= 0:

@@ -63,6 +63,9 @@ _SUIT = tuple(suit_of(k) for k in range(MISDIRECTION + 1))
 _VALUE = tuple(value_of(k) for k in range(MISDIRECTION + 1))
 
 
+_new_tally = object.__new__
+
+
 class Tally:
     """Totals of a set of cards: per-suit sums and counts, per-value counts and face-up-before-proof suit
     counts.
@@ -106,7 +109,7 @@ class Tally:
     def plus(self, cards: Iterable[CardKind]) -> Tally:
         """These totals with ``cards`` (kinds of hidden cards of the same stack, now shown) counted too: the tally
         of the same stack with their indices added to ``only`` (``up`` is the stack's, whatever is counted)."""
-        t = Tally(())
+        t = _new_tally(Tally)
         sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
         kinds = self.kinds.copy()
         for k in cards:

@@ -422,7 +422,9 @@ class DefendStep(Choice[EmpireAction]):
 
     def auto(self, state: UnrestState) -> UnrestState | None:
         """With no action left, the Rebellion executes (the next phase)."""
-        return None if powers_left(state) else replace(state, pos=next_phase(state.pos))
+        if _powers_left(state.used, state.tokens, state.row, state.plan):
+            return None
+        return replace(state, pos=next_phase(state.pos))
 
     # The rule itself, not a method calling it: one Python call less at every decision.
     legal_actions = staticmethod(defend_actions)
