@@ -198,7 +198,7 @@ def test_the_field_by_field_copies_keep_every_other_field() -> None:
         "place": round.apply_place,
     }
     seen: set[object] = set()
-    for state in random_states(12, 28):
+    for state in random_states(16, 28):
         player = unrest.current_player(state)
         if player == CHANCE and state.step in ("draw", "hand"):
             for draw, _ in unrest.chance_outcomes(state):
@@ -209,6 +209,17 @@ def test_the_field_by_field_copies_keep_every_other_field() -> None:
                 assert after.deck[draw.card] == state.deck[draw.card] - 1 and after.draws[-1] == draw.card
                 assert after.to_draw == state.to_draw - 1 and type(after) is UnrestState
                 seen.add(setup.draw)
+        top = state.pending.top
+        if isinstance(top, liberation.Proof) and player >= 0:
+            for action in unrest.legal_actions(state):
+                assert isinstance(action, Reveal)
+                moves = (*state.moves, 0)
+                after = top.act(state, action, moves)
+                changed = {n for n in names if getattr(after, n) is not getattr(state, n)}
+                assert changed <= {"stacks", "pending", "moves", "freed", "row", "winner"}, changed
+                assert after.moves is moves and type(after) is UnrestState
+                assert after.stacks[top.district][action.index].proved
+                seen.add(liberation.Proof)
         if player < 0 or state.pending or state.step not in by_step:
             continue
         rule = by_step[state.step]
@@ -220,7 +231,7 @@ def test_the_field_by_field_copies_keep_every_other_field() -> None:
             assert after.moves is moves and type(after) is UnrestState
             assert after == attrs.evolve(state, **{n: getattr(after, n) for n in changed})
             seen.add(rule)
-    assert seen == {*_CHANGES, setup.draw}
+    assert seen == {*_CHANGES, setup.draw, liberation.Proof}
 
 
 def test_unrests_checked_step_is_the_cores() -> None:

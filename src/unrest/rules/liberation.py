@@ -220,21 +220,28 @@ def reveal_actions(state: UnrestState) -> tuple[Reveal, ...]:
     return frame.legal_actions(state)
 
 
-def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> UnrestState:
+def _revealed(state: UnrestState, district: int, indices: Sequence[int]) -> tuple[tuple[StackCard, ...], ...]:
+    """The stacks with the cards at ``indices`` of ``district``'s stack turned face up to prove a Mission."""
     stack = list(state.stacks[district])
     for i in indices:
         stack[i] = replace(stack[i], revealed=True, proved=True)
-    stacks = (*state.stacks[:district], tuple(stack), *state.stacks[district + 1 :])
-    return replace(state, stacks=stacks)
+    return (*state.stacks[:district], tuple(stack), *state.stacks[district + 1 :])
 
 
-def _liberate(state: UnrestState, district: int) -> UnrestState:
-    """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
+def _freed(state: UnrestState, district: int) -> tuple[tuple[int, ...], tuple[District, ...], int]:
+    """``freed``, ``row`` and ``winner`` once the District (already proven) leaves play: its neighbours become
+    adjacent, and the game may end."""
     freed = (*state.freed[:district], state.pos.round, *state.freed[district + 1 :])
     row = tuple(d for d in state.row if d != district)
     capitol = state.options.variant == "capitol" and district == CAPITOL
     won = capitol or sum(1 for r in freed if r) >= WIN_LIBERATED
-    return replace(state, freed=freed, row=row, winner=REBELLION if won else state.winner)
+    return freed, row, REBELLION if won else state.winner
+
+
+def _liberate(state: UnrestState, district: int) -> UnrestState:
+    """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
+    freed, row, winner = _freed(state, district)
+    return replace(state, freed=freed, row=row, winner=winner)
 
 
 def end_round(state: UnrestState) -> UnrestState:
@@ -302,13 +309,24 @@ class Proof(Choice[Reveal]):
         decision is logged as ``moves``."""
         chosen = (*self.chosen, action.index)
         k = len(chosen)
-        frame = Proof(self.district, chosen, tuple(p for p in self.proofs if p[:k] == chosen))
-        state = _reveal(state, frame.district, (action.index,))
-        if chosen in frame.proofs:
-            return _liberate(replace(state, pending=state.pending.pop(), moves=moves), frame.district)
+        district = self.district
+        proofs = tuple(p for p in self.proofs if p[:k] == chosen)
+        stacks = _revealed(state, district, (action.index,))
+        o = state
+        if chosen in proofs:
+            # The proof is complete: the District is liberated, in the one copy of the state.
+            freed, row, winner = _freed(state, district)
+            return UnrestState(
+                o.options, o.pos, row, o.missions, o.deck, o.hand, stacks, freed, o.tokens, o.aoi, o.plan,
+                o.blockade, o.used, o.destroyed, o.to_draw, o.final, o.pending.pop(), winner, moves, o.draws, o.laid,
+            )  # fmt: skip
         # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
         # another proof existed, so the game must not show it by stopping only when one did.
-        return replace(state, pending=state.pending.replace_top(frame), moves=moves)
+        pending = o.pending.replace_top(Proof(district, chosen, proofs))
+        return UnrestState(
+            o.options, o.pos, o.row, o.missions, o.deck, o.hand, stacks, o.freed, o.tokens, o.aoi, o.plan,
+            o.blockade, o.used, o.destroyed, o.to_draw, o.final, pending, o.winner, moves, o.draws, o.laid,
+        )  # fmt: skip
 
 
 @attrs.frozen
