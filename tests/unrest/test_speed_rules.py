@@ -254,3 +254,27 @@ def test_unrests_checked_step_is_the_cores() -> None:
             Game.step(unrest.GAME, state, wrong)
         assert str(ours.value) == str(cores.value)
         assert unrest.legal_actions(state) == legal  # the state stays usable
+
+
+def test_the_rounds_end_is_the_rule_by_replace() -> None:
+    checked = 0
+    for state in random_states(6, 31):
+        if state.final or state.winner >= 0:
+            continue
+        size = sum(state.deck)
+        tokens = state.tokens if any(state.tokens) else (True,) * len(state.tokens)
+        plain = attrs.evolve(
+            state,
+            tokens=tokens,
+            aoi=(),
+            plan=(),
+            blockade=-1,
+            used=(),
+            pos=FLOW.next(state.pos),
+            to_draw=min(size, 3),
+            final=size < 3,
+        )
+        after = liberation.end_round(state)
+        assert after == plain and type(after) is UnrestState
+        checked += 1
+    assert checked > 100

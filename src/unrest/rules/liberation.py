@@ -258,18 +258,14 @@ def end_round(state: UnrestState) -> UnrestState:
         controlled = N_DISTRICTS - len(state.liberated)
         winner = EMPIRE if controlled >= WIN_LIBERATED else REBELLION
         return replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=(), winner=winner)
-    size = state.deck_size
-    return replace(
-        state,
-        tokens=tokens,
-        aoi=(),
-        plan=(),
-        blockade=NO_DISTRICT,
-        used=(),
-        pos=next_step(state.pos),
-        to_draw=min(size, DRAW_SIZE),
-        final=size < DRAW_SIZE,
-    )
+    size = sum(state.deck)
+    o = state
+    # The copy built field by field (see ``unrest.rules.round.apply_target``).
+    return UnrestState(
+        o.options, next_step(o.pos), o.row, o.missions, o.deck, o.hand, o.stacks, o.freed, tokens, (), (),
+        NO_DISTRICT, (), o.destroyed, min(size, DRAW_SIZE), size < DRAW_SIZE, o.pending, o.winner, o.moves,
+        o.draws, o.laid,
+    )  # fmt: skip
 
 
 def next_round(state: UnrestState) -> UnrestState:
