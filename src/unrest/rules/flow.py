@@ -124,13 +124,17 @@ class UnrestDriver(Driver[UnrestState, Action]):
 
     def run(self, state: UnrestState) -> UnrestState:
         """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
-        # Most steps come to rest at once, at a frame that waits: found without the loop.
-        if state.winner < 0 and not state.pending.frames:
-            waiting = self._by_pos.get(id(state.pos))
-            if waiting is not None and waiting.waits:
-                self._rest = (state, waiting)
-                return state
         by_pos = self._by_pos
+        # Most steps come to rest at once, at the frame of the new position: found, and asked to resolve by
+        # itself, without the loop's set-up.
+        if state.winner < 0 and not state.pending.frames:
+            first = by_pos.get(id(state.pos))
+            if first is not None:
+                moved = None if first.waits else first.auto(state)
+                if moved is None:
+                    self._rest = (state, first)
+                    return state
+                state = moved
         for _ in range(self.limit):
             if state.winner >= 0:
                 self._rest = (state, None)
