@@ -17,6 +17,7 @@ import attrs
 
 from tabletop_core.errors import TabletopError
 from tabletop_core.flow import Chance, Driver, Frame
+from tabletop_core.spec import TERMINAL
 from unrest import setup
 from unrest.actions import Action, Draw, Outcome
 from unrest.rules.liberation import DrawStep, LiberateStep, Proof
@@ -121,6 +122,12 @@ class UnrestDriver(Driver[UnrestState, Action]):
             return frames[-1]
         frame = self._by_pos.get(id(state.pos))
         return self._frame_of_step(state) if frame is None else frame
+
+    def current_player(self, state: UnrestState) -> int:
+        """``TERMINAL`` when over, else the owning frame's actor (the core's, with the rest memo read inline)."""
+        rest = self._rest
+        frame = rest[1] if rest[0] is state else self.locate(state)
+        return TERMINAL if frame is None else frame.actor(state)
 
     def run(self, state: UnrestState) -> UnrestState:
         """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
