@@ -129,6 +129,28 @@ class UnrestDriver(Driver[UnrestState, Action]):
         frame = rest[1] if rest[0] is state else self.locate(state)
         return TERMINAL if frame is None else frame.actor(state)
 
+    def legal_actions(self, state: UnrestState) -> tuple[Action, ...]:
+        """The owning frame's actions; empty when over (the core's, with both memos read inline)."""
+        memo = self._legal
+        if memo[0] is state:
+            return memo[1]
+        rest = self._rest
+        frame = rest[1] if rest[0] is state else self.locate(state)
+        actions: tuple[Action, ...] = () if frame is None else frame.legal_actions(state)
+        self._legal = (state, actions)
+        return actions
+
+    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Action, float], ...]:
+        """The outcomes of a chance frame; empty anywhere else (the core's, with both memos read inline)."""
+        memo = self._outcomes
+        if memo[0] is state:
+            return memo[1]
+        rest = self._rest
+        frame = rest[1] if rest[0] is state else self.locate(state)
+        outcomes: tuple[tuple[Action, float], ...] = () if frame is None else frame.chance_outcomes(state)
+        self._outcomes = (state, outcomes)
+        return outcomes
+
     def run(self, state: UnrestState) -> UnrestState:
         """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
         by_pos = self._by_pos
