@@ -220,7 +220,7 @@ def reveal_actions(state: UnrestState) -> tuple[Reveal, ...]:
     return frame.legal_actions(state)
 
 
-def _revealed(state: UnrestState, district: int, indices: Sequence[int]) -> tuple[tuple[StackCard, ...], ...]:
+def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> tuple[tuple[StackCard, ...], ...]:
     """The stacks with the cards at ``indices`` of ``district``'s stack turned face up to prove a Mission."""
     stack = list(state.stacks[district])
     for i in indices:
@@ -307,7 +307,7 @@ class Proof(Choice[Reveal]):
         k = len(chosen)
         district = self.district
         proofs = tuple(p for p in self.proofs if p[:k] == chosen)
-        stacks = _revealed(state, district, (action.index,))
+        stacks = _reveal(state, district, (action.index,))
         o = state
         if chosen in proofs:
             # The proof is complete: the District is liberated, in the one copy of the state.
