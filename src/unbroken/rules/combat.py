@@ -29,7 +29,7 @@ from unbroken.actions import (
 from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, Cost, Decide, one, upto
+from unbroken.rules.payment import ACT, ATTACK, EAT, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
@@ -223,7 +223,7 @@ def defeated(state: State) -> State | None:
 def surcharge(state: State) -> list[int]:
     """Extra resources a weapon attack costs ("Some monsters force you to spend additional resources")."""
     extra = no_resources()
-    for o in triggers.statics(state, "surcharge"):
+    for o in triggers.static_ops(state, "surcharge"):
         extra[RES[o.res]] += o.n
     return extra
 
@@ -286,7 +286,7 @@ def attack_land(state: State, pierce: bool) -> State:
 def wound_cap(state: State, power: int) -> int:
     """The Wounds an attack of final power ``power`` inflicts: a cap ("prevents it from suffering more than 4
     Wounds") bounds the final power whatever order the Passives resolved in."""
-    return min([power, *(o.n for o in triggers.statics(state, "cap_wounds"))])
+    return min([power, *(o.n for o in triggers.static_ops(state, "cap_wounds"))])
 
 
 @attrs.frozen
@@ -307,10 +307,8 @@ def turn_actions(state: State) -> list[Action]:
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     out.append(ACT[SKIP])
-    w = travel.weapon(state)
-    ups = w.upgrades
-    out += [one(CRAFT, Craft, i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
-    out += _attacks(state, w)
+    out += travel.craft_options(state, combat=True)
+    out += _attacks(state, travel.weapon(state))
     out += travel.use_actions(state, "combat")
     return out
 
@@ -375,10 +373,11 @@ class TurnStart(Automatic[State]):
         """Clear the skip, put the turn under the ``turn_start`` trigger."""
         return self.begin(state, state.pending.frames[:-1])
 
-    def begin(self, state: State, under: tuple[Frame, ...], **changes: Any) -> State:
+    def begin(self, state: State, under: tuple[Frame, ...], c: Combat | None = None, **changes: Any) -> State:
         """:meth:`resolve` with the stack below this frame ``under`` and ``changes`` (to fields the turn's start
-        does not read) made in the same copy."""
-        c = state.combat
+        does not read) made in the same copy; ``c``: the battle as it is by then, when not yet the state's (the
+        same monster, so the same cards in play)."""
+        c = state.combat if c is None else c
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
         return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
@@ -497,11 +496,16 @@ class CombatRoll(DieRoll):
         combat = replace(state.combat, roll=action.face)
         frames = state.pending.frames
         under = frames[-2] if len(frames) > 1 else None
+        rest = frames[:-1]
         if isinstance(under, triggers.Fire):
             trig = triggers.fire(state, under.trigger)
             if trig is None or triggers.resolves_to_nothing(state, trig, combat):
-                return replace(state, pending=Pending(frames[:-2]), combat=combat)
-        return state.pop(combat=combat)
+                rest = frames[:-2]
+        if rest and type(rest[-1]) is MonsterAct:
+            # The Combat Action is the frame the driver resolves next (the end checks between read neither the
+            # roll nor the stack's top): it is taken with the roll, in the copy it makes (see ``monster_act``).
+            return monster_act(state, combat, rest)
+        return replace(state, pending=Pending(rest), combat=combat)
 
 
 def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
@@ -515,38 +519,46 @@ def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
     return False
 
 
-def monster_act(state: State) -> State:
+def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame, ...] | None = None) -> State:
     """Apply the Combat Actions row of the roll.
 
     "If a card in play ... allows you to ignore a specific type of monster Combat Action ... nothing happens";
     "If a monster effect would cause you to gain a Condition you have already gained for the next Level, re-roll
     it. If it would cause you to immediately gain a Condition you already have active — re-roll it or, if you have
     the Condition for a specific number of turns, extend the duration".
+
+    ``rolled`` and ``frames``: the battle and the stack (the :class:`MonsterAct` frame on top) as the Combat Roll
+    left them, not yet in ``state`` (see :meth:`CombatRoll.apply`); the act then makes the roll's copy as well.
     """
-    c = state.combat
+    if frames is None:
+        frames = state.pending.frames
+    c = state.combat if rolled is None else rolled
     assert c is not None
-    # The frame comes off the stack in the one copy each outcome makes (nothing read here is on the stack).
+    # The frame comes off the stack in the one copy each outcome makes (nothing read here is on the stack, the
+    # roll or the re-roll count aside, read from ``c``).
     m = monster(state)
     row = m.table[c.roll - 1]
-    if row.kind in {o.id for o in triggers.statics(state, "ignore")}:
-        return state.pop()
+    if row.kind in {o.id for o in triggers.static_ops(state, "ignore")}:
+        return replace(state, pending=Pending(frames[:-1]), combat=c)
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
-        return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
+        again = (*frames[:-1], MonsterAct(), CombatRoll(reroll=True))
+        return replace(state, pending=Pending(again), combat=replace(c, rerolls=c.rerolls + 1))
     ops, src = row.effects, f"monster:{m.id}"
     if not ops:
-        return state.restack(effects.Exec(ops, src))
-    # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first
-    # op's copy.
-    if len(ops) > 1:
-        return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
-    frames = state.pending.frames
+        return replace(state, pending=Pending((*frames[:-1], effects.Exec(ops, src))), combat=c)
     below = frames[-2] if len(frames) > 1 else None
-    if isinstance(below, TurnStart):
+    if len(ops) == 1 and isinstance(below, TurnStart):
         res = effects.plain_loss(state, ops[0])
         if res is not None:
             # The loss, then the player's turn begins, in one copy: the TurnStart frame is what the driver would
             # resolve next (a plain loss pushes no frame, ends nothing, and leaves what the end checks read).
-            return below.begin(state, frames[:-2], res=res)
+            return below.begin(state, frames[:-2], c, res=res)
+    if rolled is not None:
+        state = replace(state, pending=Pending(frames), combat=c)  # the roll's copy: the ops read the battle
+    # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first
+    # op's copy.
+    if len(ops) > 1:
+        return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
     return effects.run_op(state, ops[0], src, state.pending.pop())
 
 
@@ -612,7 +624,7 @@ class RewardsStep(Automatic[State]):
 
 def food_requirement(state: State) -> int:
     """ "eat Food equal to the Level of the monster you have just defeated" (plus Food Requirement modifiers)."""
-    return max(0, state.level + sum(o.n for o in triggers.statics(state, "food_req")))
+    return max(0, state.level + sum(o.n for o in triggers.static_ops(state, "food_req")))
 
 
 def hunger_actions(state: State) -> list[Action]:

@@ -275,7 +275,7 @@ def weapon_down(state: State, perm: bool) -> State:
 
 def _roll(state: State, op: Op, src: str) -> State:
     if op.id:
-        subs = [s.then for s in triggers.statics(state, "instead") if s.id == op.id and can_pay(state, s.then)]
+        subs = [s.then for s in triggers.static_ops(state, "instead") if s.id == op.id and can_pay(state, s.then)]
         if subs:
             plain = attrs.evolve(op, id="")
             labels = ("roll", *(" + ".join(f"spend {o.n} {o.res}" for o in s) for s in subs))

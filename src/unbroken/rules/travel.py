@@ -36,6 +36,8 @@ from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
 from unbroken.rules.resources import (
+    Need,
+    affordable,
     affords_need,
     ambiguous,
     can_pay,
@@ -47,7 +49,7 @@ from unbroken.rules.resources import (
     spend_time,
 )
 from unbroken.rules.tables import pack_tables, tables
-from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
+from unbroken.state import LAST_LEVEL, RES, SE, TIME, Resource, State, no_resources
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -238,6 +240,31 @@ def _craft_affordable(state: State, u: Upgrade, combat: bool) -> bool:
     return can_pay(state, u.cost, _extra(state, u, combat)) if need is None else affords_need(state, need)
 
 
+def craft_options(state: State, *, combat: bool) -> list[Action]:
+    """The Craft actions whose cost and Time can be paid now, in order (each as :func:`craft_ok`)."""
+    w = state.weapons[-1]
+    o = state.options
+    slot = TIME if not combat else SE if state.level == LAST_LEVEL else None
+    crafts = _crafts(o.pack, o.pack_sha256, w, slot)
+    if crafts is None:  # a cost that scales with the Level: checked one by one
+        ups = weapon(state).upgrades
+        return [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, combat)]
+    return affordable(state, crafts) if crafts else []
+
+
+@functools.lru_cache(maxsize=1024)
+def _crafts(pack: str, digest: str, weapon_id: str, slot: Resource | None) -> tuple[tuple[Action, Need], ...] | None:
+    """Each Craft of a weapon with what it costs, its Time paid in ``slot`` (``None``: not paid now); ``None``
+    when a cost scales with the Level (a bounded memo of a pure function of content)."""
+    out = []
+    for i, u in enumerate(pack_tables(pack, digest).weapons[weapon_id].upgrades):
+        need = cost_need(u.cost) if slot is None else cost_need(u.cost, slot, u.time)
+        if need is None:
+            return None
+        out.append((one(CRAFT, Craft, i), need))
+    return tuple(out)
+
+
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
     """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
     nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
@@ -278,14 +305,14 @@ def general_ok(state: State, verb: int) -> bool:
 
 def general_options(state: State) -> list[Action]:
     """The General Actions whose cost can be paid, in id order."""
-    return [act for act, need in _GENERAL_OPTIONS if affords_need(state, need)]
+    return affordable(state, _GENERAL_OPTIONS)
 
 
 def reveal_count(state: State) -> int:
     """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
     if state.committed:
         return 1
-    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.statics(state, "reveal"))
+    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.static_ops(state, "reveal"))
     return max(1, min(MAX_REVEAL, n, state.encounters.total))
 
 
@@ -302,8 +329,7 @@ def prep_actions(state: State) -> list[Action]:
         out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
-    ups = weapon(state).upgrades
-    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, False)]
+    out += craft_options(state, combat=False)
     out += use_actions(state, "travel")
     return out
 
@@ -369,7 +395,7 @@ def resolve(state: State, card: int) -> State:
 def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
-    n = enc.time + sum(o.n for o in triggers.statics(state, "rest_bonus"))
+    n = enc.time + sum(o.n for o in triggers.static_ops(state, "rest_bonus"))
     t = state.res[SE]
     gained: dict[str, Any] = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # ``gain``
     return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
