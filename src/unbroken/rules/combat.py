@@ -546,13 +546,16 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     ops, src = row.effects, f"monster:{m.id}"
     if not ops:
         return replace(state, pending=Pending((*frames[:-1], effects.Exec(ops, src))), combat=c)
-    below = frames[-2] if len(frames) > 1 else None
-    if len(ops) == 1 and isinstance(below, TurnStart):
-        res = effects.plain_loss(state, ops[0])
-        if res is not None:
+    ways = effects.effort_ways(state, ops[0]) if len(ops) == 1 else None
+    if ways is not None and len(ways) == 1:  # a loss of Effort without a choice, in the one copy
+        below = frames[-2] if len(frames) > 1 else None
+        if isinstance(below, TurnStart):
             # The loss, then the player's turn begins, in one copy: the TurnStart frame is what the driver would
             # resolve next (a plain loss pushes no frame, ends nothing, and leaves what the end checks read).
-            return below.begin(state, frames[:-2], c, res=res)
+            return below.begin(state, frames[:-2], c, res=ways[0])
+        return replace(state, res=ways[0], pending=Pending(frames[:-1]), combat=c)
+    if ways is not None and not ways and not ops[0].alt:  # Effort that cannot be paid, no alternative: death
+        return effects.die(state, combat=c)
     if rolled is not None:
         state = replace(state, pending=Pending(frames), combat=c)  # the roll's copy: the ops read the battle
     # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first

@@ -34,6 +34,7 @@ __all__ = [
     "EffectRoll",
     "Exec",
     "die",
+    "effort_ways",
     "new_combat",
     "plain_loss",
     "run_op",
@@ -106,9 +107,10 @@ class EffectRoll(DieRoll):
         return run_ops(state, self.then if face <= self.n else self.alt, self.src)
 
 
-def die(state: State) -> State:
-    """The player could not pay Effort: the game is lost (a finished game keeps no pending frames)."""
-    return replace(state, outcome=-1, pending=Pending())
+def die(state: State, **changes: Any) -> State:
+    """The player could not pay Effort: the game is lost (a finished game keeps no pending frames); ``changes``
+    to other fields in the same copy."""
+    return replace(state, outcome=-1, pending=Pending(), **changes)
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
@@ -167,6 +169,8 @@ def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None)
         ways = loss_ways(state, r, n)
         if len(ways) == 1:  # no choice: the loss and the stack's change in one copy
             return replace(state, res=ways[0]) if pending is None else replace(state, res=ways[0], pending=pending)
+        if not ways and not op.alt:  # death: the stack goes with the game (see ``die``), its change with it
+            return die(state)
     if pending is not None:
         state = replace(state, pending=pending)
     if op.res == "time":
@@ -194,10 +198,16 @@ def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None)
 def plain_loss(state: State, op: Op) -> Res | None:
     """The tracks after the op when it is a loss of Effort that leaves no choice and can be paid (it then pushes
     no frame and cannot end the game), else ``None``."""
+    ways = effort_ways(state, op)
+    return ways[0] if ways is not None and len(ways) == 1 else None
+
+
+def effort_ways(state: State, op: Op) -> list[Res] | None:
+    """The tracks after each distinct way of paying the op when it is a loss of Effort (see
+    :func:`~unbroken.rules.resources.loss_ways`: none when it cannot be paid), else ``None``."""
     if op.op != "lose" or op.res not in EFFORT:
         return None
-    ways = loss_ways(state, RES[op.res], _amount(state, op))
-    return ways[0] if len(ways) == 1 else None
+    return loss_ways(state, RES[op.res], _amount(state, op))
 
 
 def _time(state: State, n: int, src: str = "") -> State:
