@@ -35,6 +35,7 @@ __all__ = [
     "Exec",
     "die",
     "effort_ways",
+    "gained",
     "new_combat",
     "plain_loss",
     "run_op",
@@ -144,14 +145,21 @@ def _amount(state: State, op: Op) -> int:
 
 def _gains(state: State, ops: tuple[Op, ...]) -> State:
     """``gain`` ops one after the other (each as :func:`~unbroken.rules.resources.gain`), in one copy."""
-    res = list(state.res)
+    res = gained(state, state.res, ops)
+    return replace(state, res=res) if res != state.res else state
+
+
+def gained(state: State, res: Res, ops: tuple[Op, ...]) -> Res:
+    """The tracks ``res`` after the ``gain`` ops one after the other (each as
+    :func:`~unbroken.rules.resources.gain`; amounts at the state's Level)."""
+    out = list(res)
     for op in ops:
         n = _amount(state, op)
         if n > 0:
             r = RES[op.res]
-            t = res[r]
-            res[r] = track_at(t, r, min(t.high, t.value + n))
-    return replace(state, res=tuple(res)) if res != list(state.res) else state
+            t = out[r]
+            out[r] = track_at(t, r, min(t.high, t.value + n))
+    return tuple(out)
 
 
 def _combat(state: State, **kw: Any) -> State:

@@ -12,7 +12,7 @@ import attrs
 
 from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic
+from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import (
     DOWNGRADE,
     EXPLORE,
@@ -37,6 +37,7 @@ from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
 from unbroken.rules.resources import (
     Need,
+    Res,
     affordable,
     affords_need,
     ambiguous,
@@ -49,7 +50,7 @@ from unbroken.rules.resources import (
     spend_time,
 )
 from unbroken.rules.tables import pack_tables, tables
-from unbroken.state import LAST_LEVEL, RES, SE, TIME, Resource, State, no_resources
+from unbroken.state import LAST_LEVEL, RES, SE, TIME, Resource, State, no_resources, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -388,7 +389,12 @@ def mode_actions(state: State, card: int) -> list[Action]:
 def resolve(state: State, card: int) -> State:
     """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
     enc = state.pack.encounters[card]
-    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=paid(state, enc.spend), large_first=False)
+    res = paid(state, enc.spend)
+    if all(o.op == "gain" for o in enc.gain) and not triggers.activates(state, "resolve"):
+        # Gains alone change no card in play, push nothing and end nothing: the ``resolve`` Fire frame would pop
+        # itself, and the card's end (the ExploreEnd frame) come next; all of it in one copy.
+        return _end(state, card, effects.gained(state, res, enc.gain), state.pending.frames[:-1], large_first=False)
+    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=res, large_first=False)
     return effects.run_ops(state, enc.gain, f"encounter:{enc.id}")
 
 
@@ -398,6 +404,9 @@ def rest(state: State, card: int) -> State:
     n = enc.time + sum(o.n for o in triggers.static_ops(state, "rest_bonus"))
     t = state.res[SE]
     gained: dict[str, Any] = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # ``gain``
+    if not triggers.activates(state, "rest"):
+        # No ``rest`` Fire frame (see ``push_fire``): the card's end comes next, in the same copy.
+        return _end(state, card, gained.get("res", state.res), state.pending.frames[:-1])
     return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
 
 
@@ -410,11 +419,18 @@ def committed(state: State, card: int) -> State:
 
 def explore_end(state: State, card: int) -> State:
     """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
-    enc = state.pack.encounters[card]
-    t = state.res[TIME]
-    time = max(t.low, t.value - enc.time)
+    return _end(state, card, state.res, state.pending.frames[:-1])
+
+
+def _end(state: State, card: int, res: Res, under: tuple[Frame, ...], **changes: Any) -> State:
+    """:func:`explore_end` with the tracks ``res`` before it and the stack ``under`` after it (``changes`` to
+    other fields in the same copy)."""
+    t = res[TIME]
+    time = max(t.low, t.value - state.pack.encounters[card].time)
     pos = state.position("combat", "ambush") if time <= 0 else state.position("travel", "preparation")
-    return state.pop(encounters=state.encounters.discard(card), res=state.res_at(TIME, time), pos=pos)
+    res = (*res[:TIME], track_at(t, TIME, time), *res[TIME + 1 :])
+    encounters = state.encounters.discard(card)
+    return replace(state, pending=Pending(under), encounters=encounters, res=res, pos=pos, **changes)
 
 
 def apply_mode(state: State, card: int, action: Action) -> State:
