@@ -261,12 +261,13 @@ def attack(state: State, i: int, pending: Pending[Frame] | None = None) -> State
     assert c is not None
     if c.defend:
         return replace(state, combat=replace(c, defend=False), **changes, **_stack(pending))
-    if pending is not None:  # the frames below push onto the turn's stack
-        state, changes = replace(state, pending=pending, **changes), {}
+    under = None if pending is None else pending.frames  # the frames below push onto the turn's stack
     if a.kind == "break":
-        state = replace(state, **changes) if changes else state
-        return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power), **changes)
+        # ``run_ops`` of the one op (the game goes on at a decision), in the payment's copy
+        return effects.break_armor(state, a.power, under, **changes)
+    return triggers.push_fire(
+        state, "attack", AttackLands(a.pierce), under=under, combat=replace(c, power=a.power), **changes
+    )
 
 
 def _stack(pending: Pending[Frame] | None) -> dict[str, Pending[Frame]]:
@@ -278,9 +279,14 @@ def attack_land(state: State, pierce: bool) -> State:
     """The attack's final Attack Power moves the Health token toward 0."""
     c = state.combat
     assert c is not None
-    if c.armor > 0 and not pierce:
-        return state.pop()
-    return state.pop(combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
+    if not (c.armor > 0 and not pierce):
+        c = replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0)
+    under = state.pending.frames[:-1]
+    if c.health > 0 and under and type(under[-1]) is MonsterTurn:
+        # The monster's turn is what the driver resolves next (the end checks between fire only at 0 Health): it
+        # is stacked in this copy (see ``monster_turn``).
+        return replace(state, pending=Pending((*under[:-1], *_MONSTER_TURN)), combat=_no_rerolls(c))
+    return replace(state, pending=Pending(under), combat=c)
 
 
 def wound_cap(state: State, power: int) -> int:
@@ -460,7 +466,12 @@ def _monster_turn(state: State) -> tuple[Pending[Frame], Combat]:
     the roll on top, then its trigger, the Combat Action, the player's next turn; no re-roll counted yet."""
     c = state.combat
     assert c is not None
-    return Pending((*state.pending.frames[:-1], *_MONSTER_TURN)), replace(c, rerolls=0) if c.rerolls else c
+    return Pending((*state.pending.frames[:-1], *_MONSTER_TURN)), _no_rerolls(c)
+
+
+def _no_rerolls(c: Combat) -> Combat:
+    """The battle with no re-roll of the Combat Roll counted yet."""
+    return replace(c, rerolls=0) if c.rerolls else c
 
 
 @attrs.frozen

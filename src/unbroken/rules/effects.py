@@ -33,6 +33,7 @@ __all__ = [
     "Choose",
     "EffectRoll",
     "Exec",
+    "break_armor",
     "die",
     "effort_ways",
     "gained",
@@ -392,10 +393,7 @@ def _monster_op(state: State, op: Op) -> State:
             return state
         return _combat(state, health=max(0, c.health - op.n))
     if name == "break_armor":
-        broken = min(op.n, c.armor)
-        if not broken:
-            return state
-        return triggers.push_fire(state, "armor_broken", combat=replace(c, armor=c.armor - broken))
+        return break_armor(state, op.n)
     if name == "power":
         if op.id and tables(state).weapons[state.weapon].tier != op.id:
             return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
@@ -409,6 +407,21 @@ def _monster_op(state: State, op: Op) -> State:
             return _combat(state, armor=c.armor + op.n, max_armor=c.max_armor + op.n)
         return _combat(state, health=c.health + op.n, max_health=c.max_health + op.n)
     return _combat(state, health=min(c.max_health, c.health + op.n))  # heal
+
+
+def break_armor(state: State, n: int, under: tuple[Frame, ...] | None = None, **changes: Any) -> State:
+    """Break up to ``n`` Armor (the ``armor_broken`` trigger fires when some breaks), on the stack ``under``
+    (default: the state's) and with ``changes`` to other fields (none that it reads) in the same copy."""
+    c = state.combat
+    assert c is not None
+    broken = min(n, c.armor)
+    if broken:
+        return triggers.push_fire(
+            state, "armor_broken", under=under, combat=replace(c, armor=c.armor - broken), **changes
+        )
+    if under is not None:
+        changes["pending"] = Pending(under)
+    return replace(state, **changes) if changes else state
 
 
 def _tick(state: State, src: str) -> State:
