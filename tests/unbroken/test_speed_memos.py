@@ -17,27 +17,33 @@ from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Pending
 from tabletop_core.spec import CHANCE, TERMINAL
-from unbroken.actions import Attack, Craft, Die
+from unbroken.actions import FIGHT, Attack, Craft, Die
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow, travel, triggers
 from unbroken.rules.combat import (
     AttackLands,
     CombatRoll,
     MonsterAct,
+    MonsterReveal,
     MonsterTurn,
     PlayerTurn,
+    TurnStart,
     attack_cost,
+    monster,
+    set_tracker,
     surcharge,
 )
 from unbroken.rules.effects import run_op, run_ops
-from unbroken.rules.payment import CRAFT, one
+from unbroken.rules.payment import ACT, CRAFT, one
 from unbroken.rules.resources import _plan, affordable, affords_need, ambiguous, can_pay, need_of, paid
 from unbroken.rules.tables import tables
 from unbroken.rules.travel import ExploreEnd, ExploreMode, _craft_affordable, craft_options, weapon
-from unbroken.state import EFFORT, LE, ME, N_RESOURCES, NON_EFFORT, SE, TRACKS, State
+from unbroken.state import EFFORT, LAST_LEVEL, LE, ME, N_RESOURCES, NON_EFFORT, SE, TRACKS, State
 
 from .helpers import GAME
 from .test_fast_paths import resting_states
+
+FIGHT_ACT = ACT[FIGHT]
 
 
 def _plan_by_definition(state: State, need: list[int], large_first: bool) -> list[int] | None:
@@ -201,9 +207,9 @@ def _playout_counts(steps: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, i
 def test_a_random_step_makes_fewer_calls_and_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     steps, copies, calls = _playout_counts(3000, monkeypatch)
     # main before this round (cfa938c): 2.11 copies and 96 Python calls a step on this playout (the benchmark's
-    # loop included: sampling, the rng); now about 1.85 and 83. Counts, so the load cannot make it flake.
-    assert copies / steps < 1.88, copies / steps
-    assert calls / steps < 88, calls / steps
+    # loop included: sampling, the rng); now about 1.71 and 81. Counts, so the load cannot make it flake.
+    assert copies / steps < 1.74, copies / steps
+    assert calls / steps < 83, calls / steps
 
 
 def test_an_effort_loss_that_cannot_be_paid_is_death_on_any_stack() -> None:
@@ -289,5 +295,52 @@ def test_an_attack_landing_before_the_monster_turn_is_the_pop_then_the_driver() 
                 continue  # a Wound cap: covered through the attacks above
             long_way = flow.run(replace(landing, pending=landing.pending.pop(), combat=hit))
             assert flow.run(AttackLands(pierce).resolve(landing)) == long_way, (pierce, power, state)
+            checked += 1
+    assert checked > 50
+
+
+def _trickery_the_long_way(state: State) -> State:
+    """The Trickery Step's frames as the driver ran them before: reveal, or set the trackers; with no payable
+    Trickery Cost the Battle Step, its ``battle_start`` Fire frame stacked over the first turn."""
+    if not state.monster:
+        return state.push(MonsterReveal())
+    if state.combat is None:
+        state = set_tracker(state)
+    trick = monster(state).trickery
+    if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
+        return state
+    battle = state.at("combat", "battle")
+    assert battle.combat is not None
+    first = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
+    return flow.run(battle.push(first, triggers.Fire("battle_start"), combat=replace(battle.combat, started=True)))
+
+
+def test_a_fight_or_a_reveal_goes_through_the_trickery_step_as_the_driver_would() -> None:
+    fights = reveals = 0
+    for state in resting_states():
+        top = state.pending.top
+        if top is None and state.pos.phase == "travel" and FIGHT_ACT in GAME.legal_actions(state):
+            assert GAME.step(state, FIGHT_ACT) == _trickery_the_long_way(state.at("combat", "trickery")), state
+            fights += 1
+        elif isinstance(top, MonsterReveal) and state.pos.step == "trickery":
+            for face in range(1, 7):
+                revealed = top.apply(state, Die(face))
+                assert GAME.step(state, Die(face)) == _trickery_the_long_way(revealed), (face, state)
+                reveals += 1
+    assert fights > 30 and reveals > 30
+
+
+def test_a_battle_starts_as_its_fire_frame_and_first_turn_would_run() -> None:
+    checked = 0
+    for state in _battle_turns()[::3]:
+        c = state.combat
+        assert c is not None
+        # the battle not yet started, at its step with nothing pending (a monster of any Health, ordinary or dead)
+        for health in (c.health, 0):
+            fresh = replace(state, combat=replace(c, started=False, health=health), pending=Pending())
+            first = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
+            started = replace(c, started=True, health=health)
+            long_way = flow.run(fresh.push(first, triggers.Fire("battle_start"), combat=started))
+            assert flow.run(fresh) == long_way, state
             checked += 1
     assert checked > 50

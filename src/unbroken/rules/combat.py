@@ -106,12 +106,13 @@ class MonsterReveal(DieRoll):
         return state.pop(monster=state.pack.monster_for(state.level, action.face).id)
 
 
-def set_tracker(state: State) -> State:
-    """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
+def set_tracker(state: State, **changes: Any) -> State:
+    """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)
+    (``changes`` to fields neither reads, in the same copy)."""
     time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
     t = state.res[TIME]
     res = state.res_at(TIME, max(t.low, min(t.high, time)))  # ``Track.set``, the shared track where there is one
-    return replace(state, res=res, combat=effects.new_combat(state))
+    return replace(state, res=res, combat=effects.new_combat(state), **changes)
 
 
 def ambush_step(state: State) -> State:
@@ -149,6 +150,25 @@ def apply_trickery(state: State, action: Action) -> State:
     return state.at("combat", "battle")
 
 
+def trickery(state: State, **changes: Any) -> State | None:
+    """The Trickery Step's own part: reveal the monster, set the trackers; with no payable Trickery Cost, on to
+    the Battle Step, started at once (see :func:`start_battle`). ``None`` when the decision waits.
+
+    ``changes`` (the move to this step, from the Decision Step's fight) go into the first copy; then what the
+    driver would resolve between (the step frame again: nothing else is pending at a step's own frame, and the
+    end checks fire neither before the battle starts nor at the Health a monster starts with) follows in it.
+    """
+    if not state.monster:
+        return state.push(MonsterReveal(), **changes)
+    moved = state.combat is None
+    if moved:
+        state, changes = set_tracker(state, **changes), {}
+    trick = monster(state).trickery
+    if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
+        return replace(state, **changes) if changes else state if moved else None
+    return start_battle(state, pos=state.position("combat", "battle"), **changes)
+
+
 @attrs.frozen
 class TrickeryStep(Decide):
     """Step frame of the Trickery Step: reveal, set the trackers; then trick or fight, if the Trickery Cost can
@@ -159,14 +179,7 @@ class TrickeryStep(Decide):
 
     def auto(self, state: State) -> State | None:
         """Reveal and set the trackers; no decision without a payable Trickery Cost."""
-        if not state.monster:
-            return state.push(MonsterReveal())
-        if state.combat is None:
-            return set_tracker(state)
-        trick = monster(state).trickery
-        if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
-            return None
-        return state.at("combat", "battle")
+        return trickery(state)
 
     def options(self, state: State) -> list[Action]:
         """See :func:`trickery_actions`."""
@@ -186,11 +199,23 @@ class TrickeryStep(Decide):
 # ----- the Battle Step: turns, attacks, the Combat Roll -------------------------------------------------------------
 
 
-def start_battle(state: State) -> State:
-    """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn."""
+def start_battle(state: State, **changes: Any) -> State:
+    """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn.
+
+    With no ``battle_start`` Fire frame to stack (see :func:`triggers.push_fire`), the first turn is the frame
+    the driver resolves next (the end checks pass a monster with Health left): it begins in this copy. ``changes``
+    to other fields (none that it reads) go in the same copy.
+    """
     assert state.combat is not None
-    first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
-    return triggers.push_fire(state, "battle_start", first, combat=replace(state.combat, started=True))
+    started = replace(state.combat, started=True)
+    hard = state.options.difficulty == "hard"
+    if started.health > 0 and not triggers.activates(state, "battle_start"):
+        frames = state.pending.frames
+        if hard:  # as ``monster_turn``
+            return replace(state, pending=Pending((*frames, *_MONSTER_TURN)), combat=_no_rerolls(started), **changes)
+        return TurnStart().begin(state, frames, started, **changes)
+    first: MonsterTurn | TurnStart = MonsterTurn() if hard else TurnStart()
+    return triggers.push_fire(state, "battle_start", first, combat=started, **changes)
 
 
 @attrs.frozen

@@ -345,7 +345,9 @@ def apply_prep(state: State, action: Action) -> State:
     v = action.verb
     if v == FIGHT:
         # "Are you ready to fight the monster? If you are, ... proceed immediately to the Trickery Step."
-        return state.at("combat", "trickery")
+        # the Trickery Step's own part follows at once (its step frame is what the driver resolves next)
+        moved = combat.trickery(state, pos=state.position("combat", "trickery"))
+        return state.at("combat", "trickery") if moved is None else moved
     if v == EXPLORE:
         return explore(state)
     if v in GENERAL:
