@@ -535,8 +535,16 @@ class CombatRoll(DieRoll):
         rest = frames[:-1]
         if isinstance(under, triggers.Fire):
             trig = triggers.fire(state, under.trigger)
-            if trig is None or triggers.resolves_to_nothing(state, trig, combat):
+            if trig is None:
                 rest = frames[:-2]
+            else:
+                avail = triggers.available(state, trig, combat)
+                if avail and all(c.optional for _, c in avail):
+                    # The Fire frame, resolved next, puts its Trig in its place, which waits for the player's
+                    # choice (see ``Fire.resolve``, ``Trig.auto``): in the roll's copy.
+                    return replace(state, pending=Pending((*frames[:-2], trig)), combat=combat)
+                if not avail and not triggers.available(state, replace(trig, stage=1), combat):
+                    rest = frames[:-2]  # as ``triggers.resolves_to_nothing``
         if rest and type(rest[-1]) is MonsterAct:
             # The Combat Action is the frame the driver resolves next (the end checks between read neither the
             # roll nor the stack's top): it is taken with the roll, in the copy it makes (see ``monster_act``).
