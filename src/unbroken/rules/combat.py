@@ -600,6 +600,13 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
         return replace(state, res=ways[0], pending=Pending(frames[:-1]), combat=c)
     if ways is not None and not ways and not ops[0].alt:  # Effort that cannot be paid, no alternative: death
         return effects.die(state, combat=c)
+    after = effects.combat_after(state, c, ops[0]) if len(ops) == 1 else None
+    if after is not None:  # an op on the battle alone, in the one copy
+        below = frames[-2] if len(frames) > 1 else None
+        if after.health > 0 and isinstance(below, TurnStart):
+            # the player's turn begins next: the end checks between fire only at 0 Health (see ``defeated``)
+            return below.begin(state, frames[:-2], after)
+        return replace(state, pending=Pending(frames[:-1]), combat=after)
     if rolled is not None:
         state = replace(state, pending=Pending(frames), combat=c)  # the roll's copy: the ops read the battle
     # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first

@@ -34,6 +34,7 @@ __all__ = [
     "EffectRoll",
     "Exec",
     "break_armor",
+    "combat_after",
     "die",
     "effort_ways",
     "gained",
@@ -387,26 +388,36 @@ def run_op(state: State, op: Op, src: str, pending: Pending[Frame] | None = None
 def _monster_op(state: State, op: Op) -> State:
     c = state.combat
     assert c is not None
+    if op.op == "break_armor":
+        return break_armor(state, op.n)
+    after = combat_after(state, c, op)
+    assert after is not None  # every other monster op changes the battle alone
+    return state if after is c else replace(state, combat=after)
+
+
+def combat_after(state: State, c: Combat, op: Op) -> Combat | None:
+    """The battle ``c`` after a monster op that changes nothing else (Wounds, Attack Power, a DEFEND, a skipped
+    turn, raised or healed monster values; ``c`` itself when it does nothing), ``None`` for any other op."""
     name = op.op
     if name == "wound":
         if c.armor > 0 and not op.pierce:
-            return state
-        return _combat(state, health=max(0, c.health - op.n))
-    if name == "break_armor":
-        return break_armor(state, op.n)
+            return c
+        return replace(c, health=max(0, c.health - op.n))
     if name == "power":
         if op.id and tables(state).weapons[state.weapon].tier != op.id:
-            return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
-        return _combat(state, power=max(0, c.power + op.n))
+            return c  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
+        return replace(c, power=max(0, c.power + op.n))
     if name == "defend":
-        return _combat(state, defend=True)
+        return replace(c, defend=True)
     if name == "skip_turn":
-        return _combat(state, skip=True)
+        return replace(c, skip=True)
     if name == "monster_gain":
         if op.res == "armor":
-            return _combat(state, armor=c.armor + op.n, max_armor=c.max_armor + op.n)
-        return _combat(state, health=c.health + op.n, max_health=c.max_health + op.n)
-    return _combat(state, health=min(c.max_health, c.health + op.n))  # heal
+            return replace(c, armor=c.armor + op.n, max_armor=c.max_armor + op.n)
+        return replace(c, health=c.health + op.n, max_health=c.max_health + op.n)
+    if name == "heal":
+        return replace(c, health=min(c.max_health, c.health + op.n))
+    return None
 
 
 def break_armor(state: State, n: int, under: tuple[Frame, ...] | None = None, **changes: Any) -> State:
