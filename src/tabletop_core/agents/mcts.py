@@ -44,6 +44,14 @@ takes the gamble. A rollout cut at ``rollout_limit`` scores what ``evaluate`` (d
 state it stopped in, judged by the same rule: under ``"win"`` it counts as a win only if those returns would be a
 win at the end of the game (a game's returns before the end are usually all 0, which is no win).
 
+Exploration: ``exploration`` is the UCB (or PUCT) constant on values scaled to [0, 1]. With
+``exploration_scale="spread"`` each node multiplies it by the standard deviation of the values backed up through
+the node over 1/2 (the largest a value in [0, 1] can have), at least :attr:`MCTSAgent.SPREAD_FLOOR` of it. Where
+rollouts almost always score the same (under ``objective="win"``, random rollouts of a hard game that rarely win)
+the actions' means differ by hundredths while a fixed constant explores by tenths, so a small budget spreads its
+visits evenly and picks on noise; scaled, the exploration shrinks to what the values can tell apart, and where
+they are spread it stays as given (tests/core/test_mcts_exploration.py).
+
 Cost: an iteration's time is almost all the game's own calls (a random rollout to the end), so the search asks
 the game as little as it can: in a perfect-information search a node whose path from the root holds only edges
 of the tree (decisions, and widened chance outcomes) stands for one state, and keeps its legal actions, their ids
@@ -239,6 +247,9 @@ class MCTSAgent:
             each seat backs up 1 for a won game and 0 for a tie or a loss, by
             :func:`~tabletop_core.simulation.outcomes.seat_outcomes`; a rollout cut at ``rollout_limit`` is judged
             on ``evaluate``'s returns the same way). See the module.
+        exploration_scale: ``"fixed"`` (the constant as given) or ``"spread"`` (at each node, the constant times
+            the standard deviation of the node's backed-up values over 1/2, at least ``SPREAD_FLOOR`` of it). See
+            the module.
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
