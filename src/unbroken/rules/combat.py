@@ -29,7 +29,7 @@ from unbroken.actions import (
 from unbroken.content.schema import Monster, Op, Weapon
 from unbroken.rules import effects, travel, triggers
 from unbroken.rules.chance import DieRoll
-from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, Cost, Decide, one, upto
+from unbroken.rules.payment import ACT, ATTACK, EAT, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
@@ -106,12 +106,13 @@ class MonsterReveal(DieRoll):
         return state.pop(monster=state.pack.monster_for(state.level, action.face).id)
 
 
-def set_tracker(state: State) -> State:
-    """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)."""
+def set_tracker(state: State, **changes: Any) -> State:
+    """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)
+    (``changes`` to fields neither reads, in the same copy)."""
     time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
     t = state.res[TIME]
     res = state.res_at(TIME, max(t.low, min(t.high, time)))  # ``Track.set``, the shared track where there is one
-    return replace(state, res=res, combat=effects.new_combat(state))
+    return replace(state, res=res, combat=effects.new_combat(state), **changes)
 
 
 def ambush_step(state: State) -> State:
@@ -149,6 +150,25 @@ def apply_trickery(state: State, action: Action) -> State:
     return state.at("combat", "battle")
 
 
+def trickery(state: State, **changes: Any) -> State | None:
+    """The Trickery Step's own part: reveal the monster, set the trackers; with no payable Trickery Cost, on to
+    the Battle Step, started at once (see :func:`start_battle`). ``None`` when the decision waits.
+
+    ``changes`` (the move to this step, from the Decision Step's fight) go into the first copy; then what the
+    driver would resolve between (the step frame again: nothing else is pending at a step's own frame, and the
+    end checks fire neither before the battle starts nor at the Health a monster starts with) follows in it.
+    """
+    if not state.monster:
+        return state.push(MonsterReveal(), **changes)
+    moved = state.combat is None
+    if moved:
+        state, changes = set_tracker(state, **changes), {}
+    trick = monster(state).trickery
+    if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
+        return replace(state, **changes) if changes else state if moved else None
+    return start_battle(state, pos=state.position("combat", "battle"), **changes)
+
+
 @attrs.frozen
 class TrickeryStep(Decide):
     """Step frame of the Trickery Step: reveal, set the trackers; then trick or fight, if the Trickery Cost can
@@ -159,14 +179,7 @@ class TrickeryStep(Decide):
 
     def auto(self, state: State) -> State | None:
         """Reveal and set the trackers; no decision without a payable Trickery Cost."""
-        if not state.monster:
-            return state.push(MonsterReveal())
-        if state.combat is None:
-            return set_tracker(state)
-        trick = monster(state).trickery
-        if trick is not None and can_pay(state, trick) and state.level < LAST_LEVEL:
-            return None
-        return state.at("combat", "battle")
+        return trickery(state)
 
     def options(self, state: State) -> list[Action]:
         """See :func:`trickery_actions`."""
@@ -186,11 +199,23 @@ class TrickeryStep(Decide):
 # ----- the Battle Step: turns, attacks, the Combat Roll -------------------------------------------------------------
 
 
-def start_battle(state: State) -> State:
-    """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn."""
+def start_battle(state: State, **changes: Any) -> State:
+    """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn.
+
+    With no ``battle_start`` Fire frame to stack (see :func:`triggers.push_fire`), the first turn is the frame
+    the driver resolves next (the end checks pass a monster with Health left): it begins in this copy. ``changes``
+    to other fields (none that it reads) go in the same copy.
+    """
     assert state.combat is not None
-    first: MonsterTurn | TurnStart = MonsterTurn() if state.options.difficulty == "hard" else TurnStart()
-    return triggers.push_fire(state, "battle_start", first, combat=replace(state.combat, started=True))
+    started = replace(state.combat, started=True)
+    hard = state.options.difficulty == "hard"
+    if started.health > 0 and not triggers.activates(state, "battle_start"):
+        frames = state.pending.frames
+        if hard:  # as ``monster_turn``
+            return replace(state, pending=Pending((*frames, *_MONSTER_TURN)), combat=_no_rerolls(started), **changes)
+        return TurnStart().begin(state, frames, started, **changes)
+    first: MonsterTurn | TurnStart = MonsterTurn() if hard else TurnStart()
+    return triggers.push_fire(state, "battle_start", first, combat=started, **changes)
 
 
 @attrs.frozen
@@ -223,7 +248,7 @@ def defeated(state: State) -> State | None:
 def surcharge(state: State) -> list[int]:
     """Extra resources a weapon attack costs ("Some monsters force you to spend additional resources")."""
     extra = no_resources()
-    for o in triggers.statics(state, "surcharge"):
+    for o in triggers.static_ops(state, "surcharge"):
         extra[RES[o.res]] += o.n
     return extra
 
@@ -261,12 +286,13 @@ def attack(state: State, i: int, pending: Pending[Frame] | None = None) -> State
     assert c is not None
     if c.defend:
         return replace(state, combat=replace(c, defend=False), **changes, **_stack(pending))
-    if pending is not None:  # the frames below push onto the turn's stack
-        state, changes = replace(state, pending=pending, **changes), {}
+    under = None if pending is None else pending.frames  # the frames below push onto the turn's stack
     if a.kind == "break":
-        state = replace(state, **changes) if changes else state
-        return effects.run_ops(state, (Op("break_armor", n=a.power),), f"weapon:{state.weapon}")
-    return triggers.push_fire(state, "attack", AttackLands(a.pierce), combat=replace(c, power=a.power), **changes)
+        # ``run_ops`` of the one op (the game goes on at a decision), in the payment's copy
+        return effects.break_armor(state, a.power, under, **changes)
+    return triggers.push_fire(
+        state, "attack", AttackLands(a.pierce), under=under, combat=replace(c, power=a.power), **changes
+    )
 
 
 def _stack(pending: Pending[Frame] | None) -> dict[str, Pending[Frame]]:
@@ -278,15 +304,20 @@ def attack_land(state: State, pierce: bool) -> State:
     """The attack's final Attack Power moves the Health token toward 0."""
     c = state.combat
     assert c is not None
-    if c.armor > 0 and not pierce:
-        return state.pop()
-    return state.pop(combat=replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0))
+    if not (c.armor > 0 and not pierce):
+        c = replace(c, health=max(0, c.health - wound_cap(state, c.power)), power=0)
+    under = state.pending.frames[:-1]
+    if c.health > 0 and under and type(under[-1]) is MonsterTurn:
+        # The monster's turn is what the driver resolves next (the end checks between fire only at 0 Health): it
+        # is stacked in this copy (see ``monster_turn``).
+        return replace(state, pending=Pending((*under[:-1], *_MONSTER_TURN)), combat=_no_rerolls(c))
+    return replace(state, pending=Pending(under), combat=c)
 
 
 def wound_cap(state: State, power: int) -> int:
     """The Wounds an attack of final power ``power`` inflicts: a cap ("prevents it from suffering more than 4
     Wounds") bounds the final power whatever order the Passives resolved in."""
-    return min([power, *(o.n for o in triggers.statics(state, "cap_wounds"))])
+    return min([power, *(o.n for o in triggers.static_ops(state, "cap_wounds"))])
 
 
 @attrs.frozen
@@ -307,10 +338,8 @@ def turn_actions(state: State) -> list[Action]:
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     out.append(ACT[SKIP])
-    w = travel.weapon(state)
-    ups = w.upgrades
-    out += [one(CRAFT, Craft, i) for i in range(len(ups)) if travel.craft_ok(state, i, combat=True)]
-    out += _attacks(state, w)
+    out += travel.craft_options(state, combat=True)
+    out += _attacks(state, travel.weapon(state))
     out += travel.use_actions(state, "combat")
     return out
 
@@ -375,10 +404,11 @@ class TurnStart(Automatic[State]):
         """Clear the skip, put the turn under the ``turn_start`` trigger."""
         return self.begin(state, state.pending.frames[:-1])
 
-    def begin(self, state: State, under: tuple[Frame, ...], **changes: Any) -> State:
+    def begin(self, state: State, under: tuple[Frame, ...], c: Combat | None = None, **changes: Any) -> State:
         """:meth:`resolve` with the stack below this frame ``under`` and ``changes`` (to fields the turn's start
-        does not read) made in the same copy."""
-        c = state.combat
+        does not read) made in the same copy; ``c``: the battle as it is by then, when not yet the state's (the
+        same monster, so the same cards in play)."""
+        c = state.combat if c is None else c
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
         return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
@@ -461,7 +491,12 @@ def _monster_turn(state: State) -> tuple[Pending[Frame], Combat]:
     the roll on top, then its trigger, the Combat Action, the player's next turn; no re-roll counted yet."""
     c = state.combat
     assert c is not None
-    return Pending((*state.pending.frames[:-1], *_MONSTER_TURN)), replace(c, rerolls=0) if c.rerolls else c
+    return Pending((*state.pending.frames[:-1], *_MONSTER_TURN)), _no_rerolls(c)
+
+
+def _no_rerolls(c: Combat) -> Combat:
+    """The battle with no re-roll of the Combat Roll counted yet."""
+    return replace(c, rerolls=0) if c.rerolls else c
 
 
 @attrs.frozen
@@ -497,11 +532,24 @@ class CombatRoll(DieRoll):
         combat = replace(state.combat, roll=action.face)
         frames = state.pending.frames
         under = frames[-2] if len(frames) > 1 else None
+        rest = frames[:-1]
         if isinstance(under, triggers.Fire):
             trig = triggers.fire(state, under.trigger)
-            if trig is None or triggers.resolves_to_nothing(state, trig, combat):
-                return replace(state, pending=Pending(frames[:-2]), combat=combat)
-        return state.pop(combat=combat)
+            if trig is None:
+                rest = frames[:-2]
+            else:
+                avail = triggers.available(state, trig, combat)
+                if avail and all(c.optional for _, c in avail):
+                    # The Fire frame, resolved next, puts its Trig in its place, which waits for the player's
+                    # choice (see ``Fire.resolve``, ``Trig.auto``): in the roll's copy.
+                    return replace(state, pending=Pending((*frames[:-2], trig)), combat=combat)
+                if not avail and not triggers.available(state, replace(trig, stage=1), combat):
+                    rest = frames[:-2]  # as ``triggers.resolves_to_nothing``
+        if rest and type(rest[-1]) is MonsterAct:
+            # The Combat Action is the frame the driver resolves next (the end checks between read neither the
+            # roll nor the stack's top): it is taken with the roll, in the copy it makes (see ``monster_act``).
+            return monster_act(state, combat, rest)
+        return replace(state, pending=Pending(rest), combat=combat)
 
 
 def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
@@ -515,38 +563,56 @@ def _dup_condition(state: State, ops: tuple[Op, ...]) -> bool:
     return False
 
 
-def monster_act(state: State) -> State:
+def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame, ...] | None = None) -> State:
     """Apply the Combat Actions row of the roll.
 
     "If a card in play ... allows you to ignore a specific type of monster Combat Action ... nothing happens";
     "If a monster effect would cause you to gain a Condition you have already gained for the next Level, re-roll
     it. If it would cause you to immediately gain a Condition you already have active — re-roll it or, if you have
     the Condition for a specific number of turns, extend the duration".
+
+    ``rolled`` and ``frames``: the battle and the stack (the :class:`MonsterAct` frame on top) as the Combat Roll
+    left them, not yet in ``state`` (see :meth:`CombatRoll.apply`); the act then makes the roll's copy as well.
     """
-    c = state.combat
+    if frames is None:
+        frames = state.pending.frames
+    c = state.combat if rolled is None else rolled
     assert c is not None
-    # The frame comes off the stack in the one copy each outcome makes (nothing read here is on the stack).
+    # The frame comes off the stack in the one copy each outcome makes (nothing read here is on the stack, the
+    # roll or the re-roll count aside, read from ``c``).
     m = monster(state)
     row = m.table[c.roll - 1]
-    if row.kind in {o.id for o in triggers.statics(state, "ignore")}:
-        return state.pop()
+    if row.kind in {o.id for o in triggers.static_ops(state, "ignore")}:
+        return replace(state, pending=Pending(frames[:-1]), combat=c)
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
-        return state.restack(MonsterAct(), CombatRoll(reroll=True), combat=replace(c, rerolls=c.rerolls + 1))
+        again = (*frames[:-1], MonsterAct(), CombatRoll(reroll=True))
+        return replace(state, pending=Pending(again), combat=replace(c, rerolls=c.rerolls + 1))
     ops, src = row.effects, f"monster:{m.id}"
     if not ops:
-        return state.restack(effects.Exec(ops, src))
+        return replace(state, pending=Pending((*frames[:-1], effects.Exec(ops, src))), combat=c)
+    ways = effects.effort_ways(state, ops[0]) if len(ops) == 1 else None
+    if ways is not None and len(ways) == 1:  # a loss of Effort without a choice, in the one copy
+        below = frames[-2] if len(frames) > 1 else None
+        if isinstance(below, TurnStart):
+            # The loss, then the player's turn begins, in one copy: the TurnStart frame is what the driver would
+            # resolve next (a plain loss pushes no frame, ends nothing, and leaves what the end checks read).
+            return below.begin(state, frames[:-2], c, res=ways[0])
+        return replace(state, res=ways[0], pending=Pending(frames[:-1]), combat=c)
+    if ways is not None and not ways and not ops[0].alt:  # Effort that cannot be paid, no alternative: death
+        return effects.die(state, combat=c)
+    after = effects.combat_after(state, c, ops[0]) if len(ops) == 1 else None
+    if after is not None:  # an op on the battle alone, in the one copy
+        below = frames[-2] if len(frames) > 1 else None
+        if after.health > 0 and isinstance(below, TurnStart):
+            # the player's turn begins next: the end checks between fire only at 0 Health (see ``defeated``)
+            return below.begin(state, frames[:-2], after)
+        return replace(state, pending=Pending(frames[:-1]), combat=after)
+    if rolled is not None:
+        state = replace(state, pending=Pending(frames), combat=c)  # the roll's copy: the ops read the battle
     # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first
     # op's copy.
     if len(ops) > 1:
         return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
-    frames = state.pending.frames
-    below = frames[-2] if len(frames) > 1 else None
-    if isinstance(below, TurnStart):
-        res = effects.plain_loss(state, ops[0])
-        if res is not None:
-            # The loss, then the player's turn begins, in one copy: the TurnStart frame is what the driver would
-            # resolve next (a plain loss pushes no frame, ends nothing, and leaves what the end checks read).
-            return below.begin(state, frames[:-2], res=res)
     return effects.run_op(state, ops[0], src, state.pending.pop())
 
 
@@ -612,7 +678,7 @@ class RewardsStep(Automatic[State]):
 
 def food_requirement(state: State) -> int:
     """ "eat Food equal to the Level of the monster you have just defeated" (plus Food Requirement modifiers)."""
-    return max(0, state.level + sum(o.n for o in triggers.statics(state, "food_req")))
+    return max(0, state.level + sum(o.n for o in triggers.static_ops(state, "food_req")))
 
 
 def hunger_actions(state: State) -> list[Action]:

@@ -33,7 +33,11 @@ __all__ = [
     "Choose",
     "EffectRoll",
     "Exec",
+    "break_armor",
+    "combat_after",
     "die",
+    "effort_ways",
+    "gained",
     "new_combat",
     "plain_loss",
     "run_op",
@@ -106,9 +110,10 @@ class EffectRoll(DieRoll):
         return run_ops(state, self.then if face <= self.n else self.alt, self.src)
 
 
-def die(state: State) -> State:
-    """The player could not pay Effort: the game is lost (a finished game keeps no pending frames)."""
-    return replace(state, outcome=-1, pending=Pending())
+def die(state: State, **changes: Any) -> State:
+    """The player could not pay Effort: the game is lost (a finished game keeps no pending frames); ``changes``
+    to other fields in the same copy."""
+    return replace(state, outcome=-1, pending=Pending(), **changes)
 
 
 def run_ops(state: State, ops: tuple[Op, ...], src: str) -> State:
@@ -142,14 +147,21 @@ def _amount(state: State, op: Op) -> int:
 
 def _gains(state: State, ops: tuple[Op, ...]) -> State:
     """``gain`` ops one after the other (each as :func:`~unbroken.rules.resources.gain`), in one copy."""
-    res = list(state.res)
+    res = gained(state, state.res, ops)
+    return replace(state, res=res) if res != state.res else state
+
+
+def gained(state: State, res: Res, ops: tuple[Op, ...]) -> Res:
+    """The tracks ``res`` after the ``gain`` ops one after the other (each as
+    :func:`~unbroken.rules.resources.gain`; amounts at the state's Level)."""
+    out = list(res)
     for op in ops:
         n = _amount(state, op)
         if n > 0:
             r = RES[op.res]
-            t = res[r]
-            res[r] = track_at(t, r, min(t.high, t.value + n))
-    return replace(state, res=tuple(res)) if res != list(state.res) else state
+            t = out[r]
+            out[r] = track_at(t, r, min(t.high, t.value + n))
+    return tuple(out)
 
 
 def _combat(state: State, **kw: Any) -> State:
@@ -167,6 +179,8 @@ def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None)
         ways = loss_ways(state, r, n)
         if len(ways) == 1:  # no choice: the loss and the stack's change in one copy
             return replace(state, res=ways[0]) if pending is None else replace(state, res=ways[0], pending=pending)
+        if not ways and not op.alt:  # death: the stack goes with the game (see ``die``), its change with it
+            return die(state)
     if pending is not None:
         state = replace(state, pending=pending)
     if op.res == "time":
@@ -194,10 +208,16 @@ def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None)
 def plain_loss(state: State, op: Op) -> Res | None:
     """The tracks after the op when it is a loss of Effort that leaves no choice and can be paid (it then pushes
     no frame and cannot end the game), else ``None``."""
+    ways = effort_ways(state, op)
+    return ways[0] if ways is not None and len(ways) == 1 else None
+
+
+def effort_ways(state: State, op: Op) -> list[Res] | None:
+    """The tracks after each distinct way of paying the op when it is a loss of Effort (see
+    :func:`~unbroken.rules.resources.loss_ways`: none when it cannot be paid), else ``None``."""
     if op.op != "lose" or op.res not in EFFORT:
         return None
-    ways = loss_ways(state, RES[op.res], _amount(state, op))
-    return ways[0] if len(ways) == 1 else None
+    return loss_ways(state, RES[op.res], _amount(state, op))
 
 
 def _time(state: State, n: int, src: str = "") -> State:
@@ -275,7 +295,7 @@ def weapon_down(state: State, perm: bool) -> State:
 
 def _roll(state: State, op: Op, src: str) -> State:
     if op.id:
-        subs = [s.then for s in triggers.statics(state, "instead") if s.id == op.id and can_pay(state, s.then)]
+        subs = [s.then for s in triggers.static_ops(state, "instead") if s.id == op.id and can_pay(state, s.then)]
         if subs:
             plain = attrs.evolve(op, id="")
             labels = ("roll", *(" + ".join(f"spend {o.n} {o.res}" for o in s) for s in subs))
@@ -368,29 +388,51 @@ def run_op(state: State, op: Op, src: str, pending: Pending[Frame] | None = None
 def _monster_op(state: State, op: Op) -> State:
     c = state.combat
     assert c is not None
+    if op.op == "break_armor":
+        return break_armor(state, op.n)
+    after = combat_after(state, c, op)
+    assert after is not None  # every other monster op changes the battle alone
+    return state if after is c else replace(state, combat=after)
+
+
+def combat_after(state: State, c: Combat, op: Op) -> Combat | None:
+    """The battle ``c`` after a monster op that changes nothing else (Wounds, Attack Power, a DEFEND, a skipped
+    turn, raised or healed monster values; ``c`` itself when it does nothing), ``None`` for any other op."""
     name = op.op
     if name == "wound":
         if c.armor > 0 and not op.pierce:
-            return state
-        return _combat(state, health=max(0, c.health - op.n))
-    if name == "break_armor":
-        broken = min(op.n, c.armor)
-        if not broken:
-            return state
-        return triggers.push_fire(state, "armor_broken", combat=replace(c, armor=c.armor - broken))
+            return c
+        return replace(c, health=max(0, c.health - op.n))
     if name == "power":
         if op.id and tables(state).weapons[state.weapon].tier != op.id:
-            return state  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
-        return _combat(state, power=max(0, c.power + op.n))
+            return c  # "certain in-game effects will trigger based on which type of Weapon you have equipped"
+        return replace(c, power=max(0, c.power + op.n))
     if name == "defend":
-        return _combat(state, defend=True)
+        return replace(c, defend=True)
     if name == "skip_turn":
-        return _combat(state, skip=True)
+        return replace(c, skip=True)
     if name == "monster_gain":
         if op.res == "armor":
-            return _combat(state, armor=c.armor + op.n, max_armor=c.max_armor + op.n)
-        return _combat(state, health=c.health + op.n, max_health=c.max_health + op.n)
-    return _combat(state, health=min(c.max_health, c.health + op.n))  # heal
+            return replace(c, armor=c.armor + op.n, max_armor=c.max_armor + op.n)
+        return replace(c, health=c.health + op.n, max_health=c.max_health + op.n)
+    if name == "heal":
+        return replace(c, health=min(c.max_health, c.health + op.n))
+    return None
+
+
+def break_armor(state: State, n: int, under: tuple[Frame, ...] | None = None, **changes: Any) -> State:
+    """Break up to ``n`` Armor (the ``armor_broken`` trigger fires when some breaks), on the stack ``under``
+    (default: the state's) and with ``changes`` to other fields (none that it reads) in the same copy."""
+    c = state.combat
+    assert c is not None
+    broken = min(n, c.armor)
+    if broken:
+        return triggers.push_fire(
+            state, "armor_broken", under=under, combat=replace(c, armor=c.armor - broken), **changes
+        )
+    if under is not None:
+        changes["pending"] = Pending(under)
+    return replace(state, **changes) if changes else state
 
 
 def _tick(state: State, src: str) -> State:

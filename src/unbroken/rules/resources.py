@@ -8,7 +8,8 @@ interpretations in ``docs/rules/unbroken.md``).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple, TypeVar
 
 from tabletop_core.components import Track
 from tabletop_core.fastcopy import replace
@@ -32,6 +33,7 @@ from unbroken.state import (
 __all__ = [
     "Need",
     "Res",
+    "affordable",
     "affords",
     "affords_need",
     "ambiguous",
@@ -50,6 +52,8 @@ __all__ = [
     "spend_time",
 ]
 
+
+T = TypeVar("T")
 
 #: A state's resource tracks, in slot order.
 Res = tuple[Track, ...]
@@ -84,24 +88,46 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
 
 
 def _plan(state: State, need: list[int], large_first: bool = False) -> list[int] | None:
-    have = [t.value for t in state.res]
+    """What is left once ``need`` is paid (``None``: it cannot be), each category of Effort paying first for
+    itself, then covering the shortfall of a lower one (a Small Effort shortfall: Medium Effort first, or Large
+    Effort first with ``large_first``)."""
+    have = list(map(_VALUE, state.res))
     for r in NON_EFFORT:
-        if need[r] > have[r]:
-            return None
-        have[r] -= need[r]
+        n = need[r]
+        if n:
+            if n > have[r]:
+                return None
+            have[r] -= n
     # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
-    for r in (LE, ME, SE):
-        short = need[r]
-        order = (SE, LE, ME) if large_first and r == SE else EFFORT
-        for c in order:
-            if c < r or short == 0:
-                continue
-            take = min(short, have[c])
-            have[c] -= take
-            short -= take
-        if short:
+    le = have[LE] - need[LE]
+    if le < 0:
+        return None
+    me = have[ME] - need[ME]
+    if me < 0:  # Large Effort covers the Medium shortfall
+        le += me
+        if le < 0:
             return None
+        me = 0
+    se = have[SE] - need[SE]
+    if se < 0:  # the Small shortfall: Medium then Large Effort, or Large then Medium
+        if large_first:
+            le += se
+            if le < 0:
+                me += le
+                le = 0
+        else:
+            me += se
+            if me < 0:
+                le += me
+                me = 0
+        if me < 0 or le < 0:
+            return None
+        se = 0
+    have[SE], have[ME], have[LE] = se, me, le
     return have
+
+
+_VALUE = attrgetter("value")
 
 
 def _needs(state: State, ops: tuple[Op, ...], extra: list[int] | None) -> list[int]:
@@ -179,6 +205,31 @@ def affords_need(state: State, need: Need) -> bool:
             return False
         me_left = 0
     return need.se <= res[SE].value + me_left + le_left
+
+
+def affordable(state: State, options: tuple[tuple[T, Need], ...]) -> list[T]:
+    """The items of ``options`` whose :class:`Need` can be paid now, in order (:func:`affords_need` of each, the
+    tracks read once)."""
+    res = state.res
+    se, me, le = res[SE].value, res[ME].value, res[LE].value
+    out = []
+    for item, need in options:
+        for r, n in need.others:
+            if n > res[r].value:
+                break
+        else:
+            le_left = le - need.le
+            if le_left < 0:
+                continue
+            me_left = me - need.me
+            if me_left < 0:
+                le_left += me_left
+                if le_left < 0:
+                    continue
+                me_left = 0
+            if need.se <= se + me_left + le_left:
+                out.append(item)
+    return out
 
 
 def affords(state: State, need: list[int]) -> bool:

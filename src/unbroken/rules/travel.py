@@ -12,7 +12,7 @@ import attrs
 
 from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic
+from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import (
     DOWNGRADE,
     EXPLORE,
@@ -36,6 +36,9 @@ from unbroken.rules import combat, effects, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
 from unbroken.rules.resources import (
+    Need,
+    Res,
+    affordable,
     affords_need,
     ambiguous,
     can_pay,
@@ -47,7 +50,7 @@ from unbroken.rules.resources import (
     spend_time,
 )
 from unbroken.rules.tables import pack_tables, tables
-from unbroken.state import LAST_LEVEL, RES, SE, TIME, State, no_resources
+from unbroken.state import LAST_LEVEL, RES, SE, TIME, Resource, State, no_resources, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -238,6 +241,31 @@ def _craft_affordable(state: State, u: Upgrade, combat: bool) -> bool:
     return can_pay(state, u.cost, _extra(state, u, combat)) if need is None else affords_need(state, need)
 
 
+def craft_options(state: State, *, combat: bool) -> list[Action]:
+    """The Craft actions whose cost and Time can be paid now, in order (each as :func:`craft_ok`)."""
+    w = state.weapons[-1]
+    o = state.options
+    slot = TIME if not combat else SE if state.level == LAST_LEVEL else None
+    crafts = _crafts(o.pack, o.pack_sha256, w, slot)
+    if crafts is None:  # a cost that scales with the Level: checked one by one
+        ups = weapon(state).upgrades
+        return [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, combat)]
+    return affordable(state, crafts) if crafts else []
+
+
+@functools.lru_cache(maxsize=1024)
+def _crafts(pack: str, digest: str, weapon_id: str, slot: Resource | None) -> tuple[tuple[Action, Need], ...] | None:
+    """Each Craft of a weapon with what it costs, its Time paid in ``slot`` (``None``: not paid now); ``None``
+    when a cost scales with the Level (a bounded memo of a pure function of content)."""
+    out = []
+    for i, u in enumerate(pack_tables(pack, digest).weapons[weapon_id].upgrades):
+        need = cost_need(u.cost) if slot is None else cost_need(u.cost, slot, u.time)
+        if need is None:
+            return None
+        out.append((one(CRAFT, Craft, i), need))
+    return tuple(out)
+
+
 def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
     """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
     nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
@@ -278,14 +306,14 @@ def general_ok(state: State, verb: int) -> bool:
 
 def general_options(state: State) -> list[Action]:
     """The General Actions whose cost can be paid, in id order."""
-    return [act for act, need in _GENERAL_OPTIONS if affords_need(state, need)]
+    return affordable(state, _GENERAL_OPTIONS)
 
 
 def reveal_count(state: State) -> int:
     """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
     if state.committed:
         return 1
-    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.statics(state, "reveal"))
+    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.static_ops(state, "reveal"))
     return max(1, min(MAX_REVEAL, n, state.encounters.total))
 
 
@@ -302,8 +330,7 @@ def prep_actions(state: State) -> list[Action]:
         out.append(ACT[SCOUT])
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
-    ups = weapon(state).upgrades
-    out += [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, False)]
+    out += craft_options(state, combat=False)
     out += use_actions(state, "travel")
     return out
 
@@ -318,7 +345,9 @@ def apply_prep(state: State, action: Action) -> State:
     v = action.verb
     if v == FIGHT:
         # "Are you ready to fight the monster? If you are, ... proceed immediately to the Trickery Step."
-        return state.at("combat", "trickery")
+        # the Trickery Step's own part follows at once (its step frame is what the driver resolves next)
+        moved = combat.trickery(state, pos=state.position("combat", "trickery"))
+        return state.at("combat", "trickery") if moved is None else moved
     if v == EXPLORE:
         return explore(state)
     if v in GENERAL:
@@ -362,16 +391,24 @@ def mode_actions(state: State, card: int) -> list[Action]:
 def resolve(state: State, card: int) -> State:
     """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
     enc = state.pack.encounters[card]
-    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=paid(state, enc.spend), large_first=False)
+    res = paid(state, enc.spend)
+    if all(o.op == "gain" for o in enc.gain) and not triggers.activates(state, "resolve"):
+        # Gains alone change no card in play, push nothing and end nothing: the ``resolve`` Fire frame would pop
+        # itself, and the card's end (the ExploreEnd frame) come next; all of it in one copy.
+        return _end(state, card, effects.gained(state, res, enc.gain), state.pending.frames[:-1], large_first=False)
+    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=res, large_first=False)
     return effects.run_ops(state, enc.gain, f"encounter:{enc.id}")
 
 
 def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
-    n = enc.time + sum(o.n for o in triggers.statics(state, "rest_bonus"))
+    n = enc.time + sum(o.n for o in triggers.static_ops(state, "rest_bonus"))
     t = state.res[SE]
     gained: dict[str, Any] = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # ``gain``
+    if not triggers.activates(state, "rest"):
+        # No ``rest`` Fire frame (see ``push_fire``): the card's end comes next, in the same copy.
+        return _end(state, card, gained.get("res", state.res), state.pending.frames[:-1])
     return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
 
 
@@ -384,11 +421,18 @@ def committed(state: State, card: int) -> State:
 
 def explore_end(state: State, card: int) -> State:
     """Lose the card's Time Value and discard it; reaching 0 Time means the monster Ambushes you."""
-    enc = state.pack.encounters[card]
-    t = state.res[TIME]
-    time = max(t.low, t.value - enc.time)
+    return _end(state, card, state.res, state.pending.frames[:-1])
+
+
+def _end(state: State, card: int, res: Res, under: tuple[Frame, ...], **changes: Any) -> State:
+    """:func:`explore_end` with the tracks ``res`` before it and the stack ``under`` after it (``changes`` to
+    other fields in the same copy)."""
+    t = res[TIME]
+    time = max(t.low, t.value - state.pack.encounters[card].time)
     pos = state.position("combat", "ambush") if time <= 0 else state.position("travel", "preparation")
-    return state.pop(encounters=state.encounters.discard(card), res=state.res_at(TIME, time), pos=pos)
+    res = (*res[:TIME], track_at(t, TIME, time), *res[TIME + 1 :])
+    encounters = state.encounters.discard(card)
+    return replace(state, pending=Pending(under), encounters=encounters, res=res, pos=pos, **changes)
 
 
 def apply_mode(state: State, card: int, action: Action) -> State:

@@ -31,6 +31,7 @@ __all__ = [
     "COMMUTING",
     "Cand",
     "Fire",
+    "InPlay",
     "Trig",
     "abilities_of",
     "activates",
@@ -44,6 +45,7 @@ __all__ = [
     "label",
     "push_fire",
     "resolves_to_nothing",
+    "static_ops",
     "statics",
 ]
 
@@ -219,6 +221,11 @@ def _commute_pair(a: dict[str, int], b: dict[str, int]) -> bool:
 def cards_in_play(state: State) -> list[str]:
     """The source name (``kind:id``) of every card in play: character, skills, active conditions, the monster in
     combat, in that order."""
+    return list(_in_play(state).cards)
+
+
+def _listed(state: State) -> tuple[str, ...]:
+    """:func:`cards_in_play`, built from the fields (the long way the memo of :func:`_in_play` stands for)."""
     out = [f"character:{state.options.character}"]
     if state.skills:
         out += [f"skill:{s}" for s in state.skills]
@@ -226,7 +233,48 @@ def cards_in_play(state: State) -> list[str]:
         out += [f"condition:{c.id}" for c in state.conditions]
     if state.combat is not None:
         out.append(f"monster:{state.combat.monster}")
-    return out
+    return tuple(out)
+
+
+class InPlay:
+    """The cards in play for one set of the fields that say which (see :func:`cards_in_play`), with what is
+    derived from them alone, filled in as it is asked for: the static ops by op name, and by trigger whether
+    anything activates and the frame of Responses it fires. Every entry is a pure function of the fields and the
+    pack; the memo holds the field values it was made for, so their identities are not reused while it is kept.
+    """
+
+    __slots__ = ("activated", "cards", "conditions", "fired", "monster", "options", "skills", "statics")
+
+    def __init__(self, state: State) -> None:
+        self.options = state.options
+        self.skills = state.skills
+        self.conditions = state.conditions
+        self.monster = None if state.combat is None else state.combat.monster
+        self.cards = _listed(state)
+        self.statics: dict[str, tuple[Op, ...]] = {}
+        self.activated: dict[str, bool] = {}
+        self.fired: dict[str, Trig | None] = {}
+
+
+#: The last :class:`InPlay` made (a one-entry memo: the cards in play change rarely within a game or a search).
+_IN_PLAY: list[InPlay | None] = [None]
+
+
+def _in_play(state: State) -> InPlay:
+    """The :class:`InPlay` of ``state``'s fields: the last one when the options, skills and conditions are the
+    same objects and the monster in combat the same, else a new one."""
+    memo = _IN_PLAY[0]
+    c = state.combat
+    if (
+        memo is not None
+        and memo.skills is state.skills
+        and memo.conditions is state.conditions
+        and memo.options is state.options
+        and memo.monster == (None if c is None else c.monster)
+    ):
+        return memo
+    memo = _IN_PLAY[0] = InPlay(state)
+    return memo
 
 
 def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
@@ -263,13 +311,22 @@ def label(state: State, src: str, index: int) -> str:
 
 def statics(state: State, op: str) -> list[Op]:
     """The ops named ``op`` of every static ability in play."""
-    cards = tables(state).statics
-    out: list[Op] = []
-    for src in cards_in_play(state):
-        ops = cards.get(src)
-        if ops is not None:
-            out += ops.get(op, ())
-    return out
+    return list(static_ops(state, op))
+
+
+def static_ops(state: State, op: str) -> tuple[Op, ...]:
+    """:func:`statics` as a tuple, derived once per set of cards in play (see :class:`InPlay`)."""
+    memo = _in_play(state)
+    found = memo.statics.get(op)
+    if found is None:
+        cards = tables(state).statics
+        listed: list[Op] = []
+        for src in memo.cards:
+            ops = cards.get(src)
+            if ops is not None:
+                listed += ops.get(op, ())
+        found = memo.statics[op] = tuple(listed)
+    return found
 
 
 #: The fields that say which cards are in play (see :func:`cards_in_play`).
@@ -308,20 +365,24 @@ def push_fire(
 
 def activates(state: State, trigger: str) -> bool:
     """Whether ``trigger`` activates anything in play (:func:`fire` gives a frame), without building it."""
-    responses = tables(state).responses
-    for src in cards_in_play(state):  # noqa: SIM110  # a loop: no generator per check
-        if trigger in responses[src]:
-            return True
-    return False
+    memo = _in_play(state)
+    found = memo.activated.get(trigger)
+    if found is None:
+        responses = tables(state).responses
+        found = memo.activated[trigger] = any(trigger in responses[src] for src in memo.cards)
+    return found
 
 
 def fire(state: State, trigger: str) -> Trig | None:
     """The frame of Responses activated by ``trigger`` (``None`` if nothing responds or passes)."""
+    memo = _in_play(state)
+    fired = memo.fired
+    if trigger in fired:
+        return fired[trigger]
     responses = tables(state).responses
-    cands = [Cand(src, i, optional) for src in cards_in_play(state) for i, optional in responses[src].get(trigger, ())]
-    if not cands:
-        return None
-    return Trig(trigger, tuple(cands), 0)
+    cands = [Cand(src, i, optional) for src in memo.cards for i, optional in responses[src].get(trigger, ())]
+    frame = fired[trigger] = Trig(trigger, tuple(cands), 0) if cands else None
+    return frame
 
 
 def _ability(state: State, cand: Cand) -> Ability | None:
