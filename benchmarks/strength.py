@@ -71,7 +71,7 @@ BUDGETS: dict[str, dict[str, Any]] = {
         "unrest_games": 20,
         "unbroken_agent": f"mcts:iterations={SECOND['unbroken']},rollout=heuristic,prior=heuristic,normalize=observed",
         "unbroken_games": 4,
-        "runebound_agent": f"mcts:iterations={SECOND['runebound']},chance=widen,objective=win",
+        "runebound_agent": f"mcts:iterations={SECOND['runebound']},chance=widen,objective=win,exploration_scale=spread",
         "runebound_games": 40,
         "fights": FIGHTS[:3],
     },

@@ -44,6 +44,14 @@ takes the gamble. A rollout cut at ``rollout_limit`` scores what ``evaluate`` (d
 state it stopped in, judged by the same rule: under ``"win"`` it counts as a win only if those returns would be a
 win at the end of the game (a game's returns before the end are usually all 0, which is no win).
 
+Exploration: ``exploration`` is the UCB (or PUCT) constant on values scaled to [0, 1]. With
+``exploration_scale="spread"`` each node multiplies it by the standard deviation of the values backed up through
+the node over 1/2 (the largest a value in [0, 1] can have), at least :attr:`MCTSAgent.SPREAD_FLOOR` of it. Where
+rollouts almost always score the same (under ``objective="win"``, random rollouts of a hard game that rarely win)
+the actions' means differ by hundredths while a fixed constant explores by tenths, so a small budget spreads its
+visits evenly and picks on noise; scaled, the exploration shrinks to what the values can tell apart, and where
+they are spread it stays as given (tests/core/test_mcts_exploration.py).
+
 Cost: an iteration's time is almost all the game's own calls (a random rollout to the end), so the search asks
 the game as little as it can: in a perfect-information search a node whose path from the root holds only edges
 of the tree (decisions, and widened chance outcomes) stands for one state, and keeps its legal actions, their ids
@@ -190,11 +198,15 @@ class _Node:
     nodes of a search over determinizations.
     """
 
-    __slots__ = ("actor", "after", "avail", "ids", "legal", "state", "visits", "wins")
+    __slots__ = ("actor", "after", "avail", "count", "ids", "legal", "squares", "state", "total", "visits", "wins")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}
         self.wins: dict[int, float] = {}
+        # Over all the node's visits (``exploration_scale="spread"`` only): their number, values' sum and squares.
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
         self.avail: dict[int, int] = {}
         self.state: Any = None  # widened search, perfect information: the state, for tree reuse
         self.legal: Sequence[Any] | None = None
@@ -235,10 +247,16 @@ class MCTSAgent:
             each seat backs up 1 for a won game and 0 for a tie or a loss, by
             :func:`~tabletop_core.simulation.outcomes.seat_outcomes`; a rollout cut at ``rollout_limit`` is judged
             on ``evaluate``'s returns the same way). See the module.
+        exploration_scale: ``"fixed"`` (the constant as given) or ``"spread"`` (at each node, the constant times
+            the standard deviation of the node's backed-up values over 1/2, at least ``SPREAD_FLOOR`` of it). See
+            the module.
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
     always_determinize = False
+    #: Under ``exploration_scale="spread"``, the least share of ``exploration`` a node keeps (a node whose every
+    #: rollout scored the same still tries its other actions, slowly).
+    SPREAD_FLOOR = 0.1
 
     def __init__(
         self,
@@ -258,6 +276,7 @@ class MCTSAgent:
         prior: str | RolloutPolicy | None = None,
         prior_weight: float = 0.5,
         objective: str = "return",
+        exploration_scale: str = "fixed",
     ) -> None:
         if normalize not in ("observed", "spec"):
             raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
@@ -269,6 +288,10 @@ class MCTSAgent:
             raise TabletopError(f"{type(self).__name__}: prior_weight must be in [0, 1), not {prior_weight}")
         if objective not in ("return", "win"):
             raise TabletopError(f"{type(self).__name__}: objective must be 'return' or 'win', not {objective!r}")
+        if exploration_scale not in ("fixed", "spread"):
+            raise TabletopError(
+                f"{type(self).__name__}: exploration_scale must be 'fixed' or 'spread', not {exploration_scale!r}"
+            )
         if iterations is not None and iterations < 1:
             raise TabletopError(f"{type(self).__name__}: iterations must be >= 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -289,6 +312,7 @@ class MCTSAgent:
         self.prior: RolloutPolicy | None = None if prior is None else self._prior(prior)
         self.prior_weight = prior_weight
         self.objective = objective
+        self.spread = exploration_scale == "spread"
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
@@ -334,6 +358,8 @@ class MCTSAgent:
             text += f", prior={self.prior_name!r}, prior_weight={self.prior_weight}"
         if self.objective != "return":
             text += f", objective={self.objective!r}"
+        if self.spread:
+            text += ", exploration_scale='spread'"
         return text + ")"
 
     def reset(self) -> None:
@@ -498,6 +524,12 @@ class MCTSAgent:
         for node, action, actor in trail:
             node.visits[action] = node.visits.get(action, 0) + 1
             node.wins[action] = node.wins.get(action, 0.0) + values[actor]
+        if self.spread:
+            for node, _, actor in trail:
+                v = values[actor]
+                node.count += 1
+                node.total += v
+                node.squares += v * v
 
     def _widened(self, node: _Node, outcomes: Sequence[tuple[Any, float]], ids: Sequence[int]) -> int:
         """The position in ``outcomes`` (with ids ``ids``) of a chance outcome under progressive widening: a fresh
@@ -514,10 +546,22 @@ class MCTSAgent:
         seen[oid] = seen.get(oid, 0) + 1
         return int(k)
 
+    def _exploration(self, node: _Node, scale: float) -> float:
+        """The exploration constant at ``node``: ``exploration``, or under ``exploration_scale="spread"`` that times
+        the standard deviation of the node's backed-up values (scaled to [0, 1]) over 1/2, the largest it can be,
+        and at least :attr:`SPREAD_FLOOR` of it."""
+        c = self.exploration
+        if not self.spread or node.count < 2:
+            return c
+        mean = node.total / node.count
+        variance = (node.squares / node.count - mean * mean) * scale * scale
+        share = 2.0 * math.sqrt(variance) if variance > 0 else 0.0
+        return c * (share if share > self.SPREAD_FLOOR else self.SPREAD_FLOOR)
+
     def _best_ucb(self, node: _Node, ids: Sequence[int]) -> int:
         """The position in ``ids`` of the highest :meth:`_ucb` score (the first of equal scores, as ``max``)."""
         low, scale = self._norm
-        c = self.exploration
+        c = self._exploration(node, scale)
         visits, wins, avail = node.visits, node.wins, node.avail
         log, sqrt = math.log, math.sqrt
         best = -math.inf
@@ -538,7 +582,7 @@ class MCTSAgent:
         ``n`` its visits and ``m`` its availability count less one (the visits of the node while it was legal).
         """
         low, scale = self._norm
-        c = self.exploration
+        c = self._exploration(node, scale)
         visits, wins, avail = node.visits, node.wins, node.avail
         weight = self.prior_weight
         base = (1.0 - weight) / len(ids)
@@ -560,7 +604,7 @@ class MCTSAgent:
         n = node.visits[action]
         low, scale = self._norm
         mean = (node.wins[action] / n - low) * scale
-        return mean + self.exploration * math.sqrt(math.log(node.avail[action]) / n)
+        return mean + self._exploration(node, scale) * math.sqrt(math.log(node.avail[action]) / n)
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
