@@ -505,17 +505,17 @@ class Driver(Generic[S, A]):
 
     def current_player(self, state: S) -> int:
         """``TERMINAL`` when over, else the owning frame's actor (``CHANCE`` at a chance frame)."""
-        frame = self.locate(state)
-        if frame is None:
-            return TERMINAL
-        return frame.actor(state)
+        rest = self._rest  # the rest memo read here, not through ``locate``: one call less per question
+        frame = rest[1] if rest[0] is state else self.locate(state)
+        return TERMINAL if frame is None else frame.actor(state)
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
         """The owning frame's actions (the outcomes at a chance frame); empty when over (memoized)."""
         memo = self._legal
         if memo[0] is state:
             return memo[1]
-        frame = self.locate(state)
+        rest = self._rest
+        frame = rest[1] if rest[0] is state else self.locate(state)
         actions: tuple[A, ...] = () if frame is None else frame.legal_actions(state)
         self._legal = (state, actions)
         return actions
@@ -525,7 +525,8 @@ class Driver(Generic[S, A]):
         memo = self._outcomes
         if memo[0] is state:
             return memo[1]
-        frame = self.locate(state)
+        rest = self._rest
+        frame = rest[1] if rest[0] is state else self.locate(state)
         outcomes: tuple[tuple[A, float], ...] = () if frame is None else frame.chance_outcomes(state)
         self._outcomes = (state, outcomes)
         return outcomes

@@ -6,9 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import numpy as np
 
 import unbroken
+from tabletop_core.chance import sample_outcome
 from tabletop_core.flow import Pending
+from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken.actions import Action, Die, DrawCard
 from unbroken.content.loader import Pack, parse_pack
 from unbroken.rules import flow
@@ -21,6 +24,24 @@ GAME = unbroken.GAME
 #: naming a Level 1 monster's numbers play against: the shipped Level 1 is balance data, tuned by simulation.
 REFERENCE_TOML = (Path(__file__).parent / "data" / "reference_level1.toml").read_text(encoding="utf-8")
 REFERENCE: Pack = parse_pack({"tests/unbroken/data/reference_level1.toml": REFERENCE_TOML}, name="reference")
+
+
+def random_steps(steps: int, seed: int = 0) -> int:
+    """Play the benchmark's random playout (chance from its exact distribution, a uniform legal action, through the
+    checked ``step``) from ``np.random.default_rng(seed)``, whole games until at least ``steps``; the steps played."""
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < steps:
+        state = GAME.new_game()
+        while (player := GAME.current_player(state)) != TERMINAL:
+            if player == CHANCE:
+                action = sample_outcome(GAME.chance_outcomes(state), rng)
+            else:
+                legal = GAME.legal_actions(state)
+                action = legal[int(rng.integers(len(legal)))]
+            state = GAME.step(state, action)
+            done += 1
+    return done
 
 
 def fresh(**options: Any) -> State:

@@ -8,13 +8,10 @@ depend on the machine's load: State copies per random step, and copies made by a
 from __future__ import annotations
 
 import attrs
-import numpy as np
 import pytest
 
-from tabletop_core.chance import sample_outcome
 from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
-from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken import setup
 from unbroken.actions import SKIP, Act, DrawCard, Use, action_id
 from unbroken.content.schema import TRIGGERS, Op
@@ -36,7 +33,7 @@ from unbroken.rules.travel import (
 from unbroken.rules.triggers import Fire, available, cards_in_play, fire, is_in_play, statics
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State
 
-from .helpers import GAME
+from .helpers import GAME, random_steps
 from .test_fast_paths import resting_states
 
 
@@ -50,18 +47,7 @@ def _playout_copies(steps: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, i
         init(self, *args, **kwargs)  # type: ignore[arg-type]  # the attrs __init__, passed through
 
     monkeypatch.setattr(State, "__init__", counted)
-    rng = np.random.default_rng(0)
-    done = 0
-    while done < steps:
-        state = GAME.new_game()
-        while (player := GAME.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(GAME.chance_outcomes(state), rng)
-            else:
-                legal = GAME.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = GAME.step(state, action)
-            done += 1
+    done = random_steps(steps)
     return done, made[0]
 
 

@@ -13,10 +13,8 @@ import pstats
 import numpy as np
 import pytest
 
-from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Pending
-from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken.actions import FIGHT, Attack, Craft, Die
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow, travel, triggers
@@ -40,7 +38,7 @@ from unbroken.rules.tables import tables
 from unbroken.rules.travel import ExploreEnd, ExploreMode, _craft_affordable, craft_options, weapon
 from unbroken.state import EFFORT, LAST_LEVEL, LE, ME, N_RESOURCES, NON_EFFORT, SE, TRACKS, State
 
-from .helpers import GAME
+from .helpers import GAME, random_steps
 from .test_fast_paths import resting_states
 
 FIGHT_ACT = ACT[FIGHT]
@@ -173,35 +171,13 @@ def _playout_counts(steps: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, i
         init(self, *args, **kwargs)  # type: ignore[arg-type]  # the attrs __init__, passed through
 
     GAME.new_game()  # the starting state of the default options, made once
-    rng = np.random.default_rng(0)
-    done = 0
     profile = cProfile.Profile()
     profile.enable()
-    while done < steps:
-        state = GAME.new_game()
-        while (player := GAME.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(GAME.chance_outcomes(state), rng)
-            else:
-                legal = GAME.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = GAME.step(state, action)
-            done += 1
+    done = random_steps(steps)
     profile.disable()
     calls = pstats.Stats(profile).total_calls  # type: ignore[attr-defined]  # set by Stats, not declared
     monkeypatch.setattr(State, "__init__", counted)
-    rng = np.random.default_rng(0)
-    counted_steps = 0
-    while counted_steps < steps:
-        state = GAME.new_game()
-        while (player := GAME.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(GAME.chance_outcomes(state), rng)
-            else:
-                legal = GAME.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = GAME.step(state, action)
-            counted_steps += 1
+    random_steps(steps)
     return done, made[0], calls
 
 

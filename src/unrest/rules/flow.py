@@ -17,7 +17,6 @@ import attrs
 
 from tabletop_core.errors import TabletopError
 from tabletop_core.flow import Chance, Driver, Frame
-from tabletop_core.spec import TERMINAL
 from unrest import setup
 from unrest.actions import Action, Draw, Outcome
 from unrest.rules.liberation import DrawStep, LiberateStep, Proof
@@ -102,7 +101,7 @@ class UnrestDriver(Driver[UnrestState, Action]):
     next event, else the frame of the position, found by the identity of the shared position values
     (:data:`unrest.state.POSITIONS`; any other position by its phase and step, as the core driver finds it).
 
-    What it gives is the core driver's, event for event (``tests/unrest/test_speed_driver.py`` plays random games
+    What it gives is the core driver's, event for event (``tests/unrest/test_speed_rules.py`` plays random games
     through both); it saves a lookup function, a property and two dict lookups per frame found.
     """
 
@@ -122,34 +121,6 @@ class UnrestDriver(Driver[UnrestState, Action]):
             return frames[-1]
         frame = self._by_pos.get(id(state.pos))
         return self._frame_of_step(state) if frame is None else frame
-
-    def current_player(self, state: UnrestState) -> int:
-        """``TERMINAL`` when over, else the owning frame's actor (the core's, with the rest memo read inline)."""
-        rest = self._rest
-        frame = rest[1] if rest[0] is state else self.locate(state)
-        return TERMINAL if frame is None else frame.actor(state)
-
-    def legal_actions(self, state: UnrestState) -> tuple[Action, ...]:
-        """The owning frame's actions; empty when over (the core's, with both memos read inline)."""
-        memo = self._legal
-        if memo[0] is state:
-            return memo[1]
-        rest = self._rest
-        frame = rest[1] if rest[0] is state else self.locate(state)
-        actions: tuple[Action, ...] = () if frame is None else frame.legal_actions(state)
-        self._legal = (state, actions)
-        return actions
-
-    def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Action, float], ...]:
-        """The outcomes of a chance frame; empty anywhere else (the core's, with both memos read inline)."""
-        memo = self._outcomes
-        if memo[0] is state:
-            return memo[1]
-        rest = self._rest
-        frame = rest[1] if rest[0] is state else self.locate(state)
-        outcomes: tuple[tuple[Action, float], ...] = () if frame is None else frame.chance_outcomes(state)
-        self._outcomes = (state, outcomes)
-        return outcomes
 
     def run(self, state: UnrestState) -> UnrestState:
         """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
