@@ -490,7 +490,12 @@ class Driver(Generic[S, A]):
                     self._rest = (state, frame)  # the caller asks who acts here next: it is known
                     return state
                 state = nxt
-        raise TabletopError(
+        raise self.no_rest(state)
+
+    def no_rest(self, state: S) -> TabletopError:
+        """The error of a loop that resolved :attr:`limit` automatic frames from ``state`` without coming to rest
+        (a loop in the rules or the content); for a subclass's own loop to raise as :meth:`run` does."""
+        return TabletopError(
             f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
             f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
         )

@@ -15,7 +15,7 @@ import pytest
 
 import unrest
 from tabletop_core import from_json, to_json
-from tabletop_core.errors import IllegalActionError
+from tabletop_core.errors import IllegalActionError, TabletopError
 from tabletop_core.flow import Driver
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE, TERMINAL
@@ -278,3 +278,16 @@ def test_the_rounds_end_is_the_rule_by_replace() -> None:
         assert after == plain and type(after) is UnrestState
         checked += 1
     assert checked > 100
+
+
+def test_unrests_driver_raises_the_cores_error_on_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A frame that never comes to rest (a loop in the rules): Unrest's own loop stops at the guard, as the core's.
+    state = next(
+        s for s in random_states(2, 24) if unrest.current_player(s) not in (CHANCE, TERMINAL) and not s.pending
+    )
+    kind = type(flow.DRIVER.frame(state))
+    monkeypatch.setattr(kind, "waits", False)
+    monkeypatch.setattr(kind, "auto", lambda self, s: s)
+    for driver in (flow.UnrestDriver(), _core_driver()):
+        with pytest.raises(TabletopError, match=r"^unrest: the rules did not come to rest after \d+ automatic steps"):
+            driver.run(state)

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 
 import attrs
 
-from tabletop_core.errors import TabletopError
 from tabletop_core.flow import Chance, Driver, Frame
 from unrest import setup
 from unrest.actions import Action, Draw, Outcome
@@ -151,10 +150,7 @@ class UnrestDriver(Driver[UnrestState, Action]):
                 self._rest = (state, frame)  # the caller asks who acts here next: it is known
                 return state
             state = nxt
-        raise TabletopError(
-            f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
-            f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
-        )
+        raise self.no_rest(state)
 
 
 DRIVER: Driver[UnrestState, Action] = UnrestDriver()
