@@ -9,9 +9,8 @@ import attrs
 import numpy as np
 
 import unbroken
-from tabletop_core.chance import sample_outcome
 from tabletop_core.flow import Pending
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_playout
 from unbroken.actions import Action, Die, DrawCard
 from unbroken.content.loader import Pack, parse_pack
 from unbroken.rules import flow
@@ -32,15 +31,7 @@ def random_steps(steps: int, seed: int = 0) -> int:
     rng = np.random.default_rng(seed)
     done = 0
     while done < steps:
-        state = GAME.new_game()
-        while (player := GAME.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(GAME.chance_outcomes(state), rng)
-            else:
-                legal = GAME.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = GAME.step(state, action)
-            done += 1
+        done += sum(1 for _ in random_playout(GAME, GAME.new_game(), rng)) - 1  # the steps: states but the first
     return done
 
 

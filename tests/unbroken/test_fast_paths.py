@@ -13,10 +13,9 @@ import functools
 import attrs
 import numpy as np
 
-from tabletop_core.chance import sample_outcome
 from tabletop_core.components import Track
 from tabletop_core.flow import Pending
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_playout
 from unbroken.actions import Die
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow
@@ -39,15 +38,8 @@ def resting_states() -> tuple[State, ...]:
     out: list[State] = []
     for difficulty, character in VARIANTS:
         for _ in range(4):
-            state = GAME.new_game(difficulty=difficulty, character=character)
-            while (player := GAME.current_player(state)) != TERMINAL:
-                out.append(state)
-                if player == CHANCE:
-                    action = sample_outcome(GAME.chance_outcomes(state), rng)
-                else:
-                    legal = GAME.legal_actions(state)
-                    action = legal[int(rng.integers(len(legal)))]
-                state = GAME.step(state, action)
+            states = list(random_playout(GAME, GAME.new_game(difficulty=difficulty, character=character), rng))
+            out.extend(states[:-1])  # the terminal state is not a resting state
     return tuple(out)
 
 

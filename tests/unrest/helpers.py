@@ -10,6 +10,7 @@ import numpy as np
 import unrest
 from tabletop_core.agents import RandomAgent
 from tabletop_core.flow import Position
+from tests.playouts import random_playout
 from unrest.determinization import batch_of, draw_deadlines
 from unrest.rules.cards import DECK, KINDS, parse_card
 from unrest.state import FLOW, Destroyed, Planned, StackCard, UnrestOptions, UnrestState
@@ -171,20 +172,8 @@ def prove(state: UnrestState) -> UnrestState:
 
 def random_states(games: int, seed: int) -> list[UnrestState]:
     """Every state of seeded random games, the variants alternating (standard first)."""
-    from tabletop_core import sample_outcome
-    from tabletop_core.spec import CHANCE, TERMINAL
-
     rng = np.random.default_rng(seed)
     out: list[UnrestState] = []
     for g in range(games):
-        state = unrest.new_game(variant="capitol" if g % 2 else "standard")
-        while (player := unrest.current_player(state)) != TERMINAL:
-            out.append(state)
-            if player == CHANCE:
-                action = sample_outcome(unrest.chance_outcomes(state), rng)
-            else:
-                legal = unrest.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = unrest.step(state, action)
-        out.append(state)
+        out.extend(random_playout(unrest, unrest.new_game(variant="capitol" if g % 2 else "standard"), rng))
     return out
