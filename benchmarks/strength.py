@@ -67,7 +67,8 @@ BUDGETS: dict[str, dict[str, Any]] = {
         "fights": FIGHTS[:3],
     },
     "second": {
-        "unrest_agent": f"ismcts:iterations={SECOND['unrest']},prior=heuristic",
+        # stop_early: the same move as the whole count, sooner (no tree is kept between an Unrest seat's moves).
+        "unrest_agent": f"ismcts:iterations={SECOND['unrest']},prior=heuristic,stop_early=true",
         "unrest_games": 20,
         "unbroken_agent": f"mcts:iterations={SECOND['unbroken']},rollout=heuristic,prior=heuristic,normalize=observed",
         "unbroken_games": 4,

@@ -52,6 +52,13 @@ the actions' means differ by hundredths while a fixed constant explores by tenth
 visits evenly and picks on noise; scaled, the exploration shrinks to what the values can tell apart, and where
 they are spread it stays as given (tests/core/test_mcts_exploration.py).
 
+Stopping early: with an iteration budget, ``stop_early=True`` ends a decision's search as soon as the most
+visited action at the root leads every other by more than the iterations left. Each iteration adds one visit to
+one root action, so no other action could reach its count, and the move is the one the whole budget would have
+chosen from the same generator: the same play for less time (the rule of "smart pruning" in Go engines). What
+differs is what comes after: the generator has made fewer draws, and a kept subtree (``reuse``) holds fewer
+visits for the next decision, so with tree reuse a stopped search leaves the next one less to start from.
+
 Cost: an iteration's time is almost all the game's own calls (a random rollout to the end), so the search asks
 the game as little as it can: in a perfect-information search a node whose path from the root holds only edges
 of the tree (decisions, and widened chance outcomes) stands for one state, and keeps its legal actions, their ids
@@ -250,6 +257,8 @@ class MCTSAgent:
         exploration_scale: ``"fixed"`` (the constant as given) or ``"spread"`` (at each node, the constant times
             the standard deviation of the node's backed-up values over 1/2, at least ``SPREAD_FLOOR`` of it). See
             the module.
+        stop_early: with ``iterations``, end a decision's search once no other root action can reach the most
+            visited one's count in the iterations left (the same move, sooner; see the module).
     """
 
     #: Whether every iteration starts from a fresh determinization (``ISMCTSAgent`` sets it always).
@@ -277,6 +286,7 @@ class MCTSAgent:
         prior_weight: float = 0.5,
         objective: str = "return",
         exploration_scale: str = "fixed",
+        stop_early: bool = False,
     ) -> None:
         if normalize not in ("observed", "spec"):
             raise TabletopError(f"{type(self).__name__}: normalize must be 'observed' or 'spec', not {normalize!r}")
@@ -313,6 +323,7 @@ class MCTSAgent:
         self.prior_weight = prior_weight
         self.objective = objective
         self.spread = exploration_scale == "spread"
+        self.stop_early = bool(stop_early)
         self._seen = [math.inf, -math.inf]  # the lowest and highest rollout return of the current search
         self._norm = (0.0, 1.0)  # (low, scale) that maps a mean return to [0, 1] in the UCB score
         self._kept: Tree | None = None
@@ -360,6 +371,8 @@ class MCTSAgent:
             text += f", objective={self.objective!r}"
         if self.spread:
             text += ", exploration_scale='spread'"
+        if self.stop_early:
+            text += ", stop_early=True"
         return text + ")"
 
     def reset(self) -> None:
@@ -385,12 +398,15 @@ class MCTSAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         self._draws = _Draws(rng)
         done = 0
+        cap = self.iterations if self.stop_early else None
         while (self.iterations is None or done < self.iterations) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
             root = game.determinize(state, player, rng) if hidden else state
             self._iterate(game, root, tree, rng, (low, scale), keep_states=self.widen and not hidden, exact=not hidden)
             done += 1
+            if cap is not None and self._settled(tree[()].visits, ids, cap - done):
+                break
         self.last_iterations = done
         node = tree[()]
         by_id = dict(zip(ids, legal, strict=True))
@@ -402,6 +418,18 @@ class MCTSAgent:
         else:
             self._after = None
         return by_id[best]
+
+    @staticmethod
+    def _settled(visits: dict[int, int], ids: Sequence[int], left: int) -> bool:
+        """Whether the most visited of ``ids`` leads every other by more than ``left`` visits (none can catch it)."""
+        first = second = 0
+        for i in ids:
+            v = visits.get(i, 0)
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        return first > second + left
 
     def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
         """The kept subtree that ``state`` roots, if any (see the module)."""
