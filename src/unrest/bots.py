@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -71,15 +72,15 @@ def _add(t: list[int], kind: int, up: bool) -> None:
         t[13 + s] += 1
 
 
-def _revolution_progress(t: list[int], revolution: int) -> float:
+def _revolution_progress(t: Sequence[int], revolution: int) -> float:
     return min(1.0, (t[0] + t[1] + t[2] + t[3]) / revolution)
 
 
-def _surge_progress(t: list[int], revolution: int) -> float:
+def _surge_progress(t: Sequence[int], revolution: int) -> float:
     return min(1.0, max(t[13:17]) / POLITICAL_SURGE.count)
 
 
-def _fortified_progress(t: list[int], revolution: int) -> float:
+def _fortified_progress(t: Sequence[int], revolution: int) -> float:
     s, d = t[SUPPLIES], t[DISRUPTION]
     above = FORTIFIED_ORGANIZERS.above
     if d > s > above:
@@ -87,26 +88,26 @@ def _fortified_progress(t: list[int], revolution: int) -> float:
     return 0.5 * min(s, above + 1) / (above + 1) + 0.45 * min(d, s + 1) / (s + 1)
 
 
-def _coup_progress(t: list[int], revolution: int) -> float:
+def _coup_progress(t: Sequence[int], revolution: int) -> float:
     return sum(1 for i in range(4) if t[4 + i]) / 4
 
 
-def _plot_progress(t: list[int], revolution: int) -> float:
+def _plot_progress(t: Sequence[int], revolution: int) -> float:
     return min(1.0, max(t[8:13]) / COORDINATED_PLOT.count)
 
 
-def _sleeper_progress(t: list[int], revolution: int) -> float:
+def _sleeper_progress(t: Sequence[int], revolution: int) -> float:
     v = t[8:13]
     n = SLEEPER_CELL.run
     return max(sum(1 for x in v[i : i + n] if x) for i in range(len(v) - n + 1)) / n
 
 
-def _espionage_progress(t: list[int], revolution: int) -> float:
+def _espionage_progress(t: Sequence[int], revolution: int) -> float:
     least = ESPIONAGE.least
     return (min(t[INTELLIGENCE], least) + min(t[DISRUPTION], least)) / (2 * least)
 
 
-def _press_progress(t: list[int], revolution: int) -> float:
+def _press_progress(t: Sequence[int], revolution: int) -> float:
     i, u = t[INTELLIGENCE], t[UPHEAVAL]
     least = ENERGIZED_PRESS.least
     if i > u >= least:
@@ -114,14 +115,14 @@ def _press_progress(t: list[int], revolution: int) -> float:
     return 0.5 * min(u, least) / least + 0.45 * min(i, u + 1) / (u + 1)
 
 
-def _civil_progress(t: list[int], revolution: int) -> float:
+def _civil_progress(t: Sequence[int], revolution: int) -> float:
     if t[4 + DISRUPTION]:
         return 0.0
     return min(1.0, t[UPHEAVAL] / CIVIL_DISOBEDIENCE.least)
 
 
 #: How close a tally is to each Mission condition, by the condition's key (the content binds ids to keys).
-_PROGRESS: dict[str, Callable[[list[int], int], float]] = {
+_PROGRESS: dict[str, Callable[[Sequence[int], int], float]] = {
     REVOLUTION.key: _revolution_progress,
     POLITICAL_SURGE.key: _surge_progress,
     FORTIFIED_ORGANIZERS.key: _fortified_progress,
@@ -136,21 +137,40 @@ _PROGRESS: dict[str, Callable[[list[int], int], float]] = {
 _BY_ID = tuple(_PROGRESS[m.key] for m in MISSIONS)
 
 
-def _progress(m: int, t: list[int], revolution: int) -> float:
+def _progress(m: int, t: Sequence[int], revolution: int) -> float:
     """How close tally ``t`` is to Mission ``m`` (1.0 when met)."""
     return _BY_ID[m](t, revolution)
 
 
-def district_value(t: list[int], missions: Sequence[int], revolution: int = REVOLUTION.target) -> float:
+def district_value(t: Sequence[int], missions: Sequence[int], revolution: int = REVOLUTION.target) -> float:
     """The best progress of a tally toward the Missions on the table (squared, so near-complete counts
     most)."""
+    return _value(tuple(t), tuple(missions), revolution)
+
+
+# The bots' cost is these two pure functions of a tally and the table, asked again and again for the same
+# tallies (a search asks the bot for a prior at every node of every iteration): each is cached. A game's tallies
+# are those of stacks of at most a few dozen cards over three Missions, so the caches stay warm; the answers are
+# the same floats computed the same way (tests/unrest/test_bots.py checks them against the plain definitions).
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a tally, the Missions dealt and the Revolution's target
+def _value(t: tuple[int, ...], missions: tuple[int, ...], revolution: int) -> float:
     best = 0.0
     for m in missions:
-        p = _progress(m, t, revolution)
+        p = _BY_ID[m](t, revolution)
         if p >= MET:
             return 2.0
         best = max(best, p)
     return best * best
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a tally, the Missions dealt, and the card added
+def _gain_of(t: tuple[int, ...], missions: tuple[int, ...], kind: int, up: bool, capitol: bool) -> float:
+    """:func:`_gain` on a tally (``capitol``: the District is the Capitol variant's Capitol)."""
+    revolution = (REVOLUTION_CAPITOL if capitol else REVOLUTION).target
+    after = list(t)
+    _add(after, kind, up)
+    gain = _value(tuple(after), missions, revolution) - _value(t, missions, revolution)
+    return gain + (1.0 if capitol and gain > 1.0 else 0.0)
 
 
 def _revolution(view: UnrestView, district: int) -> int:
@@ -160,13 +180,10 @@ def _revolution(view: UnrestView, district: int) -> int:
 
 
 def _gain(view: UnrestView, tallies: dict[int, list[int]], district: int, kind: int, up: bool) -> float:
-    t = tallies[district]
-    before = district_value(t, view.missions, _revolution(view, district))
-    after_t = list(t)
-    _add(after_t, kind, up)
-    bonus = 1.0 if view.variant == "capitol" and district == CAPITOL else 0.0
-    gain = district_value(after_t, view.missions, _revolution(view, district)) - before
-    return gain + (bonus if gain > 1.0 else 0.0)
+    """What adding ``kind`` (face up or not) to ``district``'s tally adds to its :func:`district_value` (plus 1 for
+    meeting a Mission in the Capitol variant's Capitol)."""
+    capitol = view.variant == "capitol" and district == CAPITOL
+    return _gain_of(tuple(tallies[district]), view.missions, kind, up, capitol)
 
 
 class RebellionBot:
