@@ -17,7 +17,9 @@ Three experiments, each a resumable simulation under ``--out``:
 on the idle 2-core machine, see ``SECOND``), so it reproduces on any machine and under any load; ``--budget full``
 is the issue's table (1 s of wall time per move, 400 games per seat), hours of CPU: run it on a Ray cluster with
 ``--backend ray --address ADDR``. ``--games N`` plays N games per line instead of the budget's number (a larger N
-extends a finished run), ``--fights K`` the first K Runebound fights. Prints a Markdown table and writes it to
+extends a finished run), ``--fights K`` the first K Runebound fights, ``--fight HERO:ENEMY`` (repeatable) the
+named ones, and ``--runebound-agent SPEC`` replaces the budget's Runebound search (the Runebound target names no
+time budget). Prints a Markdown table and writes it to
 ``OUT/strength-PARTS.md``.
 """
 
@@ -160,6 +162,40 @@ def _mean(lines: Sequence[dict[str, Any]]) -> str:
     return f"{sum(ln['returns'][0] for ln in lines) / len(lines):.1f}" if lines else "-"
 
 
+def budget_of(
+    name: str,
+    games: int | None = None,
+    first: int | None = None,
+    fights: Sequence[str] | None = None,
+    runebound_agent: str | None = None,
+) -> dict[str, Any]:
+    """The budget ``name`` with the command line's changes: ``games`` per line, the ``first`` fights or the named
+    ``fights`` (``HERO:ENEMY``), another Runebound agent spec.
+
+    >>> budget_of("second", fights=["Elian:Orc Brigand"], runebound_agent="mcts:iterations=9")["fights"]
+    (('Elian', 'Orc Brigand'),)
+
+    Raises:
+        ValueError: for a fight not written ``HERO:ENEMY``, or both ``first`` and ``fights``.
+    """
+    budget = dict(BUDGETS[name])
+    if games is not None:
+        budget.update(unrest_games=games, unbroken_games=games, runebound_games=games)
+    if first is not None and fights:
+        raise ValueError("give --fights K or --fight HERO:ENEMY, not both")
+    if first is not None:
+        budget["fights"] = FIGHTS[:first]
+    if fights:
+        pairs = [tuple(part.strip() for part in text.split(":")) for text in fights]
+        bad = [text for text, pair in zip(fights, pairs, strict=True) if len(pair) != 2 or not all(pair)]
+        if bad:
+            raise ValueError(f"--fight {bad[0]!r}: write HERO:ENEMY, as in 'Elian:Orc Brigand'")
+        budget["fights"] = tuple(pairs)
+    if runebound_agent is not None:
+        budget["runebound_agent"] = runebound_agent
+    return budget
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the experiments and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -172,15 +208,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=("unrest", "unbroken", "runebound"), action="append")
     parser.add_argument("--games", type=int, help="games per line (default: the budget's)")
     parser.add_argument("--fights", type=int, help="how many of the Runebound fights (default: the budget's)")
+    parser.add_argument("--fight", action="append", help="a Runebound fight HERO:ENEMY to play (repeatable)")
+    parser.add_argument("--runebound-agent", help="the Runebound search's agent spec (default: the budget's)")
     parser.add_argument(
         "--collect", action="store_true", help="tabulate the games already under --out, playing none (a cut run)"
     )
     args = parser.parse_args(argv)
-    budget = dict(BUDGETS[args.budget])
-    if args.games is not None:
-        budget.update(unrest_games=args.games, unbroken_games=args.games, runebound_games=args.games)
-    if args.fights is not None:
-        budget["fights"] = FIGHTS[: args.fights]
+    try:
+        budget = budget_of(args.budget, args.games, args.fights, args.fight, args.runebound_agent)
+    except ValueError as exc:
+        parser.error(str(exc))
     out = Path(args.out)
     kw: dict[str, Any] = {"workers": args.workers, "backend": args.backend, "address": args.address}
 

@@ -200,3 +200,19 @@ def test_soak_frequency_test_is_strict_on_false_alarms_and_still_catches_a_biase
     monkeypatch.setattr(kuhn.GAME, "determinize", biased)
     _, _, failures = soak("tabletop_core.testing.kuhn:GAME", 10, deep_every=100, leak_playouts=1, batch=4)
     assert failures >= 1
+
+
+def test_strength_budget_takes_named_fights_and_another_runebound_agent() -> None:
+    from benchmarks.strength import BUDGETS, FIGHTS, budget_of
+
+    plain = budget_of("second")
+    assert plain == BUDGETS["second"] and plain is not BUDGETS["second"]
+    named = budget_of("second", games=7, fights=["Elian:Orc Brigand", " Elian : Dragon Hybrid"], runebound_agent="x")
+    assert named["fights"] == (("Elian", "Orc Brigand"), ("Elian", "Dragon Hybrid"))
+    assert named["runebound_agent"] == "x" and named["runebound_games"] == named["unrest_games"] == 7
+    assert budget_of("short", first=2)["fights"] == FIGHTS[:2]
+    for bad in (["Elian"], ["Elian:"], ["a:b:c"]):
+        with pytest.raises(ValueError, match="HERO:ENEMY"):
+            budget_of("second", fights=bad)
+    with pytest.raises(ValueError, match="not both"):
+        budget_of("second", first=2, fights=["Elian:Orc Brigand"])
