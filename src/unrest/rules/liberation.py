@@ -191,19 +191,22 @@ def minimal_proofs(
             mask = 0
             for i in combo:
                 mask |= 1 << i
-            if any(f & mask == f for f in masks):
-                continue
-            pool = base.copy()
-            for i in combo:
-                pool[kinds[i]] -= 1
-            t = face_up.plus(kinds[i] for i in combo)
-            for m in met:
-                if m.certain(t, left, pool):
-                    if not combo:
-                        return ((),)  # the cards face up prove it: every other set is a superset
-                    found.append(combo)
-                    masks.append(mask)
+            for f in masks:  # a loop, not ``any``: no generator per candidate
+                if f & mask == f:
                     break
+            else:
+                pool = base.copy()
+                shown = [kinds[i] for i in combo]
+                for k in shown:
+                    pool[k] -= 1
+                t = face_up.plus(shown)
+                for m in met:
+                    if m.certain(t, left, pool):
+                        if not combo:
+                            return ((),)  # the cards face up prove it: every other set is a superset
+                        found.append(combo)
+                        masks.append(mask)
+                        break
     return tuple(sorted(found))
 
 

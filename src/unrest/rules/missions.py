@@ -35,7 +35,6 @@ from unrest.rules.cards import (
     UPHEAVAL,
     VALUES,
     CardKind,
-    kinds_of,
     suit_of,
     value_of,
 )
@@ -61,6 +60,8 @@ __all__ = [
 
 _SUIT = tuple(suit_of(k) for k in range(MISDIRECTION + 1))
 _VALUE = tuple(value_of(k) for k in range(MISDIRECTION + 1))
+#: Kinds per suit: a suit's kinds are consecutive, lowest value first (``kinds_of``).
+_PER_SUIT = len(VALUES)
 
 
 _new_tally = object.__new__
@@ -201,8 +202,22 @@ def _lightest(weight: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(range(len(weight)), key=weight.__getitem__))
 
 
-def _count(pool: Sequence[int], kinds: Iterable[int]) -> int:
-    return sum(max(pool[k], 0) for k in kinds)
+def _positive(part: Sequence[int]) -> int:
+    """``sum(max(n, 0) for n in part)``: the pool's cards of these kinds (a pool never counts below 0 cards), by
+    two C-level passes when no entry is below 0 (a pool of a real table)."""
+    if min(part) >= 0:
+        return sum(part)
+    return sum(n for n in part if n > 0)
+
+
+def _of_suit(pool: Sequence[int], suit: int) -> int:
+    """The pool's cards of ``suit`` (``kinds_of(suit)``, consecutive kinds)."""
+    return _positive(pool[suit * _PER_SUIT : (suit + 1) * _PER_SUIT])
+
+
+def _of_value(pool: Sequence[int], index: int) -> int:
+    """The pool's cards of the value at ``index`` (``_OF_VALUE[index]``: one kind per suit, ``_PER_SUIT`` apart)."""
+    return _positive(pool[index:MISDIRECTION:_PER_SUIT])
 
 
 #: By suit, each kind's value in that suit (0 for the other suits and Misdirection).
@@ -217,7 +232,7 @@ def _margin(above: int, below: int) -> tuple[int, ...]:
 
 
 def _total(pool: Sequence[int]) -> int:
-    return sum(max(n, 0) for n in pool)
+    return _positive(pool)
 
 
 @attrs.frozen
@@ -284,7 +299,11 @@ class Coup(Mission):
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Each suit not seen must be among the hidden cards: fewer cards of the pool lack it than are hidden."""
         total = _total(pool)
-        return all(t.counts[s] or total - _count(pool, kinds_of(s)) < hidden for s in range(4))
+        counts = t.counts
+        for s in range(4):  # noqa: SIM110  # a loop over the suits: no generator per candidate proof
+            if not counts[s] and total - _of_suit(pool, s) >= hidden:
+                return False
+        return True
 
 
 @attrs.frozen
@@ -305,7 +324,7 @@ class CoordinatedPlot(Mission):
             return True
         room = max(pool[MISDIRECTION], 0)
         for i, seen in enumerate(t.values):
-            room += min(_count(pool, _OF_VALUE[i]), max(0, self.count - 1 - seen))
+            room += min(_of_value(pool, i), max(0, self.count - 1 - seen))
         return room < hidden
 
 
@@ -328,10 +347,14 @@ class SleeperCell(Mission):
         if self.holds(t):
             return True
         total = _total(pool)
+        values = t.values
+        of_value: list[int] | None = None  # the pool's cards of each value, counted once when first needed
         for absent in _BREAKERS:
-            if any(t.values[i] for i in absent):
+            if any(values[i] for i in absent):
                 continue
-            if total - sum(_count(pool, _OF_VALUE[i]) for i in absent) >= hidden:
+            if of_value is None:
+                of_value = [_of_value(pool, i) for i in range(len(values))]
+            if total - sum([of_value[i] for i in absent]) >= hidden:
                 return False
         return True
 
@@ -386,7 +409,7 @@ class CivilDisobedience(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """No hidden card can be a Disruption card (none left unseen), and Upheaval reaches the bound."""
-        if t.counts[DISRUPTION] or (hidden and _count(pool, kinds_of(DISRUPTION))):
+        if t.counts[DISRUPTION] or (hidden and _of_suit(pool, DISRUPTION)):
             return False
         return t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL]) >= self.least
 
