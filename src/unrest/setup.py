@@ -22,7 +22,8 @@ check, the end.
 
 from __future__ import annotations
 
-from tabletop_core.fastcopy import replace
+from operator import getitem
+
 from tabletop_core.flow import Position
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
 from unrest.rules.cards import DECK, DECK_SIZE, parse_card
@@ -109,13 +110,33 @@ _DRAW_PAIRS = tuple(
 )
 
 
+#: The same pairs by cards left, then kind, then copies left (``None`` for no copy): a draw's outcomes are
+#: ``_BY_SIZE[size][k][deck[k]]`` for every kind, the ``None`` dropped, picked in C by ``map`` and ``filter``.
+_BY_SIZE = tuple(
+    tuple((None, *(_DRAW_PAIRS[k][n][size] for n in range(1, 5))) for k in range(len(DECK)))
+    for size in range(DECK_SIZE + 1)
+)
+
+
+#: The outcomes of the decks asked about, by the deck (a tuple of ints, keyed by value): a search's rollouts from
+#: one table draw from the same few decks again and again. Emptied when full (a bounded cache of a pure function).
+_OUTCOMES: dict[tuple[int, ...], tuple[tuple[Draw, float], ...]] = {}
+_OUTCOMES_SIZE = 1 << 14
+
+
 def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
     """Each card kind left in the deck with probability copies / cards left."""
+    known = _OUTCOMES.get(deck)
+    if known is not None:
+        return known
     size = sum(deck)
-    if size > DECK_SIZE or max(deck) > 4 or min(deck) < 0:  # not a deck of this game (hand-made): divide
+    if size > DECK_SIZE or max(deck) > 4 or min(deck) < 0 or len(deck) != len(DECK):  # hand-made: divide
         return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
-    pairs = _DRAW_PAIRS
-    return tuple([pairs[k][n][size] for k, n in enumerate(deck) if n])
+    outcomes = tuple(filter(None, map(getitem, _BY_SIZE[size], deck)))
+    if len(_OUTCOMES) >= _OUTCOMES_SIZE:
+        _OUTCOMES.clear()
+    _OUTCOMES[deck] = outcomes
+    return outcomes
 
 
 def setup_outcomes(state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
@@ -157,16 +178,27 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         if state.options.variant == "capitol" and len(row) == 2:
             row = (*row, CAPITOL)
         pos = next_step(state.pos) if len(row) == N_DISTRICTS else state.pos
-        return replace(state, row=row, laid=row, pos=pos)
+        o = state
+        # The copies built field by field (see ``unrest.rules.round.apply_target``).
+        return UnrestState(
+            o.options, pos, row, o.missions, o.deck, o.hand, o.stacks, o.freed, o.tokens, o.aoi, o.plan,
+            o.blockade, o.used, o.destroyed, o.to_draw, o.final, o.pending, o.winner, o.moves, o.draws, row,
+        )  # fmt: skip
     if isinstance(outcome, Draw):
         return draw(state, outcome.card, pos=next_step(state.pos) if state.to_draw == 1 else state.pos)
     assert isinstance(outcome, DealMission)
-    missions = (*state.missions, outcome.mission)
-    if len(missions) == 1 + MISSIONS_DEALT and state.options.research:
-        return replace(state, missions=missions, final=True, pos=position(1, "plan"))
-    if len(missions) == 1 + MISSIONS_DEALT:
-        return replace(state, missions=missions, pos=position(1, "target"))
-    return replace(state, missions=missions)
+    o = state
+    missions = (*o.missions, outcome.mission)
+    final = o.final
+    pos = o.pos
+    if len(missions) == 1 + MISSIONS_DEALT and o.options.research:
+        final, pos = True, position(1, "plan")
+    elif len(missions) == 1 + MISSIONS_DEALT:
+        pos = position(1, "target")
+    return UnrestState(
+        o.options, pos, o.row, missions, o.deck, o.hand, o.stacks, o.freed, o.tokens, o.aoi, o.plan,
+        o.blockade, o.used, o.destroyed, o.to_draw, final, o.pending, o.winner, o.moves, o.draws, o.laid,
+    )  # fmt: skip
 
 
 def _rows(options: UnrestOptions) -> tuple[frozenset[tuple[District, ...]], frozenset[tuple[District, ...]]]:

@@ -10,13 +10,18 @@ from collections.abc import Iterable
 
 import attrs
 import numpy as np
+import pytest
 
+import unrest
 from tabletop_core.flow import Pending
-from tests.unrest.helpers import random_states
-from unrest.rules import missions
+from tabletop_core.spec import CHANCE
+from tests.unrest.helpers import random_states, stack
+from unrest import setup
+from unrest.actions import DRAWS, DealMission, Draw, SetDistrict
+from unrest.rules import liberation, missions
 from unrest.rules.cards import DECK, DISRUPTION, KINDS, MISDIRECTION, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
-from unrest.state import StackCard, UnrestState
+from unrest.state import CAPITOL, FLOW, MISSIONS_DEALT, N_DISTRICTS, StackCard, UnrestState
 
 _NAMES = tuple(f.name for f in attrs.fields(UnrestState))
 
@@ -133,3 +138,130 @@ def test_the_missions_worst_cases_are_the_plain_sums() -> None:
             assert got == definition(t, hidden, pool), (m, seen, hidden, pool)
             answers[m].add(got)
     assert all(a == {True, False} for a in answers.values())  # each Mission answered both ways
+
+
+# ----- the draw's outcomes, remembered by deck ----------------------------------------------------------------------
+
+
+def _outcomes_plainly(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
+    size = sum(deck)
+    return tuple((DRAWS[k], n / size) for k, n in enumerate(deck) if n)
+
+
+def test_the_draws_outcomes_are_copies_over_cards_left_asked_once_or_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(setup, "_OUTCOMES", {})
+    rng = np.random.default_rng(73)
+    decks = [s.deck for s in random_states(8, 73)]
+    decks += [tuple(int(n) for n in rng.integers(0, c + 1)) for c in (np.array(DECK),) for _ in range(500)]
+    decks += [DECK, tuple(0 for _ in DECK), (5, *DECK[1:]), (-1, *DECK[1:]), (*DECK[:-1], 9)]
+    for deck in decks:
+        plain = _outcomes_plainly(deck) if sum(deck) else ()
+        first = setup.draw_outcomes(deck)
+        assert first == plain
+        again = setup.draw_outcomes(tuple(list(deck)))  # an equal deck in another tuple: the same answer
+        assert again == plain
+        assert all(a is b for (a, _), (b, _) in zip(again, plain, strict=True))  # the shared Draw values
+    assert setup._OUTCOMES  # the memo was used
+    for deck, outcomes in setup._OUTCOMES.items():
+        assert outcomes == (_outcomes_plainly(deck) if sum(deck) else ())
+    # Hand-made decks (not of this game) are divided out and not kept.
+    assert (5, *DECK[1:]) not in setup._OUTCOMES and (-1, *DECK[1:]) not in setup._OUTCOMES
+
+
+def test_the_draws_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(setup, "_OUTCOMES", {})
+    monkeypatch.setattr(setup, "_OUTCOMES_SIZE", 64)
+    rng = np.random.default_rng(74)
+    for _ in range(500):
+        deck = tuple(int(n) for n in rng.integers(0, np.array(DECK) + 1))
+        assert setup.draw_outcomes(deck) == (_outcomes_plainly(deck) if sum(deck) else ())
+        assert len(setup._OUTCOMES) <= 64
+
+
+# ----- the liberation check's loop and the setup's copies -----------------------------------------------------------
+
+
+def _resolve_plainly(state: UnrestState) -> UnrestState:
+    """``LiberateStep.resolve`` with the District found by :func:`liberation.met_missions` (no memo)."""
+    for district in state.row:
+        if liberation.met_missions(state, district):
+            break
+    else:
+        return liberation.end_round(state)
+    proofs = liberation.minimal_proofs(
+        state.stacks[district], liberation.missions_for(state, district), liberation.outside(state, district)
+    )
+    if () in proofs:
+        freed, row, winner = liberation._freed(state, district)
+        return attrs.evolve(state, freed=freed, row=row, winner=winner)
+    return attrs.evolve(state, pending=state.pending.push(liberation.Proof(district, (), proofs)))
+
+
+def test_the_liberation_check_finds_the_district_the_missions_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    step = liberation.LiberateStep()
+    outcomes = set()
+    for fresh in (True, False):  # the memo empty, then holding the answers of the first pass
+        if fresh:
+            monkeypatch.setattr(liberation, "_MET", {})
+        for state in random_states(10, 75):
+            if state.winner >= 0:
+                continue
+            tables = [state]
+            if state.options.variant == "capitol" and CAPITOL in state.row:
+                # The Capitol's stack at 22: the Revolution's 21 met, the Capitol's 25 not.
+                capitol = stack("6I (6U) 6D (4S)")
+                tables.append(
+                    attrs.evolve(state, stacks=(*state.stacks[:CAPITOL], capitol, *state.stacks[CAPITOL + 1 :]))
+                )
+            for table in tables:
+                after = step.resolve(table)
+                assert after == _resolve_plainly(table)
+                outcomes.add(
+                    "end" if after.pos != table.pos else "proof" if after.pending != table.pending else "freed"
+                )
+    assert outcomes == {"end", "proof", "freed"}
+
+
+def test_the_setups_copies_are_the_rule_by_evolve() -> None:
+    names = [f.name for f in attrs.fields(UnrestState)]
+    seen: set[type] = set()
+    for state in random_states(12, 76):
+        if state.pos.round != 0 or unrest.current_player(state) != CHANCE:
+            continue
+        for outcome, _ in unrest.chance_outcomes(state):
+            assert isinstance(outcome, SetDistrict | DealMission | Draw)
+            after = setup.apply_setup(state, outcome)
+            if isinstance(outcome, SetDistrict):
+                row = (*state.row, outcome.district)
+                if state.options.variant == "capitol" and len(row) == 2:
+                    row = (*row, CAPITOL)
+                pos = FLOW.next(state.pos) if len(row) == N_DISTRICTS else state.pos
+                plain = attrs.evolve(state, row=row, laid=row, pos=pos)
+            elif isinstance(outcome, DealMission):
+                missions = (*state.missions, outcome.mission)
+                plain = attrs.evolve(state, missions=missions)
+                if len(missions) == 1 + MISSIONS_DEALT:
+                    plain = attrs.evolve(plain, pos=FLOW.at("rebellion", "target", 1))
+            else:
+                continue
+            assert after == plain and type(after) is UnrestState
+            changed = {n for n in names if getattr(after, n) is not getattr(state, n)}
+            assert changed <= {"row", "laid", "pos", "missions"}, changed
+            seen.add(type(outcome))
+    assert seen == {SetDistrict, DealMission}
+
+
+def test_the_research_setups_last_mission_starts_the_final_encounter() -> None:
+    state = unrest.new_game(variant="capitol", research=True)
+    rng = np.random.default_rng(77)
+    while state.pos.round == 0:
+        outcomes = unrest.chance_outcomes(state)
+        outcome = outcomes[int(rng.integers(len(outcomes)))][0]
+        assert isinstance(outcome, SetDistrict | DealMission | Draw)
+        after = setup.apply_setup(state, outcome)
+        if isinstance(outcome, DealMission) and len(after.missions) == 1 + MISSIONS_DEALT:
+            assert after == attrs.evolve(
+                state, missions=after.missions, final=True, pos=FLOW.at("rebellion", "plan", 1)
+            )
+        state = unrest.step(state, outcome)
+    assert state.final and state.pos.step == "plan"

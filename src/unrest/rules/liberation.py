@@ -115,7 +115,11 @@ def _meets(state: UnrestState, district: int) -> bool:
     stack = state.stacks[district]
     if len(stack) < _FEWEST:
         return False
-    missions = missions_for(state, district)
+    return _met_by(stack, missions_for(state, district))
+
+
+def _met_by(stack: tuple[StackCard, ...], missions: tuple[Mission, ...]) -> bool:
+    """Whether ``stack`` meets one of ``missions``, answered from :data:`_MET` when it holds both."""
     known = _MET.get(id(stack))
     if known is not None and known[0] is stack and known[1] is missions:
         return known[2]
@@ -338,8 +342,22 @@ class LiberateStep(Automatic[UnrestState]):
 
     def resolve(self, state: UnrestState) -> UnrestState:
         """Liberate, ask for a proof, or end the round."""
+        # ``_meets`` for each District in the row, its Missions found once per resolution (the Capitol's own only
+        # in the Capitol variant), the memo read inline.
+        plain = _missions(state.missions, False)
+        at_capitol = _missions(state.missions, True) if state.options.variant == "capitol" else plain
+        stacks = state.stacks
+        memo = _MET
         for district in state.row:
-            if _meets(state, district):
+            stack = stacks[district]
+            if len(stack) < _FEWEST:
+                continue
+            missions = at_capitol if district == CAPITOL else plain
+            known = memo.get(id(stack))
+            if known is not None and known[0] is stack and known[1] is missions:
+                if known[2]:
+                    break
+            elif _met_by(stack, missions):
                 break
         else:
             return end_round(state)
