@@ -228,9 +228,36 @@ def outcome_id(action: Outcome) -> int:
 
 def action_id(action: Action) -> int:
     """The id of a decision in ``range(NUM_ACTIONS)``, or of a chance outcome in ``range(NUM_OUTCOMES)``."""
-    if isinstance(action, Draw | SetDistrict | DealMission):
+    i = _ACTION_IDS.get(id(action))
+    if i is not None:
+        return i
+    if isinstance(action, _OUTCOMES):
         return outcome_id(action)
     return decision_id(action)
+
+
+_OUTCOMES = (Draw, SetDistrict, DealMission)
+#: The id of every action value the rules hand out (the decisions of ``legal_actions``, the chance outcomes, and
+#: :data:`DECISIONS`), by identity: a search asks the id of each child it expands, and an id by identity hashes no
+#: attrs value. The values are module constants (these tuples keep them alive), so their ids are never reused; any
+#: other instance (built by a caller) is identified by its class and fields.
+_ACTION_IDS: dict[int, int] = {
+    id(a): outcome_id(a) if isinstance(a, _OUTCOMES) else decision_id(a)
+    for a in (
+        *TARGETS,
+        *(p for pair in PLANS for p in pair),
+        *SURVEILS,
+        *DESTROYS,
+        *(r for row in REROUTES for r in row),
+        *BLOCKADES,
+        *(p for row in PLACES for p in row),
+        *REVEALS,
+        *DECISIONS,
+        *SET_DISTRICTS,
+        *DEAL_MISSIONS,
+        *DRAWS,
+    )
+}
 
 
 def action_from_id(state: UnrestState, i: int, *, chance: bool) -> Action:

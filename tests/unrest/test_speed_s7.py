@@ -16,8 +16,8 @@ import unrest
 from tabletop_core.flow import Pending
 from tabletop_core.spec import CHANCE
 from tests.unrest.helpers import random_states, stack
-from unrest import setup
-from unrest.actions import DRAWS, DealMission, Draw, SetDistrict
+from unrest import actions, setup
+from unrest.actions import DRAWS, Action, DealMission, Draw, SetDistrict
 from unrest.rules import liberation, missions
 from unrest.rules.cards import DECK, DISRUPTION, KINDS, MISDIRECTION, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
@@ -265,3 +265,26 @@ def test_the_research_setups_last_mission_starts_the_final_encounter() -> None:
             )
         state = unrest.step(state, outcome)
     assert state.final and state.pos.step == "plan"
+
+
+# ----- action ids by identity ---------------------------------------------------------------------------------------
+
+
+def _action_id_plainly(action: Action) -> int:
+    if isinstance(action, Draw | SetDistrict | DealMission):
+        return actions.outcome_id(action)
+    return actions.DECISION_SPACE.id_of(action)
+
+
+def test_an_actions_id_by_identity_is_its_id_by_value() -> None:
+    handed_out: list[Action] = [*actions.DECISIONS, *actions.DRAWS, *actions.SET_DISTRICTS, *actions.DEAL_MISSIONS]
+    handed_out += [
+        a for s in random_states(6, 78) for a in (*unrest.legal_actions(s), *(o for o, _ in unrest.chance_outcomes(s)))
+    ]
+    for action in handed_out:
+        assert actions.action_id(action) == _action_id_plainly(action)
+        fresh = attrs.evolve(action)  # an equal value the rules did not hand out: identified by its fields
+        assert fresh is not action and actions.action_id(fresh) == _action_id_plainly(action)
+        assert unrest.GAME.action_id(action) == _action_id_plainly(action)
+    assert {actions.action_id(a) for a in actions.DECISIONS} == set(range(actions.NUM_ACTIONS))
+    assert len(actions._ACTION_IDS) > actions.NUM_ACTIONS  # the shared values and DECISIONS' own
