@@ -18,7 +18,7 @@ from tabletop_core.spec import CHANCE
 from tests.unrest.helpers import random_states, stack
 from unrest import actions, setup
 from unrest.actions import DRAWS, Action, DealMission, Draw, SetDistrict
-from unrest.rules import liberation, missions
+from unrest.rules import liberation, missions, round
 from unrest.rules.cards import DECK, DISRUPTION, KINDS, MISDIRECTION, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
 from unrest.state import CAPITOL, FLOW, MISSIONS_DEALT, N_DISTRICTS, StackCard, UnrestState
@@ -288,3 +288,47 @@ def test_an_actions_id_by_identity_is_its_id_by_value() -> None:
         assert unrest.GAME.action_id(action) == _action_id_plainly(action)
     assert {actions.action_id(a) for a in actions.DECISIONS} == set(range(actions.NUM_ACTIONS))
     assert len(actions._ACTION_IDS) > actions.NUM_ACTIONS  # the shared values and DECISIONS' own
+
+
+# ----- the plan step ------------------------------------------------------------------------------------------------
+
+
+def _plan_states() -> list[UnrestState]:
+    return [s for s in random_states(16, 79) if s.pos.step == "plan" and not s.pending and s.winner < 0]
+
+
+def test_the_plans_remembered_by_hand_and_needs_are_the_rule() -> None:
+    states = _plan_states()
+    assert len(states) > 300
+    round._plans.cache_clear()
+    for _ in range(2):  # the memo empty, then warm
+        for state in states:
+            hidden, revealed = round._needs(state.hand, state.plan)
+            plain = round._plans.__wrapped__(state.hand, hidden, revealed)
+            assert round.plan_actions(state) == plain
+            assert all(a is b for a, b in zip(round.plan_actions(state), plain, strict=True))  # the shared values
+            assert round._facings(state) == round._facings_of(state.hand, hidden, revealed)
+    assert round._plans.cache_info().hits > 0
+
+
+def test_a_plan_completes_when_nothing_is_left_to_plan() -> None:
+    # Every legal plan of random games, and hand-made hands and plans (any card, any facing): the step moves on
+    # exactly when the plain count says nothing is left.
+    rng = np.random.default_rng(80)
+    cases = [(s, a) for s in _plan_states() for a in round.plan_actions(s)]
+    for state in _plan_states()[:200]:
+        for _ in range(3):
+            hand = tuple(sorted(int(k) for k in rng.choice(KINDS, size=int(rng.integers(1, 7)))))
+            planned = tuple(
+                round._PLANNED[int(k)][bool(rng.random() < 0.5)]
+                for k in rng.choice(KINDS, size=int(rng.integers(0, 3)))
+            )
+            made = attrs.evolve(state, hand=hand, plan=planned)
+            cases += [(made, actions.PLANS[k][hidden]) for k in set(hand) for hidden in (0, 1)]
+    moved = 0
+    for state, action in cases:
+        after = round.apply_plan(state, action, state.moves)
+        done = round._needs(after.hand, after.plan) == (0, 0)
+        assert after.pos == (FLOW.next(state.pos) if done else state.pos)
+        moved += done
+    assert 0 < moved < len(cases)

@@ -137,7 +137,11 @@ def _facings(state: UnrestState) -> tuple[bool, bool, bool]:
     """Whether a numbered card may be planned revealed, a numbered card hidden, a Misdirection hidden: the plan
     can still be completed after it (each card kind of a facing is alike here)."""
     hand = state.hand
-    hidden, revealed = _needs(hand, state.plan)
+    return _facings_of(hand, *_needs(hand, state.plan))
+
+
+def _facings_of(hand: tuple[CardKind, ...], hidden: int, revealed: int) -> tuple[bool, bool, bool]:
+    """:func:`_facings` of a hand still to plan ``hidden`` and ``revealed`` cards."""
     n = len(hand)
     numbered = n - hand.count(MISDIRECTION)
     return (
@@ -160,10 +164,17 @@ _PLAN_CHOICES = tuple(
 
 def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
     """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
-    revealed_num, hidden_num, hidden_m = _facings(state)
+    hand = state.hand
+    return _plans(hand, *_needs(hand, state.plan))
+
+
+@functools.lru_cache(maxsize=4096)  # a pure function of the hand and what is left to plan, which recur all game
+def _plans(hand: tuple[CardKind, ...], hidden: int, revealed: int) -> tuple[Plan, ...]:
+    """:func:`plan_actions` of a hand still to plan ``hidden`` and ``revealed`` cards."""
+    revealed_num, hidden_num, hidden_m = _facings_of(hand, hidden, revealed)
     choices = _PLAN_CHOICES
     out: list[Plan] = []
-    for k in dict.fromkeys(state.hand):  # sorted: each kind once, in id order
+    for k in dict.fromkeys(hand):  # sorted: each kind once, in id order
         if k == MISDIRECTION:
             out += choices[k][False][hidden_m]
         else:
@@ -212,7 +223,9 @@ def apply_plan(state: UnrestState, action: Plan, moves: tuple[int, ...]) -> Unre
     plan = (*state.plan, _PLANNED[action.card][not action.hidden])
     o = state
     pos = o.pos
-    if _needs(hand, plan) == (0, 0):
+    # Complete when nothing is left to plan; the cards left to plan are ``min(cards, PLAN_SIZE) - len(plan)``, so
+    # the count is asked only once that is 0.
+    if min(len(hand) + len(plan), PLAN_SIZE) == len(plan) and _needs(hand, plan) == (0, 0):
         pos = next_step(pos)
     return UnrestState(
         o.options, pos, o.row, o.missions, o.deck, hand, o.stacks, o.freed, o.tokens, o.aoi, plan,
