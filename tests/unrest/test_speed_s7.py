@@ -297,20 +297,6 @@ def _plan_states() -> list[UnrestState]:
     return [s for s in random_states(16, 79) if s.pos.step == "plan" and not s.pending and s.winner < 0]
 
 
-def test_the_plans_remembered_by_hand_and_needs_are_the_rule() -> None:
-    states = _plan_states()
-    assert len(states) > 300
-    round._plans.cache_clear()
-    for _ in range(2):  # the memo empty, then warm
-        for state in states:
-            hidden, revealed = round._needs(state.hand, state.plan)
-            plain = round._plans.__wrapped__(state.hand, hidden, revealed)
-            assert round.plan_actions(state) == plain
-            assert all(a is b for a, b in zip(round.plan_actions(state), plain, strict=True))  # the shared values
-            assert round._facings(state) == round._facings_of(state.hand, hidden, revealed)
-    assert round._plans.cache_info().hits > 0
-
-
 def test_a_plan_completes_when_nothing_is_left_to_plan() -> None:
     # Every legal plan of random games, and hand-made hands and plans (any card, any facing): the step moves on
     # exactly when the plain count says nothing is left.

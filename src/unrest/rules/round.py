@@ -137,11 +137,7 @@ def _facings(state: UnrestState) -> tuple[bool, bool, bool]:
     """Whether a numbered card may be planned revealed, a numbered card hidden, a Misdirection hidden: the plan
     can still be completed after it (each card kind of a facing is alike here)."""
     hand = state.hand
-    return _facings_of(hand, *_needs(hand, state.plan))
-
-
-def _facings_of(hand: tuple[CardKind, ...], hidden: int, revealed: int) -> tuple[bool, bool, bool]:
-    """:func:`_facings` of a hand still to plan ``hidden`` and ``revealed`` cards."""
+    hidden, revealed = _needs(hand, state.plan)
     n = len(hand)
     numbered = n - hand.count(MISDIRECTION)
     return (
@@ -164,17 +160,10 @@ _PLAN_CHOICES = tuple(
 
 def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
     """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
-    hand = state.hand
-    return _plans(hand, *_needs(hand, state.plan))
-
-
-@functools.lru_cache(maxsize=4096)  # a pure function of the hand and what is left to plan, which recur all game
-def _plans(hand: tuple[CardKind, ...], hidden: int, revealed: int) -> tuple[Plan, ...]:
-    """:func:`plan_actions` of a hand still to plan ``hidden`` and ``revealed`` cards."""
-    revealed_num, hidden_num, hidden_m = _facings_of(hand, hidden, revealed)
+    revealed_num, hidden_num, hidden_m = _facings(state)
     choices = _PLAN_CHOICES
     out: list[Plan] = []
-    for k in dict.fromkeys(hand):  # sorted: each kind once, in id order
+    for k in dict.fromkeys(state.hand):  # sorted: each kind once, in id order
         if k == MISDIRECTION:
             out += choices[k][False][hidden_m]
         else:
