@@ -1,0 +1,97 @@
+"""The seventh session's memos and fused copies give what the plain computation gives.
+
+Every memo of the rules is checked against the long way (the same rule written with ``attrs.evolve`` and no memo)
+on every state of random games of every hero against every enemy, once with the memos filled and once with them
+emptied at every few entries (so a stale or mis-keyed answer, or one kept past a clear, shows as a difference).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+
+import runebound_coop as rb
+from runebound_coop.content.loader import load_content
+from runebound_coop.content.roster import setup_of
+from runebound_coop.rules import flow
+from runebound_coop.state import ENEMY_REF, FLOW, HERO, Fight, Pool, RuneboundState, split_ref
+from tabletop_core import to_json
+from tabletop_core.chance import sample_outcome
+from tabletop_core.spec import CHANCE, TERMINAL
+
+_PACK = load_content()
+_HEROES = sorted(_PACK.heroes)
+_ENEMIES = sorted(_PACK.enemies)
+_MODES = ("evaluate", "damage", "player")
+
+
+def _states(seed: int, games: int = 1) -> Iterator[RuneboundState]:
+    """Every state of ``games`` random games of each hero against each enemy, in every choice mode (chance by its
+    odds, decisions uniformly), the modes in turn."""
+    rng = np.random.default_rng(seed)
+    for (hero, enemy), k in itertools.product(itertools.product(_HEROES, _ENEMIES), range(games)):
+        mode = _MODES[(k + len(hero) + len(enemy)) % len(_MODES)]
+        state = rb.new_game(heroes=(hero,), enemies=(enemy,), enemy_choices=mode, retreat=k % 2 == 1)
+        while (player := rb.current_player(state)) != TERMINAL:
+            yield state
+            if player == CHANCE:
+                action: Any = sample_outcome(rb.chance_outcomes(state), rng)
+            else:
+                legal = rb.legal_actions(state)
+                action = legal[int(rng.integers(len(legal)))]
+            state = rb.step(state, action)
+
+
+def _long_landing(fight: Fight, side: int) -> Fight:
+    """A landing written out with ``attrs.evolve`` (what ``flow.landed`` computes)."""
+    who, i = split_ref(fight.casting[0])
+    pool = fight.hero_pool if who == HERO else fight.enemy_pool
+    pool = attrs.evolve(pool, sides=(pool.sides & ~(1 << i)) | (side << i))
+    if who == HERO:
+        return attrs.evolve(fight, hero_pool=pool, casting=fight.casting[1:])
+    return attrs.evolve(fight, enemy_pool=pool, casting=fight.casting[1:])
+
+
+def _same(a: RuneboundState, b: RuneboundState) -> bool:
+    return a == b and to_json(a) == to_json(b)
+
+
+@pytest.mark.parametrize("limit", [flow.MEMO_LIMIT, 7])
+def test_a_landing_from_its_memo_is_the_landing_worked_out(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
+    for memo in flow._LANDED.values():
+        memo.clear()  # a cache: emptied, it only has to fill again
+    landings = 0
+    for state in _states(seed=limit):
+        fight = state.fight
+        if fight is None or not fight.casting or state.pending:
+            continue
+        for side in (0, 1):
+            expected = attrs.evolve(state, fight=_long_landing(fight, side))
+            for _ in range(2):  # the first may fill the memo, the second reads it
+                assert _same(flow.land(state, side), expected), rb.render(state)
+            landings += 1
+        assert all(len(memo) <= limit for memo in flow._LANDED.values())
+    assert landings > 2000
+
+
+def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
+    rounds = 0
+    for state in _states(seed=11):
+        fight = state.fight
+        if fight is None or state.pos.round >= state.options.max_rounds:
+            continue
+        setup = setup_of(state.options)
+        nh, ne = len(setup.heroes[fight.hero].faces), len(setup.enemies[fight.enemy].faces)
+        casting = (*range(nh), *(ENEMY_REF + i for i in range(ne)))
+        fresh = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
+        expected = attrs.evolve(state, fight=fresh, pos=FLOW.at("combat", "cast", state.pos.round + 1))
+        for _ in range(2):
+            assert _same(flow.next_round(state, setup), expected), rb.render(state)
+        rounds += 1
+    assert rounds > 2000
