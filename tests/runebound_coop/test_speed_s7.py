@@ -18,8 +18,18 @@ import pytest
 import runebound_coop as rb
 from runebound_coop.content.loader import load_content
 from runebound_coop.content.roster import setup_of
-from runebound_coop.rules import flow
-from runebound_coop.state import ENEMY_REF, FLOW, HERO, Fight, Pool, RuneboundState, split_ref
+from runebound_coop.rules import flow, hero
+from runebound_coop.state import (
+    ENEMY_REF,
+    FLOW,
+    HERO,
+    Fight,
+    Pool,
+    RuneboundState,
+    card_bit,
+    enemy_ability_bit,
+    split_ref,
+)
 from tabletop_core import to_json
 from tabletop_core.chance import sample_outcome
 from tabletop_core.spec import CHANCE, TERMINAL
@@ -34,9 +44,9 @@ def _states(seed: int, games: int = 1) -> Iterator[RuneboundState]:
     """Every state of ``games`` random games of each hero against each enemy, in every choice mode (chance by its
     odds, decisions uniformly), the modes in turn."""
     rng = np.random.default_rng(seed)
-    for (hero, enemy), k in itertools.product(itertools.product(_HEROES, _ENEMIES), range(games)):
-        mode = _MODES[(k + len(hero) + len(enemy)) % len(_MODES)]
-        state = rb.new_game(heroes=(hero,), enemies=(enemy,), enemy_choices=mode, retreat=k % 2 == 1)
+    for (hero_name, enemy), k in itertools.product(itertools.product(_HEROES, _ENEMIES), range(games)):
+        mode = _MODES[(k + len(hero_name) + len(enemy)) % len(_MODES)]
+        state = rb.new_game(heroes=(hero_name,), enemies=(enemy,), enemy_choices=mode, retreat=k % 2 == 1)
         while (player := rb.current_player(state)) != TERMINAL:
             yield state
             if player == CHANCE:
@@ -55,6 +65,26 @@ def _long_landing(fight: Fight, side: int) -> Fight:
     if who == HERO:
         return attrs.evolve(fight, hero_pool=pool, casting=fight.casting[1:])
     return attrs.evolve(fight, enemy_pool=pool, casting=fight.casting[1:])
+
+
+def _neighbours(state: RuneboundState) -> Iterator[RuneboundState]:
+    """States one detail away from ``state`` at a hero's decision: another hand, another used bit, an enemy token
+    flipped or spent (each changes the hero's actions or must not, so a memo keyed too coarsely or too finely for
+    them answers one of them wrongly)."""
+    fight = state.fight
+    assert fight is not None
+    for cards in (0, 1):
+        hand = list(state.hand)
+        hand[fight.hero] = cards
+        yield attrs.evolve(state, hand=tuple(hand))
+    for bit in (*range(4), *(enemy_ability_bit(a) for a in range(3)), *(card_bit(c) for c in range(4))):
+        yield attrs.evolve(state, fight=attrs.evolve(fight, used=fight.used ^ (1 << bit)))
+    pool = fight.enemy_pool
+    for i in range(3):
+        flipped = attrs.evolve(pool, sides=pool.sides ^ (1 << i))
+        spent = attrs.evolve(pool, spent=pool.spent ^ (1 << i))
+        yield attrs.evolve(state, fight=attrs.evolve(fight, enemy_pool=flipped))
+        yield attrs.evolve(state, fight=attrs.evolve(fight, enemy_pool=spent))
 
 
 def _same(a: RuneboundState, b: RuneboundState) -> bool:
@@ -95,3 +125,25 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
             assert _same(flow.next_round(state, setup), expected), rb.render(state)
         rounds += 1
     assert rounds > 2000
+
+
+@pytest.mark.parametrize("limit", [hero.MEMO_LIMIT, 7])
+def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    monkeypatch.setattr(hero, "MEMO_LIMIT", limit)
+    hero._LISTED.clear()  # a cache: emptied, it only has to fill again
+    lists = 0
+    for state in _states(seed=20 + limit, games=2):
+        fight = state.fight
+        if fight is None or state.pending or state.pos.step != "actions" or fight.casting:
+            continue
+        setup = setup_of(state.options)
+        for variant in (state, *_neighbours(state)):
+            expected = hero._hero_actions(variant, setup)
+            for _ in range(2):  # the first may fill the memo, the second reads it
+                assert list(hero.listed_actions(variant, setup)) == expected, rb.render(variant)
+                assert hero.hero_actions(variant, setup) == expected
+        lists += 1
+        assert len(hero._LISTED) <= max(limit, 1)
+    assert lists > 1000

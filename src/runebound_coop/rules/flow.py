@@ -26,7 +26,7 @@ from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
 from runebound_coop.limits import MAX_HEROES
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
-from runebound_coop.rules.hero import attack, hero_actions, hero_apply
+from runebound_coop.rules.hero import attack, hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
 from runebound_coop.state import (
     ENEMY,
@@ -282,7 +282,7 @@ class CombatActions(Decision[RuneboundState, Action]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return tuple(hero_actions(state, setup_of(state.options)))  # listed in id order
+        return listed_actions(state, setup_of(state.options))  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         setup = setup_of(state.options)
