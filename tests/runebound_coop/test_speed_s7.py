@@ -28,7 +28,18 @@ from runebound_coop.state import (
     RuneboundState,
     card_bit,
     enemy_ability_bit,
+    fight_with_enemy_pool,
+    fight_with_enemy_pool_casting,
+    fight_with_hero_pool,
+    fight_with_hero_pool_casting,
+    fight_with_turn,
+    pool_with_sides,
+    pool_with_spent,
     split_ref,
+    state_with_enemy_damage,
+    state_with_fight,
+    state_with_fight_pos,
+    state_with_hero_damage,
 )
 from tabletop_core import to_json
 from tabletop_core.chance import sample_outcome
@@ -147,3 +158,55 @@ def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
         lists += 1
         assert len(hero._LISTED) <= max(limit, 1)
     assert lists > 1000
+
+
+def test_the_copies_written_out_are_the_classes_fields_in_order() -> None:
+    # The copies in runebound_coop.state call each class with its fields by position: a new or moved field must
+    # be written into them (this test then changes with them).
+    assert [f.name for f in attrs.fields(Pool)] == ["sides", "spent", "removed", "links"]
+    assert [f.name for f in attrs.fields(Fight)] == [
+        *("hero", "enemy", "hero_pool", "enemy_pool", "casting", "turn", "passed", "charged", "used"),
+    ]
+    assert [f.name for f in attrs.fields(RuneboundState)] == [
+        *("options", "pos", "pending", "hero_damage", "enemy_damage", "out", "withdrawn", "hand", "fight"),
+    ]
+    for cls in (Pool, Fight, RuneboundState):
+        assert all(f.validator is None and f.converter is None and f.init for f in attrs.fields(cls))
+
+
+def test_each_copy_written_out_is_the_copy_attrs_makes() -> None:
+    copies = 0
+    other_pool = Pool(5, 2, 1, (17,))
+    for state in _states(seed=31):
+        fight = state.fight
+        assert _same(state_with_fight(state, None), attrs.evolve(state, fight=None))
+        if fight is None:
+            continue
+        pos = FLOW.at("combat", "cast", state.pos.round + 1)
+        pairs: list[tuple[object, object]] = [
+            (state_with_fight(state, fight), attrs.evolve(state, fight=fight)),
+            (state_with_fight_pos(state, None, pos), attrs.evolve(state, fight=None, pos=pos)),
+            (state_with_hero_damage(state, (9,)), attrs.evolve(state, hero_damage=(9,))),
+            (state_with_enemy_damage(state, (8, 7)), attrs.evolve(state, enemy_damage=(8, 7))),
+            (fight_with_hero_pool(fight, other_pool), attrs.evolve(fight, hero_pool=other_pool)),
+            (fight_with_enemy_pool(fight, other_pool), attrs.evolve(fight, enemy_pool=other_pool)),
+            (
+                fight_with_hero_pool_casting(fight, other_pool, (3,)),
+                attrs.evolve(fight, hero_pool=other_pool, casting=(3,)),
+            ),
+            (
+                fight_with_enemy_pool_casting(fight, other_pool, ()),
+                attrs.evolve(fight, enemy_pool=other_pool, casting=()),
+            ),
+            (fight_with_turn(fight, 1 - fight.turn), attrs.evolve(fight, turn=1 - fight.turn)),
+            (fight.with_passed(1), attrs.evolve(fight, passed=fight.passed | 2)),
+            (fight.with_charged(0), attrs.evolve(fight, charged=fight.charged | 1)),
+            (fight.with_used(17), attrs.evolve(fight, used=fight.used | (1 << 17))),
+            (pool_with_sides(fight.hero_pool, 6), attrs.evolve(fight.hero_pool, sides=6)),
+            (pool_with_spent(fight.enemy_pool, 3), attrs.evolve(fight.enemy_pool, spent=3)),
+        ]
+        for fast, slow in pairs:
+            assert type(fast) is type(slow) and fast == slow and hash(fast) == hash(slow)
+            assert attrs.asdict(fast, recurse=False) == attrs.asdict(slow, recurse=False)  # type: ignore[arg-type]  # attrs instances
+            copies += 1
+    assert copies > 20000

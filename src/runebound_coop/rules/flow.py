@@ -40,11 +40,16 @@ from runebound_coop.state import (
     Fight,
     Pool,
     RuneboundState,
+    fight_with_enemy_pool_casting,
+    fight_with_hero_pool_casting,
+    fight_with_turn,
+    pool_with_sides,
     split_ref,
+    state_with_fight_pos,
     token_ref,
 )
 from tabletop_core.components import TwoSidedToken
-from tabletop_core.fastcopy import replace, replacer
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
 __all__ = [
@@ -83,11 +88,11 @@ _RESPONDS = (Respond(False), Respond(True))
 _BLOCKS = (Block(False), Block(True))
 
 
-# The copies the rules make most, each prepared once (see tabletop_core.fastcopy.replacer).
-_with_sides = replacer(Pool, "sides")
-_with_turn = replacer(Fight, "turn")
-_with_fight_pos = replacer(RuneboundState, "fight", "pos")
-_landed = (replacer(Fight, "hero_pool", "casting"), replacer(Fight, "enemy_pool", "casting"))
+# The copies the rules make most, written out once (runebound_coop.state).
+_with_sides = pool_with_sides
+_with_turn = fight_with_turn
+_with_fight_pos = state_with_fight_pos
+_landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
 #: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
 #: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value.

@@ -18,12 +18,18 @@ from runebound_coop.state import (
     RuneboundState,
     Side,
     TokenRef,
+    fight_with_enemy_pool,
+    fight_with_hero_pool,
     link_double,
     link_target,
+    pool_with_spent,
     split_ref,
+    state_with_enemy_damage,
+    state_with_fight,
+    state_with_hero_damage,
     token_ref,
 )
-from tabletop_core.fastcopy import replace, replacer
+from tabletop_core.fastcopy import replace
 
 __all__ = [
     "add_damage",
@@ -53,14 +59,14 @@ def fight_of(state: RuneboundState) -> Fight:
     return state.fight
 
 
-#: The state with its fight replaced (the rules' most frequent copy, prepared once).
-with_fight: Callable[[RuneboundState, Fight | None], RuneboundState] = replacer(RuneboundState, "fight")
+#: The state with its fight replaced (the rules' most frequent copy, written out in :mod:`runebound_coop.state`).
+with_fight: Callable[[RuneboundState, Fight | None], RuneboundState] = state_with_fight
 #: The fight with the hero's pool replaced.
-with_hero_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "hero_pool")
+with_hero_pool: Callable[[Fight, Pool], Fight] = fight_with_hero_pool
 #: The fight with the enemy's pool replaced.
-with_enemy_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "enemy_pool")
-_with_spent = replacer(Pool, "spent")
-_with_damage = (replacer(RuneboundState, "hero_damage"), replacer(RuneboundState, "enemy_damage"))
+with_enemy_pool: Callable[[Fight, Pool], Fight] = fight_with_enemy_pool
+_with_spent = pool_with_spent
+_with_damage = (state_with_hero_damage, state_with_enemy_damage)
 
 
 def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
