@@ -18,8 +18,10 @@ import pytest
 import runebound_coop as rb
 from runebound_coop.content.loader import load_content
 from runebound_coop.content.roster import setup_of
-from runebound_coop.rules import flow, hero
+from runebound_coop.content.schema import Sym
+from runebound_coop.rules import flow, hero, tokens
 from runebound_coop.state import (
+    ENEMY,
     ENEMY_REF,
     FLOW,
     HERO,
@@ -210,3 +212,32 @@ def test_each_copy_written_out_is_the_copy_attrs_makes() -> None:
             assert attrs.asdict(fast, recurse=False) == attrs.asdict(slow, recurse=False)  # type: ignore[arg-type]  # attrs instances
             copies += 1
     assert copies > 20000
+
+
+def test_the_token_readers_read_in_place_what_the_long_way_reads() -> None:
+    reads = 0
+    for state in _states(seed=41):
+        fight = state.fight
+        if fight is None:
+            continue
+        setup = setup_of(state.options)
+        for side in (HERO, ENEMY):
+            pool = fight.pool(side)
+            faces = tokens.faces_of(setup, fight, side)
+            cast = {split_ref(ref) for ref in fight.casting}
+            live = [i for i in range(len(faces)) if pool.is_live(i) and (side, i) not in cast]
+            assert tokens.live_mask(setup, fight, side) == sum(1 << i for i in live)
+            assert tokens.live(setup, fight, side) == live
+            for symbol in Sym:
+                expected = [i for i in live if faces[i][pool.side(i)].symbol == symbol]
+                assert tokens.showing(setup, fight, side, symbol) == expected, rb.render(state)
+            for i in range(len(faces)):
+                printed = faces[i][pool.side(i)].value
+                assert tokens.value_of(setup, fight, side, i) == printed * (2 if pool.doubled(i) else 1)
+                reads += 1
+    assert reads > 20000
+
+
+def test_bits_lists_the_set_bits_lowest_first() -> None:
+    for mask in (*range(1 << 10), 1 << 40, (1 << 70) - 3):
+        assert tokens.bits(mask) == [i for i in range(mask.bit_length()) if (mask >> i) & 1]
