@@ -241,3 +241,52 @@ def test_the_token_readers_read_in_place_what_the_long_way_reads() -> None:
 def test_bits_lists_the_set_bits_lowest_first() -> None:
     for mask in (*range(1 << 10), 1 << 40, (1 << 70) - 3):
         assert tokens.bits(mask) == [i for i in range(mask.bit_length()) if (mask >> i) & 1]
+
+
+def _long_initiative(state: RuneboundState) -> int:
+    """Who acts first, counted token by token on the faces shown (the rule as written)."""
+    fight = state.fight
+    assert fight is not None
+    setup = setup_of(state.options)
+    marks = []
+    for side in (HERO, ENEMY):
+        pool = fight.pool(side)
+        faces = tokens.faces_of(setup, fight, side)
+        marks.append(sum(1 for i in range(len(faces)) if faces[i][pool.side(i)].initiative))
+    return ENEMY if marks[ENEMY] > marks[HERO] else HERO
+
+
+@pytest.mark.parametrize("limit", [flow.MEMO_LIMIT, 5])
+def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
+    flow._INITIATIVE.clear()  # a cache: emptied, it only has to fill again
+    counted = 0
+    for state in _states(seed=51 + limit):
+        fight = state.fight
+        if fight is None:
+            continue
+        setup = setup_of(state.options)
+        for sides in range(4):  # the state's own sides, then others, so a memo keyed too coarsely answers wrongly
+            hero_pool = attrs.evolve(fight.hero_pool, sides=fight.hero_pool.sides ^ (sides & 1))
+            enemy_pool = attrs.evolve(fight.enemy_pool, sides=fight.enemy_pool.sides ^ (sides >> 1))
+            variant = attrs.evolve(state, fight=attrs.evolve(fight, hero_pool=hero_pool, enemy_pool=enemy_pool))
+            assert variant.fight is not None
+            for _ in range(2):
+                assert flow.initiative(setup, variant.fight) == _long_initiative(variant), rb.render(variant)
+            counted += 1
+        assert len(flow._INITIATIVE) <= max(limit, 1)
+    assert counted > 5000
+
+
+def test_the_positions_made_once_are_the_flows_own() -> None:
+    for r in range(len(flow._CAST_AT)):
+        assert flow._CAST_AT[r] == FLOW.at("combat", "cast", r)
+        assert flow._ACTIONS_AT[r] == FLOW.next(FLOW.at("combat", "cast", r)) == FLOW.at("combat", "actions", r)
+    assert FLOW.at("encounter") == flow._ENCOUNTER and FLOW.at("over") == flow._OVER
+
+
+def test_the_content_of_the_options_asked_last_is_the_content_of_those_options() -> None:
+    games = [rb.new_game(heroes=(hero_name,), enemies=(enemy,)) for hero_name in _HEROES[:3] for enemy in _ENEMIES[:3]]
+    for state in games * 3:  # each in turn: the one-entry cache must give each its own content
+        assert flow._setup(state.options) is setup_of(state.options)
+        assert flow._setup(state.options).heroes[0].name == state.options.heroes[0]

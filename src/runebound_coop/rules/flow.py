@@ -24,7 +24,7 @@ from typing import Any
 from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
@@ -39,6 +39,7 @@ from runebound_coop.state import (
     ChoiceFrame,
     Fight,
     Pool,
+    RuneboundOptions,
     RuneboundState,
     fight_with_enemy_pool_casting,
     fight_with_hero_pool_casting,
@@ -48,6 +49,7 @@ from runebound_coop.state import (
     state_with_fight_pos,
     token_ref,
 )
+from runebound_coop.state import Frame as Question
 from tabletop_core.components import TwoSidedToken
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
@@ -104,6 +106,34 @@ _LANDED: dict[int, dict[Fight, Fight]] = {0: {}, 1: {}}
 # A round's fight before its casts, by the two combatants and their numbers of tokens: one value for every round
 # of the pairing, so the round's first landing finds its fight by identity in the memo above.
 _ROUND_FIGHTS: dict[tuple[int, int, int, int], Fight] = {}
+# Who takes the first combat action, by the two combatants' content (held by the key, compared by identity) and
+# the sides their tokens landed on: a pure function of these, asked once a round.
+_INITIATIVE: dict[tuple[object, object, int, int], int] = {}
+# The positions the rules move to, made once (positions are immutable values): a round's cast and its combat
+# actions, by round, and the encounter's two steps outside a fight.
+_CAST_AT = tuple(FLOW.at("combat", "cast", r) for r in range(MAX_ROUNDS + 2))
+_ACTIONS_AT = tuple(FLOW.next(pos) for pos in _CAST_AT)
+_ENCOUNTER = FLOW.at("encounter")
+_OVER = FLOW.at("over")
+_NO_PENDING: Pending[Question] = Pending()
+# The content of the options asked last (a one-entry cache of ``setup_of`` by identity: the entry holds the
+# options, so the identity cannot be reused); the rules ask it several times a step, of one game at a time.
+_LAST_SETUP: list[tuple[RuneboundOptions, Setup]] = []
+
+
+def _setup(options: RuneboundOptions) -> Setup:
+    """``setup_of(options)``, asked of the same options object again without a look-up."""
+    last = _LAST_SETUP
+    if last:
+        entry = last[0]  # one read: another thread may replace the entry, never half of it
+        if entry[0] is options:
+            return entry[1]
+    setup = setup_of(options)
+    if last:
+        last[0] = (options, setup)
+    else:
+        last.append((options, setup))
+    return setup
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -135,7 +165,8 @@ def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundSta
         if len(_ROUND_FIGHTS) >= MEMO_LIMIT:
             _ROUND_FIGHTS.clear()
         _ROUND_FIGHTS[key] = fresh
-    return _with_fight_pos(state, fresh, FLOW.at("combat", "cast", round_))
+    pos = _CAST_AT[round_] if 0 <= round_ < len(_CAST_AT) else FLOW.at("combat", "cast", round_)
+    return _with_fight_pos(state, fresh, pos)
 
 
 def round_fight(hero: int, enemy: int, nh: int, ne: int) -> Fight:
@@ -176,6 +207,17 @@ def initiative(setup: Setup, fight: Fight) -> int:
     Counted on the faces the tokens show (``faces_of``: each token's two faces, as its cast lands them), once per
     round: no cast value is built for it.
     """
+    key = (setup.heroes[fight.hero], setup.enemies[fight.enemy], fight.hero_pool.sides, fight.enemy_pool.sides)
+    first = _INITIATIVE.get(key)
+    if first is None:
+        first = _initiative(setup, fight)
+        if len(_INITIATIVE) >= MEMO_LIMIT:
+            _INITIATIVE.clear()
+        _INITIATIVE[key] = first
+    return first
+
+
+def _initiative(setup: Setup, fight: Fight) -> int:
     marks = [0, 0]
     for side in SIDES:
         pool = fight.pool(side)
@@ -189,7 +231,7 @@ def initiative(setup: Setup, fight: Fight) -> int:
 def withdraw(state: RuneboundState) -> RuneboundState:
     """The engaged hero leaves the fight (and engages no more this encounter); the enemy keeps its damage."""
     fight = fight_of(state)
-    return replace(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
+    return replace(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=_ENCOUNTER)
 
 
 def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -210,14 +252,17 @@ def defeat(state: RuneboundState) -> RuneboundState | None:
     """The end check: a defeated combatant ends the fight at once, even in the middle of an enemy ability (pending
     questions are dropped); a defeated hero is out of the encounter. ``None`` while both stand."""
     fight = state.fight
-    if fight is None or not (state.hero_damage[fight.hero] or state.enemy_damage[fight.enemy]):
+    if fight is None:
+        return None
+    hurt = state.hero_damage[fight.hero]
+    if not (hurt or state.enemy_damage[fight.enemy]):
         return None  # no damage on either combatant: both stand (health is at least 1)
-    setup = setup_of(state.options)
-    if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
+    setup = _setup(state.options)
+    if hurt >= setup.heroes[fight.hero].health:
         state = replace(state, out=state.out | (1 << fight.hero))
     elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
         return None
-    return replace(state, fight=None, pending=Pending(), pos=FLOW.at("encounter"))
+    return replace(state, fight=None, pending=_NO_PENDING, pos=_ENCOUNTER)
 
 
 class Engagement(Decision[RuneboundState, Engage]):
@@ -227,7 +272,7 @@ class Engagement(Decision[RuneboundState, Engage]):
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         heroes = available_heroes(state)
         if next_enemy(state, setup_of(state.options)) < 0 or not heroes:
-            return replace(state, pos=FLOW.at("over"))
+            return replace(state, pos=_OVER)
         if len(heroes) == 1:
             return start_fight(state, setup_of(state.options), heroes[0])
         return None
@@ -257,8 +302,10 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
-        return _with_fight_pos(state, fight, FLOW.next(state.pos))
+        fight = _with_turn(fight, initiative(_setup(state.options), fight))
+        pos = state.pos  # combat/cast (this frame's step): the combat actions of the same round come next
+        nxt = _ACTIONS_AT[pos.round] if pos.step == "cast" and 0 <= pos.round < len(_ACTIONS_AT) else FLOW.next(pos)
+        return _with_fight_pos(state, fight, nxt)
 
 
 class CombatActions(Decision[RuneboundState, Action]):
@@ -267,7 +314,7 @@ class CombatActions(Decision[RuneboundState, Action]):
 
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         fight = fight_of(state)
-        setup = setup_of(state.options)
+        setup = _setup(state.options)
         if fight.has_passed(HERO) and fight.has_passed(ENEMY):
             state = title_ability(state, setup)
             if state.pending:
@@ -287,10 +334,10 @@ class CombatActions(Decision[RuneboundState, Action]):
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return listed_actions(state, setup_of(state.options))  # listed in id order
+        return listed_actions(state, _setup(state.options))  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        setup = setup_of(state.options)
+        setup = _setup(state.options)
         if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
             # Several tokens show the symbol: the hero picks which of them the attack spends.
             return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))
