@@ -116,6 +116,10 @@ _ACTIONS_AT = tuple(FLOW.next(pos) for pos in _CAST_AT)
 _ENCOUNTER = FLOW.at("encounter")
 _OVER = FLOW.at("over")
 _NO_PENDING: Pending[Question] = Pending()
+# The bits of ``Fight.passed``: the hero passed, the enemy passed, both.
+_HERO_PASSED = 1 << HERO
+_ENEMY_PASSED = 1 << ENEMY
+_BOTH_PASSED = _HERO_PASSED | _ENEMY_PASSED
 # The content of the options asked last (a one-entry cache of ``setup_of`` by identity: the entry holds the
 # options, so the identity cannot be reused); the rules ask it several times a step, of one game at a time.
 _LAST_SETUP: list[tuple[RuneboundOptions, Setup]] = []
@@ -245,7 +249,7 @@ def hand_off(state: RuneboundState) -> RuneboundState:
     """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
     actions; a side that passed acts no more")."""
     fight = fight_of(state)
-    return with_fight(state, _with_turn(fight, HERO if fight.has_passed(ENEMY) else ENEMY))
+    return with_fight(state, _with_turn(fight, HERO if fight.passed & _ENEMY_PASSED else ENEMY))
 
 
 def defeat(state: RuneboundState) -> RuneboundState | None:
@@ -314,21 +318,22 @@ class CombatActions(Decision[RuneboundState, Action]):
 
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         fight = fight_of(state)
-        setup = _setup(state.options)
-        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
+        passed = fight.passed  # the passes read as bits (``Fight.has_passed``): this runs at every hero decision
+        if passed & _BOTH_PASSED == _BOTH_PASSED:
+            setup = _setup(state.options)
             state = title_ability(state, setup)
             if state.pending:
                 return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
             return end_round(state, setup)
         if fight.turn == HERO:
-            if not fight.has_passed(HERO):
+            if not passed & _HERO_PASSED:
                 return None
             return with_fight(state, _with_turn(fight, ENEMY))
-        if fight.has_passed(ENEMY):
+        if passed & _ENEMY_PASSED:
             return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
-        nxt = ENEMY if fight.has_passed(HERO) else HERO
-        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup)
+        nxt = ENEMY if passed & _HERO_PASSED else HERO
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), _setup(state.options))
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero
