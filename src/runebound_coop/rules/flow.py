@@ -97,8 +97,10 @@ _with_fight_pos = state_with_fight_pos
 _landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
 #: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
-#: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value.
-MEMO_LIMIT = 1 << 14
+#: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value (content by
+#: identity, held by the key). About 440 bytes an entry measured, so the four memos here and the hero's actions'
+#: (``rules.hero``) hold at most some 15 MB.
+MEMO_LIMIT = 1 << 13
 # The fight after a landing, one memo per face (a pure function of the fight's value): each round's casts start
 # from one fight and branch two ways per token, so the same landings recur (in random playouts four in five, in a
 # search nine in ten).

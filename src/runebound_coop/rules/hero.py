@@ -86,7 +86,7 @@ def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
 
 
 #: The most entries the memo of :func:`listed_actions` keeps (it is emptied when full).
-MEMO_LIMIT = 1 << 14
+MEMO_LIMIT = 1 << 13
 # The hero's legal actions by what they are a function of: the two combatants' content (held by the key, compared by
 # identity), the hero's pool and the tokens still being cast, the enemy's live tokens and the faces they show, what
 # was used this round and whether a card can be exerted. A bounded cache of a pure function, the only global
