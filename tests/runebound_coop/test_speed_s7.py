@@ -42,6 +42,7 @@ from runebound_coop.state import (
     state_with_fight,
     state_with_fight_pos,
     state_with_hero_damage,
+    token_ref,
 )
 from tabletop_core import to_json
 from tabletop_core.chance import sample_outcome
@@ -290,3 +291,20 @@ def test_the_content_of_the_options_asked_last_is_the_content_of_those_options()
     for state in games * 3:  # each in turn: the one-entry cache must give each its own content
         assert flow._setup(state.options) is setup_of(state.options)
         assert flow._setup(state.options).heroes[0].name == state.options.heroes[0]
+
+
+def test_the_best_printed_value_found_by_masks_is_the_best_face_by_face() -> None:
+    found = 0
+    for state in _states(seed=61):
+        fight = state.fight
+        if fight is None:
+            continue
+        setup = setup_of(state.options)
+        refs = [None, *(token_ref(side, i) for side, i, _ in tokens.faces_showing(setup, fight))]
+        for symbol in Sym:
+            for exclude in refs:
+                faces = tokens.faces_showing(setup, fight, exclude=exclude)
+                expected = max((face.value for _, _, face in faces if face.symbol == symbol), default=0)
+                assert tokens.best_printed(setup, fight, symbol, exclude) == expected, rb.render(state)
+                found += expected > 0
+    assert found > 5000

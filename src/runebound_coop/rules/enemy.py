@@ -16,12 +16,12 @@ from runebound_coop.content.roster import EnemySetup, Setup
 from runebound_coop.content.schema import Ability, Space, Sym
 from runebound_coop.rules.choices import apply_choice, candidates, decide
 from runebound_coop.rules.tokens import (
+    best_printed,
     best_subset,
     bits,
     deal,
     face_of,
     faces_of,
-    faces_showing,
     fight_of,
     heal,
     live,
@@ -321,8 +321,7 @@ def _tactics(
 
 def _best_printed(state: RuneboundState, setup: Setup, sym: Sym, exclude: int) -> int:
     """The highest printed value of ``sym`` showing on a live token other than enemy token ``exclude``."""
-    shown = faces_showing(setup, fight_of(state), exclude=token_ref(ENEMY, exclude))
-    return max((face.value for _, _, face in shown if face.symbol == sym), default=0)
+    return best_printed(setup, fight_of(state), sym, token_ref(ENEMY, exclude))
 
 
 def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:

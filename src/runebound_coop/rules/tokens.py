@@ -35,6 +35,7 @@ from tabletop_core.fastcopy import replace
 
 __all__ = [
     "add_damage",
+    "best_printed",
     "best_subset",
     "bits",
     "deal",
@@ -310,4 +311,22 @@ def deal(
 
 
 def _best_shield_copy(setup: Setup, fight: Fight) -> int:
-    return max((face.value for _, _, face in faces_showing(setup, fight) if face.symbol == Sym.SHIELD), default=0)
+    return best_printed(setup, fight, Sym.SHIELD)
+
+
+def best_printed(setup: Setup, fight: Fight, symbol: Sym, exclude: TokenRef | None = None) -> int:
+    """The highest printed value of ``symbol`` showing on a live token of either pool but token ``exclude`` (0 if
+    none): what a tactics copies. The tokens are found by :func:`showing`'s masks, not face by face."""
+    best = 0
+    for side in SIDES:
+        if side == HERO:
+            faces = setup.heroes[fight.hero].faces
+            sides = fight.hero_pool.sides
+        else:
+            faces = setup.enemies[fight.enemy].faces
+            sides = fight.enemy_pool.sides
+        for i in showing(setup, fight, side, symbol):
+            value = faces[i][(sides >> i) & 1].value
+            if value > best and (exclude is None or token_ref(side, i) != exclude):
+                best = value
+    return best
