@@ -16,11 +16,12 @@ from runebound_coop.content.roster import EnemySetup, Setup
 from runebound_coop.content.schema import Ability, Space, Sym
 from runebound_coop.rules.choices import apply_choice, candidates, decide
 from runebound_coop.rules.tokens import (
+    best_printed,
     best_subset,
+    bits,
     deal,
     face_of,
     faces_of,
-    faces_showing,
     fight_of,
     heal,
     live,
@@ -69,19 +70,20 @@ def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
     sides = fight.enemy_pool.sides
     alive = live_mask(setup, fight, ENEMY)
     for space in enemy.board.spaces:
-        if not ((face_a[space.symbol] & ~sides) | (face_b[space.symbol] & sides)) & alive:
+        shown = ((face_a[space.symbol] & ~sides) | (face_b[space.symbol] & sides)) & alive
+        if not shown:
             continue  # no token in this space
-        new = _resolve_space(state, setup, enemy, space)
+        new = _resolve_space(state, setup, enemy, space, bits(shown))
         if new is not None:
             return new
     return with_fight(state, fight.with_passed(ENEMY))
 
 
-def _resolve_space(state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space) -> RuneboundState | None:
+def _resolve_space(
+    state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space, tokens: list[int]
+) -> RuneboundState | None:
+    """Resolve ``space``, whose tokens are ``tokens`` (the enemy's live tokens showing its symbol, not empty)."""
     fight = fight_of(state)
-    tokens = showing(setup, fight, ENEMY, space.symbol)
-    if not tokens:
-        return None
     if space.symbol == Sym.AGILITY:
         return _agility(state, setup, enemy, tuple(tokens), space.mode)
     if space.symbol == Sym.DOUBLE:
@@ -319,8 +321,7 @@ def _tactics(
 
 def _best_printed(state: RuneboundState, setup: Setup, sym: Sym, exclude: int) -> int:
     """The highest printed value of ``sym`` showing on a live token other than enemy token ``exclude``."""
-    shown = faces_showing(setup, fight_of(state), exclude=token_ref(ENEMY, exclude))
-    return max((face.value for _, _, face in shown if face.symbol == sym), default=0)
+    return best_printed(setup, fight_of(state), sym, token_ref(ENEMY, exclude))
 
 
 def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:

@@ -24,9 +24,9 @@ from typing import Any
 from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
-from runebound_coop.rules.hero import attack, hero_actions, hero_apply
+from runebound_coop.rules.hero import attack, hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
 from runebound_coop.state import (
     ENEMY,
@@ -39,12 +39,19 @@ from runebound_coop.state import (
     ChoiceFrame,
     Fight,
     Pool,
+    RuneboundOptions,
     RuneboundState,
+    fight_with_enemy_pool_casting,
+    fight_with_hero_pool_casting,
+    fight_with_turn,
+    pool_with_sides,
     split_ref,
+    state_with_fight_pos,
     token_ref,
 )
+from runebound_coop.state import Frame as Question
 from tabletop_core.components import TwoSidedToken
-from tabletop_core.fastcopy import replace, replacer
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pending
 
 __all__ = [
@@ -65,9 +72,11 @@ __all__ = [
     "hand_off",
     "initiative",
     "land",
+    "landed",
     "next_enemy",
     "next_round",
     "returns",
+    "round_fight",
     "start_fight",
     "withdraw",
 ]
@@ -81,11 +90,56 @@ _RESPONDS = (Respond(False), Respond(True))
 _BLOCKS = (Block(False), Block(True))
 
 
-# The copies the rules make most, each prepared once (see tabletop_core.fastcopy.replacer).
-_with_sides = replacer(Pool, "sides")
-_with_turn = replacer(Fight, "turn")
-_with_fight_pos = replacer(RuneboundState, "fight", "pos")
-_landed = (replacer(Fight, "hero_pool", "casting"), replacer(Fight, "enemy_pool", "casting"))
+# The copies the rules make most, written out once (runebound_coop.state).
+_with_sides = pool_with_sides
+_with_turn = fight_with_turn
+_with_fight_pos = state_with_fight_pos
+_landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
+
+#: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
+#: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value (content by
+#: identity, held by the key). About 440 bytes an entry measured, so the four memos here and the hero's actions'
+#: (``rules.hero``) hold at most some 15 MB.
+MEMO_LIMIT = 1 << 13
+# The fight after a landing, one memo per face (a pure function of the fight's value): each round's casts start
+# from one fight and branch two ways per token, so the same landings recur (in random playouts four in five, in a
+# search nine in ten).
+_LANDED: dict[int, dict[Fight, Fight]] = {0: {}, 1: {}}
+# A round's fight before its casts, by the two combatants and their numbers of tokens: one value for every round
+# of the pairing, so the round's first landing finds its fight by identity in the memo above.
+_ROUND_FIGHTS: dict[tuple[int, int, int, int], Fight] = {}
+# Who takes the first combat action, by the two combatants' content (held by the key, compared by identity) and
+# the sides their tokens landed on: a pure function of these, asked once a round.
+_INITIATIVE: dict[tuple[object, object, int, int], int] = {}
+# The positions the rules move to, made once (positions are immutable values): a round's cast and its combat
+# actions, by round, and the encounter's two steps outside a fight.
+_CAST_AT = tuple(FLOW.at("combat", "cast", r) for r in range(MAX_ROUNDS + 2))
+_ACTIONS_AT = tuple(FLOW.next(pos) for pos in _CAST_AT)
+_ENCOUNTER = FLOW.at("encounter")
+_OVER = FLOW.at("over")
+_NO_PENDING: Pending[Question] = Pending()
+# The bits of ``Fight.passed``: the hero passed, the enemy passed, both.
+_HERO_PASSED = 1 << HERO
+_ENEMY_PASSED = 1 << ENEMY
+_BOTH_PASSED = _HERO_PASSED | _ENEMY_PASSED
+# The content of the options asked last (a one-entry cache of ``setup_of`` by identity: the entry holds the
+# options, so the identity cannot be reused); the rules ask it several times a step, of one game at a time.
+_LAST_SETUP: list[tuple[RuneboundOptions, Setup]] = []
+
+
+def _setup(options: RuneboundOptions) -> Setup:
+    """``setup_of(options)``, asked of the same options object again without a look-up."""
+    last = _LAST_SETUP
+    if last:
+        entry = last[0]  # one read: another thread may replace the entry, never half of it
+        if entry[0] is options:
+            return entry[1]
+    setup = setup_of(options)
+    if last:
+        last[0] = (options, setup)
+    else:
+        last.append((options, setup))
+    return setup
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -110,22 +164,47 @@ def start_fight(state: RuneboundState, setup: Setup, hero: int) -> RuneboundStat
 
 def _new_round(state: RuneboundState, setup: Setup, round_: int) -> RuneboundState:
     fight = fight_of(state)
-    nh = len(faces_of(setup, fight, HERO))
-    ne = len(faces_of(setup, fight, ENEMY))
+    key = (fight.hero, fight.enemy, len(faces_of(setup, fight, HERO)), len(faces_of(setup, fight, ENEMY)))
+    fresh = _ROUND_FIGHTS.get(key)
+    if fresh is None:
+        fresh = round_fight(*key)
+        if len(_ROUND_FIGHTS) >= MEMO_LIMIT:
+            _ROUND_FIGHTS.clear()
+        _ROUND_FIGHTS[key] = fresh
+    pos = _CAST_AT[round_] if 0 <= round_ < len(_CAST_AT) else FLOW.at("combat", "cast", round_)
+    return _with_fight_pos(state, fresh, pos)
+
+
+def round_fight(hero: int, enemy: int, nh: int, ne: int) -> Fight:
+    """A round's fight before its casts: hero ``hero`` (``nh`` tokens) against enemy ``enemy`` (``ne`` tokens),
+    every token to be cast, hero's first."""
     casting = (*(token_ref(HERO, i) for i in range(nh)), *(token_ref(ENEMY, i) for i in range(ne)))
-    fight = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
-    return _with_fight_pos(state, fight, FLOW.at("combat", "cast", round_))
+    return Fight(hero, enemy, Pool(), Pool(), casting)
 
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
     """The next token being cast lands on ``side`` (one chance node per token)."""
     fight = fight_of(state)
+    memo = _LANDED.get(side)
+    if memo is None:  # not a face of the token (an unchecked caller's own business): no memo for it
+        return with_fight(state, landed(fight, side))
+    new = memo.get(fight)
+    if new is None:
+        new = landed(fight, side)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[fight] = new
+    return with_fight(state, new)
+
+
+def landed(fight: Fight, side: int) -> Fight:
+    """The fight after its next token being cast landed on ``side`` (:func:`land` without its memo)."""
     casting = fight.casting
     who, i = split_ref(casting[0])
     # One copy of each value on the way (a cast is most of a fight's steps), each by a copier made once.
     pool = fight.hero_pool if who == HERO else fight.enemy_pool
     pool = _with_sides(pool, (pool.sides & ~(1 << i)) | (side << i))
-    return with_fight(state, _landed[who](fight, pool, casting[1:]))
+    return _landed[who](fight, pool, casting[1:])
 
 
 def initiative(setup: Setup, fight: Fight) -> int:
@@ -134,6 +213,17 @@ def initiative(setup: Setup, fight: Fight) -> int:
     Counted on the faces the tokens show (``faces_of``: each token's two faces, as its cast lands them), once per
     round: no cast value is built for it.
     """
+    key = (setup.heroes[fight.hero], setup.enemies[fight.enemy], fight.hero_pool.sides, fight.enemy_pool.sides)
+    first = _INITIATIVE.get(key)
+    if first is None:
+        first = _initiative(setup, fight)
+        if len(_INITIATIVE) >= MEMO_LIMIT:
+            _INITIATIVE.clear()
+        _INITIATIVE[key] = first
+    return first
+
+
+def _initiative(setup: Setup, fight: Fight) -> int:
     marks = [0, 0]
     for side in SIDES:
         pool = fight.pool(side)
@@ -147,7 +237,7 @@ def initiative(setup: Setup, fight: Fight) -> int:
 def withdraw(state: RuneboundState) -> RuneboundState:
     """The engaged hero leaves the fight (and engages no more this encounter); the enemy keeps its damage."""
     fight = fight_of(state)
-    return replace(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=FLOW.at("encounter"))
+    return replace(state, withdrawn=state.withdrawn | (1 << fight.hero), fight=None, pos=_ENCOUNTER)
 
 
 def next_round(state: RuneboundState, setup: Setup) -> RuneboundState:
@@ -161,21 +251,24 @@ def hand_off(state: RuneboundState) -> RuneboundState:
     """After the hero's combat action the enemy acts next, unless it has passed ("the sides alternate combat
     actions; a side that passed acts no more")."""
     fight = fight_of(state)
-    return with_fight(state, _with_turn(fight, HERO if fight.has_passed(ENEMY) else ENEMY))
+    return with_fight(state, _with_turn(fight, HERO if fight.passed & _ENEMY_PASSED else ENEMY))
 
 
 def defeat(state: RuneboundState) -> RuneboundState | None:
     """The end check: a defeated combatant ends the fight at once, even in the middle of an enemy ability (pending
     questions are dropped); a defeated hero is out of the encounter. ``None`` while both stand."""
     fight = state.fight
-    if fight is None or not (state.hero_damage[fight.hero] or state.enemy_damage[fight.enemy]):
+    if fight is None:
+        return None
+    hurt = state.hero_damage[fight.hero]
+    if not (hurt or state.enemy_damage[fight.enemy]):
         return None  # no damage on either combatant: both stand (health is at least 1)
-    setup = setup_of(state.options)
-    if state.hero_damage[fight.hero] >= setup.heroes[fight.hero].health:
+    setup = _setup(state.options)
+    if hurt >= setup.heroes[fight.hero].health:
         state = replace(state, out=state.out | (1 << fight.hero))
     elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
         return None
-    return replace(state, fight=None, pending=Pending(), pos=FLOW.at("encounter"))
+    return replace(state, fight=None, pending=_NO_PENDING, pos=_ENCOUNTER)
 
 
 class Engagement(Decision[RuneboundState, Engage]):
@@ -185,7 +278,7 @@ class Engagement(Decision[RuneboundState, Engage]):
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         heroes = available_heroes(state)
         if next_enemy(state, setup_of(state.options)) < 0 or not heroes:
-            return replace(state, pos=FLOW.at("over"))
+            return replace(state, pos=_OVER)
         if len(heroes) == 1:
             return start_fight(state, setup_of(state.options), heroes[0])
         return None
@@ -215,8 +308,10 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
-        return _with_fight_pos(state, fight, FLOW.next(state.pos))
+        fight = _with_turn(fight, initiative(_setup(state.options), fight))
+        pos = state.pos  # combat/cast (this frame's step): the combat actions of the same round come next
+        nxt = _ACTIONS_AT[pos.round] if pos.step == "cast" and 0 <= pos.round < len(_ACTIONS_AT) else FLOW.next(pos)
+        return _with_fight_pos(state, fight, nxt)
 
 
 class CombatActions(Decision[RuneboundState, Action]):
@@ -225,30 +320,31 @@ class CombatActions(Decision[RuneboundState, Action]):
 
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         fight = fight_of(state)
-        setup = setup_of(state.options)
-        if fight.has_passed(HERO) and fight.has_passed(ENEMY):
+        passed = fight.passed  # the passes read as bits (``Fight.has_passed``): this runs at every hero decision
+        if passed & _BOTH_PASSED == _BOTH_PASSED:
+            setup = _setup(state.options)
             state = title_ability(state, setup)
             if state.pending:
                 return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
             return end_round(state, setup)
         if fight.turn == HERO:
-            if not fight.has_passed(HERO):
+            if not passed & _HERO_PASSED:
                 return None
             return with_fight(state, _with_turn(fight, ENEMY))
-        if fight.has_passed(ENEMY):
+        if passed & _ENEMY_PASSED:
             return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
-        nxt = ENEMY if fight.has_passed(HERO) else HERO
-        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup)
+        nxt = ENEMY if passed & _HERO_PASSED else HERO
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), _setup(state.options))
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return tuple(hero_actions(state, setup_of(state.options)))  # listed in id order
+        return listed_actions(state, _setup(state.options))  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        setup = setup_of(state.options)
+        setup = _setup(state.options)
         if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
             # Several tokens show the symbol: the hero picks which of them the attack spends.
             return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))

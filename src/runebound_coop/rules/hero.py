@@ -11,7 +11,7 @@ from __future__ import annotations
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Ability, Sym
-from runebound_coop.limits import MAX_HERO_ABILITIES, MAX_TOKENS
+from runebound_coop.limits import MAX_CARDS, MAX_HERO_ABILITIES, MAX_TOKENS
 from runebound_coop.rules.enemy import prevent_flip
 from runebound_coop.rules.tokens import (
     best_subset,
@@ -20,6 +20,7 @@ from runebound_coop.rules.tokens import (
     fight_of,
     heal,
     live,
+    live_mask,
     showing,
     spend,
     unlink,
@@ -38,7 +39,7 @@ from runebound_coop.state import (
 )
 from tabletop_core.fastcopy import replace
 
-__all__ = ["attack", "hero_actions", "hero_apply"]
+__all__ = ["attack", "hero_actions", "hero_apply", "listed_actions"]
 
 #: Symbols a double may be spent on ("damage, shield, surge or charge; not a double, not agility").
 _DOUBLABLE = frozenset({Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE, Sym.SHIELD, Sym.SURGE})
@@ -81,6 +82,46 @@ def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
     field most significant. So each action class is listed in turn, and a class whose last field says whether a
     tactics pays (``Flip``, ``Recast``, ``Surge``) lists both forms target by target.
     """
+    return list(listed_actions(state, setup))
+
+
+#: The most entries the memo of :func:`listed_actions` keeps (it is emptied when full).
+MEMO_LIMIT = 1 << 13
+# The hero's legal actions by what they are a function of: the two combatants' content (held by the key, compared by
+# identity), the hero's pool and the tokens still being cast, the enemy's live tokens and the faces they show, what
+# was used this round and whether a card can be exerted. A bounded cache of a pure function, the only global
+# mutable state here; a search asks the same lists again and again (about seven in ten).
+_LISTED: dict[tuple[object, ...], tuple[Action, ...]] = {}
+# The bits of ``Fight.used`` the hero's actions read: its abilities' and its cards' (not the enemy's abilities').
+_HERO_BITS = sum(1 << hero_ability_bit(a) for a in range(MAX_HERO_ABILITIES)) | sum(
+    1 << card_bit(c) for c in range(MAX_CARDS)
+)
+
+
+def listed_actions(state: RuneboundState, setup: Setup) -> tuple[Action, ...]:
+    """:func:`hero_actions` as a tuple, memoized (the same actions in the same order)."""
+    fight = fight_of(state)
+    alive = live_mask(setup, fight, ENEMY)
+    key = (
+        setup.heroes[fight.hero],
+        setup.enemies[fight.enemy],
+        fight.hero_pool,
+        fight.casting,
+        alive,
+        fight.enemy_pool.sides & alive,
+        fight.used & _HERO_BITS,
+        state.hand[fight.hero] >= 1,
+    )
+    listed = _LISTED.get(key)
+    if listed is None:
+        listed = tuple(_hero_actions(state, setup))
+        if len(_LISTED) >= MEMO_LIMIT:
+            _LISTED.clear()
+        _LISTED[key] = listed
+    return listed
+
+
+def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
     fight = fight_of(state)
     hero = setup.heroes[fight.hero]
     faces = hero.faces

@@ -8,26 +8,36 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import combinations
 
-from runebound_coop.content.roster import Setup
+from runebound_coop.content.roster import EnemySetup, HeroSetup, Setup
 from runebound_coop.content.schema import Face, Sym
+from runebound_coop.limits import MAX_TOKENS
 from runebound_coop.state import (
     HERO,
+    LINK_BASE,
     SIDES,
     Fight,
     Pool,
     RuneboundState,
     Side,
     TokenRef,
+    fight_with_enemy_pool,
+    fight_with_hero_pool,
     link_double,
     link_target,
+    pool_with_spent,
     split_ref,
+    state_with_enemy_damage,
+    state_with_fight,
+    state_with_hero_damage,
     token_ref,
 )
-from tabletop_core.fastcopy import replace, replacer
+from tabletop_core.fastcopy import replace
 
 __all__ = [
     "add_damage",
+    "best_printed",
     "best_subset",
+    "bits",
     "deal",
     "face_of",
     "faces_of",
@@ -53,14 +63,14 @@ def fight_of(state: RuneboundState) -> Fight:
     return state.fight
 
 
-#: The state with its fight replaced (the rules' most frequent copy, prepared once).
-with_fight: Callable[[RuneboundState, Fight | None], RuneboundState] = replacer(RuneboundState, "fight")
+#: The state with its fight replaced (the rules' most frequent copy, written out in :mod:`runebound_coop.state`).
+with_fight: Callable[[RuneboundState, Fight | None], RuneboundState] = state_with_fight
 #: The fight with the hero's pool replaced.
-with_hero_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "hero_pool")
+with_hero_pool: Callable[[Fight, Pool], Fight] = fight_with_hero_pool
 #: The fight with the enemy's pool replaced.
-with_enemy_pool: Callable[[Fight, Pool], Fight] = replacer(Fight, "enemy_pool")
-_with_spent = replacer(Pool, "spent")
-_with_damage = (replacer(RuneboundState, "hero_damage"), replacer(RuneboundState, "enemy_damage"))
+with_enemy_pool: Callable[[Fight, Pool], Fight] = fight_with_enemy_pool
+_with_spent = pool_with_spent
+_with_damage = (state_with_hero_damage, state_with_enemy_damage)
 
 
 def faces_of(setup: Setup, fight: Fight, side: Side) -> tuple[tuple[Face, Face], ...]:
@@ -75,18 +85,37 @@ def face_of(setup: Setup, fight: Fight, side: Side, i: int) -> Face:
 
 def live_mask(setup: Setup, fight: Fight, side: Side) -> int:
     """Bitmask of ``side``'s tokens still in the pool (cast, unspent, not removed)."""
-    pool = fight.pool(side)
-    n = len(setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces)
+    if side == HERO:
+        pool = fight.hero_pool
+        n = len(setup.heroes[fight.hero].faces)
+    else:
+        pool = fight.enemy_pool
+        n = len(setup.enemies[fight.enemy].faces)
     mask = ((1 << n) - 1) & ~(pool.spent | pool.removed)
-    if fight.casting:  # tokens still being cast are not in the pool yet
-        for ref in fight.casting:
-            who, i = split_ref(ref)
-            if who == side:
-                mask &= ~(1 << i)
+    return _uncast(fight.casting, side, mask) if fight.casting else mask
+
+
+def _uncast(casting: tuple[TokenRef, ...], side: Side, mask: int) -> int:
+    """``mask`` without ``side``'s tokens still being cast (they are not in the pool yet)."""
+    for ref in casting:
+        who, i = split_ref(ref)
+        if who == side:
+            mask &= ~(1 << i)
     return mask
 
 
-def _bits(mask: int) -> list[int]:
+#: The indices of the set bits of every mask of a pool (up to MAX_TOKENS tokens), listed once.
+_BITS_OF = tuple(tuple(i for i in range(MAX_TOKENS) if (m >> i) & 1) for m in range(1 << MAX_TOKENS))
+
+
+def bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first.
+
+    >>> bits(0b1011)
+    [0, 1, 3]
+    """
+    if 0 <= mask < len(_BITS_OF):
+        return list(_BITS_OF[mask])
     out = []
     i = 0
     while mask:
@@ -95,6 +124,9 @@ def _bits(mask: int) -> list[int]:
         mask >>= 1
         i += 1
     return out
+
+
+_bits = bits
 
 
 def live(setup: Setup, fight: Fight, side: Side) -> list[int]:
@@ -121,21 +153,36 @@ def faces_showing(setup: Setup, fight: Fight, *, exclude: TokenRef | None = None
 
 def showing(setup: Setup, fight: Fight, side: Side, symbol: Sym) -> list[int]:
     """Indices of ``side``'s live tokens showing ``symbol``."""
+    content: HeroSetup | EnemySetup
     if side == HERO:
-        a, b = setup.heroes[fight.hero].masks
-        sides = fight.hero_pool.sides
+        content = setup.heroes[fight.hero]
+        pool = fight.hero_pool
     else:
-        a, b = setup.enemies[fight.enemy].masks
-        sides = fight.enemy_pool.sides
+        content = setup.enemies[fight.enemy]
+        pool = fight.enemy_pool
+    a, b = content.masks
+    sides = pool.sides
     shown = (a[symbol] & ~sides) | (b[symbol] & sides)
-    return _bits(shown & live_mask(setup, fight, side)) if shown else []
+    if not shown:
+        return []
+    # Live: among the content's tokens, neither spent nor removed, nor being cast (``live_mask``, read in place).
+    shown &= ((1 << len(content.faces)) - 1) & ~(pool.spent | pool.removed)
+    return _bits(_uncast(fight.casting, side, shown) if fight.casting else shown)
 
 
 def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
     """The value of token ``i``'s face, twice the printed value when a double sits on it."""
-    pool = fight.pool(side)
-    v = faces_of(setup, fight, side)[i][pool.side(i)].value
-    return 2 * v if pool.doubled(i) else v
+    if side == HERO:
+        pool = fight.hero_pool
+        faces = setup.heroes[fight.hero].faces
+    else:
+        pool = fight.enemy_pool
+        faces = setup.enemies[fight.enemy].faces
+    v = faces[i][(pool.sides >> i) & 1].value
+    for link in pool.links:  # ``Pool.doubled``, read in place
+        if link % LINK_BASE == i:
+            return 2 * v
+    return v
 
 
 def spend(state: RuneboundState, side: Side, indices: list[int] | tuple[int, ...]) -> RuneboundState:
@@ -264,4 +311,22 @@ def deal(
 
 
 def _best_shield_copy(setup: Setup, fight: Fight) -> int:
-    return max((face.value for _, _, face in faces_showing(setup, fight) if face.symbol == Sym.SHIELD), default=0)
+    return best_printed(setup, fight, Sym.SHIELD)
+
+
+def best_printed(setup: Setup, fight: Fight, symbol: Sym, exclude: TokenRef | None = None) -> int:
+    """The highest printed value of ``symbol`` showing on a live token of either pool but token ``exclude`` (0 if
+    none): what a tactics copies. The tokens are found by :func:`showing`'s masks, not face by face."""
+    best = 0
+    for side in SIDES:
+        if side == HERO:
+            faces = setup.heroes[fight.hero].faces
+            sides = fight.hero_pool.sides
+        else:
+            faces = setup.enemies[fight.enemy].faces
+            sides = fight.enemy_pool.sides
+        for i in showing(setup, fight, side, symbol):
+            value = faces[i][(sides >> i) & 1].value
+            if value > best and (exclude is None or token_ref(side, i) != exclude):
+                best = value
+    return best
