@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import runebound_coop as rb
+from runebound_coop.content import roster
 from runebound_coop.content.loader import load_content
 from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Sym
@@ -289,8 +290,8 @@ def test_the_positions_made_once_are_the_flows_own() -> None:
 def test_the_content_of_the_options_asked_last_is_the_content_of_those_options() -> None:
     games = [rb.new_game(heroes=(hero_name,), enemies=(enemy,)) for hero_name in _HEROES[:3] for enemy in _ENEMIES[:3]]
     for state in games * 3:  # each in turn: the one-entry cache must give each its own content
-        assert flow._setup(state.options) is setup_of(state.options)
-        assert flow._setup(state.options).heroes[0].name == state.options.heroes[0]
+        assert setup_of(state.options) is roster._cached_setup(state.options)
+        assert setup_of(state.options).heroes[0].name == state.options.heroes[0]
 
 
 def test_the_best_printed_value_found_by_masks_is_the_best_face_by_face() -> None:

@@ -72,13 +72,35 @@ class Setup:
     enemies: tuple[EnemySetup, ...]
 
 
-@functools.lru_cache(maxsize=256)
 def setup_of(options: RuneboundOptions) -> Setup:
-    """Resolve ``options`` against the content pack (cached).
+    """Resolve ``options`` against the content pack (cached: the options asked last by identity, others by value).
+
+    The rules ask it several times a step, of one game's options at a time, so the last answer is kept against the
+    options object itself (the entry holds it, so the identity cannot be reused) and found without hashing them.
 
     Raises:
         ValueError: an unknown hero, enemy, asset or card name.
     """
+    last = _LAST_SETUP
+    if last:
+        entry = last[0]  # one read: another thread may replace the entry, never half of it
+        if entry[0] is options:
+            return entry[1]
+    setup = _cached_setup(options)
+    if last:
+        last[0] = (options, setup)
+    else:
+        last.append((options, setup))
+    return setup
+
+
+#: The options asked last and their content (see :func:`setup_of`): a one-entry cache of a pure function.
+_LAST_SETUP: list[tuple[RuneboundOptions, Setup]] = []
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_setup(options: RuneboundOptions) -> Setup:
+    """:func:`build_setup`, cached by the options' value."""
     return build_setup(options)
 
 

@@ -39,7 +39,6 @@ from runebound_coop.state import (
     ChoiceFrame,
     Fight,
     Pool,
-    RuneboundOptions,
     RuneboundState,
     fight_with_enemy_pool_casting,
     fight_with_hero_pool_casting,
@@ -122,24 +121,6 @@ _NO_PENDING: Pending[Question] = Pending()
 _HERO_PASSED = 1 << HERO
 _ENEMY_PASSED = 1 << ENEMY
 _BOTH_PASSED = _HERO_PASSED | _ENEMY_PASSED
-# The content of the options asked last (a one-entry cache of ``setup_of`` by identity: the entry holds the
-# options, so the identity cannot be reused); the rules ask it several times a step, of one game at a time.
-_LAST_SETUP: list[tuple[RuneboundOptions, Setup]] = []
-
-
-def _setup(options: RuneboundOptions) -> Setup:
-    """``setup_of(options)``, asked of the same options object again without a look-up."""
-    last = _LAST_SETUP
-    if last:
-        entry = last[0]  # one read: another thread may replace the entry, never half of it
-        if entry[0] is options:
-            return entry[1]
-    setup = setup_of(options)
-    if last:
-        last[0] = (options, setup)
-    else:
-        last.append((options, setup))
-    return setup
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -263,7 +244,7 @@ def defeat(state: RuneboundState) -> RuneboundState | None:
     hurt = state.hero_damage[fight.hero]
     if not (hurt or state.enemy_damage[fight.enemy]):
         return None  # no damage on either combatant: both stand (health is at least 1)
-    setup = _setup(state.options)
+    setup = setup_of(state.options)
     if hurt >= setup.heroes[fight.hero].health:
         state = replace(state, out=state.out | (1 << fight.hero))
     elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
@@ -308,7 +289,7 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = _with_turn(fight, initiative(_setup(state.options), fight))
+        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
         pos = state.pos  # combat/cast (this frame's step): the combat actions of the same round come next
         nxt = _ACTIONS_AT[pos.round] if pos.step == "cast" and 0 <= pos.round < len(_ACTIONS_AT) else FLOW.next(pos)
         return _with_fight_pos(state, fight, nxt)
@@ -322,7 +303,7 @@ class CombatActions(Decision[RuneboundState, Action]):
         fight = fight_of(state)
         passed = fight.passed  # the passes read as bits (``Fight.has_passed``): this runs at every hero decision
         if passed & _BOTH_PASSED == _BOTH_PASSED:
-            setup = _setup(state.options)
+            setup = setup_of(state.options)
             state = title_ability(state, setup)
             if state.pending:
                 return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
@@ -335,16 +316,16 @@ class CombatActions(Decision[RuneboundState, Action]):
             return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = ENEMY if passed & _HERO_PASSED else HERO
-        return enemy_act(with_fight(state, _with_turn(fight, nxt)), _setup(state.options))
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup_of(state.options))
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return listed_actions(state, _setup(state.options))  # listed in id order
+        return listed_actions(state, setup_of(state.options))  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        setup = _setup(state.options)
+        setup = setup_of(state.options)
         if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
             # Several tokens show the symbol: the hero picks which of them the attack spends.
             return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))
