@@ -10,15 +10,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed-core: pyproject.toml | $(BIN)/python
+# The C accelerator (setup.py, src/tabletop_core/_speedups.c) is built by the editable install: rebuild when it changes.
+BUILD_INPUTS := pyproject.toml setup.py src/tabletop_core/_speedups.c
+
+$(VENV)/.installed-core: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[cli]"
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS_TEST)]"
 	touch $@ $(VENV)/.installed-core $(VENV)/.installed-docs
 
-$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-docs: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[cli,docs]"
 	touch $@ $(VENV)/.installed-core
 

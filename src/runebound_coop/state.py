@@ -23,6 +23,7 @@ import attrs
 
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
 from tabletop_core.content import PackRef
+from tabletop_core.fastcopy import accelerate
 from tabletop_core.flow import Flow, Pending, Phase, Position
 
 __all__ = [
@@ -245,6 +246,7 @@ class RuneboundOptions:
         return len(self.heroes) + (self.enemy_choices == "player")
 
 
+@accelerate
 @attrs.frozen(cache_hash=True)
 class Pool:
     """One combatant's cast tokens as bitmasks, plus the doubles placed on other tokens.
@@ -278,6 +280,7 @@ class Pool:
         return False
 
 
+@accelerate
 @attrs.frozen(cache_hash=True)
 class Fight:
     """One hero fighting one enemy.
@@ -453,6 +456,7 @@ class AttackFrame:
 Frame = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame
 
 
+@accelerate
 @attrs.frozen(cache_hash=True)
 class RuneboundState:
     """The whole truth of an encounter (perfect information).

@@ -15,6 +15,13 @@ given). Changes are named as ``attrs.evolve`` names them (a private ``_x`` field
 name is accepted too). Classes that derive values in ``__init__`` (``init=False`` fields, ``__attrs_post_init__``)
 and unslotted classes are handed to ``attrs.evolve`` itself: correct there, though not fast and with their checks.
 
+**The compiled accelerator.** Where the package was built with a C compiler, ``tabletop_core._speedups`` does the
+same work in C: :func:`replace` and :func:`replacer` copy the slots of the old instance into a new one directly, and
+:func:`accelerate` gives a class a compiled ``__init__`` that does what attrs' generated one does (the same
+arguments, defaults, validators and errors' types) without a Python frame. :data:`COMPILED` says whether it is in
+use; setting the environment variable ``TABLETOP_PURE_PYTHON`` to a non-empty value before the first import turns
+it off, and without a compiler the package runs on the pure-Python path alone, with the same results.
+
 >>> @attrs.frozen
 ... class Point:
 ...     x: int
@@ -35,13 +42,31 @@ TypeError: Point has no field 'z' (fields: x, y)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from operator import attrgetter
+from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 import attrs
 
-__all__ = ["replace", "replacer"]
+__all__ = ["COMPILED", "accelerate", "replace", "replacer"]
+
+
+def _load_speedups() -> ModuleType | None:
+    if os.environ.get("TABLETOP_PURE_PYTHON"):
+        return None
+    try:
+        from tabletop_core import _speedups
+    except ImportError:  # built without a C compiler: the pure-Python path
+        return None
+    module: ModuleType = _speedups
+    return module
+
+
+_speedups = _load_speedups()
+#: Whether the compiled accelerator is in use (see the module docstring).
+COMPILED: bool = _speedups is not None
 
 T = TypeVar("T")
 
@@ -58,6 +83,8 @@ class _Plan(NamedTuple):
     ``positional``: the class's ``__init__`` only stores its positional arguments (no validator, converter or
     keyword-only field), so ``cls(*values)`` is the copy, run by attrs' generated code. Otherwise the values are
     set one by one on a new instance, which skips the validators (and a cached hash slot is emptied).
+    ``slots``: each field's member descriptor, and ``hash_slot`` the hash cache's (or ``None``), where the compiled
+    copy writes; ``slots`` is ``None`` when instances also keep a ``__dict__`` (a base class without slots).
     """
 
     values: Callable[[Any], tuple[Any, ...]]
@@ -65,11 +92,22 @@ class _Plan(NamedTuple):
     positional: bool
     names: tuple[str, ...]
     cached_hash: bool
+    slots: tuple[Any, ...] | None
+    hash_slot: Any
 
 
 #: The plan of each class copied so far (``None``: only its ``__init__`` can copy it). A cache of a pure function
 #: of the class, read on every copy: one dict lookup, cheaper than a ``functools.cache`` call.
 _PLANS: dict[type, _Plan | None] = {}
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The member descriptor of the slot ``name`` of ``cls`` (from the class that declares it), or ``None``."""
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name)
+        if found is not None:
+            return found if type(found).__name__ == "member_descriptor" else None
+    return None
 
 
 def _plan(cls: type) -> _Plan | None:
@@ -84,7 +122,22 @@ def _plan(cls: type) -> _Plan | None:
     getter = attrgetter(*names) if len(names) > 1 else (lambda obj: tuple(getattr(obj, n) for n in names))
     positional = all(f.validator is None and f.converter is None and not f.kw_only for f in fields)
     cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
-    return _Plan(getter, index, positional, names, cached)
+    slots = tuple(_slot(cls, name) for name in names)
+    writable = not cls.__dictoffset__ and all(slot is not None for slot in slots)
+    hash_slot = _slot(cls, _HASH_CACHE) if cached else None
+    return _Plan(getter, index, positional, names, cached, slots if writable else None, hash_slot)
+
+
+def _plan_of(cls: type) -> _Plan | None:
+    try:
+        return _PLANS[cls]
+    except KeyError:
+        plan = _PLANS[cls] = _plan(cls)
+        return plan
+
+
+#: The copy made for each ``(class, changed names)`` that :func:`replace` was asked for (compiled path only).
+_REPLACERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
 
 
 def replace(obj: T, /, **changes: Any) -> T:
@@ -97,11 +150,13 @@ def replace(obj: T, /, **changes: Any) -> T:
     Raises:
         TypeError: when a change names no field, or ``obj`` is not an attrs instance.
     """
+    return _replace_python(obj, changes)  # with the accelerator, a compiled replace takes this name (below)
+
+
+def _replace_python(obj: T, changes: dict[str, Any]) -> T:
+    """:func:`replace` in Python: read every field, put the changes in their places, build the copy."""
     cls: type = type(obj)
-    try:
-        plan = _PLANS[cls]
-    except KeyError:
-        plan = _PLANS[cls] = _plan(cls)
+    plan = _plan_of(cls)
     if plan is None:
         return attrs.evolve(obj, **changes)  # type: ignore[misc]  # attrs.has(cls) was checked by _plan
     values = list(plan[0](obj))
@@ -125,10 +180,12 @@ def replace(obj: T, /, **changes: Any) -> T:
 def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     """A function ``(obj, *values) -> replace(obj, **dict(zip(names, values)))`` for instances of exactly ``cls``.
 
-    The copy plan is made once, here. A positional class (see :func:`replace`) is rebuilt by attrs' own
-    ``__init__``: with one field, from the fields before and after it (two C-level getters) and the new value
-    between them; with several, from every field read at once with the new values put in their places. Any other
-    class goes through :func:`replace`. Hot rule verbs keep one such function per field (or fields) they change.
+    The copy plan is made once, here. With the compiled accelerator the function is a C object that copies the
+    slots of ``obj`` into a new instance and stores the new values in theirs. In pure Python, a positional class
+    (see :func:`replace`) is rebuilt by attrs' own ``__init__``: with one field, from the fields before and after
+    it (two C-level getters) and the new value between them; with several, from every field read at once with the
+    new values put in their places. Any other class goes through :func:`replace`. Hot rule verbs keep one such
+    function per field (or fields) they change.
 
     Args:
         cls: the attrs class whose instances the function copies (an instance of a subclass goes through
@@ -139,30 +196,50 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     Raises:
         TypeError: when ``cls`` is not an attrs class, has no such field, or ``names`` is empty or repeats one.
     """
-    plan = _PLANS[cls] if cls in _PLANS else _PLANS.setdefault(cls, _plan(cls))
+    if not names:
+        raise TypeError(f"replacer: name each field of {cls.__name__} to replace once, not {names!r}")
+    return _make_replacer(cls, names)
+
+
+def _make_replacer(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+    """:func:`replacer`, and the copy :func:`replace` keeps per class and names (``names`` may be empty here)."""
+    plan = _plan_of(cls)
     fields = attrs.fields(cls)  # type: ignore[arg-type]  # _plan checked that cls is an attrs class
     known = {f.name: i for i, f in enumerate(fields)} | {f.alias: i for i, f in enumerate(fields)}
     for name in names:
         if name not in known:
             raise TypeError(f"{cls.__name__} has no field {name!r} (fields: {', '.join(f.name for f in fields)})")
     where = [known[name] for name in names]
-    if not names or len(set(where)) != len(where):
+    if len(set(where)) != len(where):
         raise TypeError(f"replacer: name each field of {cls.__name__} to replace once, not {names!r}")
-    if plan is None or not plan.positional:
-        return lambda obj, *values: replace(obj, **dict(zip(names, values, strict=True)))
+    if plan is None:
+        return lambda obj, *values: attrs.evolve(obj, **dict(zip(names, values, strict=True)))
+
+    def other(obj: T, *values: Any) -> T:  # an instance of a subclass keeps its class
+        return replace(obj, **dict(zip(names, values, strict=True)))
+
+    if _speedups is not None and plan.slots is not None:
+        compiled: Callable[..., T] = _speedups.Replacer(
+            cls, plan.slots, [plan.slots[k] for k in where], plan.hash_slot, other
+        )
+        return compiled
+    return _python_replacer(cls, plan, where, other)
+
+
+def _python_replacer(cls: type[T], plan: _Plan, where: list[int], other: Callable[..., T]) -> Callable[..., T]:
+    """The pure-Python copy of :func:`replacer` (the fields at positions ``where`` replaced)."""
+    if not plan.positional or not where:
+        names = tuple(plan.names[k] for k in where)
+        return lambda obj, *values: _replace_python(obj, dict(zip(names, values, strict=True)))
     make: Callable[..., T] = cls
     kind: type = cls
     every = plan.values
-
-    def other(obj: T, values: tuple[Any, ...]) -> T:  # an instance of a subclass keeps its class
-        return replace(obj, **dict(zip(names, values, strict=True)))
-
     if len(where) == 2:  # two fields, the other common case: no loop over the values
         first, second = where
 
         def two(obj: T, a: Any, b: Any) -> T:
             if type(obj) is not kind:
-                return other(obj, (a, b))
+                return other(obj, a, b)
             current = list(every(obj))
             current[first] = a
             current[second] = b
@@ -173,7 +250,7 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
 
         def several(obj: T, *values: Any) -> T:
             if type(obj) is not kind:
-                return other(obj, values)
+                return other(obj, *values)
             current = list(every(obj))
             for k, value in zip(where, values, strict=True):
                 current[k] = value
@@ -188,20 +265,87 @@ def replacer(cls: type[T], *names: str) -> Callable[..., T]:
     if not after:
 
         def last(obj: T, value: Any) -> T:
-            return make(*head(obj), value) if type(obj) is kind else other(obj, (value,))
+            return make(*head(obj), value) if type(obj) is kind else other(obj, value)
 
         return last
     if not before:
 
         def first_field(obj: T, value: Any) -> T:
-            return make(value, *tail(obj)) if type(obj) is kind else other(obj, (value,))
+            return make(value, *tail(obj)) if type(obj) is kind else other(obj, value)
 
         return first_field
 
     def middle(obj: T, value: Any) -> T:
-        return make(*head(obj), value, *tail(obj)) if type(obj) is kind else other(obj, (value,))
+        return make(*head(obj), value, *tail(obj)) if type(obj) is kind else other(obj, value)
 
     return middle
+
+
+def accelerate(cls: type[T]) -> type[T]:
+    """Give the slotted attrs class ``cls`` a compiled ``__init__`` (when :data:`COMPILED`) and return the class.
+
+    The compiled ``__init__`` takes attrs' own arguments (positional and keyword, by the fields' aliases; keyword-only
+    fields; constant and factory defaults) and does what attrs' generated one does: stores each field in order,
+    empties a cached hash, runs the validators (unless ``attrs.validators.set_disabled(True)``) and then
+    ``__attrs_post_init__``. A wrong call raises ``TypeError`` as attrs' does (the wording differs). Its
+    ``__wrapped__`` is attrs' ``__init__``, so ``inspect.signature(cls)`` is unchanged. Use it as a decorator
+    above ``@attrs.frozen`` on the classes rule code builds most often; without the accelerator it checks the class
+    and leaves it as it is.
+
+    Raises:
+        TypeError: when ``cls`` is not an attrs class with attrs' generated ``__init__``, keeps a ``__dict__``, or
+            has a field with a converter, a field left out of ``__init__`` or an ``__attrs_pre_init__``.
+    """
+    spec = _init_spec(cls)
+    if _speedups is not None and not isinstance(cls.__init__, _speedups.Init):
+        fields, hash_slot, validators = spec
+        init = _speedups.Init(
+            cls,
+            fields,
+            hash_slot,
+            validators or None,
+            attrs.validators.get_disabled,
+            hasattr(cls, "__attrs_post_init__"),
+            cls.__init__,
+        )
+        setattr(cls, "__init__", init)  # noqa: B010  # mypy refuses assigning to a method
+    return cls
+
+
+def _init_spec(cls: type) -> tuple[list[tuple[Any, ...]], Any, tuple[tuple[int, Any, Any], ...]]:
+    """What the compiled ``__init__`` of ``cls`` needs: each field's (slot, alias, kw_only, has_default, default,
+    factory, takes_self), the hash cache's slot (or ``None``) and the validators as (index, validator, attribute)."""
+    name = getattr(cls, "__qualname__", repr(cls))
+    if not attrs.has(cls):
+        raise TypeError(f"accelerate: {name} is not an attrs class")
+    init = cls.__dict__.get("__init__", None)
+    if _speedups is not None and isinstance(init, _speedups.Init):
+        init = init.__wrapped__
+    code = getattr(init, "__code__", None)
+    if code is None or not code.co_filename.startswith("<attrs generated"):
+        raise TypeError(f"accelerate: {name} must keep the __init__ attrs generates for it")
+    if cls.__dictoffset__:
+        raise TypeError(f"accelerate: {name} is not slotted (its instances keep a __dict__)")
+    if hasattr(cls, "__attrs_pre_init__"):
+        raise TypeError(f"accelerate: {name} has an __attrs_pre_init__")
+    fields = attrs.fields(cls)
+    specs: list[tuple[Any, ...]] = []
+    validators: list[tuple[int, Any, Any]] = []
+    for i, f in enumerate(fields):
+        if not f.init or f.converter is not None:
+            raise TypeError(f"accelerate: {name}.{f.name} has a converter or is left out of __init__")
+        slot = _slot(cls, f.name)
+        if slot is None:
+            raise TypeError(f"accelerate: {name}.{f.name} is not a slot")
+        default = f.default
+        has_default = default is not attrs.NOTHING
+        factory = default.factory if isinstance(default, attrs.Factory) else None  # type: ignore[arg-type]  # attrs.Factory is a class at run time
+        takes_self = bool(factory is not None and default.takes_self)
+        specs.append((slot, f.alias, f.kw_only, has_default, None if factory else default, factory, takes_self))
+        if f.validator is not None:
+            validators.append((i, f.validator, f))
+    cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
+    return specs, _slot(cls, _HASH_CACHE) if cached else None, tuple(validators)
 
 
 def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -209,3 +353,9 @@ def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
         return lambda obj: ()
     (only,) = names
     return lambda obj: (getattr(obj, only),)
+
+
+if _speedups is not None:
+    # The compiled replace: the replacer of (class, names) from _REPLACERS, made by _make_replacer on a miss (which
+    # raises TypeError for an unknown name, as the pure path does), called with the values as they arrived.
+    replace = _speedups.Replace(_REPLACERS, _make_replacer)  # the same function, compiled

@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import attrs
 
 from tabletop_core.errors import TabletopError
+from tabletop_core.fastcopy import accelerate
 from tabletop_core.game import ActionT, Game, OptionsT, StateT
 from tabletop_core.spec import CHANCE, TERMINAL
 
@@ -65,6 +66,7 @@ class Phase:
             raise ValueError(f"phase {self.name!r}: steps must be non-empty and distinct")
 
 
+@accelerate
 @attrs.frozen(order=True)
 class Position:
     """Where play stands: a round number, a phase and a step of that phase."""
@@ -136,6 +138,7 @@ class Flow:
         return self._order
 
 
+@accelerate
 @attrs.frozen
 class Pending(Generic[F]):
     """A stack of pending sub-decision frames; the top frame owns the next decision."""

@@ -17,7 +17,7 @@ import attrs
 
 from tabletop_core.components import Pile, Track
 from tabletop_core.content import check_pack_name
-from tabletop_core.fastcopy import replace, replacer
+from tabletop_core.fastcopy import accelerate, replace, replacer
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES
@@ -131,6 +131,7 @@ class Options:
     pack_sha256: str = attrs.field(default="", validator=_check_digest)
 
 
+@accelerate
 @attrs.frozen
 class Cond:
     """A condition in play and its red tokens (0 = untimed)."""
@@ -140,6 +141,7 @@ class Cond:
     tokens: int = 0
 
 
+@accelerate
 @attrs.frozen
 class Combat:
     """The monster on the Monster Tracker and the state of the battle."""
@@ -191,6 +193,7 @@ class _Derived:
     _derived: tuple[object, tuple[Any, ...]]
 
 
+@accelerate
 @attrs.frozen
 class State(_Derived):
     """The whole truth of a game of Unbroken (perfect information apart from future chance).

@@ -8,11 +8,11 @@ card kind): a draw is a chance node over the remaining cards, so there is no dec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import accelerate, replace
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unrest.content import CONTENT
 from unrest.rules.cards import DECK_SIZE, KINDS, CardKind
@@ -205,6 +205,7 @@ class StackCard:
     proved: bool = False
 
 
+@accelerate
 @attrs.frozen
 class Planned:
     """A card planned this round behind the Area of Interest token, hidden or revealed."""
@@ -214,6 +215,7 @@ class Planned:
     revealed: bool
 
 
+@accelerate
 @attrs.frozen
 class Destroyed:
     """A destroyed card beside the play area, keeping its facing (a destroyed Misdirection is revealed)."""
@@ -224,11 +226,8 @@ class Destroyed:
     round: Round
 
 
-#: The default of :attr:`UnrestState.pending` in its constructor: a new empty stack (what attrs' factory gave).
-_NEW_PENDING: Any = object()
-
-
-@attrs.frozen(init=False)
+@accelerate
+@attrs.frozen
 class UnrestState:
     """The whole truth of a game of Unrest.
 
@@ -284,56 +283,6 @@ class UnrestState:
     draws: tuple[CardKind, ...] = ()
     laid: tuple[District, ...] = ()
 
-    def __init__(  # noqa: PLR0917  # attrs' own signature: the rules build a state positionally
-        self,
-        options: UnrestOptions,
-        pos: Position,
-        row: tuple[District, ...],
-        missions: tuple[MissionId, ...],
-        deck: tuple[int, ...],
-        hand: tuple[CardKind, ...],
-        stacks: tuple[tuple[StackCard, ...], ...],
-        freed: tuple[Round, ...],
-        tokens: tuple[bool, ...],
-        aoi: tuple[District, ...] = (),
-        plan: tuple[Planned | None, ...] = (),
-        blockade: District = NO_DISTRICT,
-        used: tuple[Power, ...] = (),
-        destroyed: tuple[Destroyed, ...] = (),
-        to_draw: int = 0,
-        final: bool = False,
-        pending: Pending[Proof] = _NEW_PENDING,
-        winner: Player = -1,
-        moves: tuple[int, ...] = (),
-        draws: tuple[CardKind, ...] = (),
-        laid: tuple[District, ...] = (),
-    ) -> None:
-        """Store every field, as attrs' generated ``__init__`` does (the same arguments and defaults; no field has a
-        validator or converter), through each slot's own setter: a rule makes one such state per decision, and the
-        slots' setters cost a third less than ``object.__setattr__`` by name (``tests/unrest/test_speed_s7.py``
-        checks the two agree)."""
-        _set_options(self, options)
-        _set_pos(self, pos)
-        _set_row(self, row)
-        _set_missions(self, missions)
-        _set_deck(self, deck)
-        _set_hand(self, hand)
-        _set_stacks(self, stacks)
-        _set_freed(self, freed)
-        _set_tokens(self, tokens)
-        _set_aoi(self, aoi)
-        _set_plan(self, plan)
-        _set_blockade(self, blockade)
-        _set_used(self, used)
-        _set_destroyed(self, destroyed)
-        _set_to_draw(self, to_draw)
-        _set_final(self, final)
-        _set_pending(self, Pending() if pending is _NEW_PENDING else pending)
-        _set_winner(self, winner)
-        _set_moves(self, moves)
-        _set_draws(self, draws)
-        _set_laid(self, laid)
-
     def logged(self, code: int) -> UnrestState:
         """This state with ``code`` appended to ``moves`` (one copy per decision, by the core's fast copy)."""
         return replace(self, moves=(*self.moves, code))
@@ -357,29 +306,3 @@ class UnrestState:
     def liberated(self) -> tuple[District, ...]:
         """The liberated Districts, by District id."""
         return tuple(d for d, r in enumerate(self.freed) if r)
-
-
-# The slots' setters (member descriptors' ``__set__``), which the frozen class's ``__setattr__`` does not go
-# through: what :meth:`UnrestState.__init__` stores each field with.
-_SLOTS = UnrestState.__dict__
-_set_options = _SLOTS["options"].__set__
-_set_pos = _SLOTS["pos"].__set__
-_set_row = _SLOTS["row"].__set__
-_set_missions = _SLOTS["missions"].__set__
-_set_deck = _SLOTS["deck"].__set__
-_set_hand = _SLOTS["hand"].__set__
-_set_stacks = _SLOTS["stacks"].__set__
-_set_freed = _SLOTS["freed"].__set__
-_set_tokens = _SLOTS["tokens"].__set__
-_set_aoi = _SLOTS["aoi"].__set__
-_set_plan = _SLOTS["plan"].__set__
-_set_blockade = _SLOTS["blockade"].__set__
-_set_used = _SLOTS["used"].__set__
-_set_destroyed = _SLOTS["destroyed"].__set__
-_set_to_draw = _SLOTS["to_draw"].__set__
-_set_final = _SLOTS["final"].__set__
-_set_pending = _SLOTS["pending"].__set__
-_set_winner = _SLOTS["winner"].__set__
-_set_moves = _SLOTS["moves"].__set__
-_set_draws = _SLOTS["draws"].__set__
-_set_laid = _SLOTS["laid"].__set__

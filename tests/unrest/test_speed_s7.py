@@ -35,7 +35,8 @@ def _stored_one_by_one(values: tuple[object, ...]) -> UnrestState:
 
 
 def test_the_states_constructor_stores_every_field_as_attrs_would() -> None:
-    # The hand-written constructor takes attrs' fields in attrs' order, with attrs' defaults.
+    # The state's constructor (compiled by tabletop_core.fastcopy.accelerate where the accelerator is built, attrs'
+    # own otherwise) takes attrs' fields in attrs' order, with attrs' defaults.
     params = inspect.signature(UnrestState.__init__).parameters
     assert tuple(params)[1:] == _NAMES
     for f in attrs.fields(UnrestState):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import accelerate, replace
 from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import (
     DOWNGRADE,
@@ -89,6 +89,7 @@ def monster(state: State) -> Monster:
 # ----- revealing the monster, the Ambush and Trickery Steps -----------------------------------------------------
 
 
+@accelerate
 @attrs.frozen
 class MonsterReveal(DieRoll):
     """Chance frame: the die reveals this Level's monster ("MONSTER NUMBER"), by Scouting or at the Ambush or
@@ -320,6 +321,7 @@ def wound_cap(state: State, power: int) -> int:
     return min([power, *(o.n for o in triggers.static_ops(state, "cap_wounds"))])
 
 
+@accelerate
 @attrs.frozen
 class AttackLands(Automatic[State]):
     """Frame: a Wounding attack lands once its Responses and Passives are done (``pierce``: through Armor)."""
@@ -393,6 +395,7 @@ def apply_turn(state: State, extra: bool, action: Action) -> State:
     return after  # SKIP
 
 
+@accelerate
 @attrs.frozen
 class TurnStart(Automatic[State]):
     """Frame: a player turn begins (``extra``: a turn granted by an effect); ``turn_start`` fires first."""
@@ -414,6 +417,7 @@ class TurnStart(Automatic[State]):
         return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
 
 
+@accelerate
 @attrs.frozen
 class PlayerTurn(Decide):
     """Frame: the player's turn (``extra``: a granted turn, after which play returns to where it was)."""
@@ -499,6 +503,7 @@ def _no_rerolls(c: Combat) -> Combat:
     return replace(c, rerolls=0) if c.rerolls else c
 
 
+@accelerate
 @attrs.frozen
 class MonsterTurn(Automatic[State]):
     """Frame: the monster's turn (see :func:`monster_turn`)."""
@@ -510,6 +515,7 @@ class MonsterTurn(Automatic[State]):
         return monster_turn(state)
 
 
+@accelerate
 @attrs.frozen
 class CombatRoll(DieRoll):
     """Chance frame: the monster's Combat Roll (``reroll``: a re-roll of it)."""
@@ -616,6 +622,7 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     return effects.run_op(state, ops[0], src, state.pending.pop())
 
 
+@accelerate
 @attrs.frozen
 class MonsterAct(Automatic[State]):
     """Frame: the monster's Combat Action for the roll (see :func:`monster_act`)."""

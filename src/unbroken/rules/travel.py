@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import attrs
 
 from tabletop_core.components import Pile
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import accelerate, replace
 from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import (
     DOWNGRADE,
@@ -491,6 +491,7 @@ class Onward(Automatic[State]):
         return state.at("combat", "ambush") if _ambushed(state) else state.at("travel", "preparation")
 
 
+@accelerate
 @attrs.frozen
 class DrawEncounters(CardDraw):
     """Chance frame: ``n`` more Encounter Cards to reveal."""
@@ -511,6 +512,7 @@ class DrawEncounters(CardDraw):
         return DrawEncounters(self.n - 1)
 
 
+@accelerate
 @attrs.frozen
 class ExplorePick(Decide):
     """Frame: "Choose 1" of the revealed Encounter Cards (one revealed: it is the one; none: back to Preparation)."""
@@ -540,6 +542,7 @@ class ExplorePick(Decide):
         return pick(state, action.i)
 
 
+@accelerate
 @attrs.frozen
 class ExploreMode(Decide):
     """Frame: Resolve Encounter ``card`` (its Exchange) or Rest."""
@@ -592,6 +595,7 @@ class ExploreCommitted(Decide):
         return resolve(state, self.card)
 
 
+@accelerate
 @attrs.frozen
 class ExploreEnd(Automatic[State]):
     """Frame: the encounter ``card`` is done: its Time is lost and it is discarded (see :func:`explore_end`)."""

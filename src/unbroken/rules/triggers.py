@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import accelerate, replace
 from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
@@ -74,6 +74,7 @@ _EFFORT = frozenset({"se", "me", "le"})
 _ADD, _OTHER = 0, 1
 
 
+@accelerate
 @attrs.frozen
 class Cand:
     """A Response or Passive that a trigger activated: its card (``kind:id``), ability index, optional or not."""
@@ -84,6 +85,7 @@ class Cand:
     optional: bool
 
 
+@accelerate
 @attrs.frozen
 class Fire(Automatic[State]):
     """Frame: ``trigger`` happens now; the Responses and Passives it activates become a :class:`Trig`."""
@@ -106,6 +108,7 @@ class Fire(Automatic[State]):
         return state.replace_top(frame) if out is None else out
 
 
+@accelerate
 @attrs.frozen
 class Trig(Decide):
     """Frame: the Responses (stage 0) then Passives (stage 1) activated by ``trigger``, not yet resolved.

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import attrs
 
-from tabletop_core.fastcopy import replace
+from tabletop_core.fastcopy import accelerate, replace
 from tabletop_core.flow import Automatic, Chance, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
@@ -288,6 +288,7 @@ def _next_round_at(state: UnrestState) -> Position:
 # ----- the end of the round as frames -------------------------------------------------------------------------------
 
 
+@accelerate
 @attrs.frozen
 class Proof(Choice[Reveal]):
     """Frame (on the pending stack): the Rebellion proving a Mission in ``district``, one reveal per decision.

@@ -1,0 +1,38 @@
+"""Types of the compiled accelerator (``_speedups.c``); see :mod:`tabletop_core.fastcopy`."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+class Init:
+    """A compiled attrs ``__init__`` of one slotted class."""
+
+    cls: type
+    __wrapped__: Callable[..., None]
+    def __init__(
+        self,
+        cls: type,
+        fields: Sequence[tuple[Any, str, bool, bool, Any, Any, bool]],
+        hash_slot: Any,
+        validators: tuple[tuple[int, Any, Any], ...] | None,
+        disabled: Callable[[], bool],
+        post_init: bool,
+        wrapped: Callable[..., None],
+    ) -> None: ...
+    def __call__(self, obj: Any, /, *args: Any, **kwargs: Any) -> None: ...
+
+class Replacer:
+    """A compiled copy of one slotted class with some fields replaced."""
+
+    cls: type
+    def __init__(
+        self, cls: type, slots: Sequence[Any], changed: Sequence[Any], hash_slot: Any, fallback: Callable[..., Any]
+    ) -> None: ...
+    def __call__(self, obj: Any, /, *values: Any) -> Any: ...
+
+class Replace:
+    """The compiled ``replace(obj, **changes)``."""
+
+    def __init__(
+        self, cache: dict[tuple[type, tuple[str, ...]], Callable[..., Any]], miss: Callable[..., Any]
+    ) -> None: ...
+    def __call__(self, obj: Any, /, **changes: Any) -> Any: ...
