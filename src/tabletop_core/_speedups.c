@@ -10,6 +10,7 @@
  *   validators do not run; an instance of another class goes to a Python fallback).
  * - Replace(cache, miss): fastcopy.replace(obj, **changes), which finds the Replacer of the class and the names in
  *   a cache and hands it the values as they arrived.
+ * - DriverLoop: the base of tabletop_core.flow.Driver, with its memos, frame lookup, loop and protocol in C.
  *
  * Both write the instance's slots at the offsets their member descriptors hold, as object.__setattr__ would reach
  * them through the same descriptors. The Python module builds them only for classes it has checked (attrs, frozen,
@@ -793,6 +794,646 @@ static PyTypeObject ReplaceType = {
     .tp_new = replace_new,
 };
 
+/* ----- DriverLoop ---------------------------------------------------------------------------------------------- */
+
+/* The hot half of tabletop_core.flow.Driver in C: where play stands (the frame that owns the next event), the loop
+ * that resolves automatic frames, and the protocol read from the frame, with the same three memos keyed by the
+ * state's identity. flow.Driver subclasses it when the accelerator is built and keeps everything else (set-up,
+ * descriptions, errors) in Python; flow._Loop is the same methods in Python, and the tests play every game through
+ * both. The attributes keep the Python names, so a subclass written against the Python driver runs unchanged. */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *over;     /* state -> bool */
+    PyObject *checks;   /* tuple of state -> state | None */
+    PyObject *on_over;  /* None or state -> state */
+    PyObject *position; /* state -> Position */
+    PyObject *top;      /* None or state -> frame | None */
+    PyObject *steps;    /* dict: phase -> dict: step -> frame */
+    PyObject *frame;    /* state -> frame: one of the two methods below (resolved here), or a subclass's own */
+    Py_ssize_t limit;
+    PyObject *rest_state, *rest_frame; /* the state last located and its frame (None when over) */
+    PyObject *legal_state, *legal;     /* the state whose legal actions were listed last, and the list */
+    PyObject *outcomes_state, *outcomes;
+    PyObject *weakreflist;
+} DriverLoop;
+
+static PyObject *unset;   /* the key of an empty memo: no state is this object */
+static PyObject *s_phase, *s_step, *s_waits, *s_auto, *s_actor, *s_legal_actions, *s_chance_outcomes, *s_is_legal,
+    *s_apply, *s_run, *s_no_rest, *s_missing_frame;
+static PyObject *legal_errors; /* (TypeError, ValueError, AttributeError, LookupError): is_legal answers False */
+static PyObject *run_descr;    /* DriverLoop.run, to tell whether a subclass overrides it */
+
+static PyMethodDef *frame_on_top_def, *frame_of_step_def;
+
+static int
+loop_traverse(DriverLoop *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->over);
+    Py_VISIT(self->checks);
+    Py_VISIT(self->on_over);
+    Py_VISIT(self->position);
+    Py_VISIT(self->top);
+    Py_VISIT(self->steps);
+    Py_VISIT(self->frame);
+    Py_VISIT(self->rest_state);
+    Py_VISIT(self->rest_frame);
+    Py_VISIT(self->legal_state);
+    Py_VISIT(self->legal);
+    Py_VISIT(self->outcomes_state);
+    Py_VISIT(self->outcomes);
+    return 0;
+}
+
+static int
+loop_clear(DriverLoop *self)
+{
+    Py_CLEAR(self->over);
+    Py_CLEAR(self->checks);
+    Py_CLEAR(self->on_over);
+    Py_CLEAR(self->position);
+    Py_CLEAR(self->top);
+    Py_CLEAR(self->steps);
+    Py_CLEAR(self->frame);
+    Py_CLEAR(self->rest_state);
+    Py_CLEAR(self->rest_frame);
+    Py_CLEAR(self->legal_state);
+    Py_CLEAR(self->legal);
+    Py_CLEAR(self->outcomes_state);
+    Py_CLEAR(self->outcomes);
+    return 0;
+}
+
+static void
+loop_dealloc(DriverLoop *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakreflist != NULL) {
+        PyObject_ClearWeakRefs((PyObject *)self);
+    }
+    loop_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+loop_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    DriverLoop *self = (DriverLoop *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->checks = PyTuple_New(0);
+    self->on_over = Py_NewRef(Py_None);
+    self->top = Py_NewRef(Py_None);
+    self->steps = PyDict_New();
+    self->limit = 100000;
+    self->rest_state = Py_NewRef(unset);
+    self->rest_frame = Py_NewRef(Py_None);
+    self->legal_state = Py_NewRef(unset);
+    self->legal = PyTuple_New(0);
+    self->outcomes_state = Py_NewRef(unset);
+    self->outcomes = PyTuple_New(0);
+    if (self->checks == NULL || self->steps == NULL || self->legal == NULL || self->outcomes == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static int
+loop_ready(DriverLoop *self)
+{
+    if (self->over == NULL || self->position == NULL || self->frame == NULL) {
+        PyErr_SetString(PyExc_TypeError, "the driver is not set up (over, position and frame are unset)");
+        return -1;
+    }
+    return 0;
+}
+
+static inline void
+remember_rest(DriverLoop *self, PyObject *state, PyObject *frame)
+{
+    PyObject *old_state = self->rest_state, *old_frame = self->rest_frame;
+    self->rest_state = Py_NewRef(state);
+    self->rest_frame = Py_NewRef(frame);
+    Py_DECREF(old_state);
+    Py_DECREF(old_frame);
+}
+
+/* The frame of the current (phase, step) of `state` (new reference), or NULL with an exception set. */
+static PyObject *
+frame_of_step(DriverLoop *self, PyObject *state)
+{
+    PyObject *pos = PyObject_CallOneArg(self->position, state);
+    if (pos == NULL) {
+        return NULL;
+    }
+    PyObject *phase = PyObject_GetAttr(pos, s_phase);
+    PyObject *step = phase == NULL ? NULL : PyObject_GetAttr(pos, s_step);
+    Py_DECREF(pos);
+    if (step == NULL) {
+        Py_XDECREF(phase);
+        return NULL;
+    }
+    PyObject *frame = NULL;
+    PyObject *steps = PyDict_Check(self->steps) ? PyDict_GetItemWithError(self->steps, phase) : NULL;
+    if (steps != NULL && PyDict_Check(steps)) {
+        frame = PyDict_GetItemWithError(steps, step);
+    }
+    Py_DECREF(phase);
+    Py_DECREF(step);
+    if (frame != NULL) {
+        return Py_NewRef(frame);
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    /* No frame declared: the Python method words the error (and raises it). */
+    PyObject *res = PyObject_CallMethodOneArg((PyObject *)self, s_missing_frame, state);
+    if (res != NULL) {
+        Py_DECREF(res);
+        PyErr_SetString(PyExc_RuntimeError, "the driver's _missing_frame returned instead of raising");
+    }
+    return NULL;
+}
+
+static PyObject *
+frame_on_top(DriverLoop *self, PyObject *state)
+{
+    if (self->top != Py_None) {
+        PyObject *top = PyObject_CallOneArg(self->top, state);
+        if (top == NULL) {
+            return NULL;
+        }
+        if (top != Py_None) {
+            return top;
+        }
+        Py_DECREF(top);
+    }
+    return frame_of_step(self, state);
+}
+
+/* self.frame(state), resolved here when it is one of this type's own two methods bound to this driver. */
+static PyObject *
+frame_of(DriverLoop *self, PyObject *state)
+{
+    PyObject *frame = self->frame;
+    if (PyCFunction_Check(frame) && PyCFunction_GET_SELF(frame) == (PyObject *)self) {
+        PyMethodDef *def = ((PyCFunctionObject *)frame)->m_ml;
+        if (def == frame_on_top_def) {
+            return frame_on_top(self, state);
+        }
+        if (def == frame_of_step_def) {
+            return frame_of_step(self, state);
+        }
+    }
+    return PyObject_CallOneArg(frame, state);
+}
+
+static int
+call_bool(PyObject *fn, PyObject *arg)
+{
+    PyObject *res = PyObject_CallOneArg(fn, arg);
+    if (res == NULL) {
+        return -1;
+    }
+    int truth = res == Py_True ? 1 : res == Py_False ? 0 : PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return truth;
+}
+
+/* The frame that owns the next event (new reference; None when over), memoized. */
+static PyObject *
+locate(DriverLoop *self, PyObject *state)
+{
+    if (self->rest_state == state) {
+        return Py_NewRef(self->rest_frame);
+    }
+    if (loop_ready(self) < 0) {
+        return NULL;
+    }
+    int over = call_bool(self->over, state);
+    if (over < 0) {
+        return NULL;
+    }
+    PyObject *frame = over ? Py_NewRef(Py_None) : frame_of(self, state);
+    if (frame == NULL) {
+        return NULL;
+    }
+    remember_rest(self, state, frame);
+    return frame;
+}
+
+static PyObject *
+loop_locate(DriverLoop *self, PyObject *state)
+{
+    return locate(self, state);
+}
+
+static PyObject *
+loop_is_over(DriverLoop *self, PyObject *state)
+{
+    if (self->rest_state == state) {
+        return PyBool_FromLong(self->rest_frame == Py_None);
+    }
+    if (loop_ready(self) < 0) {
+        return NULL;
+    }
+    int over = call_bool(self->over, state);
+    return over < 0 ? NULL : PyBool_FromLong(over);
+}
+
+static PyObject *
+loop_frame_on_top(DriverLoop *self, PyObject *state)
+{
+    if (loop_ready(self) < 0) {
+        return NULL;
+    }
+    return frame_on_top(self, state);
+}
+
+static PyObject *
+loop_frame_of_step(DriverLoop *self, PyObject *state)
+{
+    if (loop_ready(self) < 0) {
+        return NULL;
+    }
+    return frame_of_step(self, state);
+}
+
+/* Whether the frame keeps the default auto (it always waits): Frame.waits, a class attribute. */
+static int
+frame_waits(PyObject *frame)
+{
+    PyObject *waits = PyObject_GetAttr(frame, s_waits);
+    if (waits == NULL) {
+        return -1;
+    }
+    int truth = waits == Py_True ? 1 : waits == Py_False ? 0 : PyObject_IsTrue(waits);
+    Py_DECREF(waits);
+    return truth;
+}
+
+static PyObject *
+run(DriverLoop *self, PyObject *state_in)
+{
+    if (loop_ready(self) < 0) {
+        return NULL;
+    }
+    PyObject *state = Py_NewRef(state_in);
+    for (Py_ssize_t i = 0; i < self->limit; i++) {
+        int over = call_bool(self->over, state);
+        if (over < 0) {
+            goto fail;
+        }
+        if (over) {
+            if (self->on_over == Py_None) {
+                remember_rest(self, state, Py_None);
+                return state;
+            }
+            PyObject *done = PyObject_CallOneArg(self->on_over, state);
+            Py_DECREF(state);
+            return done;
+        }
+        int fired = 0;
+        Py_ssize_t nchecks = PyTuple_GET_SIZE(self->checks);
+        for (Py_ssize_t k = 0; k < nchecks; k++) {
+            PyObject *nxt = PyObject_CallOneArg(PyTuple_GET_ITEM(self->checks, k), state);
+            if (nxt == NULL) {
+                goto fail;
+            }
+            if (nxt != Py_None) {
+                Py_SETREF(state, nxt);
+                fired = 1; /* a check fired: the checks start again, from the first */
+                break;
+            }
+            Py_DECREF(nxt);
+        }
+        if (fired) {
+            continue;
+        }
+        PyObject *frame = frame_of(self, state);
+        if (frame == NULL) {
+            goto fail;
+        }
+        int waits = frame_waits(frame);
+        if (waits < 0) {
+            Py_DECREF(frame);
+            goto fail;
+        }
+        PyObject *nxt = waits ? Py_NewRef(Py_None) : PyObject_CallMethodOneArg(frame, s_auto, state);
+        if (nxt == NULL) {
+            Py_DECREF(frame);
+            goto fail;
+        }
+        if (nxt == Py_None) {
+            Py_DECREF(nxt);
+            remember_rest(self, state, frame); /* the caller asks who acts here next: it is known */
+            Py_DECREF(frame);
+            return state;
+        }
+        Py_DECREF(frame);
+        Py_SETREF(state, nxt);
+    }
+    {
+        /* A loop in the rules or the content: the Python method words the error. */
+        PyObject *exc = PyObject_CallMethodOneArg((PyObject *)self, s_no_rest, state);
+        if (exc != NULL) {
+            PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+            Py_DECREF(exc);
+        }
+    }
+fail:
+    Py_DECREF(state);
+    return NULL;
+}
+
+static PyObject *
+loop_run(DriverLoop *self, PyObject *state)
+{
+    return run(self, state);
+}
+
+static PyObject *
+loop_apply(DriverLoop *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "apply(state, action)");
+        return NULL;
+    }
+    PyObject *state = args[0], *action = args[1];
+    PyObject *frame;
+    if (self->rest_state == state && self->rest_frame != Py_None) {
+        frame = Py_NewRef(self->rest_frame);
+    } else {
+        if (loop_ready(self) < 0) {
+            return NULL;
+        }
+        frame = frame_of(self, state);
+        if (frame == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *margs[3] = {frame, state, action};
+    PyObject *nxt = PyObject_VectorcallMethod(s_apply, margs, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(frame);
+    if (nxt == NULL) {
+        return NULL;
+    }
+    PyObject *result;
+    if (_PyType_Lookup(Py_TYPE(self), s_run) == run_descr) {
+        result = run(self, nxt);
+    } else {
+        result = PyObject_CallMethodOneArg((PyObject *)self, s_run, nxt); /* a subclass's own loop */
+    }
+    Py_DECREF(nxt);
+    return result;
+}
+
+static PyObject *
+loop_current_player(DriverLoop *self, PyObject *state)
+{
+    PyObject *frame = locate(self, state);
+    if (frame == NULL) {
+        return NULL;
+    }
+    if (frame == Py_None) {
+        Py_DECREF(frame);
+        return PyLong_FromLong(-4); /* TERMINAL */
+    }
+    PyObject *actor = PyObject_CallMethodOneArg(frame, s_actor, state);
+    Py_DECREF(frame);
+    return actor;
+}
+
+static PyObject *
+loop_legal_actions(DriverLoop *self, PyObject *state)
+{
+    if (self->legal_state == state) {
+        return Py_NewRef(self->legal);
+    }
+    PyObject *frame = locate(self, state);
+    if (frame == NULL) {
+        return NULL;
+    }
+    PyObject *actions;
+    if (frame == Py_None) {
+        actions = PyTuple_New(0);
+    } else {
+        actions = PyObject_CallMethodOneArg(frame, s_legal_actions, state);
+    }
+    Py_DECREF(frame);
+    if (actions == NULL) {
+        return NULL;
+    }
+    Py_SETREF(self->legal_state, Py_NewRef(state));
+    Py_SETREF(self->legal, Py_NewRef(actions));
+    return actions;
+}
+
+static PyObject *
+loop_chance_outcomes(DriverLoop *self, PyObject *state)
+{
+    if (self->outcomes_state == state) {
+        return Py_NewRef(self->outcomes);
+    }
+    PyObject *frame = locate(self, state);
+    if (frame == NULL) {
+        return NULL;
+    }
+    PyObject *outcomes;
+    if (frame == Py_None) {
+        outcomes = PyTuple_New(0);
+    } else {
+        outcomes = PyObject_CallMethodOneArg(frame, s_chance_outcomes, state);
+    }
+    Py_DECREF(frame);
+    if (outcomes == NULL) {
+        return NULL;
+    }
+    Py_SETREF(self->outcomes_state, Py_NewRef(state));
+    Py_SETREF(self->outcomes, Py_NewRef(outcomes));
+    return outcomes;
+}
+
+/* is_legal's work: 1, 0, or -1 with an exception set. */
+static int
+is_legal(DriverLoop *self, PyObject *state, PyObject *action)
+{
+    if (self->legal_state == state) {
+        PyObject *legal = self->legal;
+        if (PyTuple_Check(legal)) {
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(legal); i++) {
+                if (PyTuple_GET_ITEM(legal, i) == action) { /* identity first: usually one of the listed */
+                    return 1;
+                }
+            }
+        }
+        return PySequence_Contains(legal, action);
+    }
+    if (self->outcomes_state == state) {
+        PyObject *seq = PySequence_Fast(self->outcomes, "chance outcomes must be a sequence");
+        if (seq == NULL) {
+            return -1;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        int found = 0;
+        for (int pass = 0; pass < 2 && !found; pass++) { /* identity first, then by value */
+            for (Py_ssize_t i = 0; i < n; i++) {
+                PyObject *pair = items[i];
+                PyObject *outcome = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) > 0 ? PyTuple_GET_ITEM(pair, 0)
+                                                                                      : NULL;
+                if (outcome == NULL) {
+                    outcome = PySequence_GetItem(pair, 0);
+                    if (outcome == NULL) {
+                        Py_DECREF(seq);
+                        return -1;
+                    }
+                    Py_DECREF(outcome); /* still held by the pair */
+                }
+                if (pass == 0) {
+                    if (outcome == action) {
+                        found = 1;
+                        break;
+                    }
+                } else {
+                    int eq = PyObject_RichCompareBool(outcome, action, Py_EQ);
+                    if (eq != 0) {
+                        found = eq;
+                        break;
+                    }
+                }
+            }
+        }
+        Py_DECREF(seq);
+        return found;
+    }
+    PyObject *frame = locate(self, state);
+    if (frame == NULL) {
+        return -1;
+    }
+    if (frame == Py_None) {
+        Py_DECREF(frame);
+        return 0;
+    }
+    PyObject *margs[3] = {frame, state, action};
+    PyObject *res = PyObject_VectorcallMethod(s_is_legal, margs, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(frame);
+    if (res == NULL) {
+        return -1;
+    }
+    int truth = PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return truth;
+}
+
+static PyObject *
+loop_is_legal(DriverLoop *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "is_legal(state, action)");
+        return NULL;
+    }
+    int legal = is_legal(self, args[0], args[1]);
+    if (legal < 0) {
+        if (!PyErr_ExceptionMatches(legal_errors)) {
+            return NULL;
+        }
+        PyErr_Clear(); /* an action the frame cannot read is not legal */
+        legal = 0;
+    }
+    return PyBool_FromLong(legal);
+}
+
+static PyObject *
+loop_get_rest(DriverLoop *self, void *closure)
+{
+    return PyTuple_Pack(2, self->rest_state, self->rest_frame);
+}
+
+static int
+loop_set_rest(DriverLoop *self, PyObject *value, void *closure)
+{
+    if (value == NULL || !PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 2) {
+        PyErr_SetString(PyExc_TypeError, "_rest is a (state, frame) pair");
+        return -1;
+    }
+    remember_rest(self, PyTuple_GET_ITEM(value, 0), PyTuple_GET_ITEM(value, 1));
+    return 0;
+}
+
+static PyObject *
+loop_get_legal(DriverLoop *self, void *closure)
+{
+    return PyTuple_Pack(2, self->legal_state, self->legal);
+}
+
+static PyObject *
+loop_get_outcomes(DriverLoop *self, void *closure)
+{
+    return PyTuple_Pack(2, self->outcomes_state, self->outcomes);
+}
+
+static PyObject *
+loop_forget(DriverLoop *self, PyObject *unused)
+{
+    remember_rest(self, unset, Py_None);
+    Py_SETREF(self->legal_state, Py_NewRef(unset));
+    Py_SETREF(self->outcomes_state, Py_NewRef(unset));
+    Py_RETURN_NONE;
+}
+
+static PyGetSetDef loop_getset[] = {
+    {"_rest", (getter)loop_get_rest, (setter)loop_set_rest, "the state last located and its frame", NULL},
+    {"_legal", (getter)loop_get_legal, NULL, "the state last listed and its legal actions", NULL},
+    {"_outcomes", (getter)loop_get_outcomes, NULL, "the state last asked and its chance outcomes", NULL},
+    {NULL},
+};
+
+static PyMemberDef loop_members[] = {
+    {"_over", T_OBJECT, offsetof(DriverLoop, over), 0, NULL},
+    {"_checks", T_OBJECT, offsetof(DriverLoop, checks), 0, NULL},
+    {"_on_over", T_OBJECT, offsetof(DriverLoop, on_over), 0, NULL},
+    {"_position", T_OBJECT, offsetof(DriverLoop, position), 0, NULL},
+    {"_top", T_OBJECT, offsetof(DriverLoop, top), 0, NULL},
+    {"_steps", T_OBJECT, offsetof(DriverLoop, steps), 0, NULL},
+    {"frame", T_OBJECT, offsetof(DriverLoop, frame), 0, "state -> the frame that owns its next event"},
+    {"limit", T_PYSSIZET, offsetof(DriverLoop, limit), 0, "automatic resolutions one run may make"},
+    {NULL},
+};
+
+static PyMethodDef loop_methods[] = {
+    {"locate", (PyCFunction)loop_locate, METH_O, "The frame that owns the next event, or None when over."},
+    {"is_over", (PyCFunction)loop_is_over, METH_O, "Whether the game has ended."},
+    {"_frame_on_top", (PyCFunction)loop_frame_on_top, METH_O, "The top pending frame, else the step's frame."},
+    {"_frame_of_step", (PyCFunction)loop_frame_of_step, METH_O, "The frame of the current (phase, step)."},
+    {"run", (PyCFunction)loop_run, METH_O, "Resolve automatic frames until a decision, a chance node or the end."},
+    {"apply", (PyCFunction)(void (*)(void))loop_apply, METH_FASTCALL, "Apply a legal action, then run."},
+    {"current_player", (PyCFunction)loop_current_player, METH_O, "TERMINAL when over, else the frame's actor."},
+    {"legal_actions", (PyCFunction)loop_legal_actions, METH_O, "The owning frame's actions (memoized)."},
+    {"chance_outcomes", (PyCFunction)loop_chance_outcomes, METH_O, "A chance frame's outcomes (memoized)."},
+    {"is_legal", (PyCFunction)(void (*)(void))loop_is_legal, METH_FASTCALL, "Whether the action is legal."},
+    {"_forget", (PyCFunction)loop_forget, METH_NOARGS, "Empty the three memos."},
+    {"__class_getitem__", Py_GenericAlias, METH_O | METH_CLASS, "DriverLoop[S, A]: a generic alias."},
+    {NULL},
+};
+
+static PyTypeObject DriverLoopType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tabletop_core._speedups.DriverLoop",
+    .tp_basicsize = sizeof(DriverLoop),
+    .tp_dealloc = (destructor)loop_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The hot half of tabletop_core.flow.Driver, compiled (see flow._Loop for the same in Python).",
+    .tp_traverse = (traverseproc)loop_traverse,
+    .tp_clear = (inquiry)loop_clear,
+    .tp_weaklistoffset = offsetof(DriverLoop, weakreflist),
+    .tp_methods = loop_methods,
+    .tp_members = loop_members,
+    .tp_getset = loop_getset,
+    .tp_new = loop_new,
+};
+
 /* ----- the module ---------------------------------------------------------------------------------------------- */
 
 static struct PyModuleDef speedups_module = {
@@ -806,8 +1447,37 @@ static struct PyModuleDef speedups_module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&InitType) < 0 || PyType_Ready(&ReplacerType) < 0 || PyType_Ready(&ReplaceType) < 0) {
+    if (PyType_Ready(&InitType) < 0 || PyType_Ready(&ReplacerType) < 0 || PyType_Ready(&ReplaceType) < 0 ||
+        PyType_Ready(&DriverLoopType) < 0) {
         return NULL;
+    }
+    unset = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    s_phase = PyUnicode_InternFromString("phase");
+    s_step = PyUnicode_InternFromString("step");
+    s_waits = PyUnicode_InternFromString("waits");
+    s_auto = PyUnicode_InternFromString("auto");
+    s_actor = PyUnicode_InternFromString("actor");
+    s_legal_actions = PyUnicode_InternFromString("legal_actions");
+    s_chance_outcomes = PyUnicode_InternFromString("chance_outcomes");
+    s_is_legal = PyUnicode_InternFromString("is_legal");
+    s_apply = PyUnicode_InternFromString("apply");
+    s_run = PyUnicode_InternFromString("run");
+    s_no_rest = PyUnicode_InternFromString("no_rest");
+    s_missing_frame = PyUnicode_InternFromString("_missing_frame");
+    legal_errors = PyTuple_Pack(4, PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError, PyExc_LookupError);
+    run_descr = PyDict_GetItemString(DriverLoopType.tp_dict, "run"); /* borrowed: the type keeps it */
+    if (unset == NULL || s_phase == NULL || s_step == NULL || s_waits == NULL || s_auto == NULL ||
+        s_actor == NULL || s_legal_actions == NULL || s_chance_outcomes == NULL || s_is_legal == NULL ||
+        s_apply == NULL || s_run == NULL || s_no_rest == NULL || s_missing_frame == NULL || legal_errors == NULL ||
+        run_descr == NULL) {
+        return NULL;
+    }
+    for (PyMethodDef *def = loop_methods; def->ml_name != NULL; def++) {
+        if (strcmp(def->ml_name, "_frame_on_top") == 0) {
+            frame_on_top_def = def;
+        } else if (strcmp(def->ml_name, "_frame_of_step") == 0) {
+            frame_of_step_def = def;
+        }
     }
     post_init_name = PyUnicode_InternFromString("__attrs_post_init__");
     empty_names = PyTuple_New(0);
@@ -820,7 +1490,8 @@ PyInit__speedups(void)
     }
     if (PyModule_AddObjectRef(module, "Init", (PyObject *)&InitType) < 0 ||
         PyModule_AddObjectRef(module, "Replacer", (PyObject *)&ReplacerType) < 0 ||
-        PyModule_AddObjectRef(module, "Replace", (PyObject *)&ReplaceType) < 0) {
+        PyModule_AddObjectRef(module, "Replace", (PyObject *)&ReplaceType) < 0 ||
+        PyModule_AddObjectRef(module, "DriverLoop", (PyObject *)&DriverLoopType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -26,13 +26,12 @@ and a loop guard. A game built on :class:`Driven` then needs no loop of its own 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from types import MethodType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import attrs
 
 from tabletop_core.errors import TabletopError
-from tabletop_core.fastcopy import accelerate
+from tabletop_core.fastcopy import _speedups, accelerate
 from tabletop_core.game import ActionT, Game, OptionsT, StateT
 from tabletop_core.spec import CHANCE, TERMINAL
 
@@ -317,42 +316,57 @@ _NO_STEPS: Mapping[str, Any] = {}
 _UNSET = object()  # the key of an empty memo (no state is this object)
 
 
-class Driver(Generic[S, A]):
-    """Runs a game's frames: the top pending frame, else the frame declared for the current ``(phase, step)``.
+class _Words(Generic[S, A]):
+    """What a driver says: where play stands in words, and the errors of a missing frame and of a loop."""
 
-    Args:
-        name: the game's short name, for error messages.
-        flow: the game's phases and steps; every key of ``steps`` must be one of its steps.
-        steps: the frame that owns each ``(phase, step)`` while no frame is pending (usually a stateless singleton).
-        position: reads the position from a state (stored, or derived from the state's facts).
-        top: reads the top pending frame (``None`` when nothing is pending); omit it for a game without a stack.
-        over: whether the game has ended; checked first, before every frame.
-        end_checks: checks run in this fixed order after ``over`` and before every frame; each returns the state
-            after it fired (a combatant defeated ends the fight) or ``None``. A check that fires restarts the round
-            of checks, so the first check always sees the newest state.
-        on_over: applied to a finished state before :meth:`run` returns it (tidy pending frames away); it must be
-            idempotent, since ``run`` of a finished state applies it again.
-        limit: how many automatic resolutions one :meth:`run` may make before it raises (the loop guard).
+    __slots__ = ()
 
-    A driven game's protocol methods are one-line delegations (:class:`Driven` writes them): ``current_player``
-    is the frame's actor, ``legal_actions`` its actions, ``_apply`` the frame's ``apply`` followed by :meth:`run`.
+    name: str
+    limit: int
+    _over: Callable[[S], bool]
+    _position: Callable[[S], Position]
+    frame: Callable[[S], Frame[S, Any]]
 
-    >>> flow = Flow((Phase("play", ("roll", "count")),))
-    >>> class Roll(Chance[tuple[int, int], int]):
-    ...     def chance_outcomes(self, s): return ((1, 0.5), (2, 0.5))
-    ...     def apply(self, s, face): return (s[0] + face, 1)
-    >>> class Count(Automatic[tuple[int, int]]):
-    ...     def resolve(self, s): return (s[0], 0)
-    >>> driver = Driver("dice", flow, {("play", "roll"): Roll(), ("play", "count"): Count()},
-    ...                 position=lambda s: Position(1, "play", ("roll", "count")[s[1]]), over=lambda s: s[0] >= 3)
-    >>> state = driver.apply((0, 0), 2)
-    >>> state, driver.current_player(state), driver.legal_actions(state)
-    ((2, 0), -1, (1, 2))
-    >>> driver.current_player(driver.apply(state, 1)) == TERMINAL
-    True
+    def _missing_frame(self, state: S) -> Frame[S, Any]:
+        raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
+
+    def describe(self, state: S) -> str:
+        """Where play stands, in words: the position and the frame (for error messages)."""
+        if self._over(state):
+            return f"the end ({self._where(state)})"
+        return f"{self._where(state)} ({self.frame(state)!r})"
+
+    def _where(self, state: S) -> str:
+        try:
+            pos = self._position(state)
+        except (AttributeError, TypeError, ValueError) as exc:  # a derived position may not exist everywhere
+            return f"<no position: {exc}>"
+        return f"{pos.phase}/{pos.step}, round {pos.round}"
+
+    def no_rest(self, state: S) -> TabletopError:
+        """The error of a loop that resolved :attr:`limit` automatic frames from ``state`` without coming to rest
+        (a loop in the rules or the content); for a subclass's own loop to raise as :meth:`run` does."""
+        return TabletopError(
+            f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
+            f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
+        )
+
+
+class _Loop(_Words[S, A]):
+    """The hot half of :class:`Driver` in Python: where play stands, the loop, the protocol read from the frame.
+
+    Where the C accelerator is built (:data:`tabletop_core.fastcopy.COMPILED`), ``Driver`` stands on
+    ``tabletop_core._speedups.DriverLoop`` instead, which does the same in C with the same attribute names (its
+    equivalence is tested game by game); this class is the pure-Python path and the reference.
+
+    Memos of a pure function of the state, keyed by identity (states are immutable values, and a memo holds its
+    state, so the identity cannot be reused): the last state located with its owning frame (``None`` when over),
+    its legal actions and its chance outcomes. A random playout or a search asks ``current_player``,
+    ``legal_actions`` and the checked ``step`` of one state in turn; each is derived once.
     """
 
     __slots__ = (
+        "__weakref__",
         "_checks",
         "_legal",
         "_on_over",
@@ -362,61 +376,30 @@ class Driver(Generic[S, A]):
         "_rest",
         "_steps",
         "_top",
-        "flow",
         "frame",
         "limit",
-        "name",
     )
 
-    def __init__(
-        self,
-        name: str,
-        flow: Flow,
-        steps: Mapping[tuple[str, str], Frame[S, Any]],
-        *,
-        position: Callable[[S], Position],
-        over: Callable[[S], bool],
-        top: Callable[[S], Frame[S, Any] | None] | None = None,
-        end_checks: Sequence[Callable[[S], S | None]] = (),
-        on_over: Callable[[S], S] | None = None,
-        limit: int = LOOP_LIMIT,
-    ) -> None:
-        known = set(flow.steps())
-        unknown = [key for key in steps if key not in known]
-        if unknown:
-            raise ValueError(f"{name}: steps {unknown} are not in the flow (steps: {flow.steps()})")
-        if limit < 1:
-            raise ValueError(f"{name}: the loop limit must be positive, not {limit}")
-        self.name = name
-        self.flow = flow
-        self.limit = limit
-        # Two levels of str keys: cheaper per lookup than building and hashing a (phase, step) tuple.
-        self._steps: dict[str, dict[str, Frame[S, Any]]] = {}
-        for (phase, step), frame in steps.items():
-            self._steps.setdefault(phase, {})[step] = frame
-        self._position: Callable[[S], Position] = position
-        self._over: Callable[[S], bool] = over
-        self._top: Callable[[S], Frame[S, Any] | None] | None = top
-        self._checks: tuple[Callable[[S], S | None], ...] = tuple(end_checks)
-        self._on_over: Callable[[S], S] | None = on_over
-        self.frame: Callable[[S], Frame[S, Any]] = self._frame_of_step if top is None else self._frame_on_top
-        # Memos of a pure function of the state, keyed by identity (states are immutable values, and a memo holds
-        # its state, so the identity cannot be reused): the last state located with its owning frame (``None``
-        # when over), its legal actions and its chance outcomes. A random playout or a search asks
-        # ``current_player``, ``legal_actions`` and the checked ``step`` of one state in turn; each is derived once.
-        self._rest: tuple[object, Frame[S, Any] | None] = (_UNSET, None)
-        self._legal: tuple[object, tuple[A, ...]] = (_UNSET, ())
-        self._outcomes: tuple[object, tuple[tuple[A, float], ...]] = (_UNSET, ())
+    _checks: tuple[Callable[[S], S | None], ...]
+    _on_over: Callable[[S], S] | None
+    _over: Callable[[S], bool]
+    _position: Callable[[S], Position]
+    _top: Callable[[S], Frame[S, Any] | None] | None
+    _steps: dict[str, dict[str, Frame[S, Any]]]
+    frame: Callable[[S], Frame[S, Any]]
+    limit: int
+    _rest: tuple[object, Frame[S, Any] | None]
+    _legal: tuple[object, tuple[A, ...]]
+    _outcomes: tuple[object, tuple[tuple[A, float], ...]]
 
-    def __repr__(self) -> str:
-        steps = sum(len(s) for s in self._steps.values())
-        return f"Driver({self.name!r}, {steps} steps, {len(self._checks)} end checks)"
-
-    # ----- where play stands -----------------------------------------------------------------------------------
+    def _forget(self) -> None:
+        """Empty the three memos."""
+        self._rest = (_UNSET, None)
+        self._legal = (_UNSET, ())
+        self._outcomes = (_UNSET, ())
 
     # ``frame(state)``: the frame that owns the next event, the top pending frame, else the current step's
     # (bound at construction to one of the two methods below, so a game without a stack pays for no top lookup).
-    # It raises TabletopError when the current step has no frame declared.
 
     def _frame_on_top(self, state: S) -> Frame[S, Any]:
         top = self._top(state)  # type: ignore[misc]  # bound only when a top reader was given
@@ -428,7 +411,7 @@ class Driver(Generic[S, A]):
         pos = self._position(state)
         frame = self._steps.get(pos.phase, _NO_STEPS).get(pos.step)
         if frame is None:
-            raise TabletopError(f"{self.name}: no frame declared for step {self._where(state)}")
+            return self._missing_frame(state)
         return frame
 
     def locate(self, state: S) -> Frame[S, Any] | None:
@@ -446,21 +429,6 @@ class Driver(Generic[S, A]):
         if rest[0] is state:
             return rest[1] is None
         return self._over(state)
-
-    def describe(self, state: S) -> str:
-        """Where play stands, in words: the position and the frame (for error messages)."""
-        if self._over(state):
-            return f"the end ({self._where(state)})"
-        return f"{self._where(state)} ({self.frame(state)!r})"
-
-    def _where(self, state: S) -> str:
-        try:
-            pos = self._position(state)
-        except (AttributeError, TypeError, ValueError) as exc:  # a derived position may not exist everywhere
-            return f"<no position: {exc}>"
-        return f"{pos.phase}/{pos.step}, round {pos.round}"
-
-    # ----- the loop ----------------------------------------------------------------------------------------------
 
     def run(self, state: S) -> S:
         """Resolve automatic frames until a decision, a chance node or the end; return that resting state.
@@ -495,21 +463,11 @@ class Driver(Generic[S, A]):
                 state = nxt
         raise self.no_rest(state)
 
-    def no_rest(self, state: S) -> TabletopError:
-        """The error of a loop that resolved :attr:`limit` automatic frames from ``state`` without coming to rest
-        (a loop in the rules or the content); for a subclass's own loop to raise as :meth:`run` does."""
-        return TabletopError(
-            f"{self.name}: the rules did not come to rest after {self.limit} automatic steps "
-            f"(a loop in the rules or the content?); at {self._where(state)}, frame {self.frame(state)!r}"
-        )
-
     def apply(self, state: S, action: A) -> S:
         """Apply ``action`` (known to be legal) through the owning frame, then :meth:`run` to the next rest."""
         rest = self._rest
         frame = rest[1] if rest[0] is state and rest[1] is not None else self.frame(state)
         return self.run(frame.apply(state, action))
-
-    # ----- the protocol, read from the frame -----------------------------------------------------------------
 
     def current_player(self, state: S) -> int:
         """``TERMINAL`` when over, else the owning frame's actor (``CHANCE`` at a chance frame)."""
@@ -567,6 +525,113 @@ class Driver(Generic[S, A]):
             return False
 
 
+if TYPE_CHECKING or _speedups is None:
+    _LoopBase = _Loop
+else:
+
+    class _LoopBase(_Words[S, A], _speedups.DriverLoop):
+        """The compiled loop under the same words."""
+
+        __slots__ = ()
+
+
+class Driver(_LoopBase[S, A]):
+    """Runs a game's frames: the top pending frame, else the frame declared for the current ``(phase, step)``.
+
+    Args:
+        name: the game's short name, for error messages.
+        flow: the game's phases and steps; every key of ``steps`` must be one of its steps.
+        steps: the frame that owns each ``(phase, step)`` while no frame is pending (usually a stateless singleton).
+        position: reads the position from a state (stored, or derived from the state's facts).
+        top: reads the top pending frame (``None`` when nothing is pending); omit it for a game without a stack.
+        over: whether the game has ended; checked first, before every frame.
+        end_checks: checks run in this fixed order after ``over`` and before every frame; each returns the state
+            after it fired (a combatant defeated ends the fight) or ``None``. A check that fires restarts the round
+            of checks, so the first check always sees the newest state.
+        on_over: applied to a finished state before :meth:`run` returns it (tidy pending frames away); it must be
+            idempotent, since ``run`` of a finished state applies it again.
+        limit: how many automatic resolutions one :meth:`run` may make before it raises (the loop guard).
+
+    A driven game's protocol methods are one-line delegations (:class:`Driven` writes them): ``current_player``
+    is the frame's actor, ``legal_actions`` its actions, ``_apply`` the frame's ``apply`` followed by :meth:`run`.
+    With the C accelerator built, the loop, the frame lookup and these methods run in C (``_Loop`` is the same in
+    Python, used without it).
+
+    >>> flow = Flow((Phase("play", ("roll", "count")),))
+    >>> class Roll(Chance[tuple[int, int], int]):
+    ...     def chance_outcomes(self, s): return ((1, 0.5), (2, 0.5))
+    ...     def apply(self, s, face): return (s[0] + face, 1)
+    >>> class Count(Automatic[tuple[int, int]]):
+    ...     def resolve(self, s): return (s[0], 0)
+    >>> driver = Driver("dice", flow, {("play", "roll"): Roll(), ("play", "count"): Count()},
+    ...                 position=lambda s: Position(1, "play", ("roll", "count")[s[1]]), over=lambda s: s[0] >= 3)
+    >>> state = driver.apply((0, 0), 2)
+    >>> state, driver.current_player(state), driver.legal_actions(state)
+    ((2, 0), -1, (1, 2))
+    >>> driver.current_player(driver.apply(state, 1)) == TERMINAL
+    True
+    """
+
+    __slots__ = ("flow", "name")
+
+    def __init__(
+        self,
+        name: str,
+        flow: Flow,
+        steps: Mapping[tuple[str, str], Frame[S, Any]],
+        *,
+        position: Callable[[S], Position],
+        over: Callable[[S], bool],
+        top: Callable[[S], Frame[S, Any] | None] | None = None,
+        end_checks: Sequence[Callable[[S], S | None]] = (),
+        on_over: Callable[[S], S] | None = None,
+        limit: int = LOOP_LIMIT,
+    ) -> None:
+        known = set(flow.steps())
+        unknown = [key for key in steps if key not in known]
+        if unknown:
+            raise ValueError(f"{name}: steps {unknown} are not in the flow (steps: {flow.steps()})")
+        if limit < 1:
+            raise ValueError(f"{name}: the loop limit must be positive, not {limit}")
+        self.name = name
+        self.flow = flow
+        self.limit = limit
+        # Two levels of str keys: cheaper per lookup than building and hashing a (phase, step) tuple.
+        by_phase: dict[str, dict[str, Frame[S, Any]]] = {}
+        for (phase, step), frame in steps.items():
+            by_phase.setdefault(phase, {})[step] = frame
+        self._steps = by_phase
+        self._position = position
+        self._over = over
+        self._top = top
+        self._checks = tuple(end_checks)
+        self._on_over = on_over
+        self.frame = self._frame_of_step if top is None else self._frame_on_top
+        self._forget()
+
+    def __repr__(self) -> str:
+        steps = sum(len(s) for s in self._steps.values())
+        return f"Driver({self.name!r}, {steps} steps, {len(self._checks)} end checks)"
+
+    def _python_twin(self) -> _PythonDriver[S, A]:
+        """A driver with this one's set-up on the pure-Python loop (for tests comparing the two)."""
+        twin: _PythonDriver[S, A] = object.__new__(_PythonDriver)
+        twin.name, twin.flow, twin.limit = self.name, self.flow, self.limit
+        twin._steps, twin._position, twin._over = self._steps, self._position, self._over
+        twin._top, twin._checks, twin._on_over = self._top, self._checks, self._on_over
+        twin.frame = twin._frame_of_step if self._top is None else twin._frame_on_top
+        twin._forget()
+        return twin
+
+
+class _PythonDriver(_Loop[S, A]):
+    """:class:`Driver`'s words on the pure-Python loop, whichever path ``Driver`` takes (see ``_python_twin``)."""
+
+    __slots__ = ("flow", "name")
+
+    flow: Flow
+
+
 class Driven(Game[StateT, ActionT, OptionsT]):
     """A :class:`~tabletop_core.game.Game` whose protocol is its :class:`Driver`: set the class attribute
     ``driver`` and implement the rest of the game (setup, returns, views, codec, notation).
@@ -593,7 +658,7 @@ class Driven(Game[StateT, ActionT, OptionsT]):
         # ``apply_unchecked`` is ``_apply`` unchecked: the driver's apply while ``_apply`` is, else the base's.
         applied: object = cls._apply
         if _delegates(cls.apply_unchecked, Game.apply_unchecked):
-            bound = isinstance(applied, MethodType) and isinstance(applied.__self__, Driver)
+            bound = isinstance(getattr(applied, "__self__", None), Driver)
             unchecked = applied if bound else Game.apply_unchecked
             setattr(cls, "apply_unchecked", unchecked)  # noqa: B010  # mypy refuses assigning to a method
 
@@ -635,5 +700,6 @@ _DELEGATED = (
 
 def _delegates(method: object, own: object) -> bool:
     """Whether a class's ``method`` is still the delegation ``own`` (the function of :class:`Driven` or
-    :class:`~tabletop_core.game.Game`), or a driver's method a parent class bound (rebound to the new driver)."""
-    return method is own or (isinstance(method, MethodType) and isinstance(method.__self__, Driver))
+    :class:`~tabletop_core.game.Game`), or a driver's method a parent class bound (rebound to the new driver; a
+    method of the compiled driver is a builtin bound method, not a ``MethodType``)."""
+    return method is own or isinstance(getattr(method, "__self__", None), Driver)

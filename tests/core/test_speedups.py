@@ -27,7 +27,7 @@ import pytest
 from tabletop_core import fastcopy, load_game
 from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import COMPILED, accelerate, replace, replacer
-from tabletop_core.flow import Pending, Position
+from tabletop_core.flow import Chance, Driver, Flow, Pending, Phase, Position
 from tabletop_core.spec import CHANCE, TERMINAL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -381,10 +381,10 @@ def test_the_compiled_replacer_checks_what_memory_safety_needs() -> None:
 
 @pytest.mark.skipif(PURE, reason="this run is the pure-Python one")
 def test_the_pure_python_path_passes_the_copy_tests_and_replays_the_golden_games() -> None:
-    # The package must work without a C compiler: the same copy tests, these tests and the golden games, with the
+    # The package must work without a C compiler: the copy and driver tests, these tests and the golden games, with the
     # accelerator turned off (TABLETOP_PURE_PYTHON), in a fresh interpreter.
     env = dict(os.environ, TABLETOP_PURE_PYTHON="1")
-    tests = ["tests/core/test_fastcopy.py", "tests/core/test_speedups.py", "tests/golden"]
+    tests = ["tests/core/test_fastcopy.py", "tests/core/test_speedups.py", "tests/core/test_flow.py", "tests/golden"]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *tests],
         cwd=ROOT,
@@ -396,3 +396,110 @@ def test_the_pure_python_path_passes_the_copy_tests_and_replays_the_golden_games
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and " failed" not in done.stdout
+
+
+# ----- the compiled driver loop against the Python one ------------------------------------------------------------
+
+DRIVEN = [
+    "tabletop_core.testing.kuhn:GAME",
+    "tabletop_core.testing.flowgame:GAME",
+    "runebound_coop",
+    "unrest",
+    "unbroken",
+]
+
+
+@compiled_only
+@pytest.mark.parametrize("name", DRIVEN)
+def test_the_compiled_driver_answers_every_question_as_the_python_loop_does(name: str) -> None:
+    # Random playouts of each driven game; at every state the compiled driver and its pure-Python twin are asked
+    # everything the protocol asks, and each step is taken through both.
+    game: Any = load_game(name)
+    speedups = fastcopy._speedups
+    assert speedups is not None
+    driver = game.driver
+    assert isinstance(driver, speedups.DriverLoop)
+    twin = driver._python_twin()
+    assert not isinstance(twin, speedups.DriverLoop)
+    rng = np.random.default_rng(13)
+    junk = object()
+    steps = 0
+    for _ in range(6):
+        state = game.new_game()
+        previous = None
+        while True:
+            for ask in (driver, twin):  # fresh memos each time: the second asker must not see the first's
+                ask._forget()
+            assert twin.is_over(state) == driver.is_over(state)
+            assert twin.locate(state) == driver.locate(state)
+            assert twin.frame(state) == driver.frame(state) if not driver.is_over(state) else True
+            assert twin.current_player(state) == driver.current_player(state)
+            assert twin.legal_actions(state) == driver.legal_actions(state)
+            assert twin.chance_outcomes(state) == driver.chance_outcomes(state)
+            legal = driver.legal_actions(state)
+            for probe in (*legal[:3], junk, previous):
+                assert twin.is_legal(state, probe) == driver.is_legal(state, probe)
+                for ask in (driver, twin):
+                    ask._forget()  # and by the frame's own check, without a listed memo
+                assert twin.is_legal(state, probe) == driver.is_legal(state, probe)
+            if driver.is_over(state):
+                break
+            action = legal[int(rng.integers(len(legal)))]
+            expected = twin.apply(state, action)
+            state = driver.apply(state, action)
+            assert state == expected and twin.run(state) == driver.run(state) == state
+            previous = action
+            steps += 1
+    assert steps > 20
+
+
+class _Loud(Chance[Any, int]):
+    """A chance frame whose legality check raises whatever it is given to raise."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def chance_outcomes(self, state: Any) -> tuple[tuple[int, float], ...]:
+        return ((0, 1.0),)
+
+    def is_legal(self, state: Any, action: object) -> bool:
+        raise self.error
+
+    def apply(self, state: Any, action: int) -> Any:
+        return state
+
+
+@pytest.mark.parametrize("loop", ["compiled", "python"] if COMPILED else ["python"])
+def test_both_loops_call_a_subclass_run_and_keep_errors_apart(loop: str) -> None:
+    flow = Flow((Phase("play", ("only",)),))
+
+    def driver_with(frame: Any) -> Any:
+        made: Any = Driver("loud", flow, {("play", "only"): frame}, position=lambda s: Position(1, "play", "only"),
+                           over=lambda s: s == "end")  # fmt: skip
+        return made._python_twin() if loop == "python" else made
+
+    # An action the frame cannot read is not legal (TypeError, ValueError, AttributeError, LookupError) ...
+    for error in (TypeError("t"), ValueError("v"), AttributeError("a"), KeyError("k")):
+        assert driver_with(_Loud(error)).is_legal("s", 0) is False
+    # ... any other error is a bug and propagates.
+    with pytest.raises(ZeroDivisionError):
+        driver_with(_Loud(ZeroDivisionError("z"))).is_legal("s", 0)
+    with pytest.raises(RuntimeError, match="over"):
+        bad: Any = Driver("bad", flow, {("play", "only"): _Loud(KeyError())}, position=lambda s: Position(1, "play",
+                          "only"), over=lambda s: (_ for _ in ()).throw(RuntimeError("over")))  # fmt: skip
+        (bad._python_twin() if loop == "python" else bad).current_player("s")
+
+    class Counting(Driver[Any, int]):
+        __slots__ = ("runs",)
+        runs: int
+
+        def run(self, state: Any) -> Any:
+            self.runs += 1
+            return state
+
+    counting = Counting("count", flow, {("play", "only"): _Loud(KeyError())}, position=lambda s: Position(1, "play",
+                        "only"), over=lambda s: False)  # fmt: skip
+    counting.runs = 0
+    assert counting.apply("s", 0) == "s" and counting.runs == 1  # apply goes through the subclass's own run
+    counting._rest = ("s", None)
+    assert counting._rest == ("s", None) and counting.is_over("s")
