@@ -33,12 +33,14 @@ import attrs
 
 from tabletop_core.errors import IllegalActionError
 
-__all__ = ["MAX_ACTION_TEXT", "ActionSpace", "action_text"]
+__all__ = ["KNOWN_IDS", "MAX_ACTION_TEXT", "ActionSpace", "action_text"]
 
 A = TypeVar("A")
 
 #: The longest text :func:`action_text` accepts (no action's notation comes near it).
 MAX_ACTION_TEXT = 1000
+#: How many action objects an :class:`ActionSpace` remembers the ids of (emptied when full).
+KNOWN_IDS = 4096
 
 
 def action_text(game: str, text: object) -> str:
@@ -107,7 +109,7 @@ class ActionSpace(Generic[A]):
         ValueError: when a class is not attrs, repeats, or declares ranges that do not match its fields.
     """
 
-    __slots__ = ("_bases", "_by_class", "_layouts", "name", "size")
+    __slots__ = ("_bases", "_by_class", "_known", "_layouts", "name", "size")
 
     def __init__(self, classes: Iterable[type[Any]], *, name: str = "actions") -> None:
         classes = tuple(classes)
@@ -124,6 +126,10 @@ class ActionSpace(Generic[A]):
         self._layouts = tuple(layouts)
         self._bases = tuple(layout.base for layout in layouts)
         self._by_class = {layout.cls: layout for layout in layouts}
+        # The ids of the action objects asked about lately, by identity: a game hands out the same action objects
+        # again and again (its listed actions are built once), and a search asks the id of each one it expands.
+        # Each entry holds its action, so the identity it is keyed by cannot be reused while it is kept; bounded.
+        self._known: dict[int, tuple[A, int]] = {}
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{lay.cls.__name__}@{lay.base}+{lay.size}" for lay in self._layouts)
@@ -144,11 +150,22 @@ class ActionSpace(Generic[A]):
         return range(layout.base, layout.base + layout.size)
 
     def id_of(self, action: A) -> int:
-        """The id of ``action``.
+        """The id of ``action`` (remembered by the object's identity, a bounded memo of a pure function).
 
         Raises:
             IllegalActionError: when ``action`` is not of a class of this space or a field is outside its range.
         """
+        known = self._known.get(id(action))
+        if known is not None and known[0] is action:
+            return known[1]
+        i = self._id_of(action)
+        if len(self._known) >= KNOWN_IDS:
+            self._known.clear()
+        self._known[id(action)] = (action, i)
+        return i
+
+    def _id_of(self, action: A) -> int:
+        """The id of ``action``, computed from its fields (see :meth:`id_of`)."""
         layout = self._by_class.get(type(action))
         if layout is None:
             raise IllegalActionError(f"{self.name}: {action!r} is not an action of this space")

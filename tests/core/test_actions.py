@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
+from tabletop_core import actions
 from tabletop_core.actions import ActionSpace
 from tabletop_core.errors import IllegalActionError
 
@@ -146,3 +147,23 @@ def test_bad_declarations_are_refused() -> None:
     with pytest.raises(ValueError, match="distinct"):
         ActionSpace((Pass, Pass))
     assert "Copy@7+12" in repr(SPACE)
+
+
+def test_ids_remembered_by_identity_are_the_computed_ids_and_the_memo_stays_bounded() -> None:
+    space: ActionSpace[Any] = ActionSpace((Pass, Act, Copy), name="memo")
+    # Objects made and dropped one after another: CPython hands a dropped object's address (its id) to the next
+    # one, so a memo keyed by the address must keep its objects alive (each entry holds its action) or it would
+    # answer with a dropped object's id.
+    for k in range(3000):
+        action: Any = (Pass(), Act(k % 4), Copy(1 + k % 4, SYMBOLS[k % 3]))[k % 3]
+        assert space.id_of(action) == space._id_of(action)
+        assert space.id_of(action) == space.id_of(attrs.evolve(action))  # an equal object, another identity
+        del action
+    assert len(space._known) <= actions.KNOWN_IDS
+    kept = [Act(k % 4) for k in range(actions.KNOWN_IDS + 10)]
+    assert [space.id_of(a) for a in kept] == [space._id_of(a) for a in kept]
+    assert len(space._known) <= actions.KNOWN_IDS
+    # A refused action is never remembered: it raises every time.
+    for _ in range(2):
+        with pytest.raises(IllegalActionError):
+            space.id_of(Flip(0, True))  # not of this space
