@@ -185,7 +185,11 @@ def test_a_game_that_cannot_be_replayed_is_caught() -> None:
     assert info.value.check == "replaying the record reproduces the game"
 
 
-@settings(max_examples=40)
+# Derandomized: the leak check's frequency test is a chi-square test at alpha 0.001 on each determinization, so
+# about one seed in 200 draws a fair determinizer's worlds unevenly enough to fail it (seeds 181210 and 930847394
+# do, on every tree since the check exists). Random seeds made this test fail about one run in six; the same 40
+# seeds every run keep it a regression test.
+@settings(max_examples=40, derandomize=True)
 @given(st.integers(0, 2**32 - 1))
 def test_playouts_from_hypothesis_chosen_seeds_conform(seed: int) -> None:
     check_game(Kuhn(), games=1, seed=seed)
