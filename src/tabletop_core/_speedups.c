@@ -1434,6 +1434,172 @@ static PyTypeObject DriverLoopType = {
     .tp_new = loop_new,
 };
 
+/* ----- rollout ------------------------------------------------------------------------------------------------- */
+
+static PyObject *s_refill;
+
+/* The next uniform draw: the last item of the draws' buffer, popped (refilled through draws.refill() when empty),
+ * as MCTSAgent._rollout takes it. *buf is a borrowed reference to the current buffer list. */
+static int
+next_draw(PyObject *draws, PyObject **buf, PyObject **owned, double *u)
+{
+    if (PyList_GET_SIZE(*buf) == 0) {
+        PyObject *fresh = PyObject_CallMethodNoArgs(draws, s_refill);
+        if (fresh == NULL) {
+            return -1;
+        }
+        if (!PyList_Check(fresh) || PyList_GET_SIZE(fresh) == 0) {
+            Py_DECREF(fresh);
+            PyErr_SetString(PyExc_TypeError, "draws.refill() must return a non-empty list");
+            return -1;
+        }
+        Py_XSETREF(*owned, fresh);
+        *buf = fresh;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(*buf);
+    PyObject *item = PyList_GET_ITEM(*buf, n - 1);
+    *u = PyFloat_AsDouble(item);
+    if (*u == -1.0 && PyErr_Occurred()) {
+        return -1;
+    }
+    return PyList_SetSlice(*buf, n - 1, n, NULL); /* pop */
+}
+
+/* The outcome and the probability of a chance outcome pair (borrowed from the pair), or -1 with an exception. */
+static int
+pair_items(PyObject *pair, PyObject **outcome, PyObject **weight)
+{
+    if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+        *outcome = PyTuple_GET_ITEM(pair, 0);
+        *weight = PyTuple_GET_ITEM(pair, 1);
+        return 0;
+    }
+    if (PyList_Check(pair) && PyList_GET_SIZE(pair) == 2) {
+        *outcome = PyList_GET_ITEM(pair, 0);
+        *weight = PyList_GET_ITEM(pair, 1);
+        return 0;
+    }
+    PyErr_SetString(PyExc_TypeError, "chance outcomes must be (outcome, probability) pairs");
+    return -1;
+}
+
+/* rollout(current_player, legal_actions, chance_outcomes, apply, draws, state, limit) -> state
+ *
+ * MCTSAgent._rollout's uniformly random playout: up to `limit` actions from `state`, stopping at the end; a chance
+ * node takes the outcome whose share of [0, 1) holds the draw, a decision the legal action at int(draw * n). The
+ * draws are the same, taken in the same order, so a seed gives the same search. */
+static PyObject *
+speedups_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "rollout(current_player, legal_actions, chance_outcomes, apply, draws, state, limit)");
+        return NULL;
+    }
+    PyObject *current_player = args[0], *legal_actions = args[1], *chance_outcomes = args[2], *apply = args[3];
+    PyObject *draws = args[4];
+    Py_ssize_t limit = PyLong_AsSsize_t(args[6]);
+    if (limit == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *owned = PyObject_GetAttrString(draws, "buf"); /* the buffer in use (a reference kept) */
+    if (owned == NULL) {
+        return NULL;
+    }
+    if (!PyList_Check(owned)) {
+        Py_DECREF(owned);
+        PyErr_SetString(PyExc_TypeError, "draws.buf must be a list");
+        return NULL;
+    }
+    PyObject *buf = owned;
+    PyObject *state = Py_NewRef(args[5]);
+    for (Py_ssize_t step = 0; step < limit; step++) {
+        PyObject *who = PyObject_CallOneArg(current_player, state);
+        if (who == NULL) {
+            goto fail;
+        }
+        long actor = PyLong_AsLong(who);
+        Py_DECREF(who);
+        if (actor == -1 && PyErr_Occurred()) {
+            goto fail;
+        }
+        if (actor == -4) { /* TERMINAL */
+            break;
+        }
+        double u;
+        PyObject *action; /* borrowed from the sequence it was picked from, which `options` keeps alive */
+        PyObject *found = PyObject_CallOneArg(actor == -1 ? chance_outcomes : legal_actions, state);
+        if (found == NULL) {
+            goto fail;
+        }
+        PyObject *options = PySequence_Fast(found, "legal actions and chance outcomes must be sequences");
+        Py_DECREF(found);
+        if (options == NULL) {
+            goto fail;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(options);
+        PyObject **items = PySequence_Fast_ITEMS(options);
+        if (n == 0) { /* what indexing the empty sequence raises in the Python rollout */
+            Py_DECREF(options);
+            PyErr_SetString(PyExc_IndexError, "a rollout reached a node with nothing to choose from");
+            goto fail;
+        }
+        if (next_draw(draws, &buf, &owned, &u) < 0) {
+            Py_DECREF(options);
+            goto fail;
+        }
+        if (actor == -1) { /* CHANCE: the outcome whose share of [0, 1) holds u (the last one past rounding) */
+            action = NULL;
+            double acc = 0.0;
+            for (Py_ssize_t i = 0; i < n && action == NULL; i++) {
+                PyObject *outcome, *weight;
+                if (pair_items(items[i], &outcome, &weight) < 0) {
+                    Py_DECREF(options);
+                    goto fail;
+                }
+                double p = PyFloat_AsDouble(weight);
+                if (p == -1.0 && PyErr_Occurred()) {
+                    Py_DECREF(options);
+                    goto fail;
+                }
+                acc += p;
+                if (u < acc) {
+                    action = outcome;
+                }
+            }
+            if (action == NULL) {
+                PyObject *weight;
+                if (pair_items(items[n - 1], &action, &weight) < 0) {
+                    Py_DECREF(options);
+                    goto fail;
+                }
+            }
+        } else {
+            Py_ssize_t k = (Py_ssize_t)(u * (double)n); /* int(u * n): the draw is in [0, 1), no sign to mind */
+            action = items[k < n ? k : n - 1];
+        }
+        PyObject *nxt = PyObject_CallFunctionObjArgs(apply, state, action, NULL);
+        Py_DECREF(options);
+        if (nxt == NULL) {
+            goto fail;
+        }
+        Py_SETREF(state, nxt);
+    }
+    Py_DECREF(owned);
+    return state;
+fail:
+    Py_DECREF(owned);
+    Py_DECREF(state);
+    return NULL;
+}
+
+static PyMethodDef speedups_functions[] = {
+    {"rollout", (PyCFunction)(void (*)(void))speedups_rollout, METH_FASTCALL,
+     "rollout(current_player, legal_actions, chance_outcomes, apply, draws, state, limit) -> state: MCTSAgent's "
+     "uniform rollout (see tabletop_core.agents.mcts)."},
+    {NULL},
+};
+
 /* ----- the module ---------------------------------------------------------------------------------------------- */
 
 static struct PyModuleDef speedups_module = {
@@ -1442,6 +1608,7 @@ static struct PyModuleDef speedups_module = {
     .m_doc = "Compiled constructors and copies of frozen slotted attrs classes (tabletop_core.fastcopy uses them "
              "when present).",
     .m_size = -1,
+    .m_methods = speedups_functions,
 };
 
 PyMODINIT_FUNC
@@ -1464,11 +1631,13 @@ PyInit__speedups(void)
     s_run = PyUnicode_InternFromString("run");
     s_no_rest = PyUnicode_InternFromString("no_rest");
     s_missing_frame = PyUnicode_InternFromString("_missing_frame");
+    s_refill = PyUnicode_InternFromString("refill");
     legal_errors = PyTuple_Pack(4, PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError, PyExc_LookupError);
     run_descr = PyDict_GetItemString(DriverLoopType.tp_dict, "run"); /* borrowed: the type keeps it */
     if (unset == NULL || s_phase == NULL || s_step == NULL || s_waits == NULL || s_auto == NULL ||
         s_actor == NULL || s_legal_actions == NULL || s_chance_outcomes == NULL || s_is_legal == NULL ||
-        s_apply == NULL || s_run == NULL || s_no_rest == NULL || s_missing_frame == NULL || legal_errors == NULL ||
+        s_apply == NULL || s_run == NULL || s_no_rest == NULL || s_missing_frame == NULL || s_refill == NULL ||
+        legal_errors == NULL ||
         run_descr == NULL) {
         return NULL;
     }

@@ -52,3 +52,15 @@ class DriverLoop:
     def chance_outcomes(self, state: Any, /) -> tuple[tuple[Any, float], ...]: ...
     def is_legal(self, state: Any, action: object, /) -> bool: ...
     def _forget(self) -> None: ...
+
+def rollout(
+    current_player: Callable[[Any], int],
+    legal_actions: Callable[[Any], Sequence[Any]],
+    chance_outcomes: Callable[[Any], Sequence[tuple[Any, float]]],
+    apply: Callable[[Any, Any], Any],
+    draws: Any,
+    state: Any,
+    limit: int,
+    /,
+) -> Any:
+    """MCTSAgent's uniform rollout in C: the state reached after up to ``limit`` actions."""

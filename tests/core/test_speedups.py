@@ -503,3 +503,36 @@ def test_both_loops_call_a_subclass_run_and_keep_errors_apart(loop: str) -> None
     assert counting.apply("s", 0) == "s" and counting.runs == 1  # apply goes through the subclass's own run
     counting._rest = ("s", None)
     assert counting._rest == ("s", None) and counting.is_over("s")
+
+
+# ----- the compiled rollout against the Python one ----------------------------------------------------------------
+
+
+@compiled_only
+@pytest.mark.parametrize("name", DRIVEN)
+def test_the_compiled_rollout_plays_the_python_rollout_draw_for_draw(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same searches with the rollouts in C and in Python: the same moves, the same visit counts at the root,
+    # the same draws left in the buffer and the same generator state after, so a seed fixes the search either way.
+    from tabletop_core.agents import MCTSAgent, mcts
+
+    game: Any = load_game(name)
+    states = [s for s in _playout_states(name, 120, 21) if game.current_player(s) >= 0]
+    states = [s for s in states if len(game.legal_actions(s)) > 1][:8]
+    assert states
+    runs: list[list[Any]] = []
+    for compiled in (True, False):
+        if not compiled:
+            monkeypatch.setattr(mcts, "_speedups", None)
+        agent = MCTSAgent(iterations=60, reuse=True)
+        rng = np.random.default_rng(4)
+        seen: list[Any] = []
+        for state in states:
+            player = game.current_player(state)
+            move = agent.act_in(game, game.determinize(state, player, rng), player, rng)
+            kept = agent._kept or {}
+            seen.append((move, sorted((k, sorted(n.visits.items())) for k, n in kept.items() if len(k) <= 1)))
+            seen.append((list(agent._draws.buf), rng.bit_generator.state["state"]["state"]))
+        runs.append(seen)
+    assert runs[0] == runs[1]

@@ -92,6 +92,7 @@ import numpy as np
 
 from tabletop_core.chance import outcome_at
 from tabletop_core.errors import TabletopError
+from tabletop_core.fastcopy import _speedups
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
 __all__ = ["AgentRollout", "MCTSAgent", "RandomRollout", "RolloutPolicy"]
@@ -638,11 +639,30 @@ class MCTSAgent:
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
         chance_outcomes, policy, draws = game.chance_outcomes, self.policy, self._draws
         uniform = type(policy) is RandomRollout  # its move inline, from the block of draws, without the call
+        if uniform and _speedups is not None:
+            # The same playout in C: the same draws in the same order, so the same search for a seed.
+            state = _speedups.rollout(
+                current_player, legal_actions, chance_outcomes, apply, draws, state, self.rollout_limit
+            )
+        else:
+            state = self._rollout_python(game, state, rng)
+        if current_player(state) == TERMINAL:
+            return tuple(game.returns(state))
+        if self.evaluate is not None:
+            return tuple(self.evaluate(game, state))
+        return tuple(game.returns(state))
+
+    def _rollout_python(self, game: Any, state: Any, rng: np.random.Generator) -> Any:
+        """Up to ``rollout_limit`` actions of the rollout policy from ``state``, stopping at the end; the state
+        reached (what :func:`tabletop_core._speedups.rollout` does in C for the uniform policy)."""
+        current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
+        chance_outcomes, policy, draws = game.chance_outcomes, self.policy, self._draws
+        uniform = type(policy) is RandomRollout  # its move inline, from the block of draws, without the call
         buf = draws.buf
         for _ in range(self.rollout_limit):
             actor = current_player(state)
             if actor == TERMINAL:
-                return tuple(game.returns(state))
+                return state
             if actor == CHANCE:
                 # sample_outcome inline, on a buffered draw
                 outcomes = chance_outcomes(state)
@@ -662,8 +682,4 @@ class MCTSAgent:
             else:
                 action = policy(game, state, actor, legal_actions(state), rng)
             state = apply(state, action)
-        if current_player(state) == TERMINAL:
-            return tuple(game.returns(state))
-        if self.evaluate is not None:
-            return tuple(self.evaluate(game, state))
-        return tuple(game.returns(state))
+        return state
