@@ -6,6 +6,7 @@
  * - Init(cls, ...): a replacement for cls.__init__ with attrs' own signature (positional and keyword arguments by
  *   the fields' aliases, keyword-only fields, constant and factory defaults, the validators, the emptied hash cache,
  *   __attrs_post_init__). tabletop_core.fastcopy.accelerate() builds it from attrs' field list and installs it.
+ * - Hash(cls, ...), Eq(cls, ...): attrs' generated __hash__ (with its cache) and __eq__, installed beside Init.
  * - Replacer(cls, ...): obj, *values -> a copy of obj with some fields replaced (fastcopy.replacer's contract:
  *   validators do not run; an instance of another class goes to a Python fallback).
  * - Replace(cache, miss): fastcopy.replace(obj, **changes), which finds the Replacer of the class and the names in
@@ -507,6 +508,227 @@ static PyTypeObject InitType = {
     .tp_getset = init_getset,
     .tp_descr_get = init_descr_get,
     .tp_new = init_new,
+};
+
+/* ----- Hash and Eq ---------------------------------------------------------------------------------------------- */
+
+/* attrs' generated __hash__ and __eq__, compiled: hash((salt, *fields)) with the cache slot of cache_hash=True, and
+ * the `and` chain of the fields' == (the first false result, else the last one; True with no field). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyTypeObject *cls;
+    Py_ssize_t n;
+    Py_ssize_t *slots;
+    Py_ssize_t hash_offset; /* Hash: the cache slot, or -1 */
+    PyObject *salt;         /* Hash: the first item of the hashed tuple */
+    PyObject *wrapped;      /* attrs' own method */
+    int is_eq;
+} Compare;
+
+static int
+compare_traverse(Compare *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->cls);
+    Py_VISIT(self->salt);
+    Py_VISIT(self->wrapped);
+    return 0;
+}
+
+static int
+compare_clear(Compare *self)
+{
+    Py_CLEAR(self->cls);
+    Py_CLEAR(self->salt);
+    Py_CLEAR(self->wrapped);
+    return 0;
+}
+
+static void
+compare_dealloc(Compare *self)
+{
+    PyObject_GC_UnTrack(self);
+    compare_clear(self);
+    PyMem_Free(self->slots);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+field_value(PyObject *obj, Py_ssize_t offset, PyTypeObject *cls)
+{
+    PyObject *value = *SLOT(obj, offset);
+    if (value == NULL) {
+        PyErr_Format(PyExc_AttributeError, "%s: a field of the instance is not set", cls->tp_name);
+    }
+    return value;
+}
+
+static PyObject *
+hash_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Compare *self = (Compare *)callable;
+    if (PyVectorcall_NARGS(nargsf) != 1 || kwnames != NULL || !PyObject_TypeCheck(args[0], self->cls)) {
+        PyErr_Format(PyExc_TypeError, "%s.__hash__() takes one %s instance", self->cls->tp_name, self->cls->tp_name);
+        return NULL;
+    }
+    PyObject *obj = args[0];
+    if (self->hash_offset >= 0) {
+        PyObject *cached = *SLOT(obj, self->hash_offset);
+        if (cached != NULL && cached != Py_None) {
+            return Py_NewRef(cached);
+        }
+    }
+    PyObject *items = PyTuple_New(self->n + 1);
+    if (items == NULL) {
+        return NULL;
+    }
+    PyTuple_SET_ITEM(items, 0, Py_NewRef(self->salt));
+    for (Py_ssize_t i = 0; i < self->n; i++) {
+        PyObject *value = field_value(obj, self->slots[i], self->cls);
+        if (value == NULL) {
+            Py_DECREF(items);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(items, i + 1, Py_NewRef(value));
+    }
+    Py_hash_t h = PyObject_Hash(items);
+    Py_DECREF(items);
+    if (h == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *result = PyLong_FromSsize_t(h);
+    if (result != NULL && self->hash_offset >= 0) {
+        Py_XSETREF(*SLOT(obj, self->hash_offset), Py_NewRef(result));
+    }
+    return result;
+}
+
+static PyObject *
+eq_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Compare *self = (Compare *)callable;
+    if (PyVectorcall_NARGS(nargsf) != 2 || kwnames != NULL || !PyObject_TypeCheck(args[0], self->cls)) {
+        PyErr_Format(PyExc_TypeError, "%s.__eq__() takes a %s instance and another object", self->cls->tp_name,
+                     self->cls->tp_name);
+        return NULL;
+    }
+    PyObject *obj = args[0], *other = args[1];
+    if (Py_TYPE(other) != Py_TYPE(obj)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *result = Py_NewRef(Py_True);
+    for (Py_ssize_t i = 0; i < self->n; i++) {
+        PyObject *a = field_value(obj, self->slots[i], self->cls);
+        PyObject *b = a == NULL ? NULL : field_value(other, self->slots[i], self->cls);
+        if (b == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        Py_SETREF(result, PyObject_RichCompare(a, b, Py_EQ));
+        if (result == NULL) {
+            return NULL;
+        }
+        int truth = result == Py_True ? 1 : result == Py_False ? 0 : PyObject_IsTrue(result);
+        if (truth < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (!truth) {
+            return result; /* `a and b`: the first false operand */
+        }
+    }
+    return result;
+}
+
+/* Hash(cls, slots, hash_slot, salt, wrapped) and Eq(cls, slots, wrapped): the slots are the hashed (compared)
+ * fields' descriptors; wrapped is attrs' own method. */
+static PyObject *
+compare_make(PyTypeObject *type, PyObject *args, int is_eq)
+{
+    PyObject *cls, *slots, *hash_slot = Py_None, *salt = Py_None, *wrapped;
+    if (is_eq ? !PyArg_ParseTuple(args, "OOO:Eq", &cls, &slots, &wrapped)
+              : !PyArg_ParseTuple(args, "OOOOO:Hash", &cls, &slots, &hash_slot, &salt, &wrapped)) {
+        return NULL;
+    }
+    if (check_class(cls) < 0) {
+        return NULL;
+    }
+    Compare *self = (Compare *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->vectorcall = is_eq ? eq_vectorcall : hash_vectorcall;
+    self->is_eq = is_eq;
+    self->cls = (PyTypeObject *)Py_NewRef(cls);
+    self->salt = Py_NewRef(salt);
+    self->wrapped = Py_NewRef(wrapped);
+    self->slots = slot_offsets(self->cls, slots, &self->n);
+    if (self->slots == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->hash_offset = is_eq ? -1 : hash_offset(self->cls, hash_slot);
+    if (self->hash_offset == -2) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *
+hash_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    return compare_make(type, args, 0);
+}
+
+static PyObject *
+eq_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    return compare_make(type, args, 1);
+}
+
+static PyObject *
+compare_repr(Compare *self)
+{
+    return PyUnicode_FromFormat("<compiled %s of %s>", self->is_eq ? "__eq__" : "__hash__", self->cls->tp_name);
+}
+
+static PyMemberDef compare_members[] = {
+    {"cls", T_OBJECT, offsetof(Compare, cls), READONLY, "the class compared"},
+    {"__wrapped__", T_OBJECT, offsetof(Compare, wrapped), READONLY, "attrs' own method"},
+    {NULL},
+};
+
+static PyTypeObject HashType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tabletop_core._speedups.Hash",
+    .tp_basicsize = sizeof(Compare),
+    .tp_dealloc = (destructor)compare_dealloc,
+    .tp_vectorcall_offset = offsetof(Compare, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_repr = (reprfunc)compare_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "A compiled attrs __hash__ of one slotted class (see tabletop_core.fastcopy.accelerate).",
+    .tp_traverse = (traverseproc)compare_traverse,
+    .tp_clear = (inquiry)compare_clear,
+    .tp_members = compare_members,
+    .tp_descr_get = init_descr_get,
+    .tp_new = hash_new,
+};
+
+static PyTypeObject EqType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tabletop_core._speedups.Eq",
+    .tp_basicsize = sizeof(Compare),
+    .tp_dealloc = (destructor)compare_dealloc,
+    .tp_vectorcall_offset = offsetof(Compare, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_repr = (reprfunc)compare_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "A compiled attrs __eq__ of one slotted class (see tabletop_core.fastcopy.accelerate).",
+    .tp_traverse = (traverseproc)compare_traverse,
+    .tp_clear = (inquiry)compare_clear,
+    .tp_members = compare_members,
+    .tp_descr_get = init_descr_get,
+    .tp_new = eq_new,
 };
 
 /* ----- Replacer ------------------------------------------------------------------------------------------------ */
@@ -1615,7 +1837,7 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     if (PyType_Ready(&InitType) < 0 || PyType_Ready(&ReplacerType) < 0 || PyType_Ready(&ReplaceType) < 0 ||
-        PyType_Ready(&DriverLoopType) < 0) {
+        PyType_Ready(&DriverLoopType) < 0 || PyType_Ready(&HashType) < 0 || PyType_Ready(&EqType) < 0) {
         return NULL;
     }
     unset = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
@@ -1660,7 +1882,9 @@ PyInit__speedups(void)
     if (PyModule_AddObjectRef(module, "Init", (PyObject *)&InitType) < 0 ||
         PyModule_AddObjectRef(module, "Replacer", (PyObject *)&ReplacerType) < 0 ||
         PyModule_AddObjectRef(module, "Replace", (PyObject *)&ReplaceType) < 0 ||
-        PyModule_AddObjectRef(module, "DriverLoop", (PyObject *)&DriverLoopType) < 0) {
+        PyModule_AddObjectRef(module, "DriverLoop", (PyObject *)&DriverLoopType) < 0 ||
+        PyModule_AddObjectRef(module, "Hash", (PyObject *)&HashType) < 0 ||
+        PyModule_AddObjectRef(module, "Eq", (PyObject *)&EqType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

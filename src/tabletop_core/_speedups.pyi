@@ -64,3 +64,21 @@ def rollout(
     /,
 ) -> Any:
     """MCTSAgent's uniform rollout in C: the state reached after up to ``limit`` actions."""
+
+class Hash:
+    """A compiled attrs ``__hash__`` of one slotted class."""
+
+    cls: type
+    __wrapped__: Callable[[Any], int]
+    def __init__(
+        self, cls: type, slots: Sequence[Any], hash_slot: Any, salt: int, wrapped: Callable[[Any], int]
+    ) -> None: ...
+    def __call__(self, obj: Any, /) -> int: ...
+
+class Eq:
+    """A compiled attrs ``__eq__`` of one slotted class."""
+
+    cls: type
+    __wrapped__: Callable[[Any, Any], Any]
+    def __init__(self, cls: type, slots: Sequence[Any], wrapped: Callable[[Any, Any], Any]) -> None: ...
+    def __call__(self, obj: Any, other: Any, /) -> Any: ...

@@ -282,34 +282,52 @@ def _python_replacer(cls: type[T], plan: _Plan, where: list[int], other: Callabl
 
 
 def accelerate(cls: type[T]) -> type[T]:
-    """Give the slotted attrs class ``cls`` a compiled ``__init__`` (when :data:`COMPILED`) and return the class.
+    """Give the slotted attrs class ``cls`` a compiled ``__init__``, ``__eq__`` and ``__hash__`` (when
+    :data:`COMPILED`) and return the class.
 
-    The compiled ``__init__`` takes attrs' own arguments (positional and keyword, by the fields' aliases; keyword-only
-    fields; constant and factory defaults) and does what attrs' generated one does: stores each field in order,
-    empties a cached hash, runs the validators (unless ``attrs.validators.set_disabled(True)``) and then
+    The compiled ``__init__`` takes attrs' own arguments (positional and keyword, by the fields' aliases;
+    keyword-only fields; constant and factory defaults) and does what attrs' generated one does: stores each field
+    in order, empties a cached hash, runs the validators (unless ``attrs.validators.set_disabled(True)``) and then
     ``__attrs_post_init__``. A wrong call raises ``TypeError`` as attrs' does (the wording differs). Its
-    ``__wrapped__`` is attrs' ``__init__``, so ``inspect.signature(cls)`` is unchanged. Use it as a decorator
-    above ``@attrs.frozen`` on the classes rule code builds most often; without the accelerator it checks the class
-    and leaves it as it is.
+    ``__wrapped__`` is attrs' ``__init__``, so ``inspect.signature(cls)`` is unchanged.
+
+    ``__eq__`` and ``__hash__`` are compiled where attrs generated them and no field has an ``eq`` key function:
+    the same fields compared in order with ``==`` (the first false result, else the last, as attrs' ``and``
+    chain), and a hash of the hashed fields, kept in the hash cache of ``cache_hash=True``. The hash's value
+    differs from attrs' own, which, like every ``str`` hash, differs from one process to the next anyway.
+
+    Use it as a decorator above ``@attrs.frozen`` on the classes rule code builds most often; without the
+    accelerator it checks the class and leaves it as it is.
 
     Raises:
         TypeError: when ``cls`` is not an attrs class with attrs' generated ``__init__``, keeps a ``__dict__``, or
             has a field with a converter, a field left out of ``__init__`` or an ``__attrs_pre_init__``.
     """
-    spec = _init_spec(cls)
-    if _speedups is not None and not isinstance(cls.__init__, _speedups.Init):
-        fields, hash_slot, validators = spec
-        init = _speedups.Init(
-            cls,
-            fields,
-            hash_slot,
-            validators or None,
-            attrs.validators.get_disabled,
-            hasattr(cls, "__attrs_post_init__"),
-            cls.__init__,
-        )
-        setattr(cls, "__init__", init)  # noqa: B010  # mypy refuses assigning to a method
+    specs, hash_slot, validators = _init_spec(cls)
+    if _speedups is None or isinstance(cls.__init__, _speedups.Init):
+        return cls
+    post_init = hasattr(cls, "__attrs_post_init__")
+    init = _speedups.Init(
+        cls, specs, hash_slot, validators or None, attrs.validators.get_disabled, post_init, cls.__init__
+    )
+    setattr(cls, "__init__", init)  # noqa: B010  # mypy refuses assigning to a method
+    fields = attrs.fields(cls)  # type: ignore[arg-type]  # _init_spec checked that cls is an attrs class
+    if any(f.eq_key is not None for f in fields):  # a key function: attrs' own methods keep it
+        return cls
+    if _attrs_made(cls, "__eq__"):
+        compared = [_slot(cls, f.name) for f in fields if f.eq]
+        setattr(cls, "__eq__", _speedups.Eq(cls, compared, cls.__eq__))  # noqa: B010  # as above
+    if _attrs_made(cls, "__hash__"):
+        hashed = [_slot(cls, f.name) for f in fields if f.hash is True or (f.hash is None and f.eq)]
+        salt = hash(f"{cls.__module__}.{cls.__qualname__}")
+        setattr(cls, "__hash__", _speedups.Hash(cls, hashed, hash_slot, salt, cls.__hash__))  # noqa: B010
     return cls
+
+
+def _attrs_made(cls: type, name: str) -> bool:
+    """Whether ``cls`` itself has the method ``name`` that attrs generated for it."""
+    code = getattr(cls.__dict__.get(name), "__code__", None)
+    return code is not None and code.co_filename.startswith("<attrs generated")
 
 
 def _init_spec(cls: type) -> tuple[list[tuple[Any, ...]], Any, tuple[tuple[int, Any, Any], ...]]:

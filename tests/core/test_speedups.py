@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
 import os
 import pkgutil
 import shutil
@@ -536,3 +537,85 @@ def test_the_compiled_rollout_plays_the_python_rollout_draw_for_draw(
             seen.append((list(agent._draws.buf), rng.bit_generator.state["state"]["state"]))
         runs.append(seen)
     assert runs[0] == runs[1]
+
+
+# ----- the compiled __eq__ and __hash__ ---------------------------------------------------------------------------
+
+
+class _Odd:
+    """A field value whose == answers a falsy or truthy non-bool, as numpy arrays and SQL expressions do."""
+
+    def __init__(self, answer: object) -> None:
+        self.answer = answer
+
+    def __eq__(self, other: object) -> Any:
+        return self.answer
+
+    __hash__ = object.__hash__
+
+
+@accelerate
+@attrs.frozen(cache_hash=True)
+class _Compared:
+    a: Any
+    b: Any = attrs.field(default=0, eq=False)  # neither compared nor hashed
+    c: Any = attrs.field(default=0, hash=False)  # compared, not hashed
+    d: Any = 0
+
+
+@accelerate
+@attrs.frozen
+class _Keyed:
+    a: str = attrs.field(eq=str.lower)
+
+
+@compiled_only
+def test_the_compiled_eq_and_hash_answer_as_attrs_own_do() -> None:
+    speedups = fastcopy._speedups
+    assert speedups is not None
+    assert isinstance(_Compared.__dict__["__eq__"], speedups.Eq)
+    assert isinstance(_Compared.__dict__["__hash__"], speedups.Hash)
+    assert not isinstance(_Keyed.__dict__["__eq__"], speedups.Eq)  # a key function: attrs' own methods
+    own_eq = _Compared.__dict__["__eq__"].__wrapped__
+    nan = float("nan")
+    odd_false, odd_true = _Odd(0), _Odd("yes")
+    pairs = [
+        (_Compared(1, 2, 3, 4), _Compared(1, 9, 3, 4)),  # b is not compared
+        (_Compared(1, c=3), _Compared(1, c=4)),
+        (_Compared(1, d=(1, 2)), _Compared(1, d=(1, 2))),
+        (_Compared(nan), _Compared(nan)),  # nan == nan is false, for attrs too (no identity shortcut)
+        (_Compared(odd_false), _Compared(1)),  # the falsy answer itself comes back
+        (_Compared(odd_true), _Compared(1)),  # a truthy answer goes on to the next field
+        (_Compared(odd_true, c=odd_true, d=odd_true), _Compared(1)),  # the last answer comes back
+    ]
+    for x, y in pairs:
+        got, expected = _Compared.__eq__(x, y), own_eq(x, y)
+        assert got == expected and type(got) is type(expected)
+        assert (x != y) == (not expected)
+    assert _Compared.__eq__(_Compared(1), (1,)) is NotImplemented
+    x, y = _Compared(1, 2, 3, (4,)), _Compared(1, 5, 6, (4,))
+    assert hash(x) == hash(y)  # b and c are not hashed
+    assert hash(x) == hash(x) and hash(_Compared(2)) != hash(_Compared(3))
+    copy = replacer(_Compared, "d")(x, (5,))
+    assert hash(copy) == hash(_Compared(1, d=(5,))) != hash(x)  # the copy's cache starts empty
+
+
+@compiled_only
+@pytest.mark.parametrize("game", ["runebound_coop", "unrest", "unbroken"])
+def test_equal_values_of_a_playout_hash_alike_and_compare_as_attrs_compares(game: str) -> None:
+    speedups = fastcopy._speedups
+    assert speedups is not None
+    seen: set[int] = set()
+    values = [v for s in _playout_states(game, 300, 17) for v in _values_in(s, seen)]
+    compared = 0
+    for before, value in itertools.pairwise(values):
+        cls: Any = type(value)
+        if not isinstance(cls.__dict__.get("__eq__"), speedups.Eq):
+            continue
+        twin = cls(*_slots(value)) if not any(f.kw_only for f in attrs.fields(cls)) else replace(value)
+        assert twin is not value and twin == value and hash(twin) == hash(value)
+        assert cls.__dict__["__eq__"].__wrapped__(twin, value) is True
+        if type(before) is cls:
+            assert (before == value) == cls.__dict__["__eq__"].__wrapped__(before, value)
+        compared += 1
+    assert compared > 50
