@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
 
-.PHONY: demo test docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: demo test test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test: $(VENV)/.installed-test
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+## test-pure: the whole pytest suite with the C accelerator turned off (the pure-Python path a machine without a
+## C compiler runs; make test runs a part of it, tests/core/test_speedups.py)
+test-pure: $(VENV)/.installed-test
+	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2
 
 ## fuzz: the fuzz suite of tests/fuzz for minutes (40 times the examples of make test, longer playouts)
 fuzz: $(VENV)/.installed-test
