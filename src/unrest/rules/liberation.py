@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import attrs
 
-from tabletop_core.fastcopy import accelerate, replace
+from tabletop_core.fastcopy import accelerate, replace, replacer
 from tabletop_core.flow import Automatic, Chance, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
@@ -245,10 +245,20 @@ def _freed(state: UnrestState, district: int) -> tuple[tuple[int, ...], tuple[Di
     return freed, row, REBELLION if won else state.winner
 
 
+# The round's end's copies of the state, one prepared copy per set of fields changed (see ``unrest.rules.round``).
+_liberated = replacer(UnrestState, "row", "freed", "winner")
+_ended = replacer(UnrestState, "tokens", "aoi", "plan", "blockade", "used", "winner")
+_cleared = replacer(UnrestState, "pos", "tokens", "aoi", "plan", "blockade", "used", "to_draw", "final")
+_moved = replacer(UnrestState, "pos")
+_pushed = replacer(UnrestState, "pending")
+_proven = replacer(UnrestState, "row", "stacks", "freed", "pending", "winner", "moves")
+_revealed = replacer(UnrestState, "stacks", "pending", "moves")
+
+
 def _liberate(state: UnrestState, district: int) -> UnrestState:
     """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
     freed, row, winner = _freed(state, district)
-    return replace(state, freed=freed, row=row, winner=winner)
+    return _liberated(state, row, freed, winner)
 
 
 def end_round(state: UnrestState) -> UnrestState:
@@ -264,20 +274,16 @@ def end_round(state: UnrestState) -> UnrestState:
     if state.final:
         controlled = N_DISTRICTS - len(state.liberated)
         winner = EMPIRE if controlled >= WIN_LIBERATED else REBELLION
-        return replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=(), winner=winner)
+        return _ended(state, tokens, (), (), NO_DISTRICT, (), winner)
     size = sum(state.deck)
-    o = state
-    # The copy built field by field (see ``unrest.rules.round.apply_target``).
-    return UnrestState(
-        o.options, next_step(o.pos), o.row, o.missions, o.deck, o.hand, o.stacks, o.freed, tokens, (), (),
-        NO_DISTRICT, (), o.destroyed, min(size, DRAW_SIZE), size < DRAW_SIZE, o.pending, o.winner, o.moves,
-        o.draws, o.laid,
-    )  # fmt: skip
+    return _cleared(
+        state, next_step(state.pos), tokens, (), (), NO_DISTRICT, (), min(size, DRAW_SIZE), size < DRAW_SIZE
+    )
 
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
-    return replace(state, pos=_next_round_at(state))
+    return _moved(state, _next_round_at(state))
 
 
 def _next_round_at(state: UnrestState) -> Position:
@@ -316,21 +322,13 @@ class Proof(Choice[Reveal]):
         district = self.district
         proofs = tuple(p for p in self.proofs if p[:k] == chosen)
         stacks = _reveal(state, district, (action.index,))
-        o = state
         if chosen in proofs:
             # The proof is complete: the District is liberated, in the one copy of the state.
             freed, row, winner = _freed(state, district)
-            return UnrestState(
-                o.options, o.pos, row, o.missions, o.deck, o.hand, stacks, freed, o.tokens, o.aoi, o.plan,
-                o.blockade, o.used, o.destroyed, o.to_draw, o.final, o.pending.pop(), winner, moves, o.draws, o.laid,
-            )  # fmt: skip
+            return _proven(state, row, stacks, freed, state.pending.pop(), winner, moves)
         # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
         # another proof existed, so the game must not show it by stopping only when one did.
-        pending = o.pending.replace_top(Proof(district, chosen, proofs))
-        return UnrestState(
-            o.options, o.pos, o.row, o.missions, o.deck, o.hand, stacks, o.freed, o.tokens, o.aoi, o.plan,
-            o.blockade, o.used, o.destroyed, o.to_draw, o.final, pending, o.winner, moves, o.draws, o.laid,
-        )  # fmt: skip
+        return _revealed(state, stacks, state.pending.replace_top(Proof(district, chosen, proofs)), moves)
 
 
 @attrs.frozen
@@ -365,7 +363,7 @@ class LiberateStep(Automatic[UnrestState]):
         proofs = minimal_proofs(state.stacks[district], missions_for(state, district), outside(state, district))
         if () in proofs:
             return _liberate(state, district)
-        return replace(state, pending=state.pending.push(Proof(district, (), proofs)))
+        return _pushed(state, state.pending.push(Proof(district, (), proofs)))
 
 
 @attrs.frozen
