@@ -19,7 +19,7 @@ proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:cl
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import ClassVar
 
@@ -36,6 +36,7 @@ from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
     EMPIRE,
+    LAST_ROUND,
     N_DISTRICTS,
     NO_DISTRICT,
     REBELLION,
@@ -176,42 +177,61 @@ def minimal_proofs(
     if not met:
         return ()
     base = unseen_pool(seen)
-    up: list[int] = []
+    shown_up: list[StackCard] = []
     hidden: list[int] = []
+    hidden_kinds: list[int] = []
     for i, c in enumerate(stack):
         if c.revealed:
-            up.append(i)
+            shown_up.append(c)
             base[c.card] -= 1
         else:
             hidden.append(i)
-    face_up = Tally(stack, up)
-    kinds = [c.card for c in stack]
+            hidden_kinds.append(c.card)
+    # The tally of the face-up cards (``Tally(stack, up)``: a hidden card is never face up, so leaving the hidden
+    # cards out changes no count).
+    face_up = Tally(shown_up)
+    for m in met:  # the empty set first: the cards face up prove it, and every other set is a superset
+        if m.certain(face_up, len(hidden), base):
+            return ((),)
     found: list[tuple[int, ...]] = []
     masks: list[int] = []
-    n = len(hidden)
-    for size in range(n + 1):
-        left = n - size
-        for combo in combinations(hidden, size):
-            mask = 0
-            for i in combo:
-                mask |= 1 << i
-            for f in masks:  # a loop, not ``any``: no generator per candidate
-                if f & mask == f:
+    for mask, positions, left in _subsets(len(hidden)):
+        for f in masks:  # a loop, not ``any``: no generator per candidate
+            if f & mask == f:
+                break
+        else:
+            pool = base.copy()
+            shown = [hidden_kinds[p] for p in positions]
+            for k in shown:
+                pool[k] -= 1
+            t = face_up.plus(shown)
+            for m in met:
+                if m.certain(t, left, pool):
+                    found.append(tuple([hidden[p] for p in positions]))
+                    masks.append(mask)
                     break
-            else:
-                pool = base.copy()
-                shown = [kinds[i] for i in combo]
-                for k in shown:
-                    pool[k] -= 1
-                t = face_up.plus(shown)
-                for m in met:
-                    if m.certain(t, left, pool):
-                        if not combo:
-                            return ((),)  # the cards face up prove it: every other set is a superset
-                        found.append(combo)
-                        masks.append(mask)
-                        break
     return tuple(sorted(found))
+
+
+#: The most hidden cards whose subsets :func:`_subsets` keeps in a table (1,023 subsets); more are generated.
+_TABLED = 10
+
+
+def _subsets(n: int) -> Iterable[tuple[int, tuple[int, ...], int]]:
+    """Every non-empty subset of ``range(n)``, smallest first and in ``combinations`` order within a size, each as
+    ``(bit mask, positions, n - size)``."""
+    return _subset_table(n) if n <= _TABLED else _subsets_of(n)
+
+
+@functools.lru_cache(maxsize=_TABLED + 1)  # a pure function of n <= _TABLED
+def _subset_table(n: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    return tuple(_subsets_of(n))
+
+
+def _subsets_of(n: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
+    for size in range(1, n + 1):
+        for positions in combinations(range(n), size):
+            yield sum(1 << p for p in positions), positions, n - size
 
 
 def next_reveals(frame: Proof) -> tuple[int, ...]:
@@ -227,11 +247,17 @@ def reveal_actions(state: UnrestState) -> tuple[Reveal, ...]:
     return frame.legal_actions(state)
 
 
+#: By round and kind, a stack card turned face up to prove a Mission: shared values, not a copy at every reveal.
+_PROVED = tuple(tuple(StackCard(k, True, r, True) for k in range(len(DECK))) for r in range(LAST_ROUND + 1))
+
+
 def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> tuple[tuple[StackCard, ...], ...]:
     """The stacks with the cards at ``indices`` of ``district``'s stack turned face up to prove a Mission."""
     stack = list(state.stacks[district])
     for i in indices:
-        stack[i] = replace(stack[i], revealed=True, proved=True)
+        c = stack[i]
+        r = c.round
+        stack[i] = _PROVED[r][c.card] if 0 <= r <= LAST_ROUND else replace(c, revealed=True, proved=True)
     return (*state.stacks[:district], tuple(stack), *state.stacks[district + 1 :])
 
 
