@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from operator import getitem
 
+from tabletop_core.fastcopy import replacer
 from tabletop_core.flow import Position
 from unrest.actions import DEAL_MISSIONS, DRAWS, SET_DISTRICTS, DealMission, Draw, Outcome, SetDistrict
 from unrest.rules.cards import DECK, DECK_SIZE, parse_card
@@ -163,12 +164,13 @@ def draw(state: UnrestState, card: int, pos: Position | None = None) -> UnrestSt
     deck = list(o.deck)
     deck[card] -= 1
     hand = tuple(sorted((*o.hand, card)))
-    # The copy built field by field (see ``unrest.rules.round.apply_target``).
-    return UnrestState(
-        o.options, o.pos if pos is None else pos, o.row, o.missions, tuple(deck), hand, o.stacks, o.freed,
-        o.tokens, o.aoi, o.plan, o.blockade, o.used, o.destroyed, o.to_draw - 1, o.final, o.pending, o.winner,
-        o.moves, (*o.draws, card), o.laid,
-    )  # fmt: skip
+    return _drawn(o, o.pos if pos is None else pos, tuple(deck), hand, o.to_draw - 1, (*o.draws, card))
+
+
+# The setup's copies of the state, one prepared copy per set of fields changed (see ``unrest.rules.round``).
+_drawn = replacer(UnrestState, "pos", "deck", "hand", "to_draw", "draws")
+_laid = replacer(UnrestState, "pos", "row", "laid")
+_dealt = replacer(UnrestState, "pos", "missions", "final")
 
 
 def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
@@ -178,12 +180,7 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         if state.options.variant == "capitol" and len(row) == 2:
             row = (*row, CAPITOL)
         pos = next_step(state.pos) if len(row) == N_DISTRICTS else state.pos
-        o = state
-        # The copies built field by field (see ``unrest.rules.round.apply_target``).
-        return UnrestState(
-            o.options, pos, row, o.missions, o.deck, o.hand, o.stacks, o.freed, o.tokens, o.aoi, o.plan,
-            o.blockade, o.used, o.destroyed, o.to_draw, o.final, o.pending, o.winner, o.moves, o.draws, row,
-        )  # fmt: skip
+        return _laid(state, pos, row, row)
     if isinstance(outcome, Draw):
         return draw(state, outcome.card, pos=next_step(state.pos) if state.to_draw == 1 else state.pos)
     assert isinstance(outcome, DealMission)
@@ -195,10 +192,7 @@ def apply_setup(state: UnrestState, outcome: Outcome) -> UnrestState:
         final, pos = True, position(1, "plan")
     elif len(missions) == 1 + MISSIONS_DEALT:
         pos = position(1, "target")
-    return UnrestState(
-        o.options, pos, o.row, missions, o.deck, o.hand, o.stacks, o.freed, o.tokens, o.aoi, o.plan,
-        o.blockade, o.used, o.destroyed, o.to_draw, final, o.pending, o.winner, o.moves, o.draws, o.laid,
-    )  # fmt: skip
+    return _dealt(o, pos, missions, final)
 
 
 def _rows(options: UnrestOptions) -> tuple[frozenset[tuple[District, ...]], frozenset[tuple[District, ...]]]:

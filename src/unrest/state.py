@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import attrs
 
-from tabletop_core.fastcopy import accelerate, replace
+from tabletop_core.fastcopy import accelerate, replacer
 from tabletop_core.flow import Flow, Pending, Phase, Position
 from unrest.content import CONTENT
 from unrest.rules.cards import DECK_SIZE, KINDS, CardKind
@@ -285,7 +285,7 @@ class UnrestState:
 
     def logged(self, code: int) -> UnrestState:
         """This state with ``code`` appended to ``moves`` (one copy per decision, by the core's fast copy)."""
-        return replace(self, moves=(*self.moves, code))
+        return _logged(self, (*self.moves, code))
 
     @property
     def round(self) -> int:
@@ -306,3 +306,6 @@ class UnrestState:
     def liberated(self) -> tuple[District, ...]:
         """The liberated Districts, by District id."""
         return tuple(d for d, r in enumerate(self.freed) if r)
+
+
+_logged = replacer(UnrestState, "moves")

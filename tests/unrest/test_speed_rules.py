@@ -175,7 +175,7 @@ def test_a_tally_plus_cards_is_the_tally_of_the_larger_set() -> None:
         assert sorted(t.kinds) == sorted(plain.kinds)
 
 
-#: The fields each rule built field by field may change (every other field must be the very value it was).
+#: The fields each rule's copy may change (every other field must be the very value it was).
 _CHANGES: dict[Callable[..., UnrestState], set[str]] = {
     round.apply_target: {"aoi", "pos", "moves"},
     round.apply_plan: {"hand", "plan", "pos", "moves"},
@@ -185,7 +185,7 @@ _CHANGES: dict[Callable[..., UnrestState], set[str]] = {
 
 
 def test_the_field_by_field_copies_keep_every_other_field() -> None:
-    # The rules on the step path build their copy positionally; the order is attrs' field order, pinned here.
+    # The rules on the step path copy through prepared replacers; attrs' field order is pinned here too.
     assert [f.name for f in attrs.fields(UnrestState)] == [
         "options", "pos", "row", "missions", "deck", "hand", "stacks", "freed", "tokens", "aoi", "plan",
         "blockade", "used", "destroyed", "to_draw", "final", "pending", "winner", "moves", "draws", "laid",

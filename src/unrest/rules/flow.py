@@ -121,6 +121,25 @@ class UnrestDriver(Driver[UnrestState, Action]):
         frame = self._by_pos.get(id(state.pos))
         return self._frame_of_step(state) if frame is None else frame
 
+    def apply(self, state: UnrestState, action: Action) -> UnrestState:
+        """Apply ``action`` (known to be legal) through the owning frame, then run to the next rest (the core
+        ``Driver.apply``), with the two commonest rests found without the loop: a step frame whose own action kept
+        its position (every Unrest step moves on in the same copy when its action leaves it nothing to do, so it
+        is at rest: ``tests/unrest/test_speed_s8.py`` checks it), and a new position whose frame waits."""
+        rest = self._rest
+        frame = rest[1] if rest[0] is state and rest[1] is not None else self.frame(state)
+        nxt: UnrestState = frame.apply(state, action)
+        if nxt.winner < 0 and not nxt.pending.frames:
+            pos = nxt.pos
+            if pos is state.pos and not state.pending.frames:
+                self._rest = (nxt, frame)
+                return nxt
+            first = self._by_pos.get(id(pos))
+            if first is not None and first.waits:
+                self._rest = (nxt, first)
+                return nxt
+        return self.run(nxt)
+
     def run(self, state: UnrestState) -> UnrestState:
         """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
         by_pos = self._by_pos

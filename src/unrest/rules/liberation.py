@@ -19,13 +19,13 @@ proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:cl
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import ClassVar
 
 import attrs
 
-from tabletop_core.fastcopy import accelerate, replace
+from tabletop_core.fastcopy import accelerate, replace, replacer
 from tabletop_core.flow import Automatic, Chance, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
@@ -36,6 +36,7 @@ from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
     EMPIRE,
+    LAST_ROUND,
     N_DISTRICTS,
     NO_DISTRICT,
     REBELLION,
@@ -176,42 +177,61 @@ def minimal_proofs(
     if not met:
         return ()
     base = unseen_pool(seen)
-    up: list[int] = []
+    shown_up: list[StackCard] = []
     hidden: list[int] = []
+    hidden_kinds: list[int] = []
     for i, c in enumerate(stack):
         if c.revealed:
-            up.append(i)
+            shown_up.append(c)
             base[c.card] -= 1
         else:
             hidden.append(i)
-    face_up = Tally(stack, up)
-    kinds = [c.card for c in stack]
+            hidden_kinds.append(c.card)
+    # The tally of the face-up cards (``Tally(stack, up)``: a hidden card is never face up, so leaving the hidden
+    # cards out changes no count).
+    face_up = Tally(shown_up)
+    for m in met:  # the empty set first: the cards face up prove it, and every other set is a superset
+        if m.certain(face_up, len(hidden), base):
+            return ((),)
     found: list[tuple[int, ...]] = []
     masks: list[int] = []
-    n = len(hidden)
-    for size in range(n + 1):
-        left = n - size
-        for combo in combinations(hidden, size):
-            mask = 0
-            for i in combo:
-                mask |= 1 << i
-            for f in masks:  # a loop, not ``any``: no generator per candidate
-                if f & mask == f:
+    for mask, positions, left in _subsets(len(hidden)):
+        for f in masks:  # a loop, not ``any``: no generator per candidate
+            if f & mask == f:
+                break
+        else:
+            pool = base.copy()
+            shown = [hidden_kinds[p] for p in positions]
+            for k in shown:
+                pool[k] -= 1
+            t = face_up.plus(shown)
+            for m in met:
+                if m.certain(t, left, pool):
+                    found.append(tuple([hidden[p] for p in positions]))
+                    masks.append(mask)
                     break
-            else:
-                pool = base.copy()
-                shown = [kinds[i] for i in combo]
-                for k in shown:
-                    pool[k] -= 1
-                t = face_up.plus(shown)
-                for m in met:
-                    if m.certain(t, left, pool):
-                        if not combo:
-                            return ((),)  # the cards face up prove it: every other set is a superset
-                        found.append(combo)
-                        masks.append(mask)
-                        break
     return tuple(sorted(found))
+
+
+#: The most hidden cards whose subsets :func:`_subsets` keeps in a table (1,023 subsets); more are generated.
+_TABLED = 10
+
+
+def _subsets(n: int) -> Iterable[tuple[int, tuple[int, ...], int]]:
+    """Every non-empty subset of ``range(n)``, smallest first and in ``combinations`` order within a size, each as
+    ``(bit mask, positions, n - size)``."""
+    return _subset_table(n) if n <= _TABLED else _subsets_of(n)
+
+
+@functools.lru_cache(maxsize=_TABLED + 1)  # a pure function of n <= _TABLED
+def _subset_table(n: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    return tuple(_subsets_of(n))
+
+
+def _subsets_of(n: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
+    for size in range(1, n + 1):
+        for positions in combinations(range(n), size):
+            yield sum(1 << p for p in positions), positions, n - size
 
 
 def next_reveals(frame: Proof) -> tuple[int, ...]:
@@ -227,11 +247,17 @@ def reveal_actions(state: UnrestState) -> tuple[Reveal, ...]:
     return frame.legal_actions(state)
 
 
+#: By round and kind, a stack card turned face up to prove a Mission: shared values, not a copy at every reveal.
+_PROVED = tuple(tuple(StackCard(k, True, r, True) for k in range(len(DECK))) for r in range(LAST_ROUND + 1))
+
+
 def _reveal(state: UnrestState, district: int, indices: Sequence[int]) -> tuple[tuple[StackCard, ...], ...]:
     """The stacks with the cards at ``indices`` of ``district``'s stack turned face up to prove a Mission."""
     stack = list(state.stacks[district])
     for i in indices:
-        stack[i] = replace(stack[i], revealed=True, proved=True)
+        c = stack[i]
+        r = c.round
+        stack[i] = _PROVED[r][c.card] if 0 <= r <= LAST_ROUND else replace(c, revealed=True, proved=True)
     return (*state.stacks[:district], tuple(stack), *state.stacks[district + 1 :])
 
 
@@ -245,10 +271,20 @@ def _freed(state: UnrestState, district: int) -> tuple[tuple[int, ...], tuple[Di
     return freed, row, REBELLION if won else state.winner
 
 
+# The round's end's copies of the state, one prepared copy per set of fields changed (see ``unrest.rules.round``).
+_liberated = replacer(UnrestState, "row", "freed", "winner")
+_ended = replacer(UnrestState, "tokens", "aoi", "plan", "blockade", "used", "winner")
+_cleared = replacer(UnrestState, "pos", "tokens", "aoi", "plan", "blockade", "used", "to_draw", "final")
+_moved = replacer(UnrestState, "pos")
+_pushed = replacer(UnrestState, "pending")
+_proven = replacer(UnrestState, "row", "stacks", "freed", "pending", "winner", "moves")
+_revealed = replacer(UnrestState, "stacks", "pending", "moves")
+
+
 def _liberate(state: UnrestState, district: int) -> UnrestState:
     """The District (already proven) leaves play; its neighbours become adjacent. May end the game."""
     freed, row, winner = _freed(state, district)
-    return replace(state, freed=freed, row=row, winner=winner)
+    return _liberated(state, row, freed, winner)
 
 
 def end_round(state: UnrestState) -> UnrestState:
@@ -264,20 +300,16 @@ def end_round(state: UnrestState) -> UnrestState:
     if state.final:
         controlled = N_DISTRICTS - len(state.liberated)
         winner = EMPIRE if controlled >= WIN_LIBERATED else REBELLION
-        return replace(state, tokens=tokens, aoi=(), plan=(), blockade=NO_DISTRICT, used=(), winner=winner)
+        return _ended(state, tokens, (), (), NO_DISTRICT, (), winner)
     size = sum(state.deck)
-    o = state
-    # The copy built field by field (see ``unrest.rules.round.apply_target``).
-    return UnrestState(
-        o.options, next_step(o.pos), o.row, o.missions, o.deck, o.hand, o.stacks, o.freed, tokens, (), (),
-        NO_DISTRICT, (), o.destroyed, min(size, DRAW_SIZE), size < DRAW_SIZE, o.pending, o.winner, o.moves,
-        o.draws, o.laid,
-    )  # fmt: skip
+    return _cleared(
+        state, next_step(state.pos), tokens, (), (), NO_DISTRICT, (), min(size, DRAW_SIZE), size < DRAW_SIZE
+    )
 
 
 def next_round(state: UnrestState) -> UnrestState:
     """Start the next round (at planning in the Final Encounter, which has no Area of Interest)."""
-    return replace(state, pos=_next_round_at(state))
+    return _moved(state, _next_round_at(state))
 
 
 def _next_round_at(state: UnrestState) -> Position:
@@ -316,21 +348,13 @@ class Proof(Choice[Reveal]):
         district = self.district
         proofs = tuple(p for p in self.proofs if p[:k] == chosen)
         stacks = _reveal(state, district, (action.index,))
-        o = state
         if chosen in proofs:
             # The proof is complete: the District is liberated, in the one copy of the state.
             freed, row, winner = _freed(state, district)
-            return UnrestState(
-                o.options, o.pos, row, o.missions, o.deck, o.hand, stacks, freed, o.tokens, o.aoi, o.plan,
-                o.blockade, o.used, o.destroyed, o.to_draw, o.final, o.pending.pop(), winner, moves, o.draws, o.laid,
-            )  # fmt: skip
+            return _proven(state, row, stacks, freed, state.pending.pop(), winner, moves)
         # Every reveal is the Rebellion's decision, even a forced one: the Empire at the table cannot tell whether
         # another proof existed, so the game must not show it by stopping only when one did.
-        pending = o.pending.replace_top(Proof(district, chosen, proofs))
-        return UnrestState(
-            o.options, o.pos, o.row, o.missions, o.deck, o.hand, stacks, o.freed, o.tokens, o.aoi, o.plan,
-            o.blockade, o.used, o.destroyed, o.to_draw, o.final, pending, o.winner, moves, o.draws, o.laid,
-        )  # fmt: skip
+        return _revealed(state, stacks, state.pending.replace_top(Proof(district, chosen, proofs)), moves)
 
 
 @attrs.frozen
@@ -365,7 +389,7 @@ class LiberateStep(Automatic[UnrestState]):
         proofs = minimal_proofs(state.stacks[district], missions_for(state, district), outside(state, district))
         if () in proofs:
             return _liberate(state, district)
-        return replace(state, pending=state.pending.push(Proof(district, (), proofs)))
+        return _pushed(state, state.pending.push(Proof(district, (), proofs)))
 
 
 @attrs.frozen

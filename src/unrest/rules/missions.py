@@ -178,14 +178,16 @@ def unseen_pool(outside: Iterable[int]) -> list[int]:
     return pool
 
 
-def _least(pool: Sequence[int], hidden: int, weight: tuple[int, ...]) -> int:
+def _least(pool: Sequence[int], hidden: int, weight: tuple[int, ...], order: tuple[int, ...] | None = None) -> int:
     """The least total ``weight`` that ``hidden`` cards drawn from ``pool`` can have (the worst case): the lightest
-    cards first, kind by kind (the kinds by weight are a table per weight vector)."""
+    cards first, kind by kind (the kinds by weight, ``order``, are a table per weight vector: the Missions pass
+    their own, found once, instead of the vector hashed at every call)."""
     if hidden <= 0:
         return 0
-    order = _LIGHTEST.get(weight)
     if order is None:
-        order = _lightest(weight)
+        order = _LIGHTEST.get(weight)
+        if order is None:
+            order = _lightest(weight)
     total = 0
     for k in order:
         n = pool[k]
@@ -249,7 +251,7 @@ class Revolution(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """The least the hidden cards can add still reaches the target."""
-        return t.total() + _least(pool, hidden, _VALUES) >= self.target
+        return sum(t.sums) + _least(pool, hidden, _VALUES, _BY_VALUE) >= self.target
 
 
 @attrs.frozen
@@ -282,8 +284,10 @@ class FortifiedOrganizers(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Supplies stays above the bound and Disruption above Supplies, whatever the hidden cards add."""
-        supplies = t.sums[SUPPLIES] + _least(pool, hidden, _IN_SUIT[SUPPLIES])
-        return supplies > self.above and t.sums[DISRUPTION] - t.sums[SUPPLIES] + _least(pool, hidden, _D_OVER_S) > 0
+        supplies = t.sums[SUPPLIES] + _least(pool, hidden, _IN_SUIT[SUPPLIES], _BY_SUIT[SUPPLIES])
+        if supplies <= self.above:
+            return False
+        return t.sums[DISRUPTION] - t.sums[SUPPLIES] + _least(pool, hidden, _D_OVER_S, _BY_D_OVER_S) > 0
 
 
 @attrs.frozen
@@ -298,11 +302,14 @@ class Coup(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Each suit not seen must be among the hidden cards: fewer cards of the pool lack it than are hidden."""
-        total = _total(pool)
         counts = t.counts
-        for s in range(4):  # noqa: SIM110  # a loop over the suits: no generator per candidate proof
-            if not counts[s] and total - _of_suit(pool, s) >= hidden:
-                return False
+        total = -1  # the pool's cards, counted once when first needed
+        for s in range(4):
+            if not counts[s]:
+                if total < 0:
+                    total = _total(pool)
+                if total - _of_suit(pool, s) >= hidden:
+                    return False
         return True
 
 
@@ -320,11 +327,14 @@ class CoordinatedPlot(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """The hidden cards cannot all avoid a third card of a value: too few pool cards keep every value below."""
-        if self.holds(t):
+        values = t.values
+        if max(values) >= self.count:  # it holds
             return True
         room = max(pool[MISDIRECTION], 0)
-        for i, seen in enumerate(t.values):
-            room += min(_of_value(pool, i), max(0, self.count - 1 - seen))
+        for i, seen in enumerate(values):
+            cap = self.count - 1 - seen  # a value's room, counted only where there is some
+            if cap > 0:
+                room += min(_of_value(pool, i), cap)
         return room < hidden
 
 
@@ -340,22 +350,29 @@ class SleeperCell(Mission):
         """Whether the totals meet this Mission."""
         v = t.values
         n = self.run
-        return any(all(v[i : i + n]) for i in range(len(v) - n + 1))
+        for i in range(len(v) - n + 1):  # noqa: SIM110  # a loop: no generator per check
+            if all(v[i : i + n]):
+                return True
+        return False
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Every way to break all runs (values kept absent) leaves too few pool cards for the hidden ones."""
         if self.holds(t):
             return True
-        total = _total(pool)
         values = t.values
-        of_value: list[int] | None = None  # the pool's cards of each value, counted once when first needed
-        for absent in _BREAKERS:
-            if any(values[i] for i in absent):
-                continue
-            if of_value is None:
-                of_value = [_of_value(pool, i) for i in range(len(values))]
-            if total - sum([of_value[i] for i in absent]) >= hidden:
-                return False
+        total = -1  # the pool's cards, counted once when first needed
+        # Only the least ways to break the runs: a larger set of absent values leaves no more pool cards.
+        for absent in _LEAST_BREAKERS:
+            kept = 0
+            for i in absent:
+                if values[i]:
+                    break
+                kept += _of_value(pool, i)
+            else:
+                if total < 0:
+                    total = _total(pool)
+                if total - kept >= hidden:
+                    return False
         return True
 
 
@@ -373,8 +390,10 @@ class Espionage(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Both totals reach the bound with the least the hidden cards can add."""
-        intel = t.sums[INTELLIGENCE] + _least(pool, hidden, _IN_SUIT[INTELLIGENCE])
-        return intel >= self.least and t.sums[DISRUPTION] + _least(pool, hidden, _IN_SUIT[DISRUPTION]) >= self.least
+        intel = t.sums[INTELLIGENCE] + _least(pool, hidden, _IN_SUIT[INTELLIGENCE], _BY_SUIT[INTELLIGENCE])
+        if intel < self.least:
+            return False
+        return t.sums[DISRUPTION] + _least(pool, hidden, _IN_SUIT[DISRUPTION], _BY_SUIT[DISRUPTION]) >= self.least
 
 
 @attrs.frozen
@@ -391,8 +410,10 @@ class EnergizedPress(Mission):
 
     def certain(self, t: Tally, hidden: int, pool: Sequence[int]) -> bool:
         """Upheaval reaches the bound and Intelligence stays above it, whatever the hidden cards add."""
-        upheaval = t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL])
-        return upheaval >= self.least and t.sums[INTELLIGENCE] - t.sums[UPHEAVAL] + _least(pool, hidden, _I_OVER_U) > 0
+        upheaval = t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL], _BY_SUIT[UPHEAVAL])
+        if upheaval < self.least:
+            return False
+        return t.sums[INTELLIGENCE] - t.sums[UPHEAVAL] + _least(pool, hidden, _I_OVER_U, _BY_I_OVER_U) > 0
 
 
 @attrs.frozen
@@ -411,7 +432,7 @@ class CivilDisobedience(Mission):
         """No hidden card can be a Disruption card (none left unseen), and Upheaval reaches the bound."""
         if t.counts[DISRUPTION] or (hidden and _of_suit(pool, DISRUPTION)):
             return False
-        return t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL]) >= self.least
+        return t.sums[UPHEAVAL] + _least(pool, hidden, _IN_SUIT[UPHEAVAL], _BY_SUIT[UPHEAVAL]) >= self.least
 
 
 _D_OVER_S = _margin(DISRUPTION, SUPPLIES)
@@ -420,6 +441,11 @@ _I_OVER_U = _margin(INTELLIGENCE, UPHEAVAL)
 _LIGHTEST: dict[tuple[int, ...], tuple[int, ...]] = {
     w: _lightest(w) for w in (_VALUES, *_IN_SUIT, _D_OVER_S, _I_OVER_U)
 }
+#: The kinds lightest first for each weight vector the Missions use (``_LIGHTEST`` of it).
+_BY_VALUE = _LIGHTEST[_VALUES]
+_BY_SUIT = tuple(_LIGHTEST[w] for w in _IN_SUIT)
+_BY_D_OVER_S = _LIGHTEST[_D_OVER_S]
+_BY_I_OVER_U = _LIGHTEST[_I_OVER_U]
 #: By value index (``value - 2``), the numbered kinds of that value.
 _OF_VALUE = tuple(tuple(k for k in range(MISDIRECTION) if _VALUE[k] == v) for v in VALUES)
 
@@ -437,6 +463,9 @@ def _breakers(n: int, run: int) -> tuple[tuple[int, ...], ...]:
 
 #: The ways to keep Sleeper Cell from any run: the sets of values that meet every run.
 _BREAKERS = _breakers(len(VALUES), SleeperCell.run)
+#: The least of them (no other is a subset of one): the only ones Sleeper Cell's worst case needs, since keeping a
+#: superset of values absent leaves no more pool cards for the hidden ones.
+_LEAST_BREAKERS = tuple(b for b in _BREAKERS if not any(set(c) < set(b) for c in _BREAKERS))
 
 REVOLUTION = Revolution()
 REVOLUTION_CAPITOL = Revolution(25)
