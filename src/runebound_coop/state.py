@@ -50,11 +50,16 @@ __all__ = [
     "UsedBit",
     "card_bit",
     "enemy_ability_bit",
+    "fight_with_charged",
     "fight_with_enemy_pool",
     "fight_with_enemy_pool_casting",
+    "fight_with_enemy_pool_used",
     "fight_with_hero_pool",
     "fight_with_hero_pool_casting",
+    "fight_with_passed",
     "fight_with_turn",
+    "fight_with_turn_passed",
+    "fight_with_used",
     "hero_ability_bit",
     "link_double",
     "link_target",
@@ -368,11 +373,21 @@ fight_with_hero_pool_casting: Callable[[Fight, Pool, tuple[int, ...]], Fight] = 
 fight_with_enemy_pool_casting: Callable[[Fight, Pool, tuple[int, ...]], Fight] = replacer(
     Fight, "enemy_pool", "casting"
 )
+#: ``fight_with_enemy_pool_used(f, pool, used)``: ``f`` with ``enemy_pool`` and ``used`` replaced.
+fight_with_enemy_pool_used: Callable[[Fight, Pool, int], Fight] = replacer(Fight, "enemy_pool", "used")
 #: ``fight_with_turn(f, turn)``: ``f`` with ``turn`` replaced.
 fight_with_turn: Callable[[Fight, int], Fight] = replacer(Fight, "turn")
-_with_passed: Callable[[Fight, int], Fight] = replacer(Fight, "passed")
-_with_charged: Callable[[Fight, int], Fight] = replacer(Fight, "charged")
-_with_used: Callable[[Fight, int], Fight] = replacer(Fight, "used")
+#: ``fight_with_turn_passed(f, turn, passed)``: ``f`` with ``turn`` and ``passed`` replaced.
+fight_with_turn_passed: Callable[[Fight, int, int], Fight] = replacer(Fight, "turn", "passed")
+#: ``fight_with_passed(f, passed)``: ``f`` with ``passed`` replaced (:meth:`Fight.with_passed` sets one side's bit).
+fight_with_passed: Callable[[Fight, int], Fight] = replacer(Fight, "passed")
+#: ``fight_with_charged(f, charged)``: ``f`` with ``charged`` replaced.
+fight_with_charged: Callable[[Fight, int], Fight] = replacer(Fight, "charged")
+#: ``fight_with_used(f, used)``: ``f`` with ``used`` replaced (:meth:`Fight.with_used` sets one bit).
+fight_with_used: Callable[[Fight, int], Fight] = replacer(Fight, "used")
+_with_passed = fight_with_passed
+_with_charged = fight_with_charged
+_with_used = fight_with_used
 _with_hero_pool = fight_with_hero_pool
 _with_enemy_pool = fight_with_enemy_pool
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Pass, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
 from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, hero_apply, listed_actions
-from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
+from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
 from runebound_coop.state import (
     ENEMY,
     FLOW,
@@ -43,9 +43,11 @@ from runebound_coop.state import (
     fight_with_enemy_pool_casting,
     fight_with_hero_pool_casting,
     fight_with_turn,
+    fight_with_turn_passed,
     pool_with_sides,
     split_ref,
     state_with_fight_pos,
+    state_with_pending,
     token_ref,
 )
 from runebound_coop.state import Frame as Question
@@ -92,6 +94,7 @@ _BLOCKS = (Block(False), Block(True))
 # The copies the rules make most, written out once (runebound_coop.state).
 _with_sides = pool_with_sides
 _with_turn = fight_with_turn
+_with_turn_passed = fight_with_turn_passed
 _with_fight_pos = state_with_fight_pos
 _landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
@@ -121,6 +124,10 @@ _NO_PENDING: Pending[Question] = Pending()
 _HERO_PASSED = 1 << HERO
 _ENEMY_PASSED = 1 << ENEMY
 _BOTH_PASSED = _HERO_PASSED | _ENEMY_PASSED
+# A symbol's text, looked up in a dict: ``Sym.X.value`` is a Python-level enum property (the attack-pick frame keeps
+# its symbol as text).
+_TEXT_OF = {sym: sym.value for sym in Sym}
+_symbol = symbol_of
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -326,9 +333,18 @@ class CombatActions(Decision[RuneboundState, Action]):
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         setup = setup_of(state.options)
-        if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
-            # Several tokens show the symbol: the hero picks which of them the attack spends.
-            return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))
+        kind = type(action)
+        if kind is Pass:
+            # The pass and the hand-over (:func:`hand_off`) in one copy: the enemy acts next unless it passed.
+            fight = fight_of(state)
+            passed = fight.passed | _HERO_PASSED
+            return with_fight(state, _with_turn_passed(fight, HERO if passed & _ENEMY_PASSED else ENEMY, passed))
+        if kind is Attack:
+            assert isinstance(action, Attack)  # its class, just tested
+            symbol = action.symbol
+            if len(showing(setup, fight_of(state), HERO, symbol)) > 1:
+                # Several tokens show the symbol: the hero picks which of them the attack spends.
+                return state_with_pending(state, state.pending.push(AttackFrame(_TEXT_OF[symbol])))
         return hand_off(hero_apply(state, setup, action))
 
 
@@ -423,7 +439,7 @@ class PickAttack(Decision[RuneboundState, Action]):
         frame = state.pending.top
         assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
         picks: list[Action] = [Choose(i) for i in self._left(state, frame)]
-        return (Attack(Sym(frame.symbol)), *picks) if frame.chosen else tuple(picks)
+        return (Attack(_symbol(frame.symbol)), *picks) if frame.chosen else tuple(picks)
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         frame = state.pending.top
@@ -436,14 +452,14 @@ class PickAttack(Decision[RuneboundState, Action]):
 
     @staticmethod
     def _left(state: RuneboundState, frame: AttackFrame) -> list[int]:
-        tokens = showing(setup_of(state.options), fight_of(state), HERO, Sym(frame.symbol))
+        tokens = showing(setup_of(state.options), fight_of(state), HERO, _symbol(frame.symbol))
         return [i for i in tokens if not (frame.chosen >> i) & 1]
 
     @staticmethod
     def _strike(state: RuneboundState, frame: AttackFrame) -> RuneboundState:
         state = replace(state, pending=state.pending.pop())
         tokens = [i for i in range(frame.chosen.bit_length()) if (frame.chosen >> i) & 1]
-        return hand_off(attack(state, setup_of(state.options), Sym(frame.symbol), tokens))
+        return hand_off(attack(state, setup_of(state.options), _symbol(frame.symbol), tokens))
 
 
 _CAST_TOKEN = CastToken()
@@ -456,26 +472,32 @@ _HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
 
 
 def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
-    """A pending question's handler, else the cast of a token while one is being cast."""
+    """A pending question's handler, else the cast of a token while one is being cast, else the frame of the step
+    (the driver's own step lookup, made here: one call fewer before every frame; ``None`` for a step without a
+    frame, which the driver's lookup then reports)."""
     frames = state.pending.frames  # the stack's tuple itself: this runs before every frame
     if frames:
         return _HANDLERS[type(frames[-1])]
     fight = state.fight
     if fight is not None and fight.casting:
         return _CAST_TOKEN
-    return None
+    pos = state.pos
+    return _STEP_FRAMES.get((pos.phase, pos.step))
 
+
+# The frame of each step, as the driver is given them.
+_STEP_FRAMES: dict[tuple[str, str], Frame[RuneboundState, Any]] = {
+    ("encounter", "engage"): Engagement(),
+    ("combat", "cast"): Initiative(),
+    ("combat", "actions"): CombatActions(),
+    ("combat", "round_end"): RoundEnd(),
+}
 
 #: The rules as the core's driver runs them: the steps with their frames, the pending questions, the end check.
 DRIVER: Driver[RuneboundState, Action] = Driver(
     "runebound_coop",
     FLOW,
-    {
-        ("encounter", "engage"): Engagement(),
-        ("combat", "cast"): Initiative(),
-        ("combat", "actions"): CombatActions(),
-        ("combat", "round_end"): RoundEnd(),
-    },
+    _STEP_FRAMES,
     position=lambda s: s.pos,
     top=_top,
     over=lambda s: s.pos.phase == "over",

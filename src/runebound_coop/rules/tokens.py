@@ -49,13 +49,29 @@ __all__ = [
     "live_mask",
     "showing",
     "spend",
+    "symbol_of",
     "tactics_block_open",
+    "total_value",
     "unlink",
     "value_of",
     "with_enemy_pool",
     "with_fight",
     "with_hero_pool",
 ]
+
+
+_SYMBOL_OF = {sym.value: sym for sym in Sym}
+
+
+def symbol_of(text: str) -> Sym:
+    """``Sym(text)``, found in a dict (an enum call is a Python-level call); an unknown text raises ``ValueError``
+    as ``Sym`` does.
+
+    >>> symbol_of("skull") is Sym.SKULL
+    True
+    """
+    sym = _SYMBOL_OF.get(text)
+    return sym if sym is not None else Sym(text)
 
 
 def fight_of(state: RuneboundState) -> Fight:
@@ -189,6 +205,27 @@ def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
         if link % LINK_BASE == i:
             return 2 * v
     return v
+
+
+def total_value(setup: Setup, fight: Fight, side: Side, tokens: list[int] | tuple[int, ...]) -> int:
+    """The summed :func:`value_of` of ``side``'s tokens ``tokens`` (in one call, no generator)."""
+    if side == HERO:
+        pool = fight.hero_pool
+        faces = setup.heroes[fight.hero].faces
+    else:
+        pool = fight.enemy_pool
+        faces = setup.enemies[fight.enemy].faces
+    sides = pool.sides
+    links = pool.links
+    total = 0
+    for i in tokens:
+        v = faces[i][(sides >> i) & 1].value
+        for link in links:  # ``Pool.doubled``, read in place
+            if link % LINK_BASE == i:
+                v *= 2
+                break
+        total += v
+    return total
 
 
 def spend(state: RuneboundState, side: Side, indices: list[int] | tuple[int, ...]) -> RuneboundState:
