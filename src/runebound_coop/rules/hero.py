@@ -11,18 +11,18 @@ from __future__ import annotations
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Ability, Sym
-from runebound_coop.limits import MAX_CARDS, MAX_HERO_ABILITIES, MAX_TOKENS
+from runebound_coop.limits import MAX_CARDS, MAX_FACE_VALUE, MAX_HERO_ABILITIES, MAX_TOKENS
 from runebound_coop.rules.enemy import prevent_flip
 from runebound_coop.rules.tokens import (
     best_subset,
     deal,
-    faces_showing,
     fight_of,
     heal,
     live,
     live_mask,
     showing,
     spend,
+    total_value,
     unlink,
     value_of,
     with_fight,
@@ -30,7 +30,6 @@ from runebound_coop.rules.tokens import (
 from runebound_coop.state import (
     ENEMY,
     HERO,
-    Fight,
     RuneboundState,
     card_bit,
     fight_with_charged,
@@ -64,26 +63,6 @@ _FLIP_OR_RECAST = (Flip, Recast)  # a tuple: ``Flip | Recast`` would build a uni
 _HERO_BIT = 1 << HERO  # the hero's bit of ``Fight.passed`` and ``Fight.charged``
 #: Symbols a double may be spent on ("damage, shield, surge or charge; not a double, not agility").
 _DOUBLABLE = frozenset({Sym.PHYSICAL, Sym.MAGIC, Sym.CHARGE, Sym.SHIELD, Sym.SURGE})
-
-
-def _copyable(setup: Setup, fight: Fight, tactics: int) -> dict[Sym, int]:
-    """The highest printed value of each symbol showing on a live token other than the hero's ``tactics``.
-
-    Heroes never copy a skull; nobody copies a double (the tactics is spent, so it cannot use one).
-    """
-    best: dict[Sym, int] = {}
-    for _, _, face in faces_showing(setup, fight, exclude=token_ref(HERO, tactics)):
-        if face.symbol not in _NOT_COPIED:
-            best[face.symbol] = max(best.get(face.symbol, 0), face.value)
-    return best
-
-
-def _copy_values(setup: Setup, fight: Fight, tactics: int) -> set[tuple[Sym, int]]:
-    """Each damage symbol and printed value a tactics may copy as an attack."""
-    exclude = token_ref(HERO, tactics)
-    return {
-        (f.symbol, f.value) for _, _, f in faces_showing(setup, fight, exclude=exclude) if f.symbol in ATTACK_SYMBOLS
-    }
 
 
 # Every action value the list below is made of, made once (actions are immutable values: a shared instance is the
@@ -123,10 +102,14 @@ def listed_actions(state: RuneboundState, setup: Setup) -> tuple[Action, ...]:
     """:func:`hero_actions` as a tuple, memoized (the same actions in the same order)."""
     fight = fight_of(state)
     alive = live_mask(setup, fight, ENEMY)
-    key = (
+    pool = fight.hero_pool
+    key = (  # the hero's pool by its fields: a tuple of ints hashes at C speed, the pool's own hash is a Python call
         setup.heroes[fight.hero],
         setup.enemies[fight.enemy],
-        fight.hero_pool,
+        pool.sides,
+        pool.spent,
+        pool.removed,
+        pool.links,
         fight.casting,
         alive,
         fight.enemy_pool.sides & alive,
@@ -147,14 +130,46 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
     hero = setup.heroes[fight.hero]
     faces = hero.faces
     pool = fight.hero_pool
+    sides = pool.sides
+    used = fight.used
     mine = live(setup, fight, HERO)
-    shows = {i: faces[i][pool.side(i)].symbol for i in mine}
+    shows = {i: faces[i][(sides >> i) & 1].symbol for i in mine}
     shown = set(shows.values())
     out: list[Action] = [_PASS]
-    out.extend(_ATTACKS[sym] for sym in ATTACK_SYMBOLS if sym in shown)
-    agility = next((i for i in mine if shows[i] == _AGILITY), -1)
-    tactics = next((i for i in mine if shows[i] == _TACTICS), -1)
-    best = _copyable(setup, fight, tactics) if tactics >= 0 else {}
+    for sym in ATTACK_SYMBOLS:
+        if sym in shown:
+            out.append(_ATTACKS[sym])
+    agility = tactics = -1
+    surges = []
+    for i in mine:  # the first agility, the first tactics, every surge
+        sym = shows[i]
+        if sym == _AGILITY:
+            if agility < 0:
+                agility = i
+        elif sym == _TACTICS:
+            if tactics < 0:
+                tactics = i
+        elif sym == _SURGE:
+            surges.append(i)
+    enemy_live = live(setup, fight, ENEMY)
+    best: dict[
+        Sym, int
+    ] = {}  # what the tactics may copy: the highest printed value of each symbol but a skull or double
+    copies: set[tuple[Sym, int]] = set()  # and each damage symbol and printed value, as an attack
+    if tactics >= 0:
+        # Every live token of both pools but the tactics itself (``faces_showing``), in one pass.
+        enemy_faces = setup.enemies[fight.enemy].faces
+        enemy_sides = fight.enemy_pool.sides
+        shown_faces = [faces[i][(sides >> i) & 1] for i in mine if i != tactics]
+        shown_faces += [enemy_faces[i][(enemy_sides >> i) & 1] for i in enemy_live]
+        for face in shown_faces:
+            sym = face.symbol
+            if sym not in _NOT_COPIED:
+                value = face.value
+                if value > best.get(sym, -1):  # ``max(best.get(sym, 0), value)``, values being >= 0
+                    best[sym] = value
+                if sym in _ATTACK_ORDER:
+                    copies.add((sym, value))
     copy_agility = _AGILITY in best
     if agility >= 0 or copy_agility:
         for t in mine:
@@ -162,39 +177,56 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
                 out.append(_FLIPS[t][0])
             if copy_agility and t != tactics:
                 out.append(_FLIPS[t][1])
-        for t in live(setup, fight, ENEMY):
+        for t in enemy_live:
             if agility >= 0:
                 out.append(_RECASTS[t][0])
             if copy_agility:
                 out.append(_RECASTS[t][1])
     if _DOUBLE in shown:
         out.extend(_DOUBLES[t] for t in mine if shows[t] in _DOUBLABLE and not pool.doubled(t))
-    surge = sum(value_of(setup, fight, HERO, i) for i in mine if shows[i] == _SURGE)
+    surge = total_value(setup, fight, HERO, surges)
     copied_surge = best.get(_SURGE, 0) if tactics >= 0 else -1
     for a, ability in enumerate(hero.abilities):
-        if fight.has_used(hero_ability_bit(a)):
+        if used >> hero_ability_bit(a) & 1:
             continue
         if ability.cost <= surge:
             out.append(_SURGES[a][0])
         if ability.cost <= copied_surge:
             out.append(_SURGES[a][1])
-    if tactics >= 0:
-        out.extend(Copy(sym, v) for sym, v in sorted(_copy_values(setup, fight, tactics), key=_copy_order))
-    for c, card in enumerate(hero.cards):
-        if state.hand[fight.hero] < 1 or fight.has_used(card_bit(c)):
-            continue
-        if card.remove == 0:
-            out.append(Exert(c, None))
-            continue
-        for sym in sorted(card.symbols, key=ATTACK_SYMBOLS.index):
-            if sum(1 for s in shows.values() if s == sym) >= card.remove:
-                out.append(Exert(c, sym))
+    if copies:
+        out.extend(_copy_action(sym, v) for sym, v in sorted(copies, key=_copy_order))
+    if state.hand[fight.hero] >= 1:
+        for c, card in enumerate(hero.cards):
+            if used >> card_bit(c) & 1:
+                continue
+            if card.remove == 0:
+                out.append(_exert_action(c, None))
+                continue
+            for sym in sorted(card.symbols, key=_ATTACK_ORDER.__getitem__):
+                if sum(1 for s in shows.values() if s == sym) >= card.remove:
+                    out.append(_exert_action(c, sym))
     return out
+
+
+# The copies and exerts the list above may hold, made once (a ``Copy`` runs its validators when made).
+_ATTACK_ORDER = {sym: k for k, sym in enumerate(ATTACK_SYMBOLS)}
+_COPIES = {(sym, v): Copy(sym, v) for sym in ATTACK_SYMBOLS for v in range(1, MAX_FACE_VALUE + 1)}
+_EXERTS = {(c, sym): Exert(c, sym) for c in range(MAX_CARDS) for sym in (*ATTACK_SYMBOLS, None)}
+
+
+def _copy_action(sym: Sym, value: int) -> Copy:
+    made = _COPIES.get((sym, value))
+    return made if made is not None else Copy(sym, value)
+
+
+def _exert_action(card: int, sym: Sym | None) -> Exert:
+    made = _EXERTS.get((card, sym))
+    return made if made is not None else Exert(card, sym)
 
 
 def _copy_order(copy: tuple[Sym, int]) -> tuple[int, int]:
     """A copy's place in the id order: its symbol's place among the attack symbols, then its value."""
-    return ATTACK_SYMBOLS.index(copy[0]), copy[1]
+    return _ATTACK_ORDER[copy[0]], copy[1]
 
 
 def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> RuneboundState:
