@@ -32,6 +32,37 @@ from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utilit
 __all__ = ["GAME", "RuneboundCoop"]
 
 _ACTION_CLASSES = frozenset(typing.get_args(Action))
+# The options made for each set of keyword arguments seen (a bounded cache of a pure function: the options are
+# immutable values, and equal ones are one interned object anyway). Only arguments of plain values are kept (no
+# ``pack``, whose objects and paths register content as they are made); a new game of a fight asks it every time.
+_MADE: dict[tuple[tuple[str, object], ...], RuneboundOptions] = {}
+_MADE_LIMIT = 256
+_PLAIN = (str, int, bool, type(None))
+
+
+def _options_key(options: dict[str, Any]) -> tuple[tuple[str, object], ...] | None:
+    """The memo key of ``make_options(**options)``, or ``None`` when the arguments are not plain values."""
+    if not options:
+        return ()
+    if "pack" in options:
+        return None
+    for value in options.values():
+        if not _plain(value):
+            return None
+    return tuple(sorted((name, _typed(value)) for name, value in options.items()))
+
+
+def _plain(value: object) -> bool:
+    if type(value) in _PLAIN:
+        return True
+    return type(value) is tuple and all(_plain(v) for v in value)
+
+
+def _typed(value: object) -> object:
+    """``value`` with the type of every plain value beside it (``1`` and ``True`` are equal keys, not equal options)."""
+    if type(value) is tuple:
+        return tuple(_typed(v) for v in value)
+    return (type(value).__name__, value)
 
 
 class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
@@ -80,6 +111,19 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
             ContentError: the pack directory the caller passed cannot be read or is invalid.
             OptionError: any option is bad, or names a pack this process was not given.
         """
+        key = _options_key(options)
+        if key is not None:
+            made = _MADE.get(key)
+            if made is not None:
+                return made
+        made = self._make_options(options)
+        if key is not None:
+            if len(_MADE) >= _MADE_LIMIT:
+                _MADE.clear()
+            _MADE[key] = made
+        return made
+
+    def _make_options(self, options: dict[str, Any]) -> RuneboundOptions:
         pack = options.get("pack")
         if isinstance(pack, os.PathLike):
             options = {**options, "pack": load_content(pack)}

@@ -13,7 +13,7 @@ import attrs
 from runebound_coop.content.loader import content_of
 from runebound_coop.content.schema import Ability, Board, CardDef, Face, Sym, Token
 from runebound_coop.limits import MAX_TOKENS
-from runebound_coop.state import RuneboundOptions
+from runebound_coop.state import RuneboundOptions, enemy_ability_bit
 
 __all__ = ["EnemySetup", "HeroSetup", "Setup", "build_setup", "setup_of"]
 
@@ -49,9 +49,12 @@ class EnemySetup:
     agility: int
     prevent_flip: int
     masks: tuple[dict[Sym, int], dict[Sym, int]] = attrs.field(init=False)
+    #: The ``Fight.used`` bits of the surge abilities (all set: no surge ability is left this round).
+    surge_bits: int = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "masks", symbol_masks(self.faces))
+        object.__setattr__(self, "surge_bits", sum(1 << enemy_ability_bit(a) for a in self.surge_order))
 
 
 def symbol_masks(faces: tuple[tuple[Face, Face], ...]) -> tuple[dict[Sym, int], dict[Sym, int]]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Face, Sym
-from runebound_coop.rules.tokens import add_damage, faces_of, fight_of, live, spend, unlink, with_fight
+from runebound_coop.rules.tokens import add_damage, faces_of, fight_of, live, spend, symbol_of, unlink, with_fight
 from runebound_coop.state import (
     ENEMY,
     HERO,
@@ -33,12 +33,19 @@ from runebound_coop.state import (
     Fight,
     RuneboundState,
     TokenRef,
+    fight_with_enemy_pool,
+    fight_with_enemy_pool_casting,
+    fight_with_hero_pool,
+    fight_with_hero_pool_casting,
     link_double,
     link_target,
+    pool_with_removed,
+    pool_with_sides,
+    pool_with_spent_links,
     split_ref,
+    state_with_pending,
     token_ref,
 )
-from tabletop_core.fastcopy import replace
 
 __all__ = ["apply_choice", "candidates", "decide", "score", "worth"]
 
@@ -51,6 +58,10 @@ _WORTH = {
     Sym.SURGE: 1.0,
 }
 _FLAT = {Sym.AGILITY: 1.0, Sym.DOUBLE: 1.0, Sym.TACTICS: 1.0, Sym.BLANK: 0.0}
+_RECASTS = ("recast_foe", "relentless")
+# Each side's pool replaced in a fight (indexed by side), alone or with the tokens being cast.
+_with_pool = (fight_with_hero_pool, fight_with_enemy_pool)
+_with_pool_casting = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
 
 def worth(face: Face, doubled: bool = False) -> float:
@@ -110,7 +121,8 @@ def candidates(state: RuneboundState, setup: Setup, kind: str, source: int, symb
     if kind == "remove":
         faces = faces_of(setup, fight, HERO)
         pool = fight.hero_pool
-        return tuple(i for i in live(setup, fight, HERO) if faces[i][pool.side(i)].symbol == Sym(symbol))
+        wanted = symbol_of(symbol)
+        return tuple(i for i in live(setup, fight, HERO) if faces[i][pool.side(i)].symbol == wanted)
     raise ValueError(f"unknown choice kind {kind!r}")
 
 
@@ -120,24 +132,23 @@ def apply_choice(state: RuneboundState, setup: Setup, kind: str, source: int, re
         state = spend(state, ENEMY, [source])
     fight = fight_of(state)
     side, i = split_ref(ref)
-    pool = fight.pool(side)
-    if kind in ("recast_foe", "relentless"):
+    pool = fight.hero_pool if side == HERO else fight.enemy_pool
+    if kind in _RECASTS:
         # The token leaves its space (a double on a live token returns) and is cast again: a chance node.
-        if pool.is_live(i):
+        if not ((pool.spent | pool.removed) >> i) & 1:  # ``Pool.is_live``, read in place
             pool = unlink(pool, i)
         # A spent stack stays spent: recasting either of its tokens dissolves it without returning the double.
         links = tuple(link for link in pool.links if i not in (link_double(link), link_target(link)))
-        pool = replace(pool, spent=pool.spent & ~(1 << i), links=links)
-        fight = replace(fight.with_pool(side, pool), casting=(*fight.casting, ref))
-        return with_fight(state, fight)
+        pool = pool_with_spent_links(pool, pool.spent & ~(1 << i), links)
+        return with_fight(state, _with_pool_casting[side](fight, pool, (*fight.casting, ref)))
     if kind == "flip_own":
         pool = unlink(pool, i)
-        pool = replace(pool, sides=pool.sides ^ (1 << i))
-        return with_fight(state, fight.with_pool(side, pool))
+        pool = pool_with_sides(pool, pool.sides ^ (1 << i))
+        return with_fight(state, _with_pool[side](fight, pool))
     # remove
     pool = unlink(pool, i)
-    pool = replace(pool, removed=pool.removed | (1 << i))
-    return with_fight(state, fight.with_pool(side, pool))
+    pool = pool_with_removed(pool, pool.removed | (1 << i))
+    return with_fight(state, _with_pool[side](fight, pool))
 
 
 def decide(  # noqa: PLR0917  # a choice is described by these seven values; a class would only wrap them
@@ -159,7 +170,7 @@ def decide(  # noqa: PLR0917  # a choice is described by these seven values; a c
         return apply_choice(state, setup, kind, source, cands[0])
     if mode == "player":
         frame = ChoiceFrame(kind, source, cands, rest, symbol, ability)
-        return replace(state, pending=state.pending.push(frame))
+        return state_with_pending(state, state.pending.push(frame))
     if mode == "damage":
         if source >= 0:
             state = spend(state, ENEMY, [source])

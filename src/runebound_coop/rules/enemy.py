@@ -20,15 +20,13 @@ from runebound_coop.rules.tokens import (
     best_subset,
     bits,
     deal,
-    face_of,
-    faces_of,
     fight_of,
     heal,
-    live,
     live_mask,
     showing,
     spend,
     tactics_block_open,
+    total_value,
     unlink,
     value_of,
     with_fight,
@@ -41,10 +39,20 @@ from runebound_coop.state import (
     ChoiceFrame,
     RuneboundState,
     enemy_ability_bit,
+    fight_with_enemy_pool,
+    fight_with_enemy_pool_used,
+    fight_with_hero_pool,
+    fight_with_passed,
+    fight_with_used,
     make_link,
+    pool_with_removed,
+    pool_with_spent,
+    pool_with_spent_links,
+    state_with_pending,
     token_ref,
 )
-from tabletop_core.fastcopy import replace
+from runebound_coop.state import Frame as Question
+from tabletop_core.flow import Pending
 
 __all__ = [
     "ability_effects",
@@ -59,42 +67,64 @@ __all__ = [
     "title_ability",
 ]
 
-_PAYERS = (Sym.AGILITY, Sym.TACTICS)
+# Symbols read as module constants: an enum member looked up on its class (``Sym.SKULL``) goes through the enum's
+# metaclass, about 0.2 us a lookup in Python 3.11.
+_AGILITY = Sym.AGILITY
+_BLANK = Sym.BLANK
+_DOUBLE = Sym.DOUBLE
+_SKULL = Sym.SKULL
+_SURGE = Sym.SURGE
+_TACTICS = Sym.TACTICS
+_PAYERS = (_AGILITY, _TACTICS)
+_ENEMY_PASSED = 1 << ENEMY  # the enemy's bit of ``Fight.passed``
+
+
+def _push(state: RuneboundState, frame: Question) -> RuneboundState:
+    """``state`` with ``frame`` pushed on its pending questions."""
+    return state_with_pending(state, Pending((*state.pending.frames, frame)))
+
+
+def _pop(state: RuneboundState) -> RuneboundState:
+    """``state`` with its top pending question taken off."""
+    return state_with_pending(state, Pending(state.pending.frames[:-1]))
 
 
 def enemy_act(state: RuneboundState, setup: Setup) -> RuneboundState:
     """One enemy combat action: resolve the first space (top to bottom) that can resolve, else pass."""
-    fight = fight_of(state)
+    fight = state.fight
+    assert fight is not None  # the enemy acts only during a fight
     enemy = setup.enemies[fight.enemy]
     face_a, face_b = enemy.masks
     sides = fight.enemy_pool.sides
     alive = live_mask(setup, fight, ENEMY)
     for space in enemy.board.spaces:
-        shown = ((face_a[space.symbol] & ~sides) | (face_b[space.symbol] & sides)) & alive
+        symbol = space.symbol
+        shown = ((face_a[symbol] & ~sides) | (face_b[symbol] & sides)) & alive
         if not shown:
             continue  # no token in this space
         new = _resolve_space(state, setup, enemy, space, bits(shown))
         if new is not None:
             return new
-    return with_fight(state, fight.with_passed(ENEMY))
+    return with_fight(state, fight_with_passed(fight, fight.passed | _ENEMY_PASSED))
 
 
 def _resolve_space(
     state: RuneboundState, setup: Setup, enemy: EnemySetup, space: Space, tokens: list[int]
 ) -> RuneboundState | None:
     """Resolve ``space``, whose tokens are ``tokens`` (the enemy's live tokens showing its symbol, not empty)."""
-    fight = fight_of(state)
-    if space.symbol == Sym.AGILITY:
+    symbol = space.symbol
+    if symbol == _AGILITY:
         return _agility(state, setup, enemy, tuple(tokens), space.mode)
-    if space.symbol == Sym.DOUBLE:
+    if symbol == _DOUBLE:
         return _doubles(state, setup, enemy, tokens, space.priority)
-    if space.symbol == Sym.SURGE:
-        budget = sum(value_of(setup, fight, ENEMY, i) for i in tokens)
-        return _surge(state, setup, enemy, budget, None)
-    if space.symbol == Sym.TACTICS:
+    fight = state.fight
+    assert fight is not None  # the enemy acts only during a fight
+    if symbol == _SURGE:
+        return _surge(state, setup, enemy, total_value(setup, fight, ENEMY, tokens), None)
+    if symbol == _TACTICS:
         return _tactics(state, setup, enemy, tokens[0], space)
     # Skull: "+ symbols add only when there are one or more tokens with that symbol being resolved."
-    total = sum(value_of(setup, fight, ENEMY, i) for i in tokens) + space.plus
+    total = total_value(setup, fight, ENEMY, tokens) + space.plus
     return hurt_hero(spend(state, ENEMY, tokens), setup, total)
 
 
@@ -107,13 +137,14 @@ def _agility(
     (and the ability then rests for the round, as a surge ability does).
     """
     if enemy.agility >= 0:
-        if fight_of(state).has_used(enemy_ability_bit(enemy.agility)):
+        if fight_of(state).used >> enemy_ability_bit(enemy.agility) & 1:
             return None
         return _fire_agility(state, setup, enemy, sources)
     kind = "recast_foe" if mode == "recast_foe" else "flip_own"
-    if not any(candidates(state, setup, kind, s) for s in sources):
-        return None
-    return resolve_sources(state, setup, kind, sources)
+    for source in sources:  # a loop, no generator: whether any source has a candidate
+        if candidates(state, setup, kind, source):
+            return resolve_sources(state, setup, kind, sources)
+    return None
 
 
 def _fire_agility(
@@ -122,9 +153,13 @@ def _fire_agility(
     """Fire the agility ability once for each of ``sources`` that still shows agility and would have an effect
     (stops at a pending choice, which carries the rest); ``None`` if none fired."""
     fired = False
+    faces = enemy.faces
     for k, src in enumerate(sources):
         fight = fight_of(state)
-        if src not in live(setup, fight, ENEMY) or face_of(setup, fight, ENEMY, src).symbol != Sym.AGILITY:
+        if (
+            not live_mask(setup, fight, ENEMY) >> src & 1
+            or faces[src][fight.enemy_pool.sides >> src & 1].symbol != _AGILITY
+        ):
             continue  # an earlier firing recast this token: it no longer pays
         new = _agility_ability(state, setup, enemy, src, sources[k + 1 :])
         if new is None:
@@ -145,7 +180,7 @@ def _agility_ability(
     if not has_effect(trial, setup, ability, source):
         return None
     fight = fight_of(state)
-    state = with_fight(state, fight.with_used(enemy_ability_bit(enemy.agility)))
+    state = with_fight(state, fight_with_used(fight, fight.used | 1 << enemy_ability_bit(enemy.agility)))
     return ability_effects(state, setup, ability, source, rest=rest, index=enemy.agility)
 
 
@@ -153,9 +188,13 @@ def resolve_sources(
     state: RuneboundState, setup: Setup, kind: str, sources: tuple[int, ...], symbol: str = ""
 ) -> RuneboundState:
     """Resolve each source token of a space in turn (each with its own choice); stops at a pending choice."""
+    faces = setup.enemies[fight_of(state).enemy].faces
     for k, src in enumerate(sources):
         fight = fight_of(state)
-        if src not in live(setup, fight, ENEMY) or face_of(setup, fight, ENEMY, src).symbol not in _PAYERS:
+        if (
+            not live_mask(setup, fight, ENEMY) >> src & 1
+            or faces[src][fight.enemy_pool.sides >> src & 1].symbol not in _PAYERS
+        ):
             continue  # an earlier resolution flipped or recast this token: it no longer pays
         cands = candidates(state, setup, kind, src, symbol)
         if not cands:
@@ -171,26 +210,28 @@ def _doubles(
 ) -> RuneboundState | None:
     """Doubles stack on the board's priority symbol (highest value, then lowest token) and move with it."""
     placed = False
+    surges = enemy.surge_bits
     for d in doubles:
         fight = fight_of(state)
-        faces = faces_of(setup, fight, ENEMY)
         pool = fight.enemy_pool
+        links = pool.links
         target = -1
         for sym in priority:
-            if sym == Sym.SURGE and all(fight.has_used(enemy_ability_bit(a)) for a in enemy.surge_order):
+            if sym == _SURGE and fight.used & surges == surges:
                 continue  # no surge ability left to trigger this round: doubling a surge would have no effect
-            cands = [
-                i
-                for i in live(setup, fight, ENEMY)
-                if i != d and faces[i][pool.side(i)].symbol == sym and not pool.doubled(i)
-            ]
-            if cands:
-                target = max(cands, key=lambda i: (value_of(setup, fight, ENEMY, i), -i))
+            best = -1
+            for i in showing(setup, fight, ENEMY, sym):  # live tokens showing ``sym``, lowest first
+                if i == d or (links and pool.doubled(i)):
+                    continue
+                value = value_of(setup, fight, ENEMY, i)
+                if value > best:  # the highest value, then the lowest token
+                    best, target = value, i
+            if target >= 0:
                 break
         if target < 0:
             continue
-        pool = replace(pool, spent=pool.spent | (1 << d), links=(*pool.links, make_link(d, target)))
-        state = with_fight(state, fight.with_pool(ENEMY, pool))
+        pool = pool_with_spent_links(pool, pool.spent | (1 << d), (*links, make_link(d, target)))
+        state = with_fight(state, fight_with_enemy_pool(fight, pool))
         placed = True
     return state if placed else None
 
@@ -203,7 +244,7 @@ def has_effect(state: RuneboundState, setup: Setup, ability: Ability, source: in
             return True
         if e.kind == "heal" and state.enemy_damage[fight.enemy] > 0:
             return True
-        if e.kind == "remove" and showing(setup, fight, HERO, e.symbol or Sym.BLANK):
+        if e.kind == "remove" and showing(setup, fight, HERO, e.symbol or _BLANK):
             return True
         if e.kind == "recast_spent" and candidates(state, setup, "relentless", source):
             return True
@@ -221,19 +262,25 @@ def _surge(
     fight = fight_of(state)
     for a in enemy.surge_order:
         ability = enemy.abilities[a]
-        if ability.cost > budget or fight.has_used(enemy_ability_bit(a)):
+        bit = 1 << enemy_ability_bit(a)
+        if ability.cost > budget or fight.used & bit:
             continue
         if not has_effect(state, setup, ability):
             continue
         if tactics is None:
-            tokens = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, Sym.SURGE)]
-            paid = spend(state, ENEMY, best_subset(tokens, ability.cost))
+            tokens = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, _SURGE)]
+            paid_with: list[int] | tuple[int, ...] = best_subset(tokens, ability.cost)
         else:
-            paid = spend(state, ENEMY, [tactics])
-        f = fight_of(paid)
-        paid = with_fight(paid, f.with_used(enemy_ability_bit(a)))
-        if ability.cancel_by_tactics and showing(setup, f, HERO, Sym.TACTICS):
-            return replace(paid, pending=paid.pending.push(CancelFrame(a)))
+            paid_with = [tactics]
+        mask = 0
+        for i in paid_with:
+            mask |= 1 << i
+        # The surge spent and the ability used, in one copy of the fight (``spend`` then ``Fight.with_used``).
+        pool = fight.enemy_pool
+        pool = pool_with_spent(pool, pool.spent | mask)
+        paid = with_fight(state, fight_with_enemy_pool_used(fight, pool, fight.used | bit))
+        if ability.cancel_by_tactics and showing(setup, fight, HERO, _TACTICS):
+            return _push(paid, CancelFrame(a))
         return ability_effects(paid, setup, ability, -1, index=a)
     return None
 
@@ -262,18 +309,17 @@ def ability_effects(
             continue
         if e.kind == "deal":
             if not e.unblockable and tactics_block_open(state, setup, e.amount):
-                frame = BlockFrame(e.amount, index, k + 1, source, rest)
-                return replace(state, pending=state.pending.push(frame))
+                return _push(state, BlockFrame(e.amount, index, k + 1, source, rest))
             state = deal(state, setup, HERO, e.amount, blockable=not e.unblockable)
         elif e.kind == "heal":
             state = heal(state, ENEMY, e.amount)
         elif e.kind == "remove" and e.amount == 0:
             fight = fight_of(state)
             pool = fight.hero_pool
-            for i in showing(setup, fight, HERO, e.symbol or Sym.BLANK):
+            for i in showing(setup, fight, HERO, e.symbol or _BLANK):
                 pool = unlink(pool, i)
-                pool = replace(pool, removed=pool.removed | (1 << i))
-            state = with_fight(state, fight.with_pool(HERO, pool))
+                pool = pool_with_removed(pool, pool.removed | (1 << i))
+            state = with_fight(state, fight_with_hero_pool(fight, pool))
         elif e.kind in ("remove", "recast_spent"):
             kind = "remove" if e.kind == "remove" else "relentless"
             symbol = e.symbol.value if e.symbol else ""
@@ -298,21 +344,21 @@ def _tactics(
         best = _best_printed(state, setup, sym, tactics)
         if best == 0:
             continue
-        if sym == Sym.SKULL:
+        if sym == _SKULL:
             return hurt_hero(spend(state, ENEMY, [tactics]), setup, best)
-        if sym == Sym.SURGE:
+        if sym == _SURGE:
             new = _surge(state, setup, enemy, best, tactics)
             if new is not None:
                 return new
             continue
         # agility
         if enemy.agility >= 0:
-            if not fight.has_used(enemy_ability_bit(enemy.agility)):
+            if not fight.used >> enemy_ability_bit(enemy.agility) & 1:
                 new = _agility_ability(state, setup, enemy, tactics)
                 if new is not None:
                     return new
             continue
-        mode = next((s.mode for s in enemy.board.spaces if s.symbol == Sym.AGILITY), "recast_foe")
+        mode = next((s.mode for s in enemy.board.spaces if s.symbol == _AGILITY), "recast_foe")
         kind = "recast_foe" if mode == "recast_foe" else "flip_own"
         if candidates(state, setup, kind, tactics):
             return resolve_sources(state, setup, kind, (tactics,))
@@ -334,7 +380,7 @@ def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:
     cost = setup.enemies[fight.enemy].prevent_flip
     if not cost:
         return None
-    surges = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, Sym.SURGE)]
+    surges = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, _SURGE)]
     if sum(v for _, v in surges) < cost:
         return None
     return spend(state, ENEMY, best_subset(surges, cost))
@@ -358,10 +404,10 @@ def respond(state: RuneboundState, setup: Setup, cancel: bool) -> RuneboundState
     """
     frame = state.pending.top
     assert isinstance(frame, CancelFrame)  # Respond is legal only under a cancel frame
-    state = replace(state, pending=state.pending.pop())
+    state = _pop(state)
     fight = fight_of(state)
     if cancel:
-        return spend(state, HERO, [showing(setup, fight, HERO, Sym.TACTICS)[0]])
+        return spend(state, HERO, [showing(setup, fight, HERO, _TACTICS)[0]])
     return ability_effects(state, setup, setup.enemies[fight.enemy].abilities[frame.ability], -1, index=frame.ability)
 
 
@@ -370,7 +416,7 @@ def choose(state: RuneboundState, setup: Setup, option: int) -> RuneboundState:
     then resolve."""
     frame = state.pending.top
     assert isinstance(frame, ChoiceFrame)  # Choose is legal only under a choice frame
-    state = replace(state, pending=state.pending.pop())
+    state = _pop(state)
     state = apply_choice(state, setup, frame.kind, frame.source, frame.candidates[option])
     if frame.rest and frame.ability >= 0:
         enemy = setup.enemies[fight_of(state).enemy]
@@ -384,7 +430,7 @@ def hurt_hero(state: RuneboundState, setup: Setup, amount: int, *, round_end: bo
     """The enemy deals ``amount`` blockable damage to the hero: at once when the hero has no tactics block to
     decide, else a pending :class:`BlockFrame` (``round_end``: the round ends after the answer)."""
     if tactics_block_open(state, setup, amount):
-        return replace(state, pending=state.pending.push(BlockFrame(amount, round_end=round_end)))
+        return _push(state, BlockFrame(amount, round_end=round_end))
     return deal(state, setup, HERO, amount)
 
 
@@ -393,7 +439,7 @@ def block(state: RuneboundState, setup: Setup, tactics: bool) -> RuneboundState:
     and then the shields; the enemy's ability goes on (the end of the round is the caller's business)."""
     frame = state.pending.top
     assert isinstance(frame, BlockFrame)  # Block is legal only under a block frame
-    state = deal(replace(state, pending=state.pending.pop()), setup, HERO, frame.amount, tactics=tactics)
+    state = deal(_pop(state), setup, HERO, frame.amount, tactics=tactics)
     if frame.ability < 0:
         return state
     enemy = setup.enemies[fight_of(state).enemy]

@@ -21,15 +21,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Respond, Withdraw
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Pass, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
 from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, hero_apply, listed_actions
-from runebound_coop.rules.tokens import faces_of, fight_of, showing, with_fight
+from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
 from runebound_coop.state import (
     ENEMY,
+    ENEMY_REF,
     FLOW,
     HERO,
     SIDES,
@@ -43,9 +44,11 @@ from runebound_coop.state import (
     fight_with_enemy_pool_casting,
     fight_with_hero_pool_casting,
     fight_with_turn,
+    fight_with_turn_passed,
     pool_with_sides,
     split_ref,
     state_with_fight_pos,
+    state_with_pending,
     token_ref,
 )
 from runebound_coop.state import Frame as Question
@@ -92,20 +95,17 @@ _BLOCKS = (Block(False), Block(True))
 # The copies the rules make most, written out once (runebound_coop.state).
 _with_sides = pool_with_sides
 _with_turn = fight_with_turn
+_with_turn_passed = fight_with_turn_passed
 _with_fight_pos = state_with_fight_pos
 _landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
 #: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
 #: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value (content by
-#: identity, held by the key). About 440 bytes an entry measured, so the four memos here and the hero's actions'
-#: (``rules.hero``) hold at most some 15 MB.
+#: identity, held by the key). About 440 bytes an entry measured, so the memos here and the hero's actions'
+#: (``rules.hero``) hold at most some 8 MB.
 MEMO_LIMIT = 1 << 13
-# The fight after a landing, one memo per face (a pure function of the fight's value): each round's casts start
-# from one fight and branch two ways per token, so the same landings recur (in random playouts four in five, in a
-# search nine in ten).
-_LANDED: dict[int, dict[Fight, Fight]] = {0: {}, 1: {}}
 # A round's fight before its casts, by the two combatants and their numbers of tokens: one value for every round
-# of the pairing, so the round's first landing finds its fight by identity in the memo above.
+# of the pairing.
 _ROUND_FIGHTS: dict[tuple[int, int, int, int], Fight] = {}
 # Who takes the first combat action, by the two combatants' content (held by the key, compared by identity) and
 # the sides their tokens landed on: a pure function of these, asked once a round.
@@ -121,6 +121,10 @@ _NO_PENDING: Pending[Question] = Pending()
 _HERO_PASSED = 1 << HERO
 _ENEMY_PASSED = 1 << ENEMY
 _BOTH_PASSED = _HERO_PASSED | _ENEMY_PASSED
+# A symbol's text, looked up in a dict: ``Sym.X.value`` is a Python-level enum property (the attack-pick frame keeps
+# its symbol as text).
+_TEXT_OF = {sym: sym.value for sym in Sym}
+_symbol = symbol_of
 
 
 def available_heroes(state: RuneboundState) -> list[int]:
@@ -165,24 +169,28 @@ def round_fight(hero: int, enemy: int, nh: int, ne: int) -> Fight:
 
 def land(state: RuneboundState, side: int) -> RuneboundState:
     """The next token being cast lands on ``side`` (one chance node per token)."""
-    fight = fight_of(state)
-    memo = _LANDED.get(side)
-    if memo is None:  # not a face of the token (an unchecked caller's own business): no memo for it
-        return with_fight(state, landed(fight, side))
-    new = memo.get(fight)
-    if new is None:
-        new = landed(fight, side)
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        memo[fight] = new
-    return with_fight(state, new)
+    fight = state.fight
+    assert fight is not None  # a token is cast only during a fight
+    casting = fight.casting
+    ref = casting[0]
+    if ref >= ENEMY_REF:
+        i = ref - ENEMY_REF
+        pool = fight.enemy_pool
+        pool = _with_sides(pool, (pool.sides & ~(1 << i)) | (side << i))
+        return with_fight(state, _landed[ENEMY](fight, pool, casting[1:]))
+    pool = fight.hero_pool
+    pool = _with_sides(pool, (pool.sides & ~(1 << ref)) | (side << ref))
+    return with_fight(state, _landed[HERO](fight, pool, casting[1:]))
 
 
 def landed(fight: Fight, side: int) -> Fight:
-    """The fight after its next token being cast landed on ``side`` (:func:`land` without its memo)."""
+    """The fight after its next token being cast landed on ``side`` (what :func:`land` puts in the state).
+
+    Worked out at every cast, not kept in a memo: with compiled copies the two copies cost less than hashing the
+    fight to look the landing up (the memo of the seventh session: 5% more instructions a playout step).
+    """
     casting = fight.casting
     who, i = split_ref(casting[0])
-    # One copy of each value on the way (a cast is most of a fight's steps), each by a copier made once.
     pool = fight.hero_pool if who == HERO else fight.enemy_pool
     pool = _with_sides(pool, (pool.sides & ~(1 << i)) | (side << i))
     return _landed[who](fight, pool, casting[1:])
@@ -326,9 +334,18 @@ class CombatActions(Decision[RuneboundState, Action]):
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         setup = setup_of(state.options)
-        if isinstance(action, Attack) and len(showing(setup, fight_of(state), HERO, action.symbol)) > 1:
-            # Several tokens show the symbol: the hero picks which of them the attack spends.
-            return replace(state, pending=state.pending.push(AttackFrame(action.symbol.value)))
+        kind = type(action)
+        if kind is Pass:
+            # The pass and the hand-over (:func:`hand_off`) in one copy: the enemy acts next unless it passed.
+            fight = fight_of(state)
+            passed = fight.passed | _HERO_PASSED
+            return with_fight(state, _with_turn_passed(fight, HERO if passed & _ENEMY_PASSED else ENEMY, passed))
+        if kind is Attack:
+            assert isinstance(action, Attack)  # its class, just tested
+            symbol = action.symbol
+            if len(showing(setup, fight_of(state), HERO, symbol)) > 1:
+                # Several tokens show the symbol: the hero picks which of them the attack spends.
+                return state_with_pending(state, state.pending.push(AttackFrame(_TEXT_OF[symbol])))
         return hand_off(hero_apply(state, setup, action))
 
 
@@ -423,7 +440,7 @@ class PickAttack(Decision[RuneboundState, Action]):
         frame = state.pending.top
         assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
         picks: list[Action] = [Choose(i) for i in self._left(state, frame)]
-        return (Attack(Sym(frame.symbol)), *picks) if frame.chosen else tuple(picks)
+        return (Attack(_symbol(frame.symbol)), *picks) if frame.chosen else tuple(picks)
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         frame = state.pending.top
@@ -436,14 +453,14 @@ class PickAttack(Decision[RuneboundState, Action]):
 
     @staticmethod
     def _left(state: RuneboundState, frame: AttackFrame) -> list[int]:
-        tokens = showing(setup_of(state.options), fight_of(state), HERO, Sym(frame.symbol))
+        tokens = showing(setup_of(state.options), fight_of(state), HERO, _symbol(frame.symbol))
         return [i for i in tokens if not (frame.chosen >> i) & 1]
 
     @staticmethod
     def _strike(state: RuneboundState, frame: AttackFrame) -> RuneboundState:
         state = replace(state, pending=state.pending.pop())
         tokens = [i for i in range(frame.chosen.bit_length()) if (frame.chosen >> i) & 1]
-        return hand_off(attack(state, setup_of(state.options), Sym(frame.symbol), tokens))
+        return hand_off(attack(state, setup_of(state.options), _symbol(frame.symbol), tokens))
 
 
 _CAST_TOKEN = CastToken()
@@ -456,26 +473,32 @@ _HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
 
 
 def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
-    """A pending question's handler, else the cast of a token while one is being cast."""
+    """A pending question's handler, else the cast of a token while one is being cast, else the frame of the step
+    (the driver's own step lookup, made here: one call fewer before every frame; ``None`` for a step without a
+    frame, which the driver's lookup then reports)."""
     frames = state.pending.frames  # the stack's tuple itself: this runs before every frame
     if frames:
         return _HANDLERS[type(frames[-1])]
     fight = state.fight
     if fight is not None and fight.casting:
         return _CAST_TOKEN
-    return None
+    pos = state.pos
+    return _STEP_FRAMES.get((pos.phase, pos.step))
 
+
+# The frame of each step, as the driver is given them.
+_STEP_FRAMES: dict[tuple[str, str], Frame[RuneboundState, Any]] = {
+    ("encounter", "engage"): Engagement(),
+    ("combat", "cast"): Initiative(),
+    ("combat", "actions"): CombatActions(),
+    ("combat", "round_end"): RoundEnd(),
+}
 
 #: The rules as the core's driver runs them: the steps with their frames, the pending questions, the end check.
 DRIVER: Driver[RuneboundState, Action] = Driver(
     "runebound_coop",
     FLOW,
-    {
-        ("encounter", "engage"): Engagement(),
-        ("combat", "cast"): Initiative(),
-        ("combat", "actions"): CombatActions(),
-        ("combat", "round_end"): RoundEnd(),
-    },
+    _STEP_FRAMES,
     position=lambda s: s.pos,
     top=_top,
     over=lambda s: s.pos.phase == "over",
