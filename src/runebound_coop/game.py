@@ -12,6 +12,7 @@ notation to :mod:`runebound_coop.notation`, state checks to :mod:`runebound_coop
 
 from __future__ import annotations
 
+import functools
 import os
 import typing
 from typing import Any
@@ -32,16 +33,13 @@ from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utilit
 __all__ = ["GAME", "RuneboundCoop"]
 
 _ACTION_CLASSES = frozenset(typing.get_args(Action))
-# The options made for each set of keyword arguments seen (a bounded cache of a pure function: the options are
-# immutable values, and equal ones are one interned object anyway). Only arguments of plain values are kept (no
-# ``pack``, whose objects and paths register content as they are made); a new game of a fight asks it every time.
-_MADE: dict[tuple[tuple[str, object], ...], RuneboundOptions] = {}
-_MADE_LIMIT = 256
 _PLAIN = (str, int, bool, type(None))
 
 
-def _options_key(options: dict[str, Any]) -> tuple[tuple[str, object], ...] | None:
-    """The memo key of ``make_options(**options)``, or ``None`` when the arguments are not plain values."""
+def _options_key(options: dict[str, Any]) -> tuple[tuple[str, object, object], ...] | None:
+    """The memo key of ``make_options(**options)``: each argument's name, its value with the type of every plain
+    value in it (``1`` and ``True`` are equal keys, not equal options) and the value itself; ``None`` when an
+    argument is not a plain value (a ``pack``, whose objects and paths register content as they are made)."""
     if not options:
         return ()
     if "pack" in options:
@@ -49,7 +47,11 @@ def _options_key(options: dict[str, Any]) -> tuple[tuple[str, object], ...] | No
     for value in options.values():
         if not _plain(value):
             return None
-    return tuple(sorted((name, _typed(value)) for name, value in options.items()))
+    return tuple(sorted(((name, _typed(value), value) for name, value in options.items()), key=_first))
+
+
+def _first(entry: tuple[str, object, object]) -> str:
+    return entry[0]
 
 
 def _plain(value: object) -> bool:
@@ -59,10 +61,16 @@ def _plain(value: object) -> bool:
 
 
 def _typed(value: object) -> object:
-    """``value`` with the type of every plain value beside it (``1`` and ``True`` are equal keys, not equal options)."""
     if type(value) is tuple:
         return tuple(_typed(v) for v in value)
     return (type(value).__name__, value)
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_options(game: RuneboundCoop, key: tuple[tuple[str, object, object], ...]) -> RuneboundOptions:
+    """The options of plain keyword arguments, made once (a bounded memo of a pure function: options are immutable
+    values; a new game of a fight asks for them every time)."""
+    return game._make_options({name: value for name, _typed_value, value in key})
 
 
 class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
@@ -112,16 +120,9 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
             OptionError: any option is bad, or names a pack this process was not given.
         """
         key = _options_key(options)
-        if key is not None:
-            made = _MADE.get(key)
-            if made is not None:
-                return made
-        made = self._make_options(options)
-        if key is not None:
-            if len(_MADE) >= _MADE_LIMIT:
-                _MADE.clear()
-            _MADE[key] = made
-        return made
+        if key is None:
+            return self._make_options(options)
+        return _plain_options(self, key)
 
     def _make_options(self, options: dict[str, Any]) -> RuneboundOptions:
         pack = options.get("pack")

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-import pytest
 
 import runebound_coop as rb
 from runebound_coop import game as game_module
@@ -85,13 +84,11 @@ def _made_or_error(make: Any, arguments: dict[str, Any]) -> object:
         return ("refused", str(exc))
 
 
-@pytest.mark.parametrize("limit", [game_module._MADE_LIMIT, 2])
-def test_the_options_from_their_memo_are_the_options_made(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
-    monkeypatch.setattr(game_module, "_MADE_LIMIT", limit)
-    game_module._MADE.clear()  # a cache: emptied, it only has to fill again
+def test_the_options_from_their_memo_are_the_options_made() -> None:
+    game_module._plain_options.cache_clear()  # a cache: emptied, it only has to fill again
     for arguments in _ARGUMENTS * 3:  # each in turn, so the second and third rounds read the memo
         expected = _made_or_error(lambda **kw: rb.GAME._make_options(dict(kw)), arguments)
         assert _made_or_error(rb.GAME.make_options, arguments) == expected, arguments
-        assert len(game_module._MADE) <= limit
+    assert game_module._plain_options.cache_info().hits > 0
     kept = rb.GAME.make_options(heroes=("Elian",))
     assert rb.GAME.make_options(heroes=("Elian",)) is kept  # kept, not made again
