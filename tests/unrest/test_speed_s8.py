@@ -13,11 +13,10 @@ import numpy as np
 
 import unrest
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Driver
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.spec import CHANCE
 from tests.unrest.helpers import random_states
 from tests.unrest.test_speed_rules import _minimal_proofs_plainly
-from unrest.rules import flow, liberation, missions
+from unrest.rules import liberation, missions
 from unrest.rules.cards import DECK, DISRUPTION, INTELLIGENCE, KINDS, MISDIRECTION, SUPPLIES, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
 from unrest.state import LAST_ROUND, StackCard
@@ -209,27 +208,3 @@ def test_a_proved_card_is_the_card_turned_face_up() -> None:
     assert liberation._reveal(attrs.evolve(random_states(1, 84)[-1], stacks=((odd,), (), (), (), ())), 0, (0,))[0] == (
         StackCard(3, True, LAST_ROUND + 5, True),
     )
-
-
-# ----- the driver's apply ----------------------------------------------------------------------------------------
-
-
-def test_a_step_frame_that_keeps_its_position_is_at_rest() -> None:
-    # UnrestDriver.apply stops at once when a step frame's own action left the position (and the empty proof stack)
-    # as they were: the frame must then wait, or its ``auto`` must leave the state as it is.
-    rng = np.random.default_rng(85)
-    kept: dict[str, int] = {}
-    for state in random_states(16, 85):
-        player = unrest.current_player(state)
-        if player == TERMINAL or state.pending.frames:
-            continue
-        frame = flow.DRIVER.frame(state)
-        options = unrest.chance_outcomes(state) if player == CHANCE else None
-        legal = [a for a, _ in options] if options is not None else list(unrest.legal_actions(state))
-        for action in [legal[int(i)] for i in rng.choice(len(legal), size=min(3, len(legal)), replace=False)]:
-            after = frame.apply(state, action)
-            if after.pos is state.pos and not after.pending.frames and after.winner < 0:
-                assert frame.waits or frame.auto(after) is None, (frame, action)
-                kept[type(frame).__name__] = kept.get(type(frame).__name__, 0) + 1
-            assert flow.DRIVER.apply(state, action) == Driver.run(flow.DRIVER, after)
-    assert {"PlanStep", "DefendStep", "PlaceStep", "DrawStep", "DealHand", "LayDistricts"} <= set(kept), kept

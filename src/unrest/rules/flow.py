@@ -20,7 +20,7 @@ from unrest import setup
 from unrest.actions import Action, Draw, Outcome
 from unrest.rules.liberation import DrawStep, LiberateStep, Proof
 from unrest.rules.round import DefendStep, PlaceStep, PlanStep, TargetStep
-from unrest.state import FLOW, POSITIONS, UnrestState
+from unrest.state import FLOW, UnrestState
 
 __all__ = ["DRIVER", "DealHand", "DealMissions", "LayDistricts", "run"]
 
@@ -94,85 +94,15 @@ def _over(state: UnrestState) -> bool:
     return state.winner >= 0
 
 
-class UnrestDriver(Driver[UnrestState, Action]):
-    """The core :class:`~tabletop_core.flow.Driver` over Unrest's frames, with its frame lookup and its loop
-    written for Unrest's state: the game is over once won (no other end check), the top pending proof owns the
-    next event, else the frame of the position, found by the identity of the shared position values
-    (:data:`unrest.state.POSITIONS`; any other position by its phase and step, as the core driver finds it).
-
-    What it gives is the core driver's, event for event (``tests/unrest/test_speed_rules.py`` plays random games
-    through both); it saves a lookup function, a property and two dict lookups per frame found.
-    """
-
-    __slots__ = ("_by_pos",)
-
-    def __init__(self) -> None:
-        super().__init__("unrest", FLOW, STEPS, position=attrgetter("pos"), top=attrgetter("pending.top"), over=_over)
-        # Keyed by id: the positions are module constants, kept alive (and their ids unique) by POSITIONS.
-        self._by_pos: dict[int, Frame[UnrestState, Any]] = {
-            id(pos): STEPS[pos.phase, pos.step] for pos in POSITIONS.values() if (pos.phase, pos.step) in STEPS
-        }
-        self.frame = self._unrest_frame
-
-    def _unrest_frame(self, state: UnrestState) -> Frame[UnrestState, Any]:
-        frames = state.pending.frames
-        if frames:
-            return frames[-1]
-        frame = self._by_pos.get(id(state.pos))
-        return self._frame_of_step(state) if frame is None else frame
-
-    def apply(self, state: UnrestState, action: Action) -> UnrestState:
-        """Apply ``action`` (known to be legal) through the owning frame, then run to the next rest (the core
-        ``Driver.apply``), with the two commonest rests found without the loop: a step frame whose own action kept
-        its position (every Unrest step moves on in the same copy when its action leaves it nothing to do, so it
-        is at rest: ``tests/unrest/test_speed_s8.py`` checks it), and a new position whose frame waits."""
-        rest = self._rest
-        frame = rest[1] if rest[0] is state and rest[1] is not None else self.frame(state)
-        nxt: UnrestState = frame.apply(state, action)
-        if nxt.winner < 0 and not nxt.pending.frames:
-            pos = nxt.pos
-            if pos is state.pos and not state.pending.frames:
-                self._rest = (nxt, frame)
-                return nxt
-            first = self._by_pos.get(id(pos))
-            if first is not None and first.waits:
-                self._rest = (nxt, first)
-                return nxt
-        return self.run(nxt)
-
-    def run(self, state: UnrestState) -> UnrestState:
-        """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
-        by_pos = self._by_pos
-        # Most steps come to rest at once, at the frame of the new position: found, and asked to resolve by
-        # itself, without the loop's set-up.
-        if state.winner < 0 and not state.pending.frames:
-            first = by_pos.get(id(state.pos))
-            if first is not None:
-                moved = None if first.waits else first.auto(state)
-                if moved is None:
-                    self._rest = (state, first)
-                    return state
-                state = moved
-        for _ in range(self.limit):
-            if state.winner >= 0:
-                self._rest = (state, None)
-                return state
-            frames = state.pending.frames
-            frame: Frame[UnrestState, Any]
-            if frames:
-                frame = frames[-1]
-            else:
-                found = by_pos.get(id(state.pos))
-                frame = self._frame_of_step(state) if found is None else found
-            nxt = None if frame.waits else frame.auto(state)
-            if nxt is None:
-                self._rest = (state, frame)  # the caller asks who acts here next: it is known
-                return state
-            state = nxt
-        raise self.no_rest(state)
+def _top(state: UnrestState) -> Frame[UnrestState, Any] | None:
+    """The pending proof on top, if any (``state.pending.top`` without the property's call)."""
+    frames = state.pending.frames
+    return frames[-1] if frames else None
 
 
-DRIVER: Driver[UnrestState, Action] = UnrestDriver()
+# The core driver, as every game has it: with the compiled loop (``tabletop_core._speedups.DriverLoop``) it runs
+# Unrest's frames in fewer instructions than the loop Unrest once wrote for itself (docs/performance.md).
+DRIVER: Driver[UnrestState, Action] = Driver("unrest", FLOW, STEPS, position=attrgetter("pos"), top=_top, over=_over)
 """The rules as the core driver runs them: a frame per step, the pending proof on top, the game over once won."""
 
 
