@@ -84,6 +84,12 @@ class Unbroken(Driven[State, Action, Options]):
             ContentError: the pack file the caller passed cannot be read or is invalid.
             OptionError: any option is bad, or names a pack this process was not given.
         """
+        if not options:  # the defaults: one value, made once (every ``new_game()`` asks for them)
+            return _default_options(self)
+        return self._make_options(options)
+
+    def _make_options(self, options: dict[str, Any]) -> Options:
+        """:meth:`make_options` of the keyword arguments ``options``."""
         pack = options.get("pack")
         if isinstance(pack, os.PathLike):
             pack = load_pack(pack)
@@ -191,6 +197,12 @@ class Unbroken(Driven[State, Action, Options]):
     def default_agents(self, state: State) -> list[Any]:
         """The heuristic bot."""
         return [HeuristicAgent()]
+
+
+@functools.lru_cache(maxsize=1)
+def _default_options(game: Unbroken) -> Options:
+    """The default options, bound to the default pack (a pure function: the default pack is built in)."""
+    return game._make_options({})
 
 
 @functools.lru_cache(maxsize=64)

@@ -184,23 +184,10 @@ def new_tracks(se: int) -> tuple[Track, ...]:
     return tuple(TRACKS[r][min(v, cap)] for r, (v, cap) in enumerate(zip(values, CAPS, strict=True)))
 
 
-class _Derived:
-    """A slot for a value derived from the state it sits on (the owning frame's legal actions, see
-    :meth:`unbroken.rules.payment.Decide.legal_actions`): not a field, so never compared, hashed, copied by
-    :func:`~tabletop_core.fastcopy.replace` or saved; a copy starts without it and derives its own."""
-
-    __slots__ = ("_derived",)
-    _derived: tuple[object, tuple[Any, ...]]
-
-
 @accelerate
 @attrs.frozen
-class State(_Derived):
-    """The whole truth of a game of Unbroken (perfect information apart from future chance).
-
-    The one value a state may carry beside its fields is a memo of a pure function of those fields (the legal
-    actions of its owning frame): the state's value never changes.
-    """
+class State:
+    """The whole truth of a game of Unbroken (perfect information apart from future chance)."""
 
     TAG: ClassVar[str] = "unbroken.state"
     options: Options

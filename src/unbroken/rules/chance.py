@@ -6,6 +6,7 @@ outcome among the remaining cards ("If the deck ever runs out of cards, reshuffl
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, cast
 
 from tabletop_core.components import Pile
@@ -21,6 +22,30 @@ __all__ = ["DIE_FACES", "CardDraw", "DieRoll"]
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 _DIE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((Die(f), 1 / len(DIE_FACES)) for f in DIE_FACES)
 _CARDS = tuple(DrawCard(i) for i in range(MAX_CHANCE))
+_COUNT = itemgetter(1)
+
+#: A bounded memo of :func:`outcome_pairs`' pairs: by the pile's size, each ``(card, copies)`` entry of a pile's
+#: counts with its outcome ``(DrawCard(card), copies / size)``. Every draw asks for the outcomes of a new pile (a
+#: card fewer), but the pairs recur: made once, a listing is one lookup per card instead of a new pair and float.
+_PAIRS: dict[int, dict[tuple[int, int], tuple[Action, float]]] = {}
+_PAIRS_MAX = 16_384
+
+
+def outcome_pairs(counts: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[Action, float], ...]:
+    """The draw's outcomes of a pile of ``counts`` (``size`` cards in all): each card with its exact probability,
+    ``Pile.draw_outcomes`` as actions; the pairs are kept for the next listing (see :data:`_PAIRS`)."""
+    if sum(map(len, _PAIRS.values())) + len(counts) > _PAIRS_MAX:
+        _PAIRS.clear()
+    pairs = _PAIRS.setdefault(size, {})
+    cards = _CARDS
+    out = []
+    for entry in counts:
+        pair = pairs.get(entry)
+        if pair is None:
+            c, n = entry
+            pair = pairs[entry] = (cards[c], n / size)
+        out.append(pair)
+    return tuple(out)
 
 
 class DieRoll(Chance[State, Action]):
@@ -71,12 +96,17 @@ class CardDraw(Chance[State, Action]):
 
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, float], ...]:
         """Each distinct card left, with its exact probability (``Pile.draw_outcomes``, built in one pass)."""
-        pile = self.pile(state)
-        if not pile.counts:
-            pile = pile.reshuffled()
-        size = pile.size
-        cards = _CARDS
-        return tuple([(cards[c], n / size) for c, n in pile.counts])
+        counts = self.pile(state).counts
+        if not counts:
+            counts = self.pile(state).reshuffled().counts
+        size = sum(map(_COUNT, counts))
+        pairs = _PAIRS.get(size)
+        if pairs is not None:
+            try:
+                return tuple(map(pairs.__getitem__, counts))  # every (card, copies) pair made before
+            except KeyError:
+                pass
+        return outcome_pairs(counts, size)
 
     def is_legal(self, state: State, action: object) -> bool:
         """A card still in the deck (or, with the deck empty, in its discards), without listing them."""

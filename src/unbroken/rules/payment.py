@@ -98,14 +98,9 @@ class Decide(Decision[State, Action]):
         raise NotImplementedError(type(self).__name__)
 
     def legal_actions(self, state: State) -> tuple[Action, ...]:
-        """The legal actions sorted by id, derived once per state (kept on it, see :class:`unbroken.state.State`)."""
-        memo: tuple[object, tuple[Action, ...]] | None = getattr(state, "_derived", None)  # (cheaper than a catch)
-        if memo is not None and memo[0] is self:
-            return memo[1]
+        """The legal actions sorted by id (the driver keeps the last state's: see ``Driver.legal_actions``)."""
         options = self.options(state)
-        legal = tuple(options) if self.in_id_order else tuple(sorted(options, key=_id))
-        object.__setattr__(state, "_derived", (self, legal))  # a memo of a pure function: the value is unchanged
-        return legal
+        return tuple(options) if self.in_id_order else tuple(sorted(options, key=_id))
 
     def is_legal(self, state: State, action: object) -> bool:
         """Whether ``action`` is one of the options."""

@@ -258,25 +258,54 @@ class InPlay:
         self.activated: dict[str, bool] = {}
         self.fired: dict[str, Trig | None] = {}
 
+    def sharing(self, state: State) -> InPlay:
+        """This memo for ``state``, whose fields are equal to the ones it was made for (other objects): the same
+        cards and derived tables (shared, so what either derives serves both), ``state``'s field objects."""
+        new = InPlay.__new__(InPlay)
+        new.options = state.options
+        new.skills = state.skills
+        new.conditions = state.conditions
+        new.monster = self.monster
+        new.cards = self.cards
+        new.statics = self.statics
+        new.activated = self.activated
+        new.fired = self.fired
+        return new
 
-#: The last :class:`InPlay` made (a one-entry memo: the cards in play change rarely within a game or a search).
+
+#: The last :class:`InPlay` asked for (the cards in play change rarely within a game or a search).
 _IN_PLAY: list[InPlay | None] = [None]
+#: Every :class:`InPlay` made, by the values of the fields that say which cards are in play (a bounded memo: a
+#: playout or a search goes back to cards it had before, a new game to the starting ones).
+_IN_PLAY_BY_FIELDS: dict[tuple[object, ...], InPlay] = {}
+_IN_PLAY_MAX = 1024
 
 
 def _in_play(state: State) -> InPlay:
     """The :class:`InPlay` of ``state``'s fields: the last one when the options, skills and conditions are the
-    same objects and the monster in combat the same, else a new one."""
+    same objects and the monster in combat the same, else the one made for equal fields, else a new one."""
     memo = _IN_PLAY[0]
     c = state.combat
+    monster = None if c is None else c.monster
     if (
         memo is not None
         and memo.skills is state.skills
         and memo.conditions is state.conditions
         and memo.options is state.options
-        and memo.monster == (None if c is None else c.monster)
+        and memo.monster == monster
     ):
         return memo
-    memo = _IN_PLAY[0] = InPlay(state)
+    # The options by identity (interned, see ``Game.make_options``): every entry holds its options, so the id of
+    # a key is not reused while the entry is kept.
+    key = (id(state.options), state.skills, state.conditions, monster)
+    memo = _IN_PLAY_BY_FIELDS.get(key)
+    if memo is None:
+        if len(_IN_PLAY_BY_FIELDS) >= _IN_PLAY_MAX:
+            _IN_PLAY_BY_FIELDS.clear()
+        memo = _IN_PLAY_BY_FIELDS[key] = InPlay(state)
+    elif memo.skills is not state.skills or memo.conditions is not state.conditions:
+        memo = memo.sharing(state)  # equal fields, other objects: for the identity test above to hit next time
+    _IN_PLAY[0] = memo
     return memo
 
 
