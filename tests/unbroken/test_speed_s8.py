@@ -24,11 +24,13 @@ from unbroken.state import Options, State
 from .helpers import GAME
 from .test_fast_paths import VARIANTS, resting_states
 
+_PLAIN = flow.DRIVER._python_twin()
+
 
 def _same_event(state: State, action: Action) -> State:
-    """``action`` applied by Unbroken's driver and by the plain core driver: the same state, and the same answers
-    to every protocol question on it and on the state it leads to."""
-    fast, plain = flow.DRIVER, flow.PLAIN_DRIVER
+    """``action`` applied by Unbroken's driver (the compiled loop where it is built) and by its pure-Python twin:
+    the same state, and the same answers to every protocol question on it and on the state it leads to."""
+    fast, plain = flow.DRIVER, _PLAIN
     assert fast.current_player(state) == plain.current_player(state)
     assert fast.legal_actions(state) == plain.legal_actions(state)
     assert fast.chance_outcomes(state) == plain.chance_outcomes(state)
@@ -41,13 +43,13 @@ def _same_event(state: State, action: Action) -> State:
     return after
 
 
-def test_the_unbroken_driver_runs_every_event_as_the_core_driver() -> None:
+def test_the_driver_runs_every_event_as_its_python_twin() -> None:
     rng = np.random.default_rng(8)
     steps = loaded = defeats = 0
     for difficulty, character in VARIANTS:
         options = GAME.make_options(difficulty=difficulty, character=character)
         start = setup.starting_display(options)
-        assert flow.DRIVER.run(start) == flow.PLAIN_DRIVER.run(start)
+        assert flow.DRIVER.run(start) == _PLAIN.run(start)
         for _ in range(10):
             state = GAME.new_game(difficulty=difficulty, character=character)
             while (player := GAME.current_player(state)) != TERMINAL:

@@ -51,7 +51,7 @@ from unbroken.rules.travel import (
 )
 from unbroken.rules.triggers import Fire, Trig
 from unbroken.setup import EasyRoll, SetupStep
-from unbroken.state import _POSITIONS, FLOW, State
+from unbroken.state import FLOW, State
 
 __all__ = ["DRIVER", "FRAMES", "Frame", "is_chance", "run"]
 
@@ -119,87 +119,16 @@ STEPS: Mapping[tuple[str, str], CoreFrame[State, Any]] = {
 }
 
 
-class UnbrokenDriver(Driver[State, Action]):
-    """The core :class:`~tabletop_core.flow.Driver` over Unbroken's frames, with its frame lookup and its loop
-    written for Unbroken's state: the game is over once it has an outcome; the one end check (:func:`defeated`)
-    can fire only on a battle at 0 Health, so it is asked only then; the top pending frame owns the next event,
-    else the frame of the position, found by the identity of the shared position values (any other position by its
-    phase and step, as the core driver finds it).
-
-    What it gives is the core driver's, event for event (``tests/unbroken/test_speed_s8.py`` plays random games
-    through both); it saves the calls of the over test, the end check, the frame lookup and the top reader per
-    frame resolved.
-    """
-
-    __slots__ = ("_by_pos",)
-
-    def __init__(self) -> None:
-        super().__init__(
-            "unbroken",
-            FLOW,
-            STEPS,
-            position=attrgetter("pos"),
-            top=_top,
-            over=_over,
-            end_checks=(defeated,),
-            on_over=_tidy,
-        )
-        # Keyed by id: the positions are module constants, kept alive (and their ids unique) by _POSITIONS.
-        self._by_pos: dict[int, CoreFrame[State, Any]] = {
-            id(pos): STEPS[pos.phase, pos.step] for pos in _POSITIONS.values() if (pos.phase, pos.step) in STEPS
-        }
-        self.frame = self._unbroken_frame
-
-    def _unbroken_frame(self, state: State) -> CoreFrame[State, Any]:
-        frames = state.pending.frames
-        if frames:
-            return frames[-1]
-        frame = self._by_pos.get(id(state.pos))
-        return self._frame_of_step(state) if frame is None else frame
-
-    def run(self, state: State) -> State:
-        """Resolve automatic frames until a decision, a chance node or the end (see the core ``Driver.run``)."""
-        by_pos = self._by_pos
-        for _ in range(self.limit):
-            if state.outcome:
-                state = _tidy(state)
-                self._rest = (state, None)
-                return state
-            c = state.combat
-            if c is not None and c.health <= 0:
-                fired = defeated(state)
-                if fired is not None:
-                    state = fired
-                    continue  # as the core's round of end checks: the game's end is tested again first
-            frames = state.pending.frames
-            frame: CoreFrame[State, Any] | None
-            if frames:
-                frame = frames[-1]
-            else:
-                frame = by_pos.get(id(state.pos))
-                if frame is None:
-                    frame = self._frame_of_step(state)
-            nxt = None if frame.waits else frame.auto(state)
-            if nxt is None:
-                self._rest = (state, frame)  # the caller asks who acts here next: it is known
-                return state
-            state = nxt
-        raise self.no_rest(state)
-
-
-#: The plain core driver over the same frames and checks (what :class:`UnbrokenDriver` is tested against).
-PLAIN_DRIVER: Driver[State, Action] = Driver(
+DRIVER: Driver[State, Action] = Driver(
     "unbroken",
     FLOW,
     STEPS,
-    position=lambda s: s.pos,
+    position=attrgetter("pos"),
     top=_top,
     over=_over,
     end_checks=(defeated,),
     on_over=_tidy,
 )
-
-DRIVER: Driver[State, Action] = UnbrokenDriver()
 """The rules as the core driver runs them."""
 
 
