@@ -10,7 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-ARGS = ["simulate", "tabletop_core.testing.kuhn:GAME", "--agent", "mcts:iterations=400", "--agent", "random"]
+# Games long enough (about 75 ms each with the compiled accelerator) that the run cannot finish before the test
+# has seen its first games and sent SIGINT, even on a loaded machine: at 400 iterations all 80 games took under a
+# second and the signal could come too late.
+ARGS = ["simulate", "tabletop_core.testing.kuhn:GAME", "--agent", "mcts:iterations=2000", "--agent", "random"]
 
 
 def _command(out: Path) -> list[str]:
