@@ -216,3 +216,16 @@ def test_strength_budget_takes_named_fights_and_another_runebound_agent() -> Non
             budget_of("second", fights=bad)
     with pytest.raises(ValueError, match="not both"):
         budget_of("second", first=2, fights=["Elian:Orc Brigand"])
+
+
+@pytest.mark.parametrize("name", ["runebound_coop", "unrest", "unbroken"])
+def test_fixed_work_plays_its_steps_then_its_searches(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # The instruction counts of docs/performance.md are of this fixed work: the count of steps is exact, and the
+    # searches run from decisions the playout kept.
+    from benchmarks.fixed_work import main as fixed_main
+    from benchmarks.fixed_work import run as fixed_run
+
+    assert fixed_run(name, 300, 2) == (300, 2)
+    assert fixed_run(name, 50) == (50, 0)
+    assert fixed_main([name, "40", "--searches", "1"]) == 0
+    assert capsys.readouterr().out == f"{name}: 40 steps, 1 searches\n"
