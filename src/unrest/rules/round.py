@@ -140,45 +140,12 @@ def plan_needs(state: UnrestState) -> tuple[int, int]:
     return _needs(state.hand, state.plan)
 
 
-def _facings(state: UnrestState) -> tuple[bool, bool, bool]:
-    """Whether a numbered card may be planned revealed, a numbered card hidden, a Misdirection hidden: the plan
-    can still be completed after it (each card kind of a facing is alike here)."""
-    hand = state.hand
-    hidden, revealed = _needs(hand, state.plan)
-    n = len(hand)
-    numbered = n - hand.count(MISDIRECTION)
-    return (
-        revealed >= 1 and revealed <= numbered and hidden + revealed <= n,
-        hidden >= 1 and revealed <= numbered - 1 and hidden + revealed <= n,
-        hidden >= 1 and revealed <= numbered and hidden + revealed <= n,
-    )
+def _facing_mask(state: UnrestState) -> int:
+    """Which facings may be planned so that the plan can still be completed after it (each card kind of a facing is
+    alike here), as a number: 4 a numbered card revealed, 2 a numbered card hidden, 1 a Misdirection hidden.
 
-
-#: By card kind, whether it may be planned revealed and whether hidden, the legal plans of that kind in id order
-#: (revealed first: its id is the lower).
-_PLAN_CHOICES = tuple(
-    tuple(
-        tuple((*((PLANS[k][0],) if rev else ()), *((PLANS[k][1],) if hid else ())) for hid in (False, True))
-        for rev in (False, True)
-    )
-    for k in range(KINDS)
-)
-
-
-#: By the three facings of :func:`_facings` as a number (4 for a numbered card revealed, 2 hidden, 1 a Misdirection
-#: hidden), each card kind's legal plans.
-_PLANS_BY_FACINGS = tuple(
-    tuple(
-        _PLAN_CHOICES[k][False][bool(f & 1)] if k == MISDIRECTION else _PLAN_CHOICES[k][bool(f & 4)][bool(f & 2)]
-        for k in range(KINDS)
-    )
-    for f in range(8)
-)
-
-
-def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
-    """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
-    # ``_facings`` written out (one call instead of two), then each kind's plans picked in C.
+    :func:`plan_needs` written out (this runs at every plan decision): the hidden and revealed cards still owed.
+    """
     hand = state.hand
     plan = state.plan
     n = len(hand)
@@ -203,10 +170,38 @@ def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
                 facings |= 2
             if revealed <= numbered:
                 facings |= 1
+    return facings
+
+
+#: By card kind, whether it may be planned revealed and whether hidden, the legal plans of that kind in id order
+#: (revealed first: its id is the lower).
+_PLAN_CHOICES = tuple(
+    tuple(
+        tuple((*((PLANS[k][0],) if rev else ()), *((PLANS[k][1],) if hid else ())) for hid in (False, True))
+        for rev in (False, True)
+    )
+    for k in range(KINDS)
+)
+
+
+#: By the facings of :func:`_facing_mask` (4 a numbered card revealed, 2 a numbered card hidden, 1 a Misdirection
+#: hidden), each card kind's legal plans.
+_PLANS_BY_FACINGS = tuple(
+    tuple(
+        _PLAN_CHOICES[k][False][bool(f & 1)] if k == MISDIRECTION else _PLAN_CHOICES[k][bool(f & 4)][bool(f & 2)]
+        for k in range(KINDS)
+    )
+    for f in range(8)
+)
+
+
+def plan_actions(state: UnrestState) -> tuple[Plan, ...]:
+    """Each (card, facing) that leaves a plan that can still be completed; sorted by id."""
+    facings = _facing_mask(state)
     table = _PLANS_BY_FACINGS[facings]
     out: list[Plan] = []
     last = -1
-    for k in hand:  # sorted: each kind once, in id order
+    for k in state.hand:  # sorted: each kind once, in id order
         if k != last:
             out += table[k]
             last = k
@@ -218,10 +213,10 @@ def plan_legal(state: UnrestState, action: Plan) -> bool:
     k = action.card
     if k not in state.hand:
         return False
-    revealed_num, hidden_num, hidden_m = _facings(state)
+    facings = _facing_mask(state)
     if k == MISDIRECTION:
-        return action.hidden and hidden_m
-    return hidden_num if action.hidden else revealed_num
+        return action.hidden and bool(facings & 1)
+    return bool(facings & 2) if action.hidden else bool(facings & 4)
 
 
 def power_legal(state: UnrestState, action: EmpireAction) -> bool:
