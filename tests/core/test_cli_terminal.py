@@ -57,6 +57,7 @@ def play_out(child: pexpect.spawn[str], prompt: str, answer: str = "1", *, at_pr
     return "".join(seen)
 
 
+@pytest.mark.usefixtures("sigint_for_children")
 def test_unrest_as_the_rebellion_typo_pair_undo_save_ctrl_c_resume(tmp_path: Path) -> None:
     prompt = prompt_of(unrest.GAME, 0)
     child = spawn("play", "unrest", "--seat", "0", "--seed", "5", "--save-to", "auto.json", cwd=tmp_path)

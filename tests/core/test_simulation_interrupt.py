@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 # Games long enough (about 75 ms each with the compiled accelerator) that the run cannot finish before the test
 # has seen its first games and sent SIGINT, even on a loaded machine: at 400 iterations all 80 games took under a
 # second and the signal could come too late.
@@ -27,6 +29,7 @@ def _lines(out: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.usefixtures("sigint_for_children")
 def test_ctrl_c_keeps_finished_games_and_a_rerun_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
