@@ -1428,54 +1428,43 @@ loop_current_player(DriverLoop *self, PyObject *state)
     return actor;
 }
 
+/* The frame's ``method`` of ``state`` (an empty tuple once the game is over), kept in the one-entry memo
+ * ``*memo_state`` / ``*memo`` (the legal actions or the chance outcomes: a pure function of the state). */
 static PyObject *
-loop_legal_actions(DriverLoop *self, PyObject *state)
+memo_read(DriverLoop *self, PyObject *state, PyObject **memo_state, PyObject **memo, PyObject *method)
 {
-    if (self->legal_state == state) {
-        return Py_NewRef(self->legal);
+    if (*memo_state == state) {
+        return Py_NewRef(*memo);
     }
     PyObject *frame = locate(self, state);
     if (frame == NULL) {
         return NULL;
     }
-    PyObject *actions;
+    PyObject *found;
     if (frame == Py_None) {
-        actions = PyTuple_New(0);
+        found = PyTuple_New(0);
     } else {
-        actions = PyObject_CallMethodOneArg(frame, s_legal_actions, state);
+        found = PyObject_CallMethodOneArg(frame, method, state);
     }
     Py_DECREF(frame);
-    if (actions == NULL) {
+    if (found == NULL) {
         return NULL;
     }
-    Py_SETREF(self->legal_state, Py_NewRef(state));
-    Py_SETREF(self->legal, Py_NewRef(actions));
-    return actions;
+    Py_SETREF(*memo_state, Py_NewRef(state));
+    Py_SETREF(*memo, Py_NewRef(found));
+    return found;
+}
+
+static PyObject *
+loop_legal_actions(DriverLoop *self, PyObject *state)
+{
+    return memo_read(self, state, &self->legal_state, &self->legal, s_legal_actions);
 }
 
 static PyObject *
 loop_chance_outcomes(DriverLoop *self, PyObject *state)
 {
-    if (self->outcomes_state == state) {
-        return Py_NewRef(self->outcomes);
-    }
-    PyObject *frame = locate(self, state);
-    if (frame == NULL) {
-        return NULL;
-    }
-    PyObject *outcomes;
-    if (frame == Py_None) {
-        outcomes = PyTuple_New(0);
-    } else {
-        outcomes = PyObject_CallMethodOneArg(frame, s_chance_outcomes, state);
-    }
-    Py_DECREF(frame);
-    if (outcomes == NULL) {
-        return NULL;
-    }
-    Py_SETREF(self->outcomes_state, Py_NewRef(state));
-    Py_SETREF(self->outcomes, Py_NewRef(outcomes));
-    return outcomes;
+    return memo_read(self, state, &self->outcomes_state, &self->outcomes, s_chance_outcomes);
 }
 
 /* is_legal's work: 1, 0, or -1 with an exception set. */
