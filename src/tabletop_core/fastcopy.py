@@ -303,7 +303,7 @@ def accelerate(cls: type[T]) -> type[T]:
         TypeError: when ``cls`` is not an attrs class with attrs' generated ``__init__``, keeps a ``__dict__``, or
             has a field with a converter, a field left out of ``__init__`` or an ``__attrs_pre_init__``.
     """
-    specs, hash_slot, validators = _init_spec(cls)
+    fields, specs, hash_slot, validators = _init_spec(cls)
     if _speedups is None or isinstance(cls.__init__, _speedups.Init):
         return cls
     post_init = hasattr(cls, "__attrs_post_init__")
@@ -311,8 +311,8 @@ def accelerate(cls: type[T]) -> type[T]:
         cls, specs, hash_slot, validators or None, attrs.validators.get_disabled, post_init, cls.__init__
     )
     setattr(cls, "__init__", init)  # noqa: B010  # mypy refuses assigning to a method
-    fields = attrs.fields(cls)  # type: ignore[arg-type]  # _init_spec checked that cls is an attrs class
-    if any(f.eq_key is not None for f in fields):  # a key function: attrs' own methods keep it
+    # A field compared through a key function keeps attrs' own methods (``eq_key`` is not in attrs' type stubs).
+    if any(getattr(f, "eq_key", None) is not None for f in fields):
         return cls
     if _attrs_made(cls, "__eq__"):
         compared = [_slot(cls, f.name) for f in fields if f.eq]
@@ -330,9 +330,12 @@ def _attrs_made(cls: type, name: str) -> bool:
     return code is not None and code.co_filename.startswith("<attrs generated")
 
 
-def _init_spec(cls: type) -> tuple[list[tuple[Any, ...]], Any, tuple[tuple[int, Any, Any], ...]]:
-    """What the compiled ``__init__`` of ``cls`` needs: each field's (slot, alias, kw_only, has_default, default,
-    factory, takes_self), the hash cache's slot (or ``None``) and the validators as (index, validator, attribute)."""
+def _init_spec(
+    cls: type,
+) -> tuple[tuple[attrs.Attribute[Any], ...], list[tuple[Any, ...]], Any, tuple[tuple[int, Any, Any], ...]]:
+    """The fields of ``cls`` and what its compiled ``__init__`` needs: each field's (slot, alias, kw_only,
+    has_default, default, factory, takes_self), the hash cache's slot (or ``None``) and the validators as (index,
+    validator, attribute)."""
     name = getattr(cls, "__qualname__", repr(cls))
     if not attrs.has(cls):
         raise TypeError(f"accelerate: {name} is not an attrs class")
@@ -363,7 +366,7 @@ def _init_spec(cls: type) -> tuple[list[tuple[Any, ...]], Any, tuple[tuple[int, 
         if f.validator is not None:
             validators.append((i, f.validator, f))
     cached = any(_HASH_CACHE in getattr(k, "__slots__", ()) for k in cls.__mro__)
-    return specs, _slot(cls, _HASH_CACHE) if cached else None, tuple(validators)
+    return tuple(fields), specs, _slot(cls, _HASH_CACHE) if cached else None, tuple(validators)
 
 
 def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
