@@ -142,25 +142,11 @@ def plan_needs(state: UnrestState) -> tuple[int, int]:
 
 def _facing_mask(state: UnrestState) -> int:
     """Which facings may be planned so that the plan can still be completed after it (each card kind of a facing is
-    alike here), as a number: 4 a numbered card revealed, 2 a numbered card hidden, 1 a Misdirection hidden.
-
-    :func:`plan_needs` written out (this runs at every plan decision): the hidden and revealed cards still owed.
-    """
+    alike here), as a number: 4 a numbered card revealed, 2 a numbered card hidden, 1 a Misdirection hidden."""
     hand = state.hand
-    plan = state.plan
+    hidden, revealed = _needs(hand, state.plan)
     n = len(hand)
     numbered = n - hand.count(MISDIRECTION)
-    any_numbered = numbered > 0
-    revealed = 0
-    for p in plan:
-        if p is not None:
-            if p.revealed:
-                revealed += 1
-            if p.card != MISDIRECTION:
-                any_numbered = True
-    owed = 1 if any_numbered else 0  # revealed cards the whole plan needs
-    hidden = min(n + len(plan), PLAN_SIZE) - owed - (len(plan) - revealed)
-    revealed = owed - revealed
     facings = 0
     if hidden + revealed <= n:
         if revealed >= 1 and revealed <= numbered:
