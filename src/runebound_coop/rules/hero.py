@@ -277,7 +277,7 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
 def attack(state: RuneboundState, setup: Setup, symbol: Sym, tokens: list[int] | tuple[int, ...]) -> RuneboundState:
     """Spend ``tokens`` (all showing ``symbol``) as one attack: their values summed, doubles counted."""
     fight = fight_of(state)
-    total = sum(value_of(setup, fight, HERO, i) for i in tokens)
+    total = total_value(setup, fight, HERO, tokens)
     return _damage(spend(state, HERO, tokens), setup, symbol, total)
 
 

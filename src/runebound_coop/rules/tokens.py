@@ -194,21 +194,12 @@ def showing(setup: Setup, fight: Fight, side: Side, symbol: Sym) -> list[int]:
 
 def value_of(setup: Setup, fight: Fight, side: Side, i: int) -> int:
     """The value of token ``i``'s face, twice the printed value when a double sits on it."""
-    if side == HERO:
-        pool = fight.hero_pool
-        faces = setup.heroes[fight.hero].faces
-    else:
-        pool = fight.enemy_pool
-        faces = setup.enemies[fight.enemy].faces
-    v = faces[i][(pool.sides >> i) & 1].value
-    for link in pool.links:  # ``Pool.doubled``, read in place
-        if link % LINK_BASE == i:
-            return 2 * v
-    return v
+    return total_value(setup, fight, side, (i,))
 
 
 def total_value(setup: Setup, fight: Fight, side: Side, tokens: list[int] | tuple[int, ...]) -> int:
-    """The summed :func:`value_of` of ``side``'s tokens ``tokens`` (in one call, no generator)."""
+    """The summed values of ``side``'s tokens ``tokens``: each face's printed value, twice it when a double sits on
+    the token."""
     if side == HERO:
         pool = fight.hero_pool
         faces = setup.heroes[fight.hero].faces
