@@ -13,7 +13,7 @@ that was recast or flipped is found in the space of its new symbol ("Moving Toke
 from __future__ import annotations
 
 from runebound_coop.content.roster import EnemySetup, Setup
-from runebound_coop.content.schema import Ability, Space, Sym
+from runebound_coop.content.schema import AGILITY, BLANK, DOUBLE, SKULL, SURGE, TACTICS, Ability, Space, Sym
 from runebound_coop.rules.choices import apply_choice, candidates, decide
 from runebound_coop.rules.tokens import (
     best_printed,
@@ -67,15 +67,7 @@ __all__ = [
     "title_ability",
 ]
 
-# Symbols read as module constants: an enum member looked up on its class (``Sym.SKULL``) goes through the enum's
-# metaclass, about 0.2 us a lookup in Python 3.11.
-_AGILITY = Sym.AGILITY
-_BLANK = Sym.BLANK
-_DOUBLE = Sym.DOUBLE
-_SKULL = Sym.SKULL
-_SURGE = Sym.SURGE
-_TACTICS = Sym.TACTICS
-_PAYERS = (_AGILITY, _TACTICS)
+_PAYERS = (AGILITY, TACTICS)
 _ENEMY_PASSED = 1 << ENEMY  # the enemy's bit of ``Fight.passed``
 
 
@@ -113,15 +105,15 @@ def _resolve_space(
 ) -> RuneboundState | None:
     """Resolve ``space``, whose tokens are ``tokens`` (the enemy's live tokens showing its symbol, not empty)."""
     symbol = space.symbol
-    if symbol == _AGILITY:
+    if symbol == AGILITY:
         return _agility(state, setup, enemy, tuple(tokens), space.mode)
-    if symbol == _DOUBLE:
+    if symbol == DOUBLE:
         return _doubles(state, setup, enemy, tokens, space.priority)
     fight = state.fight
     assert fight is not None  # the enemy acts only during a fight
-    if symbol == _SURGE:
+    if symbol == SURGE:
         return _surge(state, setup, enemy, total_value(setup, fight, ENEMY, tokens), None)
-    if symbol == _TACTICS:
+    if symbol == TACTICS:
         return _tactics(state, setup, enemy, tokens[0], space)
     # Skull: "+ symbols add only when there are one or more tokens with that symbol being resolved."
     total = total_value(setup, fight, ENEMY, tokens) + space.plus
@@ -158,7 +150,7 @@ def _fire_agility(
         fight = fight_of(state)
         if (
             not live_mask(setup, fight, ENEMY) >> src & 1
-            or faces[src][fight.enemy_pool.sides >> src & 1].symbol != _AGILITY
+            or faces[src][fight.enemy_pool.sides >> src & 1].symbol != AGILITY
         ):
             continue  # an earlier firing recast this token: it no longer pays
         new = _agility_ability(state, setup, enemy, src, sources[k + 1 :])
@@ -217,7 +209,7 @@ def _doubles(
         links = pool.links
         target = -1
         for sym in priority:
-            if sym == _SURGE and fight.used & surges == surges:
+            if sym == SURGE and fight.used & surges == surges:
                 continue  # no surge ability left to trigger this round: doubling a surge would have no effect
             best = -1
             for i in showing(setup, fight, ENEMY, sym):  # live tokens showing ``sym``, lowest first
@@ -244,7 +236,7 @@ def has_effect(state: RuneboundState, setup: Setup, ability: Ability, source: in
             return True
         if e.kind == "heal" and state.enemy_damage[fight.enemy] > 0:
             return True
-        if e.kind == "remove" and showing(setup, fight, HERO, e.symbol or _BLANK):
+        if e.kind == "remove" and showing(setup, fight, HERO, e.symbol or BLANK):
             return True
         if e.kind == "recast_spent" and candidates(state, setup, "relentless", source):
             return True
@@ -268,7 +260,7 @@ def _surge(
         if not has_effect(state, setup, ability):
             continue
         if tactics is None:
-            tokens = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, _SURGE)]
+            tokens = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, SURGE)]
             paid_with: list[int] | tuple[int, ...] = best_subset(tokens, ability.cost)
         else:
             paid_with = [tactics]
@@ -279,7 +271,7 @@ def _surge(
         pool = fight.enemy_pool
         pool = pool_with_spent(pool, pool.spent | mask)
         paid = with_fight(state, fight_with_enemy_pool_used(fight, pool, fight.used | bit))
-        if ability.cancel_by_tactics and showing(setup, fight, HERO, _TACTICS):
+        if ability.cancel_by_tactics and showing(setup, fight, HERO, TACTICS):
             return _push(paid, CancelFrame(a))
         return ability_effects(paid, setup, ability, -1, index=a)
     return None
@@ -316,7 +308,7 @@ def ability_effects(
         elif e.kind == "remove" and e.amount == 0:
             fight = fight_of(state)
             pool = fight.hero_pool
-            for i in showing(setup, fight, HERO, e.symbol or _BLANK):
+            for i in showing(setup, fight, HERO, e.symbol or BLANK):
                 pool = unlink(pool, i)
                 pool = pool_with_removed(pool, pool.removed | (1 << i))
             state = with_fight(state, fight_with_hero_pool(fight, pool))
@@ -344,9 +336,9 @@ def _tactics(
         best = _best_printed(state, setup, sym, tactics)
         if best == 0:
             continue
-        if sym == _SKULL:
+        if sym == SKULL:
             return hurt_hero(spend(state, ENEMY, [tactics]), setup, best)
-        if sym == _SURGE:
+        if sym == SURGE:
             new = _surge(state, setup, enemy, best, tactics)
             if new is not None:
                 return new
@@ -358,7 +350,7 @@ def _tactics(
                 if new is not None:
                     return new
             continue
-        mode = next((s.mode for s in enemy.board.spaces if s.symbol == _AGILITY), "recast_foe")
+        mode = next((s.mode for s in enemy.board.spaces if s.symbol == AGILITY), "recast_foe")
         kind = "recast_foe" if mode == "recast_foe" else "flip_own"
         if candidates(state, setup, kind, tactics):
             return resolve_sources(state, setup, kind, (tactics,))
@@ -380,7 +372,7 @@ def prevent_flip(state: RuneboundState, setup: Setup) -> RuneboundState | None:
     cost = setup.enemies[fight.enemy].prevent_flip
     if not cost:
         return None
-    surges = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, _SURGE)]
+    surges = [(i, value_of(setup, fight, ENEMY, i)) for i in showing(setup, fight, ENEMY, SURGE)]
     if sum(v for _, v in surges) < cost:
         return None
     return spend(state, ENEMY, best_subset(surges, cost))
@@ -407,7 +399,7 @@ def respond(state: RuneboundState, setup: Setup, cancel: bool) -> RuneboundState
     state = _pop(state)
     fight = fight_of(state)
     if cancel:
-        return spend(state, HERO, [showing(setup, fight, HERO, _TACTICS)[0]])
+        return spend(state, HERO, [showing(setup, fight, HERO, TACTICS)[0]])
     return ability_effects(state, setup, setup.enemies[fight.enemy].abilities[frame.ability], -1, index=frame.ability)
 
 

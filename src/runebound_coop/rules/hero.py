@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
 from runebound_coop.content.roster import Setup
-from runebound_coop.content.schema import Ability, Sym
+from runebound_coop.content.schema import AGILITY, BLANK, CHARGE, DOUBLE, SKULL, SURGE, TACTICS, Ability, Sym
 from runebound_coop.limits import MAX_CARDS, MAX_FACE_VALUE, MAX_HERO_ABILITIES, MAX_TOKENS
 from runebound_coop.rules.enemy import prevent_flip
 from runebound_coop.rules.tokens import (
@@ -49,16 +49,7 @@ from tabletop_core.fastcopy import replace
 
 __all__ = ["attack", "hero_actions", "hero_apply", "listed_actions"]
 
-# Symbols read as module constants: an enum member looked up on its class (``Sym.SURGE``) goes through the enum's
-# metaclass, about 0.2 us a lookup in Python 3.11.
-_AGILITY = Sym.AGILITY
-_BLANK = Sym.BLANK
-_CHARGE = Sym.CHARGE
-_DOUBLE = Sym.DOUBLE
-_SKULL = Sym.SKULL
-_SURGE = Sym.SURGE
-_TACTICS = Sym.TACTICS
-_NOT_COPIED = (_SKULL, _DOUBLE)
+_NOT_COPIED = (SKULL, DOUBLE)
 _FLIP_OR_RECAST = (Flip, Recast)  # a tuple: ``Flip | Recast`` would build a union object at every test
 _HERO_BIT = 1 << HERO  # the hero's bit of ``Fight.passed`` and ``Fight.charged``
 #: Symbols a double may be spent on ("damage, shield, surge or charge; not a double, not agility").
@@ -143,13 +134,13 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
     surges = []
     for i in mine:  # the first agility, the first tactics, every surge
         sym = shows[i]
-        if sym == _AGILITY:
+        if sym == AGILITY:
             if agility < 0:
                 agility = i
-        elif sym == _TACTICS:
+        elif sym == TACTICS:
             if tactics < 0:
                 tactics = i
-        elif sym == _SURGE:
+        elif sym == SURGE:
             surges.append(i)
     enemy_live = live(setup, fight, ENEMY)
     best: dict[
@@ -170,7 +161,7 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
                     best[sym] = value
                 if sym in _ATTACK_ORDER:
                     copies.add((sym, value))
-    copy_agility = _AGILITY in best
+    copy_agility = AGILITY in best
     if agility >= 0 or copy_agility:
         for t in mine:
             if agility >= 0 and t != agility:
@@ -182,10 +173,10 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
                 out.append(_RECASTS[t][0])
             if copy_agility:
                 out.append(_RECASTS[t][1])
-    if _DOUBLE in shown:
+    if DOUBLE in shown:
         out.extend(_DOUBLES[t] for t in mine if shows[t] in _DOUBLABLE and not pool.doubled(t))
     surge = total_value(setup, fight, HERO, surges)
-    copied_surge = best.get(_SURGE, 0) if tactics >= 0 else -1
+    copied_surge = best.get(SURGE, 0) if tactics >= 0 else -1
     for a, ability in enumerate(hero.abilities):
         if used >> hero_ability_bit(a) & 1:
             continue
@@ -237,10 +228,10 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
     if isinstance(action, Attack):
         return attack(state, setup, action.symbol, showing(setup, fight, HERO, action.symbol))
     if isinstance(action, Copy):
-        state = spend(state, HERO, [showing(setup, fight, HERO, _TACTICS)[0]])
+        state = spend(state, HERO, [showing(setup, fight, HERO, TACTICS)[0]])
         return _damage(state, setup, action.symbol, action.value)
     if isinstance(action, _FLIP_OR_RECAST):
-        payer = _TACTICS if action.tactics else _AGILITY
+        payer = TACTICS if action.tactics else AGILITY
         state = spend(state, HERO, [showing(setup, fight, HERO, payer)[0]])
         if isinstance(action, Recast):
             f = fight_of(state)
@@ -255,16 +246,16 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
         pool = pool_with_sides(pool, pool.sides ^ (1 << action.target))
         return with_fight(state, fight_with_hero_pool(f, pool))
     if isinstance(action, Double):
-        d = showing(setup, fight, HERO, _DOUBLE)[0]
+        d = showing(setup, fight, HERO, DOUBLE)[0]
         pool = fight.hero_pool
         pool = pool_with_spent_links(pool, pool.spent | (1 << d), (*pool.links, make_link(d, action.target)))
         return with_fight(state, fight_with_hero_pool(fight, pool))
     if isinstance(action, Surge):
         ability = setup.heroes[fight.hero].abilities[action.ability]
         if action.tactics:
-            state = spend(state, HERO, [showing(setup, fight, HERO, _TACTICS)[0]])
+            state = spend(state, HERO, [showing(setup, fight, HERO, TACTICS)[0]])
         else:
-            surges = [(i, value_of(setup, fight, HERO, i)) for i in showing(setup, fight, HERO, _SURGE)]
+            surges = [(i, value_of(setup, fight, HERO, i)) for i in showing(setup, fight, HERO, SURGE)]
             state = spend(state, HERO, best_subset(surges, ability.cost))
         f = fight_of(state)
         state = with_fight(state, fight_with_used(f, f.used | 1 << hero_ability_bit(action.ability)))
@@ -283,7 +274,7 @@ def attack(state: RuneboundState, setup: Setup, symbol: Sym, tokens: list[int] |
 
 def _damage(state: RuneboundState, setup: Setup, symbol: Sym, amount: int) -> RuneboundState:
     """Physical and magic damage can be blocked; charge cannot, and its spender cannot block this round."""
-    if symbol == _CHARGE:
+    if symbol == CHARGE:
         f = fight_of(state)
         state = with_fight(state, fight_with_charged(f, f.charged | _HERO_BIT))
         return deal(state, setup, ENEMY, amount, blockable=False)
@@ -299,7 +290,7 @@ def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> Rune
         elif e.kind == "remove":
             fight = fight_of(state)
             pool = fight.enemy_pool
-            for i in showing(setup, fight, ENEMY, e.symbol or _BLANK):
+            for i in showing(setup, fight, ENEMY, e.symbol or BLANK):
                 pool = unlink(pool, i)
                 pool = pool_with_removed(pool, pool.removed | (1 << i))
             state = with_fight(state, fight_with_enemy_pool(fight, pool))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from runebound_coop.content.roster import EnemySetup, HeroSetup, Setup
-from runebound_coop.content.schema import Face, Sym
+from runebound_coop.content.schema import SHIELD, TACTICS, Face, Sym
 from runebound_coop.limits import MAX_TOKENS
 from runebound_coop.state import (
     ENEMY,
@@ -88,10 +88,6 @@ with_hero_pool: Callable[[Fight, Pool], Fight] = fight_with_hero_pool
 with_enemy_pool: Callable[[Fight, Pool], Fight] = fight_with_enemy_pool
 _with_spent = pool_with_spent
 _with_damage = (state_with_hero_damage, state_with_enemy_damage)
-# Symbols read as module constants: an enum member looked up on its class (``Sym.SHIELD``) goes through the enum's
-# metaclass, about 0.2 us a lookup in Python 3.11, several times a step.
-_SHIELD = Sym.SHIELD
-_TACTICS = Sym.TACTICS
 _CHARGED = (1 << HERO, 1 << ENEMY)  # the bit of ``Fight.charged`` of each side
 
 
@@ -312,7 +308,7 @@ def tactics_block_open(state: RuneboundState, setup: Setup, amount: int, blockab
     spent charge, a tactics is live and a shield shows on some live token to be copied."""
     fight = state.fight
     assert fight is not None  # callers run only while a fight is in progress
-    if amount <= 0 or not blockable or fight.charged & _CHARGED[HERO] or not showing(setup, fight, HERO, _TACTICS):
+    if amount <= 0 or not blockable or fight.charged & _CHARGED[HERO] or not showing(setup, fight, HERO, TACTICS):
         return False
     return _best_shield_copy(setup, fight) > 0
 
@@ -334,7 +330,7 @@ def deal(
     if amount <= 0:
         return state
     if blockable and not fight.charged & _CHARGED[to]:
-        tactics_tokens = showing(setup, fight, to, _TACTICS) if tactics else []
+        tactics_tokens = showing(setup, fight, to, TACTICS) if tactics else []
         if tactics_tokens:
             shield = _best_shield_copy(setup, fight)
             if shield:
@@ -343,7 +339,7 @@ def deal(
                 fight = state.fight
                 assert fight is not None  # spend keeps the fight
         if amount > 0:
-            shields = [(i, value_of(setup, fight, to, i)) for i in showing(setup, fight, to, _SHIELD)]
+            shields = [(i, value_of(setup, fight, to, i)) for i in showing(setup, fight, to, SHIELD)]
             if shields:
                 chosen = best_subset(shields, amount)
                 blocked = sum(v for i, v in shields if i in chosen)
@@ -353,7 +349,7 @@ def deal(
 
 
 def _best_shield_copy(setup: Setup, fight: Fight) -> int:
-    return best_printed(setup, fight, _SHIELD)
+    return best_printed(setup, fight, SHIELD)
 
 
 def best_printed(setup: Setup, fight: Fight, symbol: Sym, exclude: TokenRef | None = None) -> int:
