@@ -16,9 +16,9 @@ import runebound_coop as rb
 from runebound_coop import game as game_module
 from runebound_coop.content.loader import load_content
 from runebound_coop.state import RuneboundState
-from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import OptionError
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.spec import TERMINAL
+from tests.playouts import random_playout
 
 _PACK = load_content()
 _HEROES = sorted(_PACK.heroes)
@@ -41,15 +41,9 @@ def _states(seed: int, games: int = 1) -> Iterator[RuneboundState]:
     ]
     configs += [{}] * games
     for options in configs:
-        state = rb.new_game(**options)
-        while (player := rb.current_player(state)) != TERMINAL:
-            yield state
-            if player == CHANCE:
-                action: Any = sample_outcome(rb.chance_outcomes(state), rng)
-            else:
-                legal = rb.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = rb.step(state, action)
+        for state in random_playout(rb.GAME, rb.new_game(**options), rng):
+            if rb.current_player(state) != TERMINAL:
+                yield state
         yield state
 
 

@@ -16,8 +16,10 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE
 from tests.unrest.helpers import random_states
 from tests.unrest.test_speed_rules import _minimal_proofs_plainly
+from tests.unrest.test_speed_s7 import _coup_plainly as _coup
+from tests.unrest.test_speed_s7 import _plot_plainly as _plot
 from unrest.rules import liberation, missions
-from unrest.rules.cards import DECK, DISRUPTION, INTELLIGENCE, KINDS, MISDIRECTION, SUPPLIES, UPHEAVAL, kinds_of
+from unrest.rules.cards import DECK, DISRUPTION, INTELLIGENCE, KINDS, SUPPLIES, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
 from unrest.state import LAST_ROUND, StackCard
 
@@ -57,20 +59,6 @@ def _fortified(t: Tally, hidden: int, pool: list[int]) -> bool:
     supplies = t.sums[SUPPLIES] + _least_plainly(pool, hidden, _in_suit(SUPPLIES))
     margin = t.sums[DISRUPTION] - t.sums[SUPPLIES] + _least_plainly(pool, hidden, _margin(DISRUPTION, SUPPLIES))
     return supplies > 3 and margin > 0
-
-
-def _coup(t: Tally, hidden: int, pool: list[int]) -> bool:
-    total = _count(pool, range(KINDS))
-    return all(t.counts[s] or total - _count(pool, kinds_of(s)) < hidden for s in range(4))
-
-
-def _plot(t: Tally, hidden: int, pool: list[int]) -> bool:
-    if max(t.values) >= 3:
-        return True
-    room = max(pool[MISDIRECTION], 0)
-    for i, seen in enumerate(t.values):
-        room += min(_count(pool, missions._OF_VALUE[i]), max(0, 3 - 1 - seen))
-    return room < hidden
 
 
 def _sleeper(t: Tally, hidden: int, pool: list[int]) -> bool:
