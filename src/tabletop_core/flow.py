@@ -47,9 +47,24 @@ __all__ = [
     "Pending",
     "Phase",
     "Position",
+    "pending_top",
 ]
 
 F = TypeVar("F")
+
+
+def pending_top(state: Any) -> Any:
+    """The top frame of ``state.pending`` (a :class:`Pending`), or ``None`` when it is empty: the ``top`` reader of
+    a :class:`Driver` whose state keeps its stack in a field named ``pending`` (what ``state.pending.top`` reads,
+    without the property's call: the driver asks before every frame).
+
+    >>> class S:
+    ...     pending = Pending(("ask",))
+    >>> pending_top(S()), pending_top(type("E", (), {"pending": Pending()})())
+    ('ask', None)
+    """
+    frames = state.pending.frames
+    return frames[-1] if frames else None
 
 
 @attrs.frozen

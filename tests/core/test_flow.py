@@ -11,7 +11,7 @@ import pytest
 from tabletop_core.conformance import check_game
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import COMPILED, replace
-from tabletop_core.flow import Automatic, Chance, Driver, Flow, Frame, Pending, Phase, Position
+from tabletop_core.flow import Automatic, Chance, Driver, Flow, Frame, Pending, Phase, Position, pending_top
 from tabletop_core.spec import CHANCE, TERMINAL
 from tests.core.flowgame import DRIVER, GAME, Choose, Pick, ResolveOrRest
 
@@ -51,6 +51,13 @@ def test_pending_stack_top_owns_the_next_decision() -> None:
     assert stack.pop().pop().top is None
     with pytest.raises(ValueError):
         Pending[str]().pop()
+
+
+def test_pending_top_reads_the_top_of_a_states_pending_stack_as_the_property_does() -> None:
+    # The driver's ``top`` reader for a state with a ``pending`` field (Unrest and Unbroken give it to their drivers).
+    for stack in (Pending(), Pending(("a",)), Pending(("a", "b")), Pending[str]().push("c").push("d").pop()):
+        holder = attrs.make_class("Holder", {"pending": attrs.field()}, frozen=True)(stack)
+        assert pending_top(holder) == stack.top
 
 
 def test_flow_game_reveal_two_choose_one_then_resolve_or_rest() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Driver, Pending
+from tabletop_core.flow import Driver, Pending, pending_top
 from tabletop_core.flow import Frame as CoreFrame
 from unbroken.actions import Action
 from unbroken.rules.chance import CardDraw, DieRoll
@@ -94,12 +94,6 @@ def _over(state: State) -> bool:
     return state.outcome != 0
 
 
-def _top(state: State) -> Frame | None:
-    """The top pending frame (``state.pending.top`` without the property's call)."""
-    frames = state.pending.frames
-    return frames[-1] if frames else None
-
-
 def _tidy(state: State) -> State:
     """A finished game keeps no pending frames."""
     return replace(state, pending=Pending()) if state.pending else state
@@ -124,7 +118,7 @@ DRIVER: Driver[State, Action] = Driver(
     FLOW,
     STEPS,
     position=attrgetter("pos"),
-    top=_top,
+    top=pending_top,
     over=_over,
     end_checks=(defeated,),
     on_over=_tidy,

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from tabletop_core.flow import Chance, Driver, Frame
+from tabletop_core.flow import Chance, Driver, Frame, pending_top
 from unrest import setup
 from unrest.actions import Action, Draw, Outcome
 from unrest.rules.liberation import DrawStep, LiberateStep, Proof
@@ -94,15 +94,11 @@ def _over(state: UnrestState) -> bool:
     return state.winner >= 0
 
 
-def _top(state: UnrestState) -> Frame[UnrestState, Any] | None:
-    """The pending proof on top, if any (``state.pending.top`` without the property's call)."""
-    frames = state.pending.frames
-    return frames[-1] if frames else None
-
-
 # The core driver, as every game has it: with the compiled loop (``tabletop_core._speedups.DriverLoop``) it runs
 # Unrest's frames in fewer instructions than the loop Unrest once wrote for itself (docs/performance.md).
-DRIVER: Driver[UnrestState, Action] = Driver("unrest", FLOW, STEPS, position=attrgetter("pos"), top=_top, over=_over)
+DRIVER: Driver[UnrestState, Action] = Driver(
+    "unrest", FLOW, STEPS, position=attrgetter("pos"), top=pending_top, over=_over
+)
 """The rules as the core driver runs them: a frame per step, the pending proof on top, the game over once won."""
 
 
