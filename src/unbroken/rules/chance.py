@@ -96,9 +96,8 @@ class CardDraw(Chance[State, Action]):
 
     def chance_outcomes(self, state: State) -> tuple[tuple[Action, float], ...]:
         """Each distinct card left, with its exact probability (``Pile.draw_outcomes``, built in one pass)."""
-        counts = self.pile(state).counts
-        if not counts:
-            counts = self.pile(state).reshuffled().counts
+        pile = self.pile(state)
+        counts = pile.counts or pile.reshuffled().counts
         size = sum(map(_COUNT, counts))
         pairs = _PAIRS.get(size)
         if pairs is not None:
