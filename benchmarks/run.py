@@ -18,10 +18,15 @@ hold even when the machine's speed drifts. For each game:
   playouts (structure shared between states is counted once, as Python shares it).
 
 Rates are per CPU second of the benchmark's own process (``time.process_time``), so that a loaded machine does not
-count the time the process waited for a core. Each figure is the median of ``--repeat`` sweeps over every game
-(default 3): a single sweep's yardstick moved by a third between runs on the same idle machine. The ratio table
-divides each figure by ``python_kuhn_poker``'s (for ``bytes/state``, OpenSpiel's over ours, so above 1 is better
-everywhere). ``--json FILE`` writes both tables for
+count the time the process waited for a core. The games take turns: each rate figure is measured in pieces of at
+most ``--slice`` CPU seconds (default 0.1), every game measuring a piece of the figure before any game measures its
+next one, so all the games' figures spread over the same stretch of time. The machine this was written on changes
+speed by up to 1.7x from one quarter second to the next, and figures measured one after another for a second each
+took that drift into their ratios (the yardstick moved by a fifth between runs).
+
+Each figure is the median of ``--repeat`` sweeps over every game (default 3); each ratio is the median of the
+sweeps' ratios, which divide each figure by ``python_kuhn_poker``'s in the same sweep (for ``bytes/state``,
+OpenSpiel's over ours, so above 1 is better everywhere). ``--json FILE`` writes both tables and every sweep, for
 comparing a change with main.
 """
 
@@ -50,30 +55,54 @@ KUHN = "tabletop_core.testing.kuhn:GAME"
 #: The yardsticks: OpenSpiel's pure-Python Kuhn poker, and its C++ Kuhn poker.
 OPENSPIEL = ("python_kuhn_poker", "kuhn_poker")
 COLUMNS = ("step/s", "unchecked/s", "legal/s", "mcts it/s", "det/s", "json rt/s", "bytes/state")
+RATE_COLUMNS = COLUMNS[:-1]
+#: The longest stretch of CPU time one game measures one figure before the next game takes its turn.
+SLICE = 0.1
 MCTS_ITERATIONS = 100
 #: Decision states searched for the MCTS figure at ``--seconds 1`` or more. A search's cost depends on its state
 #: (a Runebound fight's rollout is two casts or twenty), and one second covered only 8 to 10 states: which ones
 #: moved the figure by half between two runs of one tree.
 MCTS_STATES = 30
+#: Decision states kept from the checked playout for the per-call figures (``legal/s``, ``det/s``, ``json rt/s``)
+#: and the MCTS figure: every seventh action's, the first this many.
+SAMPLES = 200
 RETAINED = 10_000
 #: Every rate is per CPU second of this process: on a shared machine another process's load then leaves the figures
 #: (nearly) alone, where wall time would count the seconds this process waited for a core.
 _now = time.process_time
 
-
-def _rate(fn: Callable[[Any], object], items: Sequence[Any], seconds: float) -> float:
-    n = 0
-    start = _now()
-    end = start + seconds
-    while _now() < end:
-        fn(items[n % len(items)])
-        n += 1
-    return n / (_now() - start)
+#: One piece of a figure's work: given the piece's index, the number of pieces and its CPU seconds, do the work
+#: and say how many units (steps, calls, iterations) it did in how many CPU seconds.
+Work = Callable[[int, int, float], tuple[float, float]]
 
 
 def mcts_states(seconds: float) -> int:
     """How many sampled decision states the MCTS figure searches: :data:`MCTS_STATES`, fewer below one second."""
     return max(2, min(MCTS_STATES, round(MCTS_STATES * seconds)))
+
+
+def _calls(fn: Callable[[Any], object], items: Callable[[], Sequence[Any]]) -> Work:
+    """Calls of ``fn`` on ``items()`` in turn for the piece's time, each piece going on where the last stopped."""
+    at = 0
+
+    def piece(part: int, parts: int, seconds: float) -> tuple[float, float]:
+        nonlocal at
+        todo = items()
+        n = 0
+        start = _now()
+        end = start + seconds
+        while _now() < end:
+            fn(todo[(at + n) % len(todo)])
+            n += 1
+        at += n
+        return n, _now() - start
+
+    return piece
+
+
+def _share(todo: Sequence[Any], part: int, parts: int) -> Sequence[Any]:
+    """Piece ``part`` of ``parts`` of fixed work ``todo``: every ``parts``-th item from item ``part``."""
+    return todo[part::parts]
 
 
 def _bytes_per_state(states: Callable[[int], list[Any]], retained: int) -> float:
@@ -90,29 +119,60 @@ def _bytes_per_state(states: Callable[[int], list[Any]], retained: int) -> float
     return (after - before) / max(len(kept), 1)
 
 
+class Subject:
+    """One game under measurement: the work of each rate figure (``None``: the game has no such figure), cut into
+    pieces that go on where the last piece stopped, and its memory figure."""
+
+    def __init__(self, name: str, work: dict[str, Work | None], memory: Callable[[int], float]) -> None:
+        self.name = name
+        self.work = work
+        self.memory = memory
+
+
 # ----- our games ---------------------------------------------------------------------------------------------------
 
 
+class _Playout:
+    """Random playouts of one of our games through ``game.step`` (``checked``) or ``apply_unchecked``, resumed by
+    each call: its generator goes on, so the pieces of a figure play the games one long playout would.
+
+    ``samples``: decision states kept on the way (every seventh action's, the first :data:`SAMPLES`)."""
+
+    def __init__(self, game: Any, checked: bool) -> None:
+        self.game = game
+        self.apply = game.step if checked else game.apply_unchecked
+        self.rng = np.random.default_rng(0)
+        self.actions = 0
+        self.samples: list[Any] = []
+
+    def __call__(self, part: int = 0, parts: int = 1, seconds: float = 1.0) -> tuple[float, float]:
+        """Play whole games for ``seconds`` of CPU time (and until a state is sampled): steps done, CPU seconds."""
+        game, apply, rng, samples = self.game, self.apply, self.rng, self.samples
+        actions = self.actions
+        start = _now()
+        end = start + seconds
+        while _now() < end or not samples:
+            state = game.new_game()
+            while (player := game.current_player(state)) != TERMINAL:
+                if player == CHANCE:
+                    action = sample_outcome(game.chance_outcomes(state), rng)
+                else:
+                    legal = game.legal_actions(state)
+                    action = legal[int(rng.integers(len(legal)))]
+                    if actions % 7 == 0 and len(samples) < SAMPLES:  # decision states, for the per-call figures
+                        samples.append(state)
+                state = apply(state, action)
+                actions += 1
+        done = actions - self.actions
+        self.actions = actions
+        return done, _now() - start
+
+
 def _playouts(game: Any, seconds: float, checked: bool) -> tuple[float, list[Any]]:
-    rng = np.random.default_rng(0)
-    actions = 0
-    samples: list[Any] = []
-    apply = game.step if checked else game.apply_unchecked
-    end = _now() + seconds
-    start = _now()
-    while _now() < end or not samples:
-        state = game.new_game()
-        while (player := game.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(game.chance_outcomes(state), rng)
-            else:
-                legal = game.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-                if actions % 7 == 0 and len(samples) < 200:  # decision states, for the per-call figures
-                    samples.append(state)
-            state = apply(state, action)
-            actions += 1
-    return actions / (_now() - start), samples
+    """One run of :class:`_Playout`: steps per CPU second, and the sampled decision states."""
+    playout = _Playout(game, checked)
+    done, spent = playout(0, 1, seconds)
+    return done / spent, playout.samples
 
 
 def _retained(game: Any, retained: int) -> list[Any]:
@@ -131,38 +191,53 @@ def _retained(game: Any, retained: int) -> list[Any]:
     return kept
 
 
-def bench(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
-    """Every figure of one of our games (installed name, or ``module:ATTR``)."""
+def ours(name: str, seconds: float) -> Subject:
+    """One of our games (installed name, or ``module:ATTR``) as a :class:`Subject`; ``seconds``: CPU time per
+    figure (it sets how many states the MCTS figure searches)."""
     game = load_game(name)
-    checked, samples = _playouts(game, seconds, checked=True)
-    unchecked, _ = _playouts(game, seconds, checked=False)
-    legal = _rate(game.legal_actions, samples, seconds)
-    json_rt = _rate(lambda s: from_json(game, to_json(s)), samples, seconds)
-    det = float("nan")
-    if game.spec.information != Information.PERFECT:
-        rng = np.random.default_rng(3)
-        det = _rate(lambda s: game.determinize(s, game.current_player(s), rng), samples, seconds)
+    checked = _Playout(game, checked=True)
+    samples = checked.samples  # filled by the step figure, measured first
     agent = MCTSAgent(iterations=MCTS_ITERATIONS)
-    rng = np.random.default_rng(1)
-    # Only real choices: with one legal action the agent answers without searching, and counting its 100
-    # iterations there would reward a game (or a tree) whose sampled states happen to have more forced moves.
-    choices = [s for s in samples if len(game.legal_actions(s)) > 1] or samples
-    start = _now()
-    done = 0
-    for state in choices[: mcts_states(seconds)]:
-        player = game.current_player(state)
-        agent.act_in(game, game.determinize(state, player, rng), player, rng)
-        done += MCTS_ITERATIONS
-    mcts = done / (_now() - start)
-    return {
-        "step/s": checked,
-        "unchecked/s": unchecked,
-        "legal/s": legal,
-        "mcts it/s": mcts,
-        "det/s": det,
-        "json rt/s": json_rt,
-        "bytes/state": _bytes_per_state(lambda n: _retained(game, n), retained),
-    }
+    mcts_rng = np.random.default_rng(1)
+    det_rng = np.random.default_rng(3)
+
+    chosen: list[Any] = []
+
+    def mcts(part: int, parts: int, _: float) -> tuple[float, float]:
+        if not chosen:  # once, from the samples the step figure kept, outside the timing
+            # Only real choices: with one legal action the agent answers without searching, and counting its 100
+            # iterations there would reward a game (or a tree) whose sampled states happen to have more forced
+            # moves.
+            chosen.extend(([s for s in samples if len(game.legal_actions(s)) > 1] or samples)[: mcts_states(seconds)])
+        start = _now()
+        done = 0
+        for state in _share(chosen, part, parts):
+            player = game.current_player(state)
+            agent.act_in(game, game.determinize(state, player, mcts_rng), player, mcts_rng)
+            done += MCTS_ITERATIONS
+        return done, _now() - start
+
+    def determinize(state: Any) -> object:
+        return game.determinize(state, game.current_player(state), det_rng)
+
+    hidden = game.spec.information != Information.PERFECT
+    return Subject(
+        game.spec.short_name,
+        {
+            "step/s": checked,
+            "unchecked/s": _Playout(game, checked=False),
+            "legal/s": _calls(game.legal_actions, lambda: samples),
+            "mcts it/s": mcts,
+            "det/s": _calls(determinize, lambda: samples) if hidden else None,
+            "json rt/s": _calls(lambda s: from_json(game, to_json(s)), lambda: samples),
+        },
+        lambda n: _bytes_per_state(lambda k: _retained(game, k), n),
+    )
+
+
+def bench(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
+    """Every figure of one of our games (installed name, or ``module:ATTR``), measured alone."""
+    return _measure([ours(name, seconds)], seconds, seconds, retained)[load_game(name).spec.short_name]
 
 
 # ----- OpenSpiel's Kuhn poker ----------------------------------------------------------------------------------------
@@ -175,24 +250,44 @@ def _os_sample(state: Any, rng: np.random.Generator) -> int:
     return int(legal[int(rng.integers(len(legal)))])
 
 
+class _OsPlayout:
+    """Random playouts of an OpenSpiel game, resumed by each call as :class:`_Playout`'s: ``apply_action`` on its
+    mutable state, or (``child``) ``child``, a clone and an apply, whose decision states are kept in ``samples``."""
+
+    def __init__(self, game: Any, child: bool) -> None:
+        self.game = game
+        self.child = child
+        self.rng = np.random.default_rng(0)
+        self.actions = 0
+        self.samples: list[Any] = []
+
+    def __call__(self, part: int = 0, parts: int = 1, seconds: float = 1.0) -> tuple[float, float]:
+        """Play whole games for ``seconds`` of CPU time: steps done, CPU seconds."""
+        game, child, rng, samples = self.game, self.child, self.rng, self.samples
+        actions = self.actions
+        start = _now()
+        end = start + seconds
+        while _now() < end or (child and not samples):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                action = _os_sample(state, rng)
+                if child and not state.is_chance_node() and actions % 7 == 0 and len(samples) < SAMPLES:
+                    samples.append(state)
+                if child:
+                    state = state.child(action)
+                else:
+                    state.apply_action(action)
+                actions += 1
+        done = actions - self.actions
+        self.actions = actions
+        return done, _now() - start
+
+
 def _os_playouts(game: Any, seconds: float, child: bool) -> tuple[float, list[Any]]:
-    rng = np.random.default_rng(0)
-    actions = 0
-    samples: list[Any] = []
-    end = _now() + seconds
-    start = _now()
-    while _now() < end or (child and not samples):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            action = _os_sample(state, rng)
-            if child and not state.is_chance_node() and actions % 7 == 0 and len(samples) < 200:
-                samples.append(state)
-            if child:
-                state = state.child(action)
-            else:
-                state.apply_action(action)
-            actions += 1
-    return actions / (_now() - start), samples
+    """One run of :class:`_OsPlayout`: steps per CPU second, and (``child``) the sampled decision states."""
+    playout = _OsPlayout(game, child)
+    done, spent = playout(0, 1, seconds)
+    return done / spent, playout.samples
 
 
 def _os_retained(game: Any, retained: int) -> list[Any]:
@@ -206,15 +301,19 @@ def _os_retained(game: Any, retained: int) -> list[Any]:
     return kept
 
 
-def os_mcts_rate(game: Any, states: Sequence[Any], seconds: float) -> tuple[float, list[int]]:
-    """OpenSpiel's ``MCTSBot`` (100 simulations, one random rollout each) over ``states``: simulations per CPU
-    second, and the simulations each search ran (its root's visit count), so the rate counts simulations run."""
+def _os_bot(game: Any) -> Any:
     from open_spiel.python.algorithms import mcts
 
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
     # ``solve=False``: with solving on, the bot stops once the root is proven, which on Kuhn poker is after about
     # six of the 100 simulations; ours never stop early.
-    bot = mcts.MCTSBot(game, 2.0, MCTS_ITERATIONS, evaluator, solve=False, random_state=np.random.RandomState(1))
+    return mcts.MCTSBot(game, 2.0, MCTS_ITERATIONS, evaluator, solve=False, random_state=np.random.RandomState(1))
+
+
+def os_mcts_rate(game: Any, states: Sequence[Any], seconds: float) -> tuple[float, list[int]]:
+    """OpenSpiel's ``MCTSBot`` (100 simulations, one random rollout each) over ``states``: simulations per CPU
+    second, and the simulations each search ran (its root's visit count), so the rate counts simulations run."""
+    bot = _os_bot(game)
     runs: list[int] = []
     start = _now()
     for state in states[: mcts_states(seconds)]:
@@ -222,27 +321,76 @@ def os_mcts_rate(game: Any, states: Sequence[Any], seconds: float) -> tuple[floa
     return sum(runs) / (_now() - start), runs
 
 
-def bench_openspiel(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
-    """Every figure of one of OpenSpiel's games, measured the way :func:`bench` measures ours."""
+def openspiel(name: str, seconds: float) -> Subject:
+    """One of OpenSpiel's games as a :class:`Subject`, measured the way :func:`ours` measures ours."""
     import open_spiel.python.games  # noqa: F401  # registers OpenSpiel's pure-Python games
     import pyspiel
 
     game = pyspiel.load_game(name)
-    checked, _ = _os_playouts(game, seconds, child=False)
-    unchecked, samples = _os_playouts(game, seconds, child=True)
-    legal = _rate(lambda s: s.legal_actions(), samples, seconds)
-    json_rt = _rate(lambda s: game.deserialize_state(s.serialize()), samples, seconds)
-    choices = [s for s in samples if len(s.legal_actions()) > 1] or samples  # as for ours
-    mcts_rate, _ = os_mcts_rate(game, choices, seconds)
-    return {
-        "step/s": checked,
-        "unchecked/s": unchecked,
-        "legal/s": legal,
-        "mcts it/s": mcts_rate,
-        "det/s": float("nan"),
-        "json rt/s": json_rt,
-        "bytes/state": _bytes_per_state(lambda n: _os_retained(game, n), retained),
-    }
+    children = _OsPlayout(game, child=True)
+    samples = children.samples  # filled by the unchecked figure, measured before the per-call figures
+    bot = _os_bot(game)
+    chosen: list[Any] = []
+
+    def mcts(part: int, parts: int, _: float) -> tuple[float, float]:
+        if not chosen:  # as for ours
+            chosen.extend(([s for s in samples if len(s.legal_actions()) > 1] or samples)[: mcts_states(seconds)])
+        start = _now()
+        done = sum(int(bot.mcts_search(state).explore_count) for state in _share(chosen, part, parts))
+        return done, _now() - start
+
+    return Subject(
+        f"openspiel {name}" if name != OPENSPIEL[0] else name,
+        {
+            "step/s": _OsPlayout(game, child=False),
+            "unchecked/s": children,
+            "legal/s": _calls(lambda s: s.legal_actions(), lambda: samples),
+            "mcts it/s": mcts,
+            "det/s": None,
+            "json rt/s": _calls(lambda s: game.deserialize_state(s.serialize()), lambda: samples),
+        },
+        lambda n: _bytes_per_state(lambda k: _os_retained(game, k), n),
+    )
+
+
+def bench_openspiel(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
+    """Every figure of one of OpenSpiel's games, measured alone."""
+    subject = openspiel(name, seconds)
+    return _measure([subject], seconds, seconds, retained)[subject.name]
+
+
+# ----- the measurement -----------------------------------------------------------------------------------------------
+
+
+def _measure(subjects: Sequence[Subject], seconds: float, piece: float, retained: int) -> dict[str, dict[str, float]]:
+    """Every figure of every subject, the subjects taking turns.
+
+    Each rate figure gets ``seconds`` of CPU time per subject, cut into pieces of at most ``piece`` seconds; the
+    subjects measure the figure's pieces in turn, each round starting with the next subject, so every subject's
+    figure spreads over the same stretch of time. (Fixed work, the MCTS searches, is shared out over the rounds
+    the same way.) A machine whose speed drifts from second to second then moves every subject's figure alike,
+    and the ratios between them hold.
+    """
+    rounds = max(1, math.ceil(seconds / piece - 1e-9))
+    each = seconds / rounds
+    done = {s.name: dict.fromkeys(RATE_COLUMNS, 0.0) for s in subjects}
+    spent = {s.name: dict.fromkeys(RATE_COLUMNS, 0.0) for s in subjects}
+    for column in RATE_COLUMNS:
+        for r in range(rounds):
+            turn = r % len(subjects)
+            for subject in (*subjects[turn:], *subjects[:turn]):
+                work = subject.work[column]
+                if work is not None:
+                    units, cpu = work(r, rounds, each)
+                    done[subject.name][column] += units
+                    spent[subject.name][column] += cpu
+    rows: dict[str, dict[str, float]] = {}
+    for subject in subjects:
+        d, t = done[subject.name], spent[subject.name]
+        row = {c: d[c] / t[c] if t[c] > 0 else float("nan") for c in RATE_COLUMNS}
+        row["bytes/state"] = subject.memory(retained)
+        rows[subject.name] = row
+    return rows
 
 
 # ----- the tables ----------------------------------------------------------------------------------------------------
@@ -269,16 +417,10 @@ def _table(rows: dict[str, dict[str, float]], fmt: str) -> str:
 
 
 def _sweep(args: argparse.Namespace) -> dict[str, dict[str, float]]:
-    """One measurement of every figure of every game, the yardsticks first."""
-    rows: dict[str, dict[str, float]] = {}
-    if not args.no_openspiel:
-        for name in OPENSPIEL:
-            rows[f"openspiel {name}" if name != OPENSPIEL[0] else name] = bench_openspiel(
-                name, args.seconds, args.retain
-            )
-    for name in args.games or [KUHN, *available_games()]:
-        rows[load_game(name).spec.short_name] = bench(name, args.seconds, args.retain)
-    return rows
+    """One measurement of every figure of every game, the games taking turns (the yardsticks first in the table)."""
+    subjects = [] if args.no_openspiel else [openspiel(name, args.seconds) for name in OPENSPIEL]
+    subjects += [ours(name, args.seconds) for name in args.games or [KUHN, *available_games()]]
+    return _measure(subjects, args.seconds, args.slice, args.retain)
 
 
 def median(values: Iterable[float]) -> float:
@@ -292,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures and ratios here")
+    parser.add_argument(
+        "--slice", type=float, default=SLICE, help="longest piece of a figure one game measures in turn (default 0.1)"
+    )
     parser.add_argument("--retain", type=int, default=RETAINED, help="states kept for the memory figure")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel yardsticks")
     parser.add_argument(
@@ -304,7 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout.write(_table(rows, ",.0f"))
     result: dict[str, Any] = {"seconds": args.seconds, "repeat": len(sweeps), "figures": rows, "sweeps": sweeps}
     if not args.no_openspiel:
-        rel = ratios(rows)
+        each = [ratios(sweep) for sweep in sweeps]
+        rel = {name: {c: median(r[name][c] for r in each) for c in COLUMNS} for name in rows}
         sys.stdout.write("\nratio to OpenSpiel's python_kuhn_poker in this run (above 1 is better)\n")
         sys.stdout.write(_table(rel, ".2f"))
         result["ratios"] = rel

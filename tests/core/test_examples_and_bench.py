@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.run import RATE_COLUMNS, Subject, Work, _measure
 from benchmarks.run import main as bench_main
 from benchmarks.soak import main as soak_main
 from benchmarks.soak import soak
@@ -54,8 +56,60 @@ def test_benchmark_measures_openspiel_kuhn_in_the_same_run_and_writes_ratios(tmp
     assert result["ratios"]["python_kuhn_poker"]["step/s"] == 1.0
     unrest = result["figures"]["unrest"]
     assert unrest["det/s"] > 0 and unrest["bytes/state"] > 0 and unrest["mcts it/s"] > 0
+    # Each sweep's ratio is taken inside the sweep (the games took turns there); the table's is their median.
     ratio = result["ratios"]["unrest"]["step/s"]
-    assert ratio == unrest["step/s"] / result["figures"]["python_kuhn_poker"]["step/s"]
+    each = [sweep["unrest"]["step/s"] / sweep["python_kuhn_poker"]["step/s"] for sweep in result["sweeps"]]
+    assert len(each) == 3 and ratio == statistics.median(each)
+
+
+def _drifting_subjects(clock: list[float], names: tuple[str, ...]) -> list[Subject]:
+    """Subjects doing the same work on a machine that runs twice as fast for its first 1.5 seconds as after."""
+
+    def work(part: int, parts: int, seconds: float) -> tuple[float, float]:
+        units = 0.0
+        for _ in range(100):  # the work of ``seconds``, a hundredth at a time, at the machine's speed then
+            units += seconds / 100 * (2.0 if clock[0] < 1.5 else 1.0)
+            clock[0] += seconds / 100
+        return units, seconds
+
+    def memory(retained: int) -> float:
+        return 1.0
+
+    return [Subject(name, dict.fromkeys(RATE_COLUMNS, work), memory) for name in names]
+
+
+def test_benchmark_games_take_turns_so_a_drifting_machine_moves_their_figures_alike() -> None:
+    clock = [0.0]
+    rows = _measure(_drifting_subjects(clock, ("a", "b")), 2.0, 0.1, 10)
+    # Apart by at most the piece in which the machine slowed down (here 1 of 20).
+    assert rows["a"]["step/s"] == pytest.approx(rows["b"]["step/s"], rel=0.05)
+    # Two seconds each, one after the other, would have put most of the slowdown on the second game.
+    clock[0] = 0.0
+    rows = _measure(_drifting_subjects(clock, ("a", "b")), 2.0, 2.0, 10)
+    assert rows["a"]["step/s"] == pytest.approx(1.75) and rows["b"]["step/s"] == pytest.approx(1.0)
+
+
+def test_benchmark_pieces_rotate_which_game_goes_first() -> None:
+    calls: list[tuple[str, str, int]] = []
+
+    def subject(name: str) -> Subject:
+        def work_of(column: str) -> Work:
+            def work(part: int, parts: int, seconds: float) -> tuple[float, float]:
+                calls.append((column, name, part))
+                assert parts == 3 and seconds == pytest.approx(0.1)
+                return 10.0, seconds
+
+            return work
+
+        work: dict[str, Work | None] = {c: work_of(c) for c in RATE_COLUMNS}
+        return Subject(name, work | {"det/s": None}, lambda n: 1.0)
+
+    rows = _measure([subject("a"), subject("b")], 0.3, 0.1, 10)
+    # Every game measures a piece of one figure before any measures its next; each round, the next game starts.
+    steps = [(name, part) for column, name, part in calls if column == "step/s"]
+    assert steps == [("a", 0), ("b", 0), ("b", 1), ("a", 1), ("a", 2), ("b", 2)]
+    assert calls[:6] == [("step/s", *call) for call in steps]
+    assert rows["a"]["legal/s"] == pytest.approx(100.0) and math.isnan(rows["a"]["det/s"])
 
 
 def test_benchmark_figures_are_the_median_of_its_sweeps(tmp_path: Path) -> None:
