@@ -122,7 +122,10 @@ _BY_SIZE = tuple(
 #: The outcomes of the decks asked about, by the deck (a tuple of ints, keyed by value): a search's rollouts from
 #: one table draw from the same few decks again and again. Emptied when full (a bounded cache of a pure function).
 _OUTCOMES: dict[tuple[int, ...], tuple[tuple[Draw, float], ...]] = {}
-_OUTCOMES_SIZE = 1 << 14
+#: Small, so that entries go while they are young: a search asks again about the decks of its last few rollouts,
+#: and random playouts hardly ever ask twice. At 16,384 entries, the entries lived long enough to be moved to the
+#: cyclic collector's oldest generation and set off its full collections (see docs/performance.md, ninth session).
+_OUTCOMES_SIZE = 1 << 9
 
 
 def draw_outcomes(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:

@@ -108,7 +108,8 @@ _FEWEST = _fewest()
 #: that replays it) asks again about the same tuples. An entry holds its stack and its Missions, so neither id can be
 #: reused while the entry lives; a hit must find both by identity. Emptied when full (a cache of a pure function).
 _MET: dict[int, tuple[tuple[StackCard, ...], tuple[Mission, ...], bool]] = {}
-_MET_SIZE = 1 << 14
+#: Small for the reason given at ``setup._OUTCOMES_SIZE``: the entries a search asks about again are its newest.
+_MET_SIZE = 1 << 9
 
 
 def _meets(state: UnrestState, district: int) -> bool:

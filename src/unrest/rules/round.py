@@ -246,12 +246,17 @@ def apply_plan(state: UnrestState, action: Plan, moves: tuple[int, ...]) -> Unre
 def defend_actions(state: UnrestState) -> tuple[EmpireAction, ...]:
     """The Empire's options: a face-up power on a planned card (Surveil only on a hidden one) or a
     District."""
-    # What the options depend on: the tokens, the row, and each slot empty (0), hidden (1) or revealed (2).
-    return _defences(state.tokens, state.row, tuple([0 if p is None else 1 + p.revealed for p in state.plan]))
+    # What the options depend on: the tokens, the Districts in play (in id order: the row's order does not matter)
+    # and each slot empty (0), hidden (1) or revealed (2).
+    return _defences(state.tokens, _sorted(state.row), tuple([0 if p is None else 1 + p.revealed for p in state.plan]))
 
 
-@functools.lru_cache(maxsize=4096)  # a pure function of public facts that recur all game (tokens, row, slot facings)
-def _defences(tokens: tuple[bool, ...], row: tuple[int, ...], slots: tuple[int, ...]) -> tuple[EmpireAction, ...]:
+# Keyed by the Districts in id order, not the row in its order: random playouts meet about 1,500 keys so, all of them
+# held, against 15,000 by the row, which turned the cache over about 8,000 times a second. Each entry made so outlived
+# a collection or two and was then dropped: the cyclic collector, run by those survivors, took a few per cent of a
+# playout's time in a process holding every game (see docs/performance.md, ninth session).
+@functools.lru_cache(maxsize=4096)  # a pure function of public facts that recur all game (tokens, Districts, slots)
+def _defences(tokens: tuple[bool, ...], districts: tuple[int, ...], slots: tuple[int, ...]) -> tuple[EmpireAction, ...]:
     surveil, destroy, reroute, blockade = tokens
     held = [s for s, f in enumerate(slots) if f]
     out: list[EmpireAction] = []
@@ -259,12 +264,10 @@ def _defences(tokens: tuple[bool, ...], row: tuple[int, ...], slots: tuple[int, 
         out += [SURVEILS[s] for s, f in enumerate(slots) if f == 1]
     if destroy:
         out += [DESTROYS[s] for s in held]
-    if reroute or blockade:
-        districts = _sorted(row)
-        if reroute:
-            out += [REROUTES[s][d] for s in held for d in districts]
-        if blockade:
-            out += [BLOCKADES[d] for d in districts]
+    if reroute:
+        out += [REROUTES[s][d] for s in held for d in districts]
+    if blockade:
+        out += [BLOCKADES[d] for d in districts]
     return tuple(out)
 
 
