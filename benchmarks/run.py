@@ -235,11 +235,6 @@ def ours(name: str, seconds: float) -> Subject:
     )
 
 
-def bench(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
-    """Every figure of one of our games (installed name, or ``module:ATTR``), measured alone."""
-    return _measure([ours(name, seconds)], seconds, seconds, retained)[load_game(name).spec.short_name]
-
-
 # ----- OpenSpiel's Kuhn poker ----------------------------------------------------------------------------------------
 
 
@@ -351,12 +346,6 @@ def openspiel(name: str, seconds: float) -> Subject:
         },
         lambda n: _bytes_per_state(lambda k: _os_retained(game, k), n),
     )
-
-
-def bench_openspiel(name: str, seconds: float, retained: int = RETAINED) -> dict[str, float]:
-    """Every figure of one of OpenSpiel's games, measured alone."""
-    subject = openspiel(name, seconds)
-    return _measure([subject], seconds, seconds, retained)[subject.name]
 
 
 # ----- the measurement -----------------------------------------------------------------------------------------------
