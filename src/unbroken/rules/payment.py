@@ -36,7 +36,7 @@ from unbroken.actions import (
     decision_from_id,
 )
 from unbroken.content.schema import Op
-from unbroken.rules.resources import ambiguous
+from unbroken.rules.resources import ambiguous, may_choose
 from unbroken.state import State
 
 if TYPE_CHECKING:
@@ -119,7 +119,10 @@ class Decide(Decision[State, Action]):
         raise NotImplementedError(type(self).__name__)
 
     def apply(self, state: State, action: Action) -> State:
-        """Take ``action``, or first ask how to pay for it when the choice of Effort makes a difference."""
+        """Take ``action``, or first ask how to pay for it when the choice of Effort makes a difference (never
+        without both Medium and Large Effort in hand: the cost is then not looked up, see ``may_choose``)."""
+        if not may_choose(state):
+            return self.decide(state, action)
         cost = self.cost(state, action)
         if cost is not None and ambiguous(state, *cost):
             lifted = state.pending.top is None

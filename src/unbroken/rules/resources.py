@@ -45,6 +45,7 @@ __all__ = [
     "lose_effort",
     "loss_plans",
     "loss_ways",
+    "may_choose",
     "need_of",
     "needs",
     "paid",
@@ -282,6 +283,16 @@ def _moved(state: State, have: list[int]) -> Res:
 
 
 _SLOTS = range(N_RESOURCES)
+
+
+def may_choose(state: State) -> bool:
+    """Whether some cost could leave the player a choice of how to pay (see :func:`ambiguous`): only with both
+    Medium and Large Effort in hand. With either at 0 the two orders of covering a Small Effort shortfall are one
+    (``_plan``: with no Medium Effort, Medium first passes the whole shortfall on to Large Effort, as Large first
+    does; with no Large Effort, Large first passes it all on to Medium Effort, as Medium first takes it), so no
+    cost is :func:`ambiguous` and a decision need not look its cost up."""
+    res = state.res
+    return res[ME].value > 0 and res[LE].value > 0
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
