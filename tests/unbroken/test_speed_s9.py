@@ -11,10 +11,13 @@ from typing import cast
 
 from tabletop_core.fastcopy import replace
 from unbroken.actions import Action, action_id
-from unbroken.rules import flow
+from unbroken.content.schema import TRIGGERS
+from unbroken.rules import flow, triggers
 from unbroken.rules.payment import Decide, PayChoice
-from unbroken.rules.resources import _plan, ambiguous, may_choose
-from unbroken.state import LE, ME, N_RESOURCES, SE, State, track_at
+from unbroken.rules.resources import _plan, ambiguous, can_pay, may_choose
+from unbroken.rules.tables import tables
+from unbroken.rules.triggers import Cand
+from unbroken.state import LE, ME, N_RESOURCES, SE, Combat, State, track_at
 
 from .test_fast_paths import resting_states
 
@@ -66,3 +69,60 @@ def test_a_decision_applies_as_it_did_with_its_cost_always_looked_up() -> None:
                 seen += 1
                 choices += isinstance(plain.pending.top, PayChoice)
     assert seen > 2000 and choices > 10, (seen, choices)
+
+
+def _plain_available(state: State, frame: triggers.Trig, combat: Combat | None = None) -> list[tuple[int, Cand]]:
+    """``triggers.available`` as it was written: each candidate's ability found by its card's fields."""
+    kind = "response" if frame.stage == 0 else "passive"
+    out = []
+    for i, c in enumerate(frame.cands):
+        abilities = tables(state).abilities[c.src] if triggers.is_in_play(state, c.src) else ()
+        a = abilities[c.index] if c.index < len(abilities) else None
+        if a is None or a.kind != kind:
+            continue
+        if c.src.startswith("character:") and state.uses <= 0:
+            continue
+        if not can_pay(state, a.cost) or triggers._idle_shift(state.combat if combat is None else combat, a):
+            continue
+        out.append((i, c))
+    return out
+
+
+def test_the_abilities_and_ignored_actions_kept_with_the_cards_in_play_are_the_plain_ones() -> None:
+    states = resting_states()[::3]
+    sources = sorted(tables(states[0]).abilities)
+    for k, state in enumerate(states):
+        if k % 2:
+            triggers._IN_PLAY[0] = None
+        for src in sources[k % 4 :: 4]:
+            plain = tables(state).abilities[src] if triggers.is_in_play(state, src) else ()
+            assert triggers.abilities_of(state, src) == plain
+            assert triggers.abilities_of(state, src) == plain  # kept
+        assert triggers.ignored(state) == {o.id for o in triggers.statics(state, "ignore")}
+
+
+def test_both_stages_of_a_trigger_are_the_candidates_available_at_each() -> None:
+    seen = usable = 0
+    for k, sampled in enumerate(resting_states()):
+        for state in (sampled, _with_effort(sampled, 0, 0, 0), replace(sampled, uses=0)):
+            for trigger in TRIGGERS[k % 3 :: 3]:
+                frame = triggers.fire(state, trigger)
+                if frame is None:
+                    continue
+                # every candidate, and each one left out, as a resolved or declined candidate leaves the frame
+                frames = [frame, *(replace(frame, cands=frame.cands[:i] + frame.cands[i + 1 :]) for i in range(2))]
+                for f in frames:
+                    responses, passives = triggers.stages(state, f)
+                    assert responses == _plain_available(state, f) == triggers.available(state, f)
+                    stage1 = replace(f, stage=1)
+                    assert passives == _plain_available(state, stage1) == triggers.available(state, stage1)
+                    if state.combat is not None:
+                        for roll in (1, 6):
+                            c = replace(state.combat, roll=roll)
+                            assert triggers.stages(state, f, c) == (
+                                _plain_available(state, f, c),
+                                _plain_available(state, stage1, c),
+                            )
+                    seen += 1
+                    usable += bool(responses or passives)
+    assert seen > 1000 and usable > 300, (seen, usable)

@@ -544,12 +544,12 @@ class CombatRoll(DieRoll):
             if trig is None:
                 rest = frames[:-2]
             else:
-                avail = triggers.available(state, trig, combat)
+                avail, passives = triggers.stages(state, trig, combat)
                 if avail and all(c.optional for _, c in avail):
                     # The Fire frame, resolved next, puts its Trig in its place, which waits for the player's
                     # choice (see ``Fire.resolve``, ``Trig.auto``): in the roll's copy.
                     return replace(state, pending=Pending((*frames[:-2], trig)), combat=combat)
-                if not avail and not triggers.available(state, replace(trig, stage=1), combat):
+                if not avail and not passives:
                     rest = frames[:-2]  # as ``triggers.resolves_to_nothing``
         if rest and type(rest[-1]) is MonsterAct:
             # The Combat Action is the frame the driver resolves next (the end checks between read neither the
@@ -588,7 +588,7 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     # roll or the re-roll count aside, read from ``c``).
     m = monster(state)
     row = m.table[c.roll - 1]
-    if row.kind in {o.id for o in triggers.static_ops(state, "ignore")}:
+    if row.kind in triggers.ignored(state):
         return replace(state, pending=Pending(frames[:-1]), combat=c)
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
         again = (*frames[:-1], MonsterAct(), CombatRoll(reroll=True))
