@@ -12,12 +12,12 @@ from typing import cast
 from tabletop_core.fastcopy import replace
 from unbroken.actions import Action, action_id
 from unbroken.content.schema import TRIGGERS
-from unbroken.rules import flow, triggers
-from unbroken.rules.payment import Decide, PayChoice
+from unbroken.rules import combat, flow, travel, triggers
+from unbroken.rules.payment import ACT, Decide, PayChoice
 from unbroken.rules.resources import _plan, ambiguous, can_pay, may_choose
 from unbroken.rules.tables import tables
 from unbroken.rules.triggers import Cand
-from unbroken.state import LE, ME, N_RESOURCES, SE, Combat, State, track_at
+from unbroken.state import LE, ME, N_RESOURCES, SE, TRACKS, Combat, State, track_at
 
 from .test_fast_paths import resting_states
 
@@ -126,3 +126,60 @@ def test_both_stages_of_a_trigger_are_the_candidates_available_at_each() -> None
                     seen += 1
                     usable += bool(responses or passives)
     assert seen > 1000 and usable > 300, (seen, usable)
+
+
+def _variants(state: State, k: int, monsters: list[str], skills: list[str]) -> list[State]:
+    """``state`` and copies with other tracks, weapons, skills, Ability Uses, flags and monsters (the fields a
+    listing reads), so that every gate and every kind of cost is met open and shut."""
+    t = tables(state)
+    weapons = sorted(t.weapons)
+    half = tuple(TRACKS[r][len(TRACKS[r]) // 2] for r in range(N_RESOURCES))
+    rich = tuple(TRACKS[r][-1] for r in range(N_RESOURCES))
+    out = [state, replace(state, res=half), replace(state, res=rich, uses=0), _with_effort(state, 0, 0, 0)]
+    w = weapons[k % len(weapons)]
+    out.append(replace(state, res=half, weapons=(*state.weapons, w), committed=not state.committed))
+    out.append(replace(state, res=rich, skills=tuple(skills[k % 5 :: 5]), monster="", reveal_bonus=10))
+    if state.combat is not None:
+        m = t.monsters[monsters[k % len(monsters)]]
+        for armor in (0, 2):
+            combat = replace(state.combat, monster=m.id, armor=armor)
+            out.append(replace(state, res=half, combat=combat, monster=m.id, weapons=(*state.weapons, w)))
+    return out
+
+
+def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_time() -> None:
+    states = resting_states()
+    t = tables(states[0])
+    monsters, skills = sorted(t.monsters), sorted(t.skills)
+    preps = turns = options = 0
+    for k, sampled in enumerate(states):
+        frame = flow.DRIVER.locate(sampled)
+        if isinstance(frame, travel.Preparation):
+            for state in _variants(sampled, k, monsters, skills):
+                for level in (state.pos.round, 1 + k % 4):
+                    moved = replace(state, pos=state.position(state.pos.phase, state.pos.step, level))
+                    listed = travel.prep_actions(moved)
+                    assert listed == travel.plain_prep_actions(moved), moved
+                    assert frame.legal_actions(moved) == tuple(listed)
+                    preps += 1
+                    options += len(listed)
+        elif isinstance(frame, combat.PlayerTurn):
+            for state in _variants(sampled, k, monsters, skills):
+                for level in (state.pos.round, 1 + k % 4):
+                    moved = replace(state, pos=state.position(state.pos.phase, state.pos.step, level))
+                    listed = combat.turn_actions(moved)
+                    assert listed == combat.plain_turn_actions(moved), moved
+                    assert frame.legal_actions(moved) == tuple(listed)
+                    turns += 1
+                    options += len(listed)
+    assert preps > 1000 and turns > 1000 and options > 10_000, (preps, turns, options)
+
+
+def test_a_listing_tables_gates_and_idle_effects_are_the_plain_checks() -> None:
+    # An entry's idle effects are the ability's own only when ``idle`` can be true of them: else it never is.
+    state = resting_states()[0]
+    for src, _, a in travel.action_abilities(replace(state, skills=tuple(sorted(tables(state).skills)))):
+        e = travel.entry(ACT[0], travel.ALWAYS, None, a.effects)
+        if e[-1] is None:
+            assert not travel.idle(state, a.effects), src
+            assert not travel.idle(replace(state, conditions=(), monster="x"), a.effects), src

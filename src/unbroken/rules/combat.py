@@ -6,6 +6,7 @@ phase (its steps, the turns, the Combat Roll, an attack landing) are defined her
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -32,7 +33,7 @@ from unbroken.rules.chance import DieRoll
 from unbroken.rules.payment import ACT, ATTACK, EAT, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
-from unbroken.rules.tables import tables
+from unbroken.rules.tables import pack_tables, tables
 from unbroken.state import (
     FOOD,
     LAST_LEVEL,
@@ -335,7 +336,49 @@ class AttackLands(Automatic[State]):
 
 
 def turn_actions(state: State) -> list[Action]:
-    """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
+    """Player turn: attack with the weapon, take a General or Combat Action, or skip (from the turn's listing
+    table, see :func:`plain_turn_actions`, the same listing the long way)."""
+    o = state.options
+    surcharges = triggers.static_ops(state, "surcharge")
+    table = _turn_table(o.pack, o.pack_sha256, o.character, state.skills, state.weapons[-1], state.level, surcharges)
+    return travel.listed(state, table)
+
+
+@functools.lru_cache(maxsize=1024)
+def _turn_table(  # noqa: PLR0917  # a memo's key: positional arguments make the cheapest lru_cache key
+    pack: str,
+    digest: str,
+    character: str,
+    skills: tuple[str, ...],
+    weapon_id: str,
+    level: int,
+    surcharges: tuple[Op, ...],
+) -> tuple[travel.Entry, ...]:
+    """A player turn's options (see :func:`turn_actions`) as a listing table (a bounded memo of a pure function of
+    content): the same options in the same order, each with its gate and cost."""
+    out = [travel.entry(act, travel.ALWAYS, need) for act, need in travel.GENERAL_OPTIONS]
+    out.append(travel.entry(ACT[DOWNGRADE], travel.DOWNGRADABLE))
+    out.append(travel.entry(ACT[SKIP], travel.ALWAYS))
+    out += travel.crafts(pack, digest, weapon_id, level, combat=True)
+    extra = no_resources()  # ``surcharge``
+    for o in surcharges:
+        extra[RES[o.res]] += o.n
+    for i, a in enumerate(pack_tables(pack, digest).weapons[weapon_id].attacks):
+        # ``_attacks``: Armor-Breaking only while Armor remains, Wounding only at 0 Armor unless it pierces
+        gate = (
+            travel.ARMORED
+            if a.kind == "break"
+            else travel.UNARMORED
+            if a.kind == "wound" and not a.pierce
+            else travel.IN_BATTLE
+        )
+        out.append(travel.entry(one(ATTACK, Attack, i), gate, travel.priced(a.cost, level, extra)))
+    out += travel.use_entries(pack, digest, character, skills, phase="combat", level=level)
+    return tuple(out)
+
+
+def plain_turn_actions(state: State) -> list[Action]:
+    """:func:`turn_actions` the long way: each kind of option listed on its own."""
     out = travel.general_options(state)
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])

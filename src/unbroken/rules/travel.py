@@ -6,6 +6,7 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -50,7 +51,7 @@ from unbroken.rules.resources import (
     spend_time,
 )
 from unbroken.rules.tables import pack_tables, tables
-from unbroken.state import LAST_LEVEL, RES, SE, TIME, Resource, State, no_resources, track_at
+from unbroken.state import LAST_LEVEL, LE, ME, RES, SE, TIME, Resource, State, no_resources, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -107,7 +108,7 @@ _GENERAL_NEED = {verb: need_of(needs(cost)) for verb, (cost, _) in GENERAL.items
 _SCOUT_NEED = {level: need_of(needs(cost)) for level, cost in SCOUT_COST.items()}
 _ORIENTEER_NEED = need_of(needs(ORIENTEER_COST))
 #: The General Actions in id order, each with what it costs.
-_GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
+GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
 
 
 def action_abilities(state: State) -> tuple[tuple[str, int, Ability], ...]:
@@ -306,7 +307,7 @@ def general_ok(state: State, verb: int) -> bool:
 
 def general_options(state: State) -> list[Action]:
     """The General Actions whose cost can be paid, in id order."""
-    return affordable(state, _GENERAL_OPTIONS)
+    return affordable(state, GENERAL_OPTIONS)
 
 
 def reveal_count(state: State) -> int:
@@ -317,8 +318,137 @@ def reveal_count(state: State) -> int:
     return max(1, min(MAX_REVEAL, n, state.encounters.total))
 
 
+# ----- listings in one pass -----------------------------------------------------------------------------------------
+
+#: What a listed option needs besides its cost: an index into the gates a listing is given (see :func:`listed`).
+ALWAYS, UNCOMMITTED, ORIENTEERABLE, NO_MONSTER, DOWNGRADABLE, WITH_USES, IN_BATTLE, ARMORED, UNARMORED = range(9)
+#: An option of a listing table: its action, its gate, whether it has a cost, and the cost as a :class:`Need`'s
+#: fields (the non-Effort slots asked for, then Small, Medium and Large Effort), then the effects that may leave it
+#: idle (see :func:`idle`; ``None``: it never is).
+Entry = tuple[Action, int, bool, tuple[tuple[Resource, int], ...], int, int, int, tuple[Op, ...] | None]
+_IDLE_OPS = frozenset({"wound", "cure", "scout", "weapon_up"})
+
+
+def entry(action: Action, gate: int, cost: Need | None = None, effects: tuple[Op, ...] = ()) -> Entry:
+    """A listing table's option (see :data:`Entry`): ``cost`` ``None`` for an option that costs nothing to check."""
+    need = Need((), 0, 0, 0) if cost is None else cost
+    # ``idle`` returns False at the first effect that is none of these four: only such lists can be idle
+    maybe_idle = effects if effects and all(e.op in _IDLE_OPS for e in effects) else None
+    return (action, gate, cost is not None, need.others, need.se, need.me, need.le, maybe_idle)
+
+
+def priced(ops: tuple[Op, ...], level: int, extra: Sequence[int] = ()) -> Need | None:
+    """The :class:`Need` of the ``spend`` ops at ``level`` plus ``extra`` per resource slot, as ``can_pay``
+    checks them at that Level (``None``: nothing to check, ``can_pay`` of no ops and nothing more)."""
+    if not ops and not any(extra):
+        return None
+    amounts = needs(ops, level)
+    for r, n in enumerate(extra):
+        amounts[r] += n
+    return need_of(amounts)
+
+
+def gates(state: State) -> tuple[bool, ...]:
+    """Which gates of a listing are open in ``state`` (indexed by :data:`ALWAYS` ... :data:`UNARMORED`)."""
+    committed = state.committed
+    c = state.combat
+    return (
+        True,
+        not committed,
+        not committed and state.reveal_bonus + REVEAL < MAX_REVEAL,
+        not state.monster,
+        len(state.weapons) > 1,
+        state.uses > 0,
+        c is not None,
+        c is not None and c.armor > 0,
+        c is not None and c.armor <= 0,
+    )
+
+
+def listed(state: State, table: tuple[Entry, ...]) -> list[Action]:
+    """The actions of ``table`` whose gate is open, whose cost can be paid (as :func:`affordable` checks a
+    :class:`Need`) and whose effects are not all idle, in the table's order."""
+    res = state.res
+    se, me, le = res[SE].value, res[ME].value, res[LE].value
+    open_ = gates(state)
+    out: list[Action] = []
+    for action, gate, has_cost, others, nse, nme, nle, maybe_idle in table:
+        if not open_[gate]:
+            continue
+        if has_cost:
+            short = False
+            for r, n in others:
+                if n > res[r].value:
+                    short = True
+                    break
+            if short:
+                continue
+            le_left = le - nle
+            if le_left < 0:
+                continue
+            me_left = me - nme
+            if me_left < 0:
+                le_left += me_left
+                if le_left < 0:
+                    continue
+                me_left = 0
+            if nse > se + me_left + le_left:
+                continue
+        if maybe_idle is not None and idle(state, maybe_idle):
+            continue
+        out.append(action)
+    return out
+
+
+def use_entries(
+    pack: str, digest: str, character: str, skills: tuple[str, ...], *, phase: str, level: int
+) -> list[Entry]:
+    """The entries of the action abilities usable in ``phase`` (see :func:`use_actions`) at ``level``."""
+    return [
+        entry(use, WITH_USES if src.startswith("character:") else ALWAYS, priced(a.cost, level), a.effects)
+        for use, src, a in _phase_abilities(pack, digest, character, skills, phase)
+    ]
+
+
+@functools.lru_cache(maxsize=1024)
+def _prep_table(  # noqa: PLR0917  # a memo's key: positional arguments make the cheapest lru_cache key
+    pack: str, digest: str, character: str, skills: tuple[str, ...], weapon_id: str, level: int
+) -> tuple[Entry, ...]:
+    """The Preparation Step's options (see :func:`prep_actions`) as a listing table (a bounded memo of a pure
+    function of content): the same options in the same order, each with its gate and cost."""
+    out = [entry(ACT[FIGHT], UNCOMMITTED), entry(ACT[EXPLORE], ALWAYS)]
+    out += [entry(act, ALWAYS, need) for act, need in GENERAL_OPTIONS]
+    out.append(entry(ACT[ORIENTEER], ORIENTEERABLE, _ORIENTEER_NEED))
+    out.append(entry(ACT[SCOUT], NO_MONSTER, _SCOUT_NEED[level]))
+    out.append(entry(ACT[DOWNGRADE], DOWNGRADABLE))
+    out += crafts(pack, digest, weapon_id, level, combat=False)
+    out += use_entries(pack, digest, character, skills, phase="travel", level=level)
+    return tuple(out)
+
+
+def crafts(pack: str, digest: str, weapon_id: str, level: int, *, combat: bool) -> list[Entry]:
+    """The entries of the weapon's Crafts at ``level`` (see :func:`craft_options`): each cost with its Time (the
+    Travel Phase's Time, a Level 4 battle's Small Effort, nothing in a Level 1-3 battle)."""
+    slot = TIME if not combat else SE if level == LAST_LEVEL else None
+    out = []
+    for i, u in enumerate(pack_tables(pack, digest).weapons[weapon_id].upgrades):
+        extra = no_resources()
+        if slot is not None:
+            extra[slot] = u.time
+        out.append(entry(one(CRAFT, Craft, i), ALWAYS, priced(u.cost, level, extra)))
+    return out
+
+
 def prep_actions(state: State) -> list[Action]:
-    """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore)."""
+    """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore), from
+    the step's listing table (see :func:`plain_prep_actions`, the same listing the long way)."""
+    o = state.options
+    table = _prep_table(o.pack, o.pack_sha256, o.character, state.skills, state.weapons[-1], state.level)
+    return listed(state, table)
+
+
+def plain_prep_actions(state: State) -> list[Action]:
+    """:func:`prep_actions` the long way: each kind of option listed on its own."""
     out: list[Action] = []
     if not state.committed:
         out.append(ACT[FIGHT])
