@@ -9,15 +9,17 @@ from __future__ import annotations
 import itertools
 from typing import cast
 
+import pytest
+
 from tabletop_core.fastcopy import replace
 from unbroken.actions import Action, action_id
-from unbroken.content.schema import TRIGGERS
-from unbroken.rules import combat, flow, travel, triggers
+from unbroken.content.schema import TRIGGERS, Op
+from unbroken.rules import combat, flow, resources, travel, triggers
 from unbroken.rules.payment import ACT, Decide, PayChoice
-from unbroken.rules.resources import _plan, ambiguous, can_pay, may_choose
+from unbroken.rules.resources import Res, _plan, ambiguous, can_pay, may_choose
 from unbroken.rules.tables import tables
 from unbroken.rules.triggers import Cand
-from unbroken.state import LE, ME, N_RESOURCES, SE, TRACKS, Combat, State, track_at
+from unbroken.state import EFFORT, LE, ME, N_RESOURCES, SE, TRACKS, Combat, State, no_resources, track_at
 
 from .test_fast_paths import resting_states
 
@@ -183,3 +185,64 @@ def test_a_listing_tables_gates_and_idle_effects_are_the_plain_checks() -> None:
         if e[-1] is None:
             assert not travel.idle(state, a.effects), src
             assert not travel.idle(replace(state, conditions=(), monster="x"), a.effects), src
+
+
+def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None) -> Res | None:
+    """``resources.paid`` as it was written (``None`` where it raises): every slot planned and moved."""
+    have = _plan(state, resources._needs(state, ops, None), state.large_first)
+    if have is None:
+        return None
+    if gains is not None:
+        have[gains] = min(state.res[gains].high, have[gains] + 1)
+    return resources._moved(state, have)
+
+
+def _plain_loss_ways(state: State, r: int, n: int) -> list[Res]:
+    """``resources.loss_ways`` as it was written: both plans of every slot, compared whole."""
+    need = no_resources()
+    need[r] = n
+    low = _plan(state, need, False)
+    if low is None:
+        return []
+    high = _plan(state, need, True) if r == SE else low
+    ways = [resources._moved(state, low)]
+    if high is not None and high != low:
+        ways.append(resources._moved(state, high))
+    return ways
+
+
+def _costs(state: State) -> list[tuple[Op, ...]]:
+    """Every cost of the pack: the General Actions', Scout's, encounters', abilities', Crafts' and attacks'."""
+    t = tables(state)
+    costs = [cost for cost, _ in travel.GENERAL.values()] + list(travel.SCOUT_COST.values())
+    costs += [e.spend for e in state.pack.encounters]
+    costs += [a.cost for abilities in t.abilities.values() for a in abilities]
+    costs += [u.cost for w in t.weapons.values() for u in w.upgrades]
+    costs += [a.cost for w in t.weapons.values() for a in w.attacks]
+    return [c for c in dict.fromkeys(costs) if c]
+
+
+def test_a_payment_and_a_loss_of_effort_move_the_tracks_as_the_plan_of_every_slot() -> None:
+    costs = _costs(resting_states()[0])
+    paid = refused = ways2 = 0
+    for k, sampled in enumerate(resting_states()[::9]):
+        half = tuple(TRACKS[r][len(TRACKS[r]) // 2] for r in range(N_RESOURCES))
+        for state in (sampled, replace(sampled, res=half), _with_effort(sampled, k % 5, k % 3, 1 + k % 2)):
+            for large_first in (False, True):
+                held = replace(state, large_first=large_first)
+                for ops in costs[k % 3 :: 3]:
+                    for gains in (None, k % N_RESOURCES):
+                        plain = _plain_paid(held, ops, gains)
+                        if plain is None:
+                            with pytest.raises(ValueError, match="cannot pay"):
+                                resources.paid(held, ops, gains=gains)
+                            refused += 1
+                        else:
+                            assert resources.paid(held, ops, gains=gains) == plain, (ops, gains, held.res)
+                            paid += 1
+            for r in EFFORT:
+                for n in range(7):
+                    ways = resources.loss_ways(state, r, n)
+                    assert ways == _plain_loss_ways(state, r, n), (r, n, state.res)
+                    ways2 += len(ways) == 2
+    assert paid > 5000 and refused > 1000 and ways2 > 20, (paid, refused, ways2)
