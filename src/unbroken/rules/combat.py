@@ -338,10 +338,21 @@ class AttackLands(Automatic[State]):
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip (from the turn's listing
     table, see :func:`plain_turn_actions`, the same listing the long way)."""
-    o = state.options
+    o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
     surcharges = triggers.static_ops(state, "surcharge")
-    table = _turn_table(o.pack, o.pack_sha256, o.character, state.skills, state.weapons[-1], state.level, surcharges)
+    last = _last_turn
+    if last[0] is o and last[1] is skills and last[2] == w and last[3] == level and last[4] is surcharges:
+        table: tuple[travel.Entry, ...] = last[5]
+    else:
+        table = _turn_table(o.pack, o.pack_sha256, o.character, skills, w, level, surcharges)
+        _last_turn[:] = (o, skills, w, level, surcharges, table)
     return travel.listed(state, table)
+
+
+#: The options, skills, weapon, Level and surcharges whose turn table was last asked for, and the table (a
+#: one-entry memo by identity in front of ``_turn_table``'s; it holds the objects, so their identities are not
+#: reused).
+_last_turn: list[Any] = [None, None, None, 0, None, ()]
 
 
 @functools.lru_cache(maxsize=1024)
