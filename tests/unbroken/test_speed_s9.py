@@ -11,6 +11,7 @@ from typing import cast
 
 import pytest
 
+from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
 from unbroken.actions import Action, action_id
 from unbroken.content.schema import TRIGGERS, Op
@@ -189,9 +190,9 @@ def test_a_listing_tables_gates_and_idle_effects_are_the_plain_checks() -> None:
             assert not travel.idle(replace(state, conditions=(), monster="x"), a.effects), src
 
 
-def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None) -> Res | None:
+def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None, extra: list[int] | None = None) -> Res | None:
     """``resources.paid`` as it was written (``None`` where it raises): every slot planned and moved."""
-    have = _plan(state, resources._needs(state, ops, None), state.large_first)
+    have = _plan(state, resources._needs(state, ops, extra), state.large_first)
     if have is None:
         return None
     if gains is not None:
@@ -242,9 +243,41 @@ def test_a_payment_and_a_loss_of_effort_move_the_tracks_as_the_plan_of_every_slo
                         else:
                             assert resources.paid(held, ops, gains=gains) == plain, (ops, gains, held.res)
                             paid += 1
+                    # an extra amount of zeros (no surcharge) and a surcharge of one Small Effort
+                    for extra in (no_resources(), [1, *([0] * (N_RESOURCES - 1))]):
+                        plain = _plain_paid(held, ops, None, extra)
+                        if plain is None:
+                            with pytest.raises(ValueError, match="cannot pay"):
+                                resources.paid(held, ops, list(extra))
+                        else:
+                            assert resources.paid(held, ops, list(extra)) == plain, (ops, extra, held.res)
             for r in EFFORT:
                 for n in range(7):
                     ways = resources.loss_ways(state, r, n)
                     assert ways == _plain_loss_ways(state, r, n), (r, n, state.res)
                     ways2 += len(ways) == 2
     assert paid > 5000 and refused > 1000 and ways2 > 20, (paid, refused, ways2)
+
+
+def test_the_cards_revealed_are_counted_as_the_bound_by_the_whole_deck() -> None:
+    checked = bounded = 0
+    for k, sampled in enumerate(resting_states()[::5]):
+        full = sampled.encounters
+        cards = sorted(c for c, _ in full.counts)
+        # the deck as sampled, nearly empty (its discards aside or reshuffled in), and with doubled cards
+        piles = [
+            full,
+            Pile.of(cards[: k % 4], cards[k % 4 : k % 4 + k % 3]),
+            Pile.of([], cards[: 1 + k % 5]),
+            Pile.of([c for c in cards[: 2 + k % 3] for _ in range(3)]),
+        ]
+        for pile in piles:
+            for bonus in (0, 2, 6, 11):
+                for committed in (False, True):
+                    state = replace(sampled, encounters=pile, reveal_bonus=bonus, committed=committed)
+                    n = travel.REVEAL + bonus + sum(o.n for o in triggers.statics(state, "reveal"))
+                    plain = 1 if committed else max(1, min(travel.MAX_REVEAL, n, pile.total))
+                    assert travel.reveal_count(state) == plain, (pile, bonus, committed)
+                    checked += 1
+                    bounded += not committed and pile.total < min(travel.MAX_REVEAL, n)
+    assert checked > 1000 and bounded > 50, (checked, bounded)

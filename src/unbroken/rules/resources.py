@@ -269,7 +269,7 @@ def paid(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, gain
     Raises:
         ValueError: when the cost cannot be paid.
     """
-    if not extra:
+    if not extra or not any(extra):  # no extra amount (a surcharge of zeros adds nothing to the need)
         known = cost_need(ops)
         if known is not None:
             fast = paid_need(state, known, gains)
@@ -339,10 +339,16 @@ def _effort_left(res: Res, se_need: int, me_need: int, le_need: int, large_first
 
 def _set_effort(res: Res, out: list[Track], left: tuple[int, int, int]) -> None:
     """Move ``out``'s Effort tracks (``res``'s until now) to the values ``left``, as :func:`_moved` moves them."""
-    for r, v in zip(EFFORT, left, strict=True):
-        t = res[r]
-        if v != t.value:
-            out[r] = track_at(t, r, v)
+    se, me, le = left
+    t = res[SE]
+    if se != t.value:
+        out[SE] = track_at(t, SE, se)
+    t = res[ME]
+    if me != t.value:
+        out[ME] = track_at(t, ME, me)
+    t = res[LE]
+    if le != t.value:
+        out[LE] = track_at(t, LE, le)
 
 
 def _moved(state: State, have: list[int]) -> Res:

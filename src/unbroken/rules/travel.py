@@ -315,7 +315,12 @@ def reveal_count(state: State) -> int:
     if state.committed:
         return 1
     n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.static_ops(state, "reveal"))
-    return max(1, min(MAX_REVEAL, n, state.encounters.total))
+    pile = state.encounters
+    if len(pile.counts) + len(pile.discards) >= min(MAX_REVEAL, n):
+        # every distinct card counts at least once: the deck and its discards hold that many (``Pile.total``
+        # would add up the copies of every card for a bound that cannot win the ``min``)
+        return max(1, min(MAX_REVEAL, n))
+    return max(1, min(MAX_REVEAL, n, pile.total))
 
 
 # ----- listings in one pass -----------------------------------------------------------------------------------------
