@@ -13,14 +13,15 @@ import pytest
 
 from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
-from unbroken.actions import Action, action_id
+from unbroken.actions import ORIENTEER, SCOUT, Action, action_id
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import combat, flow, resources, travel, triggers
+from unbroken.rules.combat import MonsterReveal
 from unbroken.rules.payment import ACT, Decide, PayChoice
 from unbroken.rules.resources import Res, _plan, ambiguous, can_pay, may_choose
 from unbroken.rules.tables import tables
 from unbroken.rules.triggers import Cand
-from unbroken.state import EFFORT, LE, ME, N_RESOURCES, SE, TRACKS, Combat, State, no_resources, track_at
+from unbroken.state import EFFORT, LE, ME, N_RESOURCES, RES, SE, TRACKS, Combat, State, no_resources, track_at
 
 from .test_fast_paths import resting_states
 
@@ -281,3 +282,35 @@ def test_the_cards_revealed_are_counted_as_the_bound_by_the_whole_deck() -> None
                     checked += 1
                     bounded += not committed and pile.total < min(travel.MAX_REVEAL, n)
     assert checked > 1000 and bounded > 50, (checked, bounded)
+
+
+def _long_prep(state: State, verb: int) -> State:
+    """A General Action, Orienteer or Scout as ``apply_prep`` wrote them: each cost paid through ``paid``/``pay``."""
+    if verb in travel.GENERAL:
+        cost, gains = travel.GENERAL[verb]
+        return replace(state, res=resources.paid(state, cost, gains=RES[gains]), large_first=False)
+    if verb == ORIENTEER:
+        return resources.pay(state, travel.ORIENTEER_COST, reveal_bonus=state.reveal_bonus + travel.ORIENTEER_BONUS)
+    assert verb == SCOUT
+    paid = resources.paid(state, travel.SCOUT_COST[state.level])
+    return state.push(MonsterReveal(), res=paid, large_first=False)
+
+
+def test_general_actions_orienteer_and_scout_pay_their_costs_as_the_long_way() -> None:
+    paid = refused = 0
+    for k, sampled in enumerate(resting_states()[::4]):
+        half = tuple(TRACKS[r][len(TRACKS[r]) // 2] for r in range(N_RESOURCES))
+        for state in (sampled, replace(sampled, res=half), _with_effort(sampled, k % 5, k % 3, k % 2)):
+            for large_first in (False, True):
+                held = replace(state, large_first=large_first)
+                for verb in (*travel.GENERAL, ORIENTEER, SCOUT):
+                    try:
+                        expected = _long_prep(held, verb)
+                    except ValueError:
+                        with pytest.raises(ValueError, match="cannot pay"):
+                            travel.apply_prep(held, ACT[verb])
+                        refused += 1
+                        continue
+                    assert travel.apply_prep(held, ACT[verb]) == expected, (verb, held.res)
+                    paid += 1
+    assert paid > 500 and refused > 200, (paid, refused)

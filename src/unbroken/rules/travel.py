@@ -47,6 +47,7 @@ from unbroken.rules.resources import (
     need_of,
     needs,
     paid,
+    paid_need,
     pay,
     spend_time,
 )
@@ -297,7 +298,9 @@ def craft(state: State, i: int, *, combat: bool) -> State:
 def general_action(state: State, verb: int, **changes: Any) -> State:
     """Focus, Inspiration or Plan: pay, then gain 1 (one copy, with ``changes`` to fields neither reads)."""
     cost, gains = GENERAL[verb]
-    return replace(state, res=paid(state, cost, gains=RES[gains]), large_first=False, **changes)
+    # ``paid`` of the cost's Need made once (``_GENERAL_NEED``); the long way only to refuse an unpaid cost
+    res = paid_need(state, _GENERAL_NEED[verb], RES[gains]) or paid(state, cost, gains=RES[gains])
+    return replace(state, res=res, large_first=False, **changes)
 
 
 def general_ok(state: State, verb: int) -> bool:
@@ -498,9 +501,12 @@ def apply_prep(state: State, action: Action) -> State:
     if v in GENERAL:
         return general_action(state, v)
     if v == ORIENTEER:
-        return pay(state, ORIENTEER_COST, reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
+        res = paid_need(state, _ORIENTEER_NEED) or paid(state, ORIENTEER_COST)  # ``pay``, its Need made once
+        return replace(state, res=res, large_first=False, reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
     if v == SCOUT:
-        return state.push(combat.MonsterReveal(), res=paid(state, SCOUT_COST[state.level]), large_first=False)
+        level = state.level
+        res = paid_need(state, _SCOUT_NEED[level]) or paid(state, SCOUT_COST[level])  # its Need made once
+        return state.push(combat.MonsterReveal(), res=res, large_first=False)
     if v == DOWNGRADE:
         return effects.weapon_down(state, perm=True)
     raise ValueError(f"not a preparation action: {action!r}")
@@ -600,7 +606,7 @@ class Preparation(Decide):
 
     def auto(self, state: State) -> State | None:
         """Out of Time: the monster Ambushes you."""
-        return state.at("combat", "ambush") if _ambushed(state) else None
+        return state.at("combat", "ambush") if state.res[TIME].value <= 0 else None  # ``_ambushed``
 
     def options(self, state: State) -> list[Action]:
         """See :func:`prep_actions`."""

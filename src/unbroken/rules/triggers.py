@@ -474,10 +474,14 @@ def stages(
         return responses, passives
     c = state.combat if combat is None else combat
     no_uses = state.uses <= 0
+    known = _in_play(state).abilities  # see ``abilities_of``
     for i, cand in enumerate(frame.cands):
-        a = _ability(state, cand)
-        if a is None:
+        abilities = known.get(cand.src)
+        if abilities is None:
+            abilities = abilities_of(state, cand.src)
+        if cand.index >= len(abilities):
             continue
+        a = abilities[cand.index]
         kind = a.kind
         if kind == "response":
             out = responses
