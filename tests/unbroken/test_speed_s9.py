@@ -18,7 +18,7 @@ from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import combat, flow, resources, travel, triggers
 from unbroken.rules.combat import MonsterReveal
 from unbroken.rules.payment import ACT, Decide, PayChoice
-from unbroken.rules.resources import Res, _plan, ambiguous, can_pay, may_choose
+from unbroken.rules.resources import Res, _plan, affords_need, ambiguous, can_pay, may_choose, need_of
 from unbroken.rules.tables import tables
 from unbroken.rules.triggers import Cand
 from unbroken.state import EFFORT, LE, ME, N_RESOURCES, RES, SE, TRACKS, Combat, State, no_resources, track_at
@@ -314,3 +314,22 @@ def test_general_actions_orienteer_and_scout_pay_their_costs_as_the_long_way() -
                     assert travel.apply_prep(held, ACT[verb]) == expected, (verb, held.res)
                     paid += 1
     assert paid > 500 and refused > 200, (paid, refused)
+
+
+def test_a_listed_cost_is_affordable_by_its_thresholds_exactly_as_affords_need_plans_it() -> None:
+    base = resting_states()[0]
+    needs = [
+        need_of([se, me, le, other, *([0] * (N_RESOURCES - 4))])
+        for se, me, le, other in itertools.product(range(8), range(4), range(3), range(2))
+    ]
+    listed = refused = 0
+    for se, me, le in itertools.product(range(9), range(5), range(4)):
+        state = _with_effort(base, se, me, le)
+        for need in needs:
+            table = (travel.entry(ACT[1], travel.ALWAYS, need),)
+            affords = affords_need(state, need)
+            assert bool(travel.listed(state, table)) == affords, (se, me, le, need)
+            listed += affords
+            refused += not affords
+        assert travel.listed(state, (travel.entry(ACT[1], travel.ALWAYS),)) == [ACT[1]]  # no cost to check
+    assert listed > 5000 and refused > 5000, (listed, refused)

@@ -330,19 +330,29 @@ def reveal_count(state: State) -> int:
 
 #: What a listed option needs besides its cost: an index into the gates a listing is given (see :func:`listed`).
 ALWAYS, UNCOMMITTED, ORIENTEERABLE, NO_MONSTER, DOWNGRADABLE, WITH_USES, IN_BATTLE, ARMORED, UNARMORED = range(9)
-#: An option of a listing table: its action, its gate, whether it has a cost, and the cost as a :class:`Need`'s
-#: fields (the non-Effort slots asked for, then Small, Medium and Large Effort), then the effects that may leave it
-#: idle (see :func:`idle`; ``None``: it never is).
-Entry = tuple[Action, int, bool, tuple[tuple[Resource, int], ...], int, int, int, tuple[Op, ...] | None]
+#: An option of a listing table: its action, its gate, the non-Effort slots its cost asks for (``None``: none),
+#: the cost's Effort as three thresholds (see :func:`entry`), then the effects that may leave it idle (see
+#: :func:`idle`; ``None``: it never is).
+Entry = tuple[Action, int, tuple[tuple[Resource, int], ...] | None, int, int, int, tuple[Op, ...] | None]
+#: The thresholds of an option with no cost to check: every track's value passes them.
+_FREE = -(1 << 62)
 _IDLE_OPS = frozenset({"wound", "cure", "scout", "weapon_up"})
 
 
 def entry(action: Action, gate: int, cost: Need | None = None, effects: tuple[Op, ...] = ()) -> Entry:
-    """A listing table's option (see :data:`Entry`): ``cost`` ``None`` for an option that costs nothing to check."""
-    need = Need((), 0, 0, 0) if cost is None else cost
+    """A listing table's option (see :data:`Entry`): ``cost`` ``None`` for an option that costs nothing to check.
+
+    The Effort of a :class:`Need` is affordable (as :func:`affordable` plans it: Large Effort pays for itself,
+    then covers a Medium shortfall, then what is left of both covers a Small one) exactly when the Large Effort
+    held reaches ``need.le``, the Medium and Large together ``need.me + need.le``, and all three together
+    ``need.se + need.me + need.le``: the three thresholds kept here, checked against three sums read once.
+    """
     # ``idle`` returns False at the first effect that is none of these four: only such lists can be idle
     maybe_idle = effects if effects and all(e.op in _IDLE_OPS for e in effects) else None
-    return (action, gate, cost is not None, need.others, need.se, need.me, need.le, maybe_idle)
+    if cost is None:
+        return (action, gate, None, _FREE, _FREE, _FREE, maybe_idle)
+    le = cost.le
+    return (action, gate, cost.others or None, le, cost.me + le, cost.se + cost.me + le, maybe_idle)
 
 
 def priced(ops: tuple[Op, ...], level: int, extra: Sequence[int] = ()) -> Need | None:
@@ -377,30 +387,21 @@ def listed(state: State, table: tuple[Entry, ...]) -> list[Action]:
     """The actions of ``table`` whose gate is open, whose cost can be paid (as :func:`affordable` checks a
     :class:`Need`) and whose effects are not all idle, in the table's order."""
     res = state.res
-    se, me, le = res[SE].value, res[ME].value, res[LE].value
+    le = res[LE].value
+    me_le = res[ME].value + le
+    effort = res[SE].value + me_le
     open_ = gates(state)
     out: list[Action] = []
-    for action, gate, has_cost, others, nse, nme, nle, maybe_idle in table:
-        if not open_[gate]:
+    for action, gate, others, t_le, t_me_le, t_effort, maybe_idle in table:
+        if not open_[gate] or le < t_le or me_le < t_me_le or effort < t_effort:  # see ``entry``
             continue
-        if has_cost:
+        if others is not None:
             short = False
             for r, n in others:
                 if n > res[r].value:
                     short = True
                     break
             if short:
-                continue
-            le_left = le - nle
-            if le_left < 0:
-                continue
-            me_left = me - nme
-            if me_left < 0:
-                le_left += me_left
-                if le_left < 0:
-                    continue
-                me_left = 0
-            if nse > se + me_left + le_left:
                 continue
         if maybe_idle is not None and idle(state, maybe_idle):
             continue
