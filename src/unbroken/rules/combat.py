@@ -468,7 +468,8 @@ class TurnStart(Automatic[State]):
         c = state.combat if c is None else c
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
-        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
+        turn = _PLAYER_TURNS[self.extra]  # the shared frame (a value: equal to a new one)
+        return triggers.push_fire(state, "turn_start", turn, under=under, combat=combat, **changes)
 
 
 @accelerate
@@ -506,6 +507,10 @@ class PlayerTurn(Decide):
     def decide(self, state: State, action: Action) -> State:
         """See :func:`apply_turn`."""
         return apply_turn(state, self.extra, action)
+
+
+#: ``PlayerTurn(False)`` and ``PlayerTurn(True)``, made once (indexed by ``extra``).
+_PLAYER_TURNS = (PlayerTurn(False), PlayerTurn(True))
 
 
 def extra_attack_actions(state: State) -> list[Action]:

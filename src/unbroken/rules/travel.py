@@ -317,7 +317,8 @@ def reveal_count(state: State) -> int:
     """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
     if state.committed:
         return 1
-    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.static_ops(state, "reveal"))
+    bonuses = triggers.static_ops(state, "reveal")
+    n = REVEAL + state.reveal_bonus + (sum(o.n for o in bonuses) if bonuses else 0)
     pile = state.encounters
     if len(pile.counts) + len(pile.discards) >= min(MAX_REVEAL, n):
         # every distinct card counts at least once: the deck and its discards hold that many (``Pile.total``

@@ -414,7 +414,7 @@ def push_fire(
     touch the cards in play, the frame is pushed as before.
     """
     combat = changes.get("combat", state.combat)
-    same_cards = not (_CARD_FIELDS & changes.keys()) and (
+    same_cards = changes.keys().isdisjoint(_CARD_FIELDS) and (
         combat is state.combat
         or (combat is not None and state.combat is not None and combat.monster == state.combat.monster)
     )
