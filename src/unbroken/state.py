@@ -215,7 +215,8 @@ class State:
     @property
     def level(self) -> int:
         """The current Level (1-4)."""
-        return max(1, min(LAST_LEVEL, self.pos.round))
+        r = self.pos.round
+        return r if 1 <= r <= LAST_LEVEL else max(1, min(LAST_LEVEL, r))
 
     @property
     def pack(self) -> Pack:

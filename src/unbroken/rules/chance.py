@@ -7,7 +7,7 @@ outcome among the remaining cards ("If the deck ever runs out of cards, reshuffl
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from tabletop_core.components import Pile
 from tabletop_core.flow import Chance
@@ -86,8 +86,8 @@ class CardDraw(Chance[State, Action]):
         :meth:`~unbroken.state.State.restack`), the deck now ``pile`` and ``card`` in hand, in one copy."""
         raise NotImplementedError(type(self).__name__)
 
-    def less(self) -> CardDraw:
-        """This frame with one card fewer to draw."""
+    def less(self) -> Frame:
+        """This frame with one card fewer to draw (every concrete draw is a kind of frame of the union)."""
         raise NotImplementedError(type(self).__name__)
 
     def auto(self, state: State) -> State | None:
@@ -119,6 +119,5 @@ class CardDraw(Chance[State, Action]):
     def apply(self, state: State, action: Action) -> State:
         """Draw the card; the frame stays for the cards still to draw."""
         assert isinstance(action, DrawCard)
-        # Every concrete draw is a kind of frame of the union (the subclasses are listed in ``Frame``).
-        rest: tuple[Frame, ...] = () if self.n <= 1 else (cast("Frame", self.less()),)
+        rest: tuple[Frame, ...] = () if self.n <= 1 else (self.less(),)
         return self.drawn(state, rest, self.pile(state).draw(action.index), action.index)

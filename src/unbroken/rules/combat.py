@@ -6,6 +6,7 @@ phase (its steps, the turns, the Combat Roll, an attack landing) are defined her
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -32,7 +33,7 @@ from unbroken.rules.chance import DieRoll
 from unbroken.rules.payment import ACT, ATTACK, EAT, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
-from unbroken.rules.tables import tables
+from unbroken.rules.tables import pack_tables, tables
 from unbroken.state import (
     FOOD,
     LAST_LEVEL,
@@ -335,7 +336,60 @@ class AttackLands(Automatic[State]):
 
 
 def turn_actions(state: State) -> list[Action]:
-    """Player turn: attack with the weapon, take a General or Combat Action, or skip."""
+    """Player turn: attack with the weapon, take a General or Combat Action, or skip (from the turn's listing
+    table, see :func:`plain_turn_actions`, the same listing the long way)."""
+    o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
+    surcharges = triggers.static_ops(state, "surcharge")
+    last = _last_turn
+    if last[0] is o and last[1] is skills and last[2] == w and last[3] == level and last[4] is surcharges:
+        table: tuple[travel.Entry, ...] = last[5]
+    else:
+        table = _turn_table(o.pack, o.pack_sha256, o.character, skills, w, level, surcharges)
+        _last_turn[:] = (o, skills, w, level, surcharges, table)
+    return travel.listed(state, table)
+
+
+#: The options, skills, weapon, Level and surcharges whose turn table was last asked for, and the table (a
+#: one-entry memo by identity in front of ``_turn_table``'s; it holds the objects, so their identities are not
+#: reused).
+_last_turn: list[Any] = [None, None, None, 0, None, ()]
+
+
+@functools.lru_cache(maxsize=1024)
+def _turn_table(  # noqa: PLR0917  # a memo's key: positional arguments make the cheapest lru_cache key
+    pack: str,
+    digest: str,
+    character: str,
+    skills: tuple[str, ...],
+    weapon_id: str,
+    level: int,
+    surcharges: tuple[Op, ...],
+) -> tuple[travel.Entry, ...]:
+    """A player turn's options (see :func:`turn_actions`) as a listing table (a bounded memo of a pure function of
+    content): the same options in the same order, each with its gate and cost."""
+    out = [travel.entry(act, travel.ALWAYS, need) for act, need in travel.GENERAL_OPTIONS]
+    out.append(travel.entry(ACT[DOWNGRADE], travel.DOWNGRADABLE))
+    out.append(travel.entry(ACT[SKIP], travel.ALWAYS))
+    out += travel.crafts(pack, digest, weapon_id, level, combat=True)
+    extra = no_resources()  # ``surcharge``
+    for o in surcharges:
+        extra[RES[o.res]] += o.n
+    for i, a in enumerate(pack_tables(pack, digest).weapons[weapon_id].attacks):
+        # ``_attacks``: Armor-Breaking only while Armor remains, Wounding only at 0 Armor unless it pierces
+        gate = (
+            travel.ARMORED
+            if a.kind == "break"
+            else travel.UNARMORED
+            if a.kind == "wound" and not a.pierce
+            else travel.IN_BATTLE
+        )
+        out.append(travel.entry(one(ATTACK, Attack, i), gate, travel.priced(a.cost, level, extra)))
+    out += travel.use_entries(pack, digest, character, skills, phase="combat", level=level)
+    return tuple(out)
+
+
+def plain_turn_actions(state: State) -> list[Action]:
+    """:func:`turn_actions` the long way: each kind of option listed on its own."""
     out = travel.general_options(state)
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
@@ -414,7 +468,8 @@ class TurnStart(Automatic[State]):
         c = state.combat if c is None else c
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
-        return triggers.push_fire(state, "turn_start", PlayerTurn(self.extra), under=under, combat=combat, **changes)
+        turn = _PLAYER_TURNS[self.extra]  # the shared frame (a value: equal to a new one)
+        return triggers.push_fire(state, "turn_start", turn, under=under, combat=combat, **changes)
 
 
 @accelerate
@@ -452,6 +507,10 @@ class PlayerTurn(Decide):
     def decide(self, state: State, action: Action) -> State:
         """See :func:`apply_turn`."""
         return apply_turn(state, self.extra, action)
+
+
+#: ``PlayerTurn(False)`` and ``PlayerTurn(True)``, made once (indexed by ``extra``).
+_PLAYER_TURNS = (PlayerTurn(False), PlayerTurn(True))
 
 
 def extra_attack_actions(state: State) -> list[Action]:
@@ -544,12 +603,12 @@ class CombatRoll(DieRoll):
             if trig is None:
                 rest = frames[:-2]
             else:
-                avail = triggers.available(state, trig, combat)
+                avail, passives = triggers.stages(state, trig, combat)
                 if avail and all(c.optional for _, c in avail):
                     # The Fire frame, resolved next, puts its Trig in its place, which waits for the player's
                     # choice (see ``Fire.resolve``, ``Trig.auto``): in the roll's copy.
                     return replace(state, pending=Pending((*frames[:-2], trig)), combat=combat)
-                if not avail and not triggers.available(state, replace(trig, stage=1), combat):
+                if not avail and not passives:
                     rest = frames[:-2]  # as ``triggers.resolves_to_nothing``
         if rest and type(rest[-1]) is MonsterAct:
             # The Combat Action is the frame the driver resolves next (the end checks between read neither the
@@ -588,7 +647,7 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     # roll or the re-roll count aside, read from ``c``).
     m = monster(state)
     row = m.table[c.roll - 1]
-    if row.kind in {o.id for o in triggers.static_ops(state, "ignore")}:
+    if row.kind in triggers.ignored(state):
         return replace(state, pending=Pending(frames[:-1]), combat=c)
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
         again = (*frames[:-1], MonsterAct(), CombatRoll(reroll=True))

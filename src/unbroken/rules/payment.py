@@ -37,7 +37,7 @@ from unbroken.actions import (
 )
 from unbroken.content.schema import Op
 from unbroken.rules.resources import ambiguous
-from unbroken.state import State
+from unbroken.state import LE, ME, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -119,7 +119,11 @@ class Decide(Decision[State, Action]):
         raise NotImplementedError(type(self).__name__)
 
     def apply(self, state: State, action: Action) -> State:
-        """Take ``action``, or first ask how to pay for it when the choice of Effort makes a difference."""
+        """Take ``action``, or first ask how to pay for it when the choice of Effort makes a difference (never
+        without both Medium and Large Effort in hand: the cost is then not looked up, see ``may_choose``)."""
+        res = state.res
+        if not (res[ME].value and res[LE].value):  # ``may_choose``, read here
+            return self.decide(state, action)
         cost = self.cost(state, action)
         if cost is not None and ambiguous(state, *cost):
             lifted = state.pending.top is None

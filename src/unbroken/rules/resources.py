@@ -45,9 +45,11 @@ __all__ = [
     "lose_effort",
     "loss_plans",
     "loss_ways",
+    "may_choose",
     "need_of",
     "needs",
     "paid",
+    "paid_need",
     "pay",
     "spend_time",
 ]
@@ -267,7 +269,13 @@ def paid(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, gain
     Raises:
         ValueError: when the cost cannot be paid.
     """
-    need = _needs(state, ops, extra)
+    if not extra or not any(extra):  # no extra amount (a surcharge of zeros adds nothing to the need)
+        known = cost_need(ops)
+        if known is not None:
+            fast = paid_need(state, known, gains)
+            if fast is not None:
+                return fast
+    need = _needs(state, ops, extra)  # the long way (and its error when the cost cannot be paid)
     have = _plan(state, need, state.large_first)
     if have is None:
         raise ValueError(f"cannot pay {need}")
@@ -276,12 +284,89 @@ def paid(state: State, ops: tuple[Op, ...], extra: list[int] | None = None, gain
     return _moved(state, have)
 
 
+def paid_need(state: State, need: Need, gains: Resource | None = None) -> Res | None:
+    """:func:`paid` of a :class:`Need` (``None`` when it cannot be paid): the same plan as :func:`_plan` (each
+    non-Effort slot pays itself, then Effort as :func:`_effort_left` says), reading and moving only the slots
+    asked for, the Effort and the gain."""
+    res = state.res
+    left = _effort_left(res, need.se, need.me, need.le, state.large_first)
+    if left is None:
+        return None
+    out = list(res)
+    for r, n in need.others:
+        t = res[r]
+        v = t.value - n
+        if v < 0:
+            return None
+        out[r] = track_at(t, r, v)
+    _set_effort(res, out, left)
+    if gains is not None:
+        t = res[gains]
+        v = min(t.high, out[gains].value + 1)
+        out[gains] = t if v == t.value else track_at(t, gains, v)
+    return tuple(out)
+
+
+def _effort_left(res: Res, se_need: int, me_need: int, le_need: int, large_first: bool) -> tuple[int, int, int] | None:
+    """The Small, Medium and Large Effort left once these amounts are paid as :func:`_plan` pays them (``None``:
+    they cannot be)."""
+    le = res[LE].value - le_need
+    if le < 0:
+        return None
+    me = res[ME].value - me_need
+    if me < 0:  # Large Effort covers the Medium shortfall
+        le += me
+        if le < 0:
+            return None
+        me = 0
+    se = res[SE].value - se_need
+    if se < 0:  # the Small shortfall: Medium then Large Effort, or Large then Medium
+        if large_first:
+            le += se
+            if le < 0:
+                me += le
+                le = 0
+        else:
+            me += se
+            if me < 0:
+                le += me
+                me = 0
+        if me < 0 or le < 0:
+            return None
+        se = 0
+    return se, me, le
+
+
+def _set_effort(res: Res, out: list[Track], left: tuple[int, int, int]) -> None:
+    """Move ``out``'s Effort tracks (``res``'s until now) to the values ``left``, as :func:`_moved` moves them."""
+    se, me, le = left
+    t = res[SE]
+    if se != t.value:
+        out[SE] = track_at(t, SE, se)
+    t = res[ME]
+    if me != t.value:
+        out[ME] = track_at(t, ME, me)
+    t = res[LE]
+    if le != t.value:
+        out[LE] = track_at(t, LE, le)
+
+
 def _moved(state: State, have: list[int]) -> Res:
     """The state's tracks at the values ``have``."""
     return tuple([t if t.value == v else track_at(t, r, v) for r, t, v in zip(_SLOTS, state.res, have, strict=True)])
 
 
 _SLOTS = range(N_RESOURCES)
+
+
+def may_choose(state: State) -> bool:
+    """Whether some cost could leave the player a choice of how to pay (see :func:`ambiguous`): only with both
+    Medium and Large Effort in hand. With either at 0 the two orders of covering a Small Effort shortfall are one
+    (``_plan``: with no Medium Effort, Medium first passes the whole shortfall on to Large Effort, as Large first
+    does; with no Large Effort, Large first passes it all on to Medium Effort, as Medium first takes it), so no
+    cost is :func:`ambiguous` and a decision need not look its cost up."""
+    res = state.res
+    return res[ME].value > 0 and res[LE].value > 0
 
 
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
@@ -324,6 +409,22 @@ def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
 def loss_ways(state: State, r: Resource, n: int) -> list[Res]:
     """The tracks after each of the distinct ways to lose ``n`` Effort of category ``r`` (see :func:`loss_plans`):
     Medium Effort covering a Small Effort shortfall first, then (if the result differs) Large Effort first."""
+    if r in EFFORT:  # the Effort tracks alone move (see ``_effort_left``)
+        res = state.res
+        se, me, le = (n, 0, 0) if r == SE else (0, n, 0) if r == ME else (0, 0, n)
+        left = _effort_left(res, se, me, le, False)
+        if left is None:
+            return []
+        out = list(res)
+        _set_effort(res, out, left)
+        ways = [tuple(out)]
+        if r == SE and res[SE].value < n:  # only a Small Effort shortfall leaves a choice (see ``_plan``)
+            other = _effort_left(res, se, me, le, True)
+            if other is not None and other != left:
+                out = list(res)
+                _set_effort(res, out, other)
+                ways.append(tuple(out))
+        return ways
     need = no_resources()
     need[r] = n
     low = _plan(state, need, False)

@@ -6,6 +6,7 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -46,11 +47,12 @@ from unbroken.rules.resources import (
     need_of,
     needs,
     paid,
+    paid_need,
     pay,
     spend_time,
 )
 from unbroken.rules.tables import pack_tables, tables
-from unbroken.state import LAST_LEVEL, RES, SE, TIME, Resource, State, no_resources, track_at
+from unbroken.state import LAST_LEVEL, LE, ME, RES, SE, TIME, Resource, State, no_resources, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -107,7 +109,7 @@ _GENERAL_NEED = {verb: need_of(needs(cost)) for verb, (cost, _) in GENERAL.items
 _SCOUT_NEED = {level: need_of(needs(cost)) for level, cost in SCOUT_COST.items()}
 _ORIENTEER_NEED = need_of(needs(ORIENTEER_COST))
 #: The General Actions in id order, each with what it costs.
-_GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
+GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
 
 
 def action_abilities(state: State) -> tuple[tuple[str, int, Ability], ...]:
@@ -296,7 +298,9 @@ def craft(state: State, i: int, *, combat: bool) -> State:
 def general_action(state: State, verb: int, **changes: Any) -> State:
     """Focus, Inspiration or Plan: pay, then gain 1 (one copy, with ``changes`` to fields neither reads)."""
     cost, gains = GENERAL[verb]
-    return replace(state, res=paid(state, cost, gains=RES[gains]), large_first=False, **changes)
+    # ``paid`` of the cost's Need made once (``_GENERAL_NEED``); the long way only to refuse an unpaid cost
+    res = paid_need(state, _GENERAL_NEED[verb], RES[gains]) or paid(state, cost, gains=RES[gains])
+    return replace(state, res=res, large_first=False, **changes)
 
 
 def general_ok(state: State, verb: int) -> bool:
@@ -306,19 +310,165 @@ def general_ok(state: State, verb: int) -> bool:
 
 def general_options(state: State) -> list[Action]:
     """The General Actions whose cost can be paid, in id order."""
-    return affordable(state, _GENERAL_OPTIONS)
+    return affordable(state, GENERAL_OPTIONS)
 
 
 def reveal_count(state: State) -> int:
     """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
     if state.committed:
         return 1
-    n = REVEAL + state.reveal_bonus + sum(o.n for o in triggers.static_ops(state, "reveal"))
-    return max(1, min(MAX_REVEAL, n, state.encounters.total))
+    bonuses = triggers.static_ops(state, "reveal")
+    n = REVEAL + state.reveal_bonus + (sum(o.n for o in bonuses) if bonuses else 0)
+    pile = state.encounters
+    if len(pile.counts) + len(pile.discards) >= min(MAX_REVEAL, n):
+        # every distinct card counts at least once: the deck and its discards hold that many (``Pile.total``
+        # would add up the copies of every card for a bound that cannot win the ``min``)
+        return max(1, min(MAX_REVEAL, n))
+    return max(1, min(MAX_REVEAL, n, pile.total))
+
+
+# ----- listings in one pass -----------------------------------------------------------------------------------------
+
+#: What a listed option needs besides its cost: an index into the gates a listing is given (see :func:`listed`).
+ALWAYS, UNCOMMITTED, ORIENTEERABLE, NO_MONSTER, DOWNGRADABLE, WITH_USES, IN_BATTLE, ARMORED, UNARMORED = range(9)
+#: An option of a listing table: its action, its gate, the non-Effort slots its cost asks for (``None``: none),
+#: the cost's Effort as three thresholds (see :func:`entry`), then the effects that may leave it idle (see
+#: :func:`idle`; ``None``: it never is).
+Entry = tuple[Action, int, tuple[tuple[Resource, int], ...] | None, int, int, int, tuple[Op, ...] | None]
+#: The thresholds of an option with no cost to check: every track's value passes them.
+_FREE = -(1 << 62)
+_IDLE_OPS = frozenset({"wound", "cure", "scout", "weapon_up"})
+
+
+def entry(action: Action, gate: int, cost: Need | None = None, effects: tuple[Op, ...] = ()) -> Entry:
+    """A listing table's option (see :data:`Entry`): ``cost`` ``None`` for an option that costs nothing to check.
+
+    The Effort of a :class:`Need` is affordable (as :func:`affordable` plans it: Large Effort pays for itself,
+    then covers a Medium shortfall, then what is left of both covers a Small one) exactly when the Large Effort
+    held reaches ``need.le``, the Medium and Large together ``need.me + need.le``, and all three together
+    ``need.se + need.me + need.le``: the three thresholds kept here, checked against three sums read once.
+    """
+    # ``idle`` returns False at the first effect that is none of these four: only such lists can be idle
+    maybe_idle = effects if effects and all(e.op in _IDLE_OPS for e in effects) else None
+    if cost is None:
+        return (action, gate, None, _FREE, _FREE, _FREE, maybe_idle)
+    le = cost.le
+    return (action, gate, cost.others or None, le, cost.me + le, cost.se + cost.me + le, maybe_idle)
+
+
+def priced(ops: tuple[Op, ...], level: int, extra: Sequence[int] = ()) -> Need | None:
+    """The :class:`Need` of the ``spend`` ops at ``level`` plus ``extra`` per resource slot, as ``can_pay``
+    checks them at that Level (``None``: nothing to check, ``can_pay`` of no ops and nothing more)."""
+    if not ops and not any(extra):
+        return None
+    amounts = needs(ops, level)
+    for r, n in enumerate(extra):
+        amounts[r] += n
+    return need_of(amounts)
+
+
+def gates(state: State) -> tuple[bool, ...]:
+    """Which gates of a listing are open in ``state`` (indexed by :data:`ALWAYS` ... :data:`UNARMORED`)."""
+    committed = state.committed
+    c = state.combat
+    return (
+        True,
+        not committed,
+        not committed and state.reveal_bonus + REVEAL < MAX_REVEAL,
+        not state.monster,
+        len(state.weapons) > 1,
+        state.uses > 0,
+        c is not None,
+        c is not None and c.armor > 0,
+        c is not None and c.armor <= 0,
+    )
+
+
+def listed(state: State, table: tuple[Entry, ...]) -> list[Action]:
+    """The actions of ``table`` whose gate is open, whose cost can be paid (as :func:`affordable` checks a
+    :class:`Need`) and whose effects are not all idle, in the table's order."""
+    res = state.res
+    le = res[LE].value
+    me_le = res[ME].value + le
+    effort = res[SE].value + me_le
+    open_ = gates(state)
+    out: list[Action] = []
+    for action, gate, others, t_le, t_me_le, t_effort, maybe_idle in table:
+        if not open_[gate] or le < t_le or me_le < t_me_le or effort < t_effort:  # see ``entry``
+            continue
+        if others is not None:
+            short = False
+            for r, n in others:
+                if n > res[r].value:
+                    short = True
+                    break
+            if short:
+                continue
+        if maybe_idle is not None and idle(state, maybe_idle):
+            continue
+        out.append(action)
+    return out
+
+
+def use_entries(
+    pack: str, digest: str, character: str, skills: tuple[str, ...], *, phase: str, level: int
+) -> list[Entry]:
+    """The entries of the action abilities usable in ``phase`` (see :func:`use_actions`) at ``level``."""
+    return [
+        entry(use, WITH_USES if src.startswith("character:") else ALWAYS, priced(a.cost, level), a.effects)
+        for use, src, a in _phase_abilities(pack, digest, character, skills, phase)
+    ]
+
+
+@functools.lru_cache(maxsize=1024)
+def _prep_table(  # noqa: PLR0917  # a memo's key: positional arguments make the cheapest lru_cache key
+    pack: str, digest: str, character: str, skills: tuple[str, ...], weapon_id: str, level: int
+) -> tuple[Entry, ...]:
+    """The Preparation Step's options (see :func:`prep_actions`) as a listing table (a bounded memo of a pure
+    function of content): the same options in the same order, each with its gate and cost."""
+    out = [entry(ACT[FIGHT], UNCOMMITTED), entry(ACT[EXPLORE], ALWAYS)]
+    out += [entry(act, ALWAYS, need) for act, need in GENERAL_OPTIONS]
+    out.append(entry(ACT[ORIENTEER], ORIENTEERABLE, _ORIENTEER_NEED))
+    out.append(entry(ACT[SCOUT], NO_MONSTER, _SCOUT_NEED[level]))
+    out.append(entry(ACT[DOWNGRADE], DOWNGRADABLE))
+    out += crafts(pack, digest, weapon_id, level, combat=False)
+    out += use_entries(pack, digest, character, skills, phase="travel", level=level)
+    return tuple(out)
+
+
+def crafts(pack: str, digest: str, weapon_id: str, level: int, *, combat: bool) -> list[Entry]:
+    """The entries of the weapon's Crafts at ``level`` (see :func:`craft_options`): each cost with its Time (the
+    Travel Phase's Time, a Level 4 battle's Small Effort, nothing in a Level 1-3 battle)."""
+    slot = TIME if not combat else SE if level == LAST_LEVEL else None
+    out = []
+    for i, u in enumerate(pack_tables(pack, digest).weapons[weapon_id].upgrades):
+        extra = no_resources()
+        if slot is not None:
+            extra[slot] = u.time
+        out.append(entry(one(CRAFT, Craft, i), ALWAYS, priced(u.cost, level, extra)))
+    return out
 
 
 def prep_actions(state: State) -> list[Action]:
-    """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore)."""
+    """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore), from
+    the step's listing table (see :func:`plain_prep_actions`, the same listing the long way)."""
+    o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
+    last = _last_prep
+    if last[0] is o and last[1] is skills and last[2] == w and last[3] == level:
+        table: tuple[Entry, ...] = last[4]
+    else:
+        table = _prep_table(o.pack, o.pack_sha256, o.character, skills, w, level)
+        _last_prep[:] = (o, skills, w, level, table)
+    return listed(state, table)
+
+
+#: The options, skills, weapon and Level whose Preparation table was last asked for, and the table (a one-entry
+#: memo by identity in front of ``_prep_table``'s; it holds the objects, so their identities are not reused).
+_last_prep: list[Any] = [None, None, None, 0, ()]
+
+
+def plain_prep_actions(state: State) -> list[Action]:
+    """:func:`prep_actions` the long way: each kind of option listed on its own."""
     out: list[Action] = []
     if not state.committed:
         out.append(ACT[FIGHT])
@@ -353,9 +503,12 @@ def apply_prep(state: State, action: Action) -> State:
     if v in GENERAL:
         return general_action(state, v)
     if v == ORIENTEER:
-        return pay(state, ORIENTEER_COST, reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
+        res = paid_need(state, _ORIENTEER_NEED) or paid(state, ORIENTEER_COST)  # ``pay``, its Need made once
+        return replace(state, res=res, large_first=False, reveal_bonus=state.reveal_bonus + ORIENTEER_BONUS)
     if v == SCOUT:
-        return state.push(combat.MonsterReveal(), res=paid(state, SCOUT_COST[state.level]), large_first=False)
+        level = state.level
+        res = paid_need(state, _SCOUT_NEED[level]) or paid(state, SCOUT_COST[level])  # its Need made once
+        return state.push(combat.MonsterReveal(), res=res, large_first=False)
     if v == DOWNGRADE:
         return effects.weapon_down(state, perm=True)
     raise ValueError(f"not a preparation action: {action!r}")
@@ -455,7 +608,7 @@ class Preparation(Decide):
 
     def auto(self, state: State) -> State | None:
         """Out of Time: the monster Ambushes you."""
-        return state.at("combat", "ambush") if _ambushed(state) else None
+        return state.at("combat", "ambush") if state.res[TIME].value <= 0 else None  # ``_ambushed``
 
     def options(self, state: State) -> list[Action]:
         """See :func:`prep_actions`."""

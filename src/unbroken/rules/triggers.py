@@ -40,11 +40,13 @@ __all__ = [
     "commute",
     "fire",
     "footprint",
+    "ignored",
     "in_play",
     "is_in_play",
     "label",
     "push_fire",
     "resolves_to_nothing",
+    "stages",
     "static_ops",
     "statics",
 ]
@@ -124,15 +126,14 @@ class Trig(Decide):
 
     def auto(self, state: State) -> State | None:
         """Resolve what needs no decision; wait (``None``) when the player chooses."""
-        avail = available(state, self)
         if self.stage == 0:
+            avail, usable = stages(state, self)
             if not avail:
                 # The Passives' stage, run now (the end checks between the two stages read nothing that differs,
                 # see ``Fire.resolve``); with none usable either, the frame goes.
-                passives = replace(self, stage=1)
-                usable = available(state, passives)
                 if not usable:
                     return state.pop()
+                passives = replace(self, stage=1)
                 if len(usable) == 1 or commute(state, usable):
                     return passives._resolve(state, usable[0][0])
                 return state.replace_top(passives)
@@ -140,6 +141,7 @@ class Trig(Decide):
             if mandatory and (len(avail) == 1 or commute(state, avail)):
                 return self._resolve(state, mandatory[0])
             return None
+        avail = available(state, self)
         if not avail:
             return state.pop()
         if len(avail) == 1 or commute(state, avail):
@@ -241,12 +243,24 @@ def _listed(state: State) -> tuple[str, ...]:
 
 class InPlay:
     """The cards in play for one set of the fields that say which (see :func:`cards_in_play`), with what is
-    derived from them alone, filled in as it is asked for: the static ops by op name, and by trigger whether
-    anything activates and the frame of Responses it fires. Every entry is a pure function of the fields and the
+    derived from them alone, filled in as it is asked for: the static ops by op name, by trigger whether
+    anything activates and the frame of Responses it fires, each card's abilities (see :func:`abilities_of`) and
+    the Combat Actions ignored (see :func:`ignored`). Every entry is a pure function of the fields and the
     pack; the memo holds the field values it was made for, so their identities are not reused while it is kept.
     """
 
-    __slots__ = ("activated", "cards", "conditions", "fired", "monster", "options", "skills", "statics")
+    __slots__ = (
+        "abilities",
+        "activated",
+        "cards",
+        "conditions",
+        "fired",
+        "ignored",
+        "monster",
+        "options",
+        "skills",
+        "statics",
+    )
 
     def __init__(self, state: State) -> None:
         self.options = state.options
@@ -257,6 +271,8 @@ class InPlay:
         self.statics: dict[str, tuple[Op, ...]] = {}
         self.activated: dict[str, bool] = {}
         self.fired: dict[str, Trig | None] = {}
+        self.abilities: dict[str, tuple[Ability, ...]] = {}  # by card name, ``()`` for a card not in play
+        self.ignored: list[frozenset[str]] = []  # at most one entry (filled once, shared as the dicts are)
 
     def sharing(self, state: State) -> InPlay:
         """This memo for ``state``, whose fields are equal to the ones it was made for (other objects): the same
@@ -270,6 +286,8 @@ class InPlay:
         new.statics = self.statics
         new.activated = self.activated
         new.fired = self.fired
+        new.abilities = self.abilities
+        new.ignored = self.ignored
         return new
 
 
@@ -316,8 +334,22 @@ def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
 
 
 def abilities_of(state: State, src: str) -> tuple[Ability, ...]:
-    """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()``."""
-    return tables(state).abilities[src] if is_in_play(state, src) else ()
+    """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()`` (kept with the cards in
+    play, see :class:`InPlay`)."""
+    known = _in_play(state).abilities
+    found = known.get(src)
+    if found is None:
+        found = known[src] = tables(state).abilities[src] if is_in_play(state, src) else ()
+    return found
+
+
+def ignored(state: State) -> frozenset[str]:
+    """The kinds of monster Combat Action that the cards in play ignore (the ids of the ``ignore`` static ops;
+    derived once per set of cards in play, see :class:`InPlay`)."""
+    memo = _in_play(state)
+    if not memo.ignored:
+        memo.ignored.append(frozenset(o.id for o in static_ops(state, "ignore")))
+    return memo.ignored[0]
 
 
 def is_in_play(state: State, src: str) -> bool:
@@ -382,7 +414,7 @@ def push_fire(
     touch the cards in play, the frame is pushed as before.
     """
     combat = changes.get("combat", state.combat)
-    same_cards = not (_CARD_FIELDS & changes.keys()) and (
+    same_cards = changes.keys().isdisjoint(_CARD_FIELDS) and (
         combat is state.combat
         or (combat is not None and state.combat is not None and combat.monster == state.combat.monster)
     )
@@ -427,24 +459,49 @@ def available(state: State, frame: Trig, combat: Combat | None = None) -> list[t
 
     ``combat``: the battle to judge a roll's shift by, when it is not yet the state's (the same monster).
     """
-    kind = "response" if frame.stage == 0 else "passive"
-    out = []
-    for i, c in enumerate(frame.cands):
-        a = _ability(state, c)
-        if a is None or a.kind != kind:
+    responses, passives = stages(state, frame, combat)
+    return responses if frame.stage == 0 else passives
+
+
+def stages(
+    state: State, frame: Trig, combat: Combat | None = None
+) -> tuple[list[tuple[int, Cand]], list[tuple[int, Cand]]]:
+    """:func:`available` of ``frame``'s candidates at both stages in one pass: the usable Responses, then the
+    usable Passives (a candidate is one or the other, by its ability's kind)."""
+    responses: list[tuple[int, Cand]] = []
+    passives: list[tuple[int, Cand]] = []
+    if not frame.cands:
+        return responses, passives
+    c = state.combat if combat is None else combat
+    no_uses = state.uses <= 0
+    known = _in_play(state).abilities  # see ``abilities_of``
+    for i, cand in enumerate(frame.cands):
+        abilities = known.get(cand.src)
+        if abilities is None:
+            abilities = abilities_of(state, cand.src)
+        if cand.index >= len(abilities):
             continue
-        if c.src.startswith("character:") and state.uses <= 0:
+        a = abilities[cand.index]
+        kind = a.kind
+        if kind == "response":
+            out = responses
+        elif kind == "passive":
+            out = passives
+        else:
             continue
-        if not can_pay(state, a.cost) or _idle_shift(state.combat if combat is None else combat, a):
+        if no_uses and cand.src.startswith("character:"):
             continue
-        out.append((i, c))
-    return out
+        if not can_pay(state, a.cost) or _idle_shift(c, a):
+            continue
+        out.append((i, cand))
+    return responses, passives
 
 
 def resolves_to_nothing(state: State, frame: Trig, combat: Combat | None = None) -> bool:
     """Whether the (stage 0) ``frame`` on top would only pop itself: no usable Response, then no usable Passive
     (see :meth:`Trig.auto`; ``combat`` as for :func:`available`)."""
-    return not available(state, frame, combat) and not available(state, replace(frame, stage=1), combat)
+    responses, passives = stages(state, frame, combat)
+    return not responses and not passives
 
 
 def _idle_shift(c: Combat | None, ability: Ability) -> bool:
