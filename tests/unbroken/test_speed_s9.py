@@ -158,7 +158,8 @@ def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_
     preps = turns = options = 0
     for k, sampled in enumerate(states):
         if k % 3 == 0:  # the tables' one-entry memos emptied (the bounded memos behind them are asked)
-            travel._last_prep[0] = combat._last_turn[0] = None
+            travel._last_prep[0] = (None, None, None, 0, ())
+            combat._last_turn[0] = (None, None, None, 0, None, ())
         frame = flow.DRIVER.locate(sampled)
         if isinstance(frame, travel.Preparation):
             for state in _variants(sampled, k, monsters, skills):

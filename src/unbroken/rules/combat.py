@@ -340,19 +340,19 @@ def turn_actions(state: State) -> list[Action]:
     table, see :func:`plain_turn_actions`, the same listing the long way)."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
     surcharges = triggers.static_ops(state, "surcharge")
-    last = _last_turn
+    last = _last_turn[0]  # one read of one tuple (see ``travel._last_prep``)
     if last[0] is o and last[1] is skills and last[2] == w and last[3] == level and last[4] is surcharges:
         table: tuple[travel.Entry, ...] = last[5]
     else:
         table = _turn_table(o.pack, o.pack_sha256, o.character, skills, w, level, surcharges)
-        _last_turn[:] = (o, skills, w, level, surcharges, table)
+        _last_turn[0] = (o, skills, w, level, surcharges, table)
     return travel.listed(state, table)
 
 
-#: The options, skills, weapon, Level and surcharges whose turn table was last asked for, and the table (a
-#: one-entry memo by identity in front of ``_turn_table``'s; it holds the objects, so their identities are not
-#: reused).
-_last_turn: list[Any] = [None, None, None, 0, None, ()]
+#: The options, skills, weapon, Level and surcharges whose turn table was last asked for, and the table, as one
+#: tuple stored and read whole (a one-entry memo by identity in front of ``_turn_table``'s; it holds the objects,
+#: so their identities are not reused).
+_last_turn: list[tuple[Any, ...]] = [(None, None, None, 0, None, ())]
 
 
 @functools.lru_cache(maxsize=1024)

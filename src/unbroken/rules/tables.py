@@ -108,15 +108,16 @@ def pack_tables(name: str, digest: str) -> Tables:
 def tables(state: State) -> Tables:
     """The tables of the state's pack."""
     o = state.options
-    last = _last
+    last = _last[0]  # one read of one tuple: another thread's store replaces the whole entry, never a part
     if last[0] is o:  # the options of every state of a game are one (interned) object
         found: Tables = last[1]
         return found
     found = pack_tables(o.pack, o.pack_sha256)
-    _last[:] = (o, found)
+    _last[0] = (o, found)
     return found
 
 
-#: The options last looked up and their tables (a one-entry memo by identity; it holds the options, so the
-#: identity is not reused while it is here).
-_last: list[Any] = [None, None]
+#: The options last looked up and their tables, as one tuple stored and read whole, so threads sharing it never see
+#: one entry's options with another's tables (a one-entry memo by identity; it holds the options, so the identity is
+#: not reused while it is here).
+_last: list[tuple[Any, Any]] = [(None, None)]

@@ -453,18 +453,19 @@ def prep_actions(state: State) -> list[Action]:
     """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore), from
     the step's listing table (see :func:`plain_prep_actions`, the same listing the long way)."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
-    last = _last_prep
+    last = _last_prep[0]  # one read of one tuple: another thread's store replaces the whole entry, never a part
     if last[0] is o and last[1] is skills and last[2] == w and last[3] == level:
         table: tuple[Entry, ...] = last[4]
     else:
         table = _prep_table(o.pack, o.pack_sha256, o.character, skills, w, level)
-        _last_prep[:] = (o, skills, w, level, table)
+        _last_prep[0] = (o, skills, w, level, table)
     return listed(state, table)
 
 
-#: The options, skills, weapon and Level whose Preparation table was last asked for, and the table (a one-entry
-#: memo by identity in front of ``_prep_table``'s; it holds the objects, so their identities are not reused).
-_last_prep: list[Any] = [None, None, None, 0, ()]
+#: The options, skills, weapon and Level whose Preparation table was last asked for, and the table, as one tuple
+#: (a one-entry memo by identity in front of ``_prep_table``'s; it holds the objects, so their identities are not
+#: reused). Stored and read whole, so threads sharing it never see one entry's key with another's table.
+_last_prep: list[tuple[Any, ...]] = [(None, None, None, 0, ())]
 
 
 def plain_prep_actions(state: State) -> list[Action]:
