@@ -100,32 +100,10 @@ def _plan(state: State, need: list[int], large_first: bool = False) -> list[int]
             if n > have[r]:
                 return None
             have[r] -= n
-    # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
-    le = have[LE] - need[LE]
-    if le < 0:
+    left = _cover(have[SE] - need[SE], have[ME] - need[ME], have[LE] - need[LE], large_first)
+    if left is None:
         return None
-    me = have[ME] - need[ME]
-    if me < 0:  # Large Effort covers the Medium shortfall
-        le += me
-        if le < 0:
-            return None
-        me = 0
-    se = have[SE] - need[SE]
-    if se < 0:  # the Small shortfall: Medium then Large Effort, or Large then Medium
-        if large_first:
-            le += se
-            if le < 0:
-                me += le
-                le = 0
-        else:
-            me += se
-            if me < 0:
-                le += me
-                me = 0
-        if me < 0 or le < 0:
-            return None
-        se = 0
-    have[SE], have[ME], have[LE] = se, me, le
+    have[SE], have[ME], have[LE] = left
     return have
 
 
@@ -310,16 +288,21 @@ def paid_need(state: State, need: Need, gains: Resource | None = None) -> Res | 
 def _effort_left(res: Res, se_need: int, me_need: int, le_need: int, large_first: bool) -> tuple[int, int, int] | None:
     """The Small, Medium and Large Effort left once these amounts are paid as :func:`_plan` pays them (``None``:
     they cannot be)."""
-    le = res[LE].value - le_need
+    return _cover(res[SE].value - se_need, res[ME].value - me_need, res[LE].value - le_need, large_first)
+
+
+def _cover(se: int, me: int, le: int, large_first: bool) -> tuple[int, int, int] | None:
+    """The Small, Medium and Large Effort left when each category has paid for itself, leaving ``se``, ``me`` and
+    ``le`` (below 0: a shortfall), and the higher categories then cover the lower ones' shortfalls (``None``: they
+    cannot)."""
+    # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
     if le < 0:
         return None
-    me = res[ME].value - me_need
     if me < 0:  # Large Effort covers the Medium shortfall
         le += me
         if le < 0:
             return None
         me = 0
-    se = res[SE].value - se_need
     if se < 0:  # the Small shortfall: Medium then Large Effort, or Large then Medium
         if large_first:
             le += se
