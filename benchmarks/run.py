@@ -132,25 +132,45 @@ class Subject:
 # ----- our games ---------------------------------------------------------------------------------------------------
 
 
-class _Playout:
-    """Random playouts of one of our games through ``game.step`` (``checked``) or ``apply_unchecked``, resumed by
-    each call: its generator goes on, so the pieces of a figure play the games one long playout would.
+class _Resumed:
+    """Random playouts resumed by each call: the generator and the sample list go on, so the pieces of a figure play
+    the games one long playout would. Subclasses write the timed loop (:meth:`_play`)."""
 
-    ``samples``: decision states kept on the way (every seventh action's, the first :data:`SAMPLES`)."""
-
-    def __init__(self, game: Any, checked: bool) -> None:
+    def __init__(self, game: Any) -> None:
         self.game = game
-        self.apply = game.step if checked else game.apply_unchecked
         self.rng = np.random.default_rng(0)
         self.actions = 0
+        #: Decision states kept on the way (every seventh action's, the first :data:`SAMPLES`).
         self.samples: list[Any] = []
 
     def __call__(self, part: int = 0, parts: int = 1, seconds: float = 1.0) -> tuple[float, float]:
-        """Play whole games for ``seconds`` of CPU time (and until a state is sampled): steps done, CPU seconds."""
+        """Play whole games for ``seconds`` of CPU time: steps done, CPU seconds."""
+        before = self.actions
+        start = _now()
+        self.actions = self._play(start + seconds)
+        return self.actions - before, _now() - start
+
+    def _play(self, end: float) -> int:
+        """Play whole games until CPU time ``end``; the action count after them."""
+        raise NotImplementedError
+
+    def once(self, seconds: float) -> tuple[float, list[Any]]:
+        """One piece: steps per CPU second, and the sampled decision states."""
+        done, spent = self(0, 1, seconds)
+        return done / spent, self.samples
+
+
+class _Playout(_Resumed):
+    """Random playouts of one of our games through ``game.step`` (``checked``) or ``apply_unchecked``, each call
+    playing on (and until a state is sampled)."""
+
+    def __init__(self, game: Any, checked: bool) -> None:
+        super().__init__(game)
+        self.apply = game.step if checked else game.apply_unchecked
+
+    def _play(self, end: float) -> int:
         game, apply, rng, samples = self.game, self.apply, self.rng, self.samples
         actions = self.actions
-        start = _now()
-        end = start + seconds
         while _now() < end or not samples:
             state = game.new_game()
             while (player := game.current_player(state)) != TERMINAL:
@@ -163,16 +183,12 @@ class _Playout:
                         samples.append(state)
                 state = apply(state, action)
                 actions += 1
-        done = actions - self.actions
-        self.actions = actions
-        return done, _now() - start
+        return actions
 
 
 def _playouts(game: Any, seconds: float, checked: bool) -> tuple[float, list[Any]]:
     """One run of :class:`_Playout`: steps per CPU second, and the sampled decision states."""
-    playout = _Playout(game, checked)
-    done, spent = playout(0, 1, seconds)
-    return done / spent, playout.samples
+    return _Playout(game, checked).once(seconds)
 
 
 def _retained(game: Any, retained: int) -> list[Any]:
@@ -245,23 +261,17 @@ def _os_sample(state: Any, rng: np.random.Generator) -> int:
     return int(legal[int(rng.integers(len(legal)))])
 
 
-class _OsPlayout:
-    """Random playouts of an OpenSpiel game, resumed by each call as :class:`_Playout`'s: ``apply_action`` on its
-    mutable state, or (``child``) ``child``, a clone and an apply, whose decision states are kept in ``samples``."""
+class _OsPlayout(_Resumed):
+    """Random playouts of an OpenSpiel game, resumed by each call: ``apply_action`` on its mutable state, or
+    (``child``) ``child``, a clone and an apply, whose decision states are kept in ``samples``."""
 
     def __init__(self, game: Any, child: bool) -> None:
-        self.game = game
+        super().__init__(game)
         self.child = child
-        self.rng = np.random.default_rng(0)
-        self.actions = 0
-        self.samples: list[Any] = []
 
-    def __call__(self, part: int = 0, parts: int = 1, seconds: float = 1.0) -> tuple[float, float]:
-        """Play whole games for ``seconds`` of CPU time: steps done, CPU seconds."""
+    def _play(self, end: float) -> int:
         game, child, rng, samples = self.game, self.child, self.rng, self.samples
         actions = self.actions
-        start = _now()
-        end = start + seconds
         while _now() < end or (child and not samples):
             state = game.new_initial_state()
             while not state.is_terminal():
@@ -273,16 +283,12 @@ class _OsPlayout:
                 else:
                     state.apply_action(action)
                 actions += 1
-        done = actions - self.actions
-        self.actions = actions
-        return done, _now() - start
+        return actions
 
 
 def _os_playouts(game: Any, seconds: float, child: bool) -> tuple[float, list[Any]]:
     """One run of :class:`_OsPlayout`: steps per CPU second, and (``child``) the sampled decision states."""
-    playout = _OsPlayout(game, child)
-    done, spent = playout(0, 1, seconds)
-    return done / spent, playout.samples
+    return _OsPlayout(game, child).once(seconds)
 
 
 def _os_retained(game: Any, retained: int) -> list[Any]:

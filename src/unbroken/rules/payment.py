@@ -36,8 +36,8 @@ from unbroken.actions import (
     decision_from_id,
 )
 from unbroken.content.schema import Op
-from unbroken.rules.resources import ambiguous
-from unbroken.state import LE, ME, State
+from unbroken.rules.resources import ambiguous, may_choose
+from unbroken.state import State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -121,8 +121,7 @@ class Decide(Decision[State, Action]):
     def apply(self, state: State, action: Action) -> State:
         """Take ``action``, or first ask how to pay for it when the choice of Effort makes a difference (never
         without both Medium and Large Effort in hand: the cost is then not looked up, see ``may_choose``)."""
-        res = state.res
-        if not (res[ME].value and res[LE].value):  # ``may_choose``, read here
+        if not may_choose(state):
             return self.decide(state, action)
         cost = self.cost(state, action)
         if cost is not None and ambiguous(state, *cost):
