@@ -1,0 +1,202 @@
+"""Reading and writing the project's files safely: bounded reads of regular files, atomic writes.
+
+Every file the project writes (saves, records, results, reports, plots, pack exports) goes through
+:func:`atomic_write_bytes`, :func:`atomic_write_text` or :func:`atomic_writer`: the bytes go to a temporary file in
+the same folder, which is flushed and fsynced and then renamed over the target, and the folder is fsynced. A write
+that fails part-way (a full disk, a quota, a signal) leaves the old file exactly as it was and no temporary file
+behind.
+
+Every file the project reads from a user goes through :func:`read_regular`: it opens without blocking (a named pipe
+or a device never stalls), refuses anything but a regular file, checked on the open descriptor itself, and stops
+reading past a size bound, so a hostile path can neither hang the reader nor exhaust memory.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> atomic_write_text(folder / "a.txt", "hello")
+>>> read_regular(folder / "a.txt", max_bytes=10).decode()
+'hello'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any, Literal, overload
+
+from tabletop_core.errors import TabletopError
+
+__all__ = [
+    "FileReadError",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "atomic_writer",
+    "fsync_folder",
+    "read_regular",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+class FileReadError(TabletopError):
+    """A file that cannot be read as input: missing, not a regular file, too large or unreadable.
+
+    Attributes:
+        path: the path as given.
+        problem: what was wrong, in words.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+def read_regular(
+    path: PathLike,
+    *,
+    max_bytes: int,
+    error: Callable[[str, str], Exception] = FileReadError,
+) -> bytes:
+    """The bytes of the regular file ``path``, of at most ``max_bytes`` bytes.
+
+    Args:
+        path: the file to read.
+        max_bytes: the largest size accepted; a larger file is refused after reading ``max_bytes + 1`` bytes at most.
+        error: builds the exception raised, from the path (as text) and the problem (in words); by default a
+            :class:`FileReadError`.
+
+    Raises:
+        FileReadError: (or what ``error`` builds) when the file is missing, a folder, a pipe, a device or a
+            socket, larger than ``max_bytes``, or cannot be read.
+    """
+    label = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(label, flags)
+    except IsADirectoryError:
+        raise error(label, "not a regular file (a folder)") from None
+    except OSError as exc:
+        raise error(label, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise error(label, f"not a regular file ({_kind(mode)})")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, max_bytes + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise error(label, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise error(label, f"larger than {max_bytes} bytes")
+    return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
+def fsync_folder(folder: PathLike) -> None:
+    """Flush a folder's entries (a rename or a new file in it) to the disk, where the platform allows it."""
+    try:
+        fd = os.open(os.fspath(folder), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _new_file_mode(target: Path) -> int:
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@overload
+def atomic_writer(
+    path: PathLike, mode: Literal["w"] = ..., *, encoding: str = ..., newline: str | None = ...
+) -> contextlib.AbstractContextManager[IO[str]]: ...
+@overload
+def atomic_writer(
+    path: PathLike, mode: Literal["wb"], *, encoding: str = ..., newline: str | None = ...
+) -> contextlib.AbstractContextManager[IO[bytes]]: ...
+def atomic_writer(
+    path: PathLike, mode: Literal["w", "wb"] = "w", *, encoding: str = "utf-8", newline: str | None = None
+) -> contextlib.AbstractContextManager[IO[str]] | contextlib.AbstractContextManager[IO[bytes]]:
+    """A file object whose contents replace ``path`` atomically when the ``with`` block ends without an error.
+
+    The file is a temporary one in the same folder; on success it is flushed, fsynced and renamed over ``path``
+    (keeping the old file's permissions), and the folder is fsynced. If the block raises, or any of those steps
+    fails, the temporary file is removed, ``path`` is left as it was, and the exception propagates.
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
+    >>> with atomic_writer(target) as fh:
+    ...     _ = fh.write("one line\\n")
+    >>> target.read_text()
+    'one line\\n'
+    """
+    return _atomic(Path(os.fspath(path)), mode, encoding, newline)
+
+
+@contextlib.contextmanager
+def _atomic(target: Path, mode: str, encoding: str, newline: str | None) -> Iterator[IO[Any]]:
+    folder = target.parent
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    temp = Path(temp_name)
+    try:
+        os.fchmod(fd, _new_file_mode(target))
+        if mode == "wb":
+            handle: IO[Any] = os.fdopen(fd, "wb")
+        else:
+            handle = os.fdopen(fd, "w", encoding=encoding, newline=newline)
+    except BaseException:
+        os.close(fd)
+        temp.unlink(missing_ok=True)
+        raise
+    try:
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    fsync_folder(folder)
+
+
+def atomic_write_bytes(path: PathLike, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically (see :func:`atomic_writer`)."""
+    with atomic_writer(path, "wb") as fh:
+        fh.write(data)
+
+
+def atomic_write_text(path: PathLike, text: str, *, encoding: str = "utf-8") -> None:
+    """Replace ``path`` with ``text`` atomically (see :func:`atomic_writer`); newlines are written as given."""
+    with atomic_writer(path, "w", encoding=encoding, newline="") as fh:
+        fh.write(text)
