@@ -30,11 +30,14 @@ from typing import IO, Any, Literal, overload
 from tabletop_core.errors import TabletopError
 
 __all__ = [
+    "AppendLog",
     "FileReadError",
     "atomic_write_bytes",
     "atomic_write_text",
     "atomic_writer",
+    "free_name",
     "fsync_folder",
+    "open_regular",
     "read_regular",
 ]
 
@@ -53,6 +56,60 @@ class FileReadError(TabletopError):
         self.path = path
         self.problem = problem
         super().__init__(f"{path}: {problem}")
+
+
+def _open_checked(label: str, error: Callable[[str, str], Exception]) -> int:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(label, flags)
+    except IsADirectoryError:
+        raise error(label, "not a regular file (a folder)") from None
+    except FileNotFoundError:
+        raise error(label, "cannot read: no such file") from None
+    except OSError as exc:
+        raise error(label, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise error(label, f"cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise error(label, f"not a regular file ({_kind(mode)})")
+    return fd
+
+
+@contextlib.contextmanager
+def open_regular(
+    path: PathLike, *, max_bytes: int, error: Callable[[str, str], Exception] = FileReadError
+) -> Iterator[IO[bytes]]:
+    """The regular file ``path`` opened for reading as bytes, for a reader that streams it (line by line).
+
+    The same checks as :func:`read_regular` come first (no blocking open, regular files only), and a file already
+    larger than ``max_bytes`` is refused before a byte is read.
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "lines.txt"
+    >>> atomic_write_text(target, "a\\nb\\n")
+    >>> with open_regular(target, max_bytes=100) as fh:
+    ...     fh.readlines()
+    [b'a\\n', b'b\\n']
+
+    Raises:
+        FileReadError: (or what ``error`` builds) as :func:`read_regular` does.
+    """
+    label = os.fspath(path)
+    fd = _open_checked(label, error)
+    try:
+        size = os.fstat(fd).st_size
+        if size > max_bytes:
+            raise error(label, f"larger than {max_bytes} bytes ({size})")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        yield handle
 
 
 def read_regular(
@@ -74,17 +131,8 @@ def read_regular(
             socket, larger than ``max_bytes``, or cannot be read.
     """
     label = os.fspath(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = _open_checked(label, error)
     try:
-        fd = os.open(label, flags)
-    except IsADirectoryError:
-        raise error(label, "not a regular file (a folder)") from None
-    except OSError as exc:
-        raise error(label, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise error(label, f"not a regular file ({_kind(mode)})")
         chunks: list[bytes] = []
         size = 0
         while size <= max_bytes:
@@ -200,3 +248,87 @@ def atomic_write_text(path: PathLike, text: str, *, encoding: str = "utf-8") -> 
     """Replace ``path`` with ``text`` atomically (see :func:`atomic_writer`); newlines are written as given."""
     with atomic_writer(path, "w", encoding=encoding, newline="") as fh:
         fh.write(text)
+
+
+def free_name(path: PathLike) -> Path:
+    """``path`` if nothing is there, else the first free ``NAME-2.EXT``, ``NAME-3.EXT``, ... beside it.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> atomic_write_text(folder / "game.json", "{}")
+    >>> free_name(folder / "game.json").name, free_name(folder / "other.json").name
+    ('game-2.json', 'other.json')
+    """
+    target = Path(os.fspath(path))
+    if not os.path.lexists(target):
+        return target
+    number = 2
+    while True:
+        candidate = target.with_name(f"{target.stem}-{number}{target.suffix}")
+        if not os.path.lexists(candidate):
+            return candidate
+        number += 1
+
+
+class AppendLog:
+    """A file that grows by whole lines: each :meth:`write_line` is one ``write`` of the whole line to a file opened
+    for appending (so a process killed at any moment leaves whole lines, or at most one line cut short at the end),
+    and the data is fsynced at most every ``sync_every`` seconds and on :meth:`close`.
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
+    >>> with AppendLog(target) as log:
+    ...     log.write_line('{"a": 1}')
+    >>> target.read_text()
+    '{"a": 1}\\n'
+    """
+
+    def __init__(self, path: PathLike, *, sync_every: float = 1.0) -> None:
+        self.path = Path(os.fspath(path))
+        self.sync_every = sync_every
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+        self._fd: int | None = os.open(self.path, flags, 0o666)
+        self._dirty = False
+        self._synced = _monotonic()
+        fsync_folder(self.path.parent)
+
+    def write_line(self, line: str) -> None:
+        """Append ``line`` and a newline, in one write."""
+        if self._fd is None:
+            raise ValueError("the log is closed")
+        data = (line + "\n").encode("utf-8")
+        written = os.write(self._fd, data)
+        while written < len(data):  # a short write (a signal, a nearly full disk): write the rest
+            written += os.write(self._fd, data[written:])
+        self._dirty = True
+        if _monotonic() - self._synced >= self.sync_every:
+            self.sync()
+
+    def sync(self) -> None:
+        """Flush what was written to the disk."""
+        if self._fd is not None and self._dirty:
+            os.fsync(self._fd)
+            self._dirty = False
+        self._synced = _monotonic()
+
+    def close(self) -> None:
+        """Sync and close (again: nothing)."""
+        if self._fd is None:
+            return
+        try:
+            self.sync()
+        finally:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> AppendLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _monotonic() -> float:
+    import time
+
+    return time.monotonic()

@@ -48,6 +48,7 @@ __all__ = [
     "action_from_json",
     "check_sizes",
     "from_json",
+    "parse_json",
     "state_from_json",
     "structure",
     "tag_of",
@@ -699,6 +700,41 @@ def _locate(value: Any, where: str) -> None:
                 raise StateFormatError(f"{path}: a key of {len(k)} characters (at most {MAX_STRING})")
             stack.append((v, f"{path}.{k}" if k.isidentifier() else f"{path}[{_short(k)}]", depth + 1))
     raise AssertionError("check_sizes found a bound broken that _locate did not")  # pragma: no cover
+
+
+def parse_json(text: str | bytes, *, max_bytes: int = MAX_BYTES, strings: bool = False) -> Any:
+    """Parse any JSON text within the bounds of :func:`check_sizes`: at most ``max_bytes``, nested at most
+    :data:`MAX_DEPTH` deep, no ``NaN`` or ``Infinity``; every failure is a :class:`StateFormatError`.
+
+    ``strings`` also bounds each string (:data:`MAX_STRING`); without it strings are bounded by ``max_bytes`` only.
+
+    >>> parse_json('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> parse_json("[" * 100000)
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.StateFormatError: JSON nested too deeply (past 32 at character 32)
+    """
+    if isinstance(text, bytes | bytearray):
+        if len(text) > max_bytes:
+            raise StateFormatError(f"JSON of {len(text)} bytes is too large (at most {max_bytes})")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StateFormatError(f"not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    if len(text) > max_bytes:
+        raise StateFormatError(f"JSON of {len(text)} characters is too large (at most {max_bytes})")
+    where = _too_deep_at(text)
+    if where >= 0:
+        raise StateFormatError(f"JSON nested too deeply (past {MAX_DEPTH} at character {where})")
+    try:
+        doc = _DECODER.decode(text)
+    except RecursionError:
+        raise StateFormatError(f"JSON nested too deeply (past {MAX_DEPTH})") from None
+    except ValueError as exc:  # JSONDecodeError, int digit limits, non-finite constants
+        raise StateFormatError(f"not valid JSON: {exc}") from None
+    check_sizes(doc, strings=strings)
+    return doc
 
 
 def parse_document(text: str | bytes, expected_format: str = FORMAT) -> dict[str, Any]:

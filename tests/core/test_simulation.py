@@ -90,12 +90,14 @@ def test_too_few_agents_are_refused() -> None:
 def test_agent_specs_read_parameters_and_classes() -> None:
     assert parse_agent_spec("ismcts:seconds=1,rollout=heuristic").params == (("seconds", 1), ("rollout", "heuristic"))
     assert parse_agent_spec("unrest.bots:EmpireBot").seats() == frozenset({1})
-    with pytest.raises(OptionError, match="not a built-in agent"):
+    with pytest.raises(OptionError, match="not an installed agent"):
         parse_agent_spec("alphazero")
     with pytest.raises(OptionError, match="key=value"):
         parse_agent_spec("mcts:400")
+    with pytest.raises(OptionError, match="allow-import-agent"):
+        parse_agent_spec("nowhere.at_all:Bot")
     with pytest.raises(OptionError, match="cannot load"):
-        parse_agent_spec("nowhere.at_all:Bot").seats()
+        parse_agent_spec("nowhere.at_all:Bot", allow_import=True).seats()
 
 
 # ----- wins by utility ----------------------------------------------------------------------------------------

@@ -1,8 +1,18 @@
 """Agent specs: a short text that names an agent and its parameters, and the seats an agent can play.
 
-A spec is ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE`` for a built-in agent, or ``package.module:Class`` (optionally
-followed by ``:KEY=VALUE,...``, passed to the constructor) for a user's class. Values are read as JSON, else as
-text. The built-in names:
+A spec is ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE`` for an installed agent, or ``package.module:Class``
+(optionally followed by ``:KEY=VALUE,...``, passed to the constructor) for a class. Values are read as JSON, else as
+text.
+
+**The registry of installed agents.** A name resolves against the built-in agents below and the agents installed
+packages publish in the ``tabletop.agents`` entry-point group (``unrest-empire = "unrest.bots:EmpireBot"`` in a
+``pyproject.toml``; the entry point is a class or a function taking the spec's parameters as keyword arguments and
+returning an agent). A ``package.module:Class`` spec whose target an installed entry point publishes resolves
+through that entry point too. Any other ``package.module:Class`` is imported only when the caller passes
+``allow_import=True``, which the command line does only for its own options and only behind
+``--allow-import-agent``: a spec read from a file (a saved game, a results folder) never imports a module.
+
+The built-in names:
 
 =============  ==========================================================================================
 ``random``     :class:`~tabletop_core.agents.RandomAgent`
@@ -30,16 +40,53 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import attrs
 
 from tabletop_core.errors import OptionError
 
-__all__ = ["BUILTIN_AGENTS", "AgentSpec", "declared_seats", "parse_agent_spec", "resolve_seat", "seat_names"]
+__all__ = [
+    "AGENT_ENTRY_POINT_GROUP",
+    "BUILTIN_AGENTS",
+    "AgentSpec",
+    "declared_seats",
+    "installed_agents",
+    "parse_agent_spec",
+    "resolve_seat",
+    "seat_names",
+]
 
 #: The names of the built-in agents a spec may use.
 BUILTIN_AGENTS = ("random", "first", "heuristic", "mcts", "ismcts")
+
+#: The entry-point group through which installed packages publish agents.
+AGENT_ENTRY_POINT_GROUP = "tabletop.agents"
+
+#: What the refusal of an unregistered module path says.
+IMPORT_FLAG = "--allow-import-agent"
+
+
+def _agent_entry_points() -> tuple[EntryPoint, ...]:
+    return tuple(entry_points(group=AGENT_ENTRY_POINT_GROUP))
+
+
+def installed_agents() -> tuple[str, ...]:
+    """The names a spec may use without importing anything itself: the built-in ones, then the published ones.
+
+    >>> installed_agents()[:5]
+    ('random', 'first', 'heuristic', 'mcts', 'ismcts')
+    """
+    published = sorted({ep.name for ep in _agent_entry_points()} - set(BUILTIN_AGENTS))
+    return (*BUILTIN_AGENTS, *published)
+
+
+def _published(name: str = "", target: str = "") -> EntryPoint | None:
+    for ep in _agent_entry_points():
+        if (name and ep.name == name) or (target and ep.value.replace(" ", "") == target):
+            return ep
+    return None
 
 
 def declared_seats(agent: Any) -> frozenset[int] | None:
@@ -92,8 +139,9 @@ class AgentSpec:
 
     Attributes:
         text: the spec as written (also the agent's label in results).
-        kind: a name of :data:`BUILTIN_AGENTS`, or ``class`` for a user's class.
-        target: for ``class``, the ``module:Class`` path; empty otherwise.
+        kind: a name of :data:`BUILTIN_AGENTS`, ``installed`` for an agent published in the ``tabletop.agents``
+            entry-point group, or ``class`` for a class imported by module path (only with ``allow_import``).
+        target: for ``installed`` and ``class``, the ``module:Class`` path; empty otherwise.
         params: the keyword arguments, in the order written.
     """
 
@@ -103,15 +151,20 @@ class AgentSpec:
     params: tuple[tuple[str, Any], ...] = ()
 
     def _class(self) -> Any:
-        module, _, name = self.target.partition(":")
         try:
+            if self.kind == "installed":
+                ep = _published(target=self.target)
+                if ep is None:
+                    raise OptionError(f"agent spec {self.text!r}: {self.target!r} is no longer installed")
+                return ep.load()
+            module, _, name = self.target.partition(":")
             return getattr(import_module(module), name)
         except (ImportError, AttributeError) as exc:
             raise OptionError(f"agent spec {self.text!r}: cannot load {self.target!r}: {exc}") from exc
 
     def seats(self) -> frozenset[int] | None:
         """The seats this agent can play (``None``: any)."""
-        return declared_seats(self._class()) if self.kind == "class" else None
+        return declared_seats(self._class()) if self.kind in ("class", "installed") else None
 
     def build(self, game: Any, state: Any, seat: int) -> Any:
         """A fresh agent for ``seat`` of ``game`` (``state`` is the initial state, for ``heuristic``)."""
@@ -129,32 +182,60 @@ class AgentSpec:
                 if kwargs:
                     raise OptionError(f"agent spec {self.text!r}: heuristic takes no parameters")
                 return game.default_agents(state)[seat]
-            if self.kind == "class":
+            if self.kind in ("class", "installed"):
                 return self._class()(**kwargs)
             return factories[self.kind](**kwargs)
         except TypeError as exc:
             raise OptionError(f"agent spec {self.text!r}: {exc}") from exc
 
 
-def parse_agent_spec(text: str) -> AgentSpec:
-    """Read an agent spec (see the module docs).
+def parse_agent_spec(text: str, *, allow_import: bool = False) -> AgentSpec:
+    """Read an agent spec (see the module docs) and resolve it against the registry of installed agents.
 
-    >>> parse_agent_spec("unrest.bots:EmpireBot").target
+    >>> parse_agent_spec("unrest-empire").target
     'unrest.bots:EmpireBot'
+    >>> parse_agent_spec("unrest.bots:EmpireBot").kind  # published, so no import of a path is needed
+    'installed'
     >>> parse_agent_spec("mcts:seconds=0.5").params
     (('seconds', 0.5),)
+    >>> parse_agent_spec("os:system:command=true")
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.OptionError: agent spec 'os:system:command=true' names no installed agent ...
+
+    Args:
+        text: the spec.
+        allow_import: let a ``package.module:Class`` that no installed package publishes be imported. Only for a
+            spec a person typed on the command line with ``--allow-import-agent``, never for one read from a file.
 
     Raises:
-        OptionError: for an unknown built-in name or a malformed parameter.
+        OptionError: for a name no installed agent has, a module path without ``allow_import``, or a malformed
+            parameter.
     """
+    if not isinstance(text, str):
+        raise OptionError(f"agent spec {text!r}: not a text")
     text = text.strip()
     head, _, rest = text.partition(":")
     if head in BUILTIN_AGENTS:
         return AgentSpec(text, head, "", _params(rest, text))
+    ep = _published(name=head) if head else None
+    if ep is not None:
+        return AgentSpec(text, "installed", ep.value.replace(" ", ""), _params(rest, text))
     name, _, params = rest.partition(":")
-    if not rest or not name or not head.replace(".", "").replace("_", "").isalnum():
-        raise OptionError(f"agent spec {text!r}: not a built-in agent ({', '.join(BUILTIN_AGENTS)}) nor module:Class")
-    return AgentSpec(text, "class", f"{head}:{name}", _params(params, text))
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    if not rest or not name or not head.replace(".", "").replace("_", "").isalnum() or not name.isidentifier():
+        raise OptionError(
+            f"agent spec {shown!r}: not an installed agent ({', '.join(installed_agents())}) nor module:Class"
+        )
+    target = f"{head}:{name}"
+    if _published(target=target) is not None:
+        return AgentSpec(text, "installed", target, _params(params, text))
+    if not allow_import:
+        raise OptionError(
+            f"agent spec {shown!r} names no installed agent ({', '.join(installed_agents())}); a class is imported "
+            f"by its module path only from the command line, with {IMPORT_FLAG}, never from a file"
+        )
+    return AgentSpec(text, "class", target, _params(params, text))
 
 
 def resolve_seat(key: str, names: Sequence[str]) -> int:

@@ -7,6 +7,14 @@ decisions, its wall time and, with ``records=True``, the file of its replayable 
 Ctrl-C keeps every finished game; running the same plan into the same directory again plays only the games that
 are missing. The games a worker plays depend only on the plan, so the results are the same for any number of
 workers and either backend (only the wall times differ).
+
+**One writer at a time.** A run holds a lock on ``DIR/writer.lock`` (an ``fcntl`` lock, released by the system
+when the process ends however it ends) with the holder's process id and host written in it; a second run into
+the same folder is refused with a message naming the holder. **Readers never change the folder.**
+:func:`load_results` reads every line it can, skips each damaged line (and names it in
+:attr:`Results.problems`), counts a game once however often its line appears, and ignores games outside the plan;
+only a resuming run may repair the folder, and only by cutting a last line left unfinished by a hard stop, kept in
+``DIR/games.jsonl.cut``.
 """
 
 from __future__ import annotations
@@ -16,9 +24,12 @@ import logging
 import math
 import multiprocessing
 import os
+import queue
 import signal
+import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +39,47 @@ import numpy as np
 from tabletop_core.agents.base import SearchAgent
 from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.errors import OptionError, StateFormatError
+from tabletop_core.files import AppendLog, atomic_write_text, open_regular, read_regular
 from tabletop_core.records import play
-from tabletop_core.registry import load_game
+from tabletop_core.registry import installed_game, is_installed_game, load_game
+from tabletop_core.serialize import parse_json
 from tabletop_core.simulation.outcomes import seat_outcomes
 from tabletop_core.simulation.plan import Simulation
 
-__all__ = ["BACKENDS", "GAMES_FILE", "PLAN_FILE", "Results", "load_results", "play_game", "run"]
+__all__ = [
+    "BACKENDS",
+    "GAMES_FILE",
+    "LOCK_FILE",
+    "MAX_LINE_BYTES",
+    "MAX_PLAN_BYTES",
+    "MAX_RESULTS_BYTES",
+    "PLAN_FILE",
+    "FolderLockedError",
+    "Results",
+    "load_results",
+    "play_game",
+    "run",
+    "usable_workers",
+]
 
 BACKENDS = ("local", "ray")
 PLAN_FILE = "run.json"
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.json"
 RECORDS_DIR = "records"
+LOCK_FILE = "writer.lock"
+CUT_FILE = "games.jsonl.cut"
+#: The largest ``run.json`` read (a plan is a few hundred bytes).
+MAX_PLAN_BYTES = 1 << 20
+#: The largest ``games.jsonl`` read (about ten million games of a few hundred bytes each).
+MAX_RESULTS_BYTES = 4 << 30
+#: The longest result line read (a line is a few hundred bytes; records are files of their own).
+MAX_LINE_BYTES = 1 << 16
+
+
+class FolderLockedError(OptionError):
+    """A results folder another run is writing (its holder named in the message)."""
+
 
 Progress = Callable[[int, int], None]
 
@@ -88,14 +128,16 @@ def play_game(
     return line
 
 
-def _play_batch(plan: str, tasks: Sequence[Sequence[int]], records: bool) -> list[dict[str, Any]]:
+def _play_batch(
+    plan: str, tasks: Sequence[Sequence[int]], records: bool, allow_import: bool = False
+) -> list[dict[str, Any]]:
     """Play some games of a plan (what a worker process or a Ray task runs)."""
     sim = Simulation.from_json(plan)
     game = load_game(sim.game)
     options = dict(sim.options)
     state = game.initial_state(game.make_options(**options))
     names = list(seat_names(game, state))
-    specs = {text: parse_agent_spec(text) for seating in sim.seatings for text in seating}
+    specs = {text: parse_agent_spec(text, allow_import=allow_import) for seating in sim.seatings for text in seating}
     lines = []
     for seating, deal in tasks:
         agents = [specs[text].build(game, state, seat) for seat, text in enumerate(sim.seatings[seating])]
@@ -106,7 +148,7 @@ def _play_batch(plan: str, tasks: Sequence[Sequence[int]], records: bool) -> lis
     return lines
 
 
-def _play_batch_args(args: tuple[str, Sequence[Sequence[int]], bool]) -> list[dict[str, Any]]:
+def _play_batch_args(args: tuple[str, Sequence[Sequence[int]], bool, bool]) -> list[dict[str, Any]]:
     return _play_batch(*args)
 
 
@@ -120,19 +162,34 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _batches(tasks: Sequence[tuple[int, int]], size: int) -> list[list[tuple[int, int]]]:
-    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+def _batches(tasks: Iterable[tuple[int, int]], size: int) -> Iterator[list[tuple[int, int]]]:
+    it = iter(tasks)
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+def usable_workers(workers: int, tasks: int, *, backend: str = "local", address: str | None = None) -> int:
+    """The workers a run can use: no more than its tasks, nor (on this machine) than its CPUs.
+
+    >>> usable_workers(1000, 2) == min(2, os.cpu_count() or 1)
+    True
+    """
+    cap = max(1, tasks)
+    if backend == "local" or not address:
+        cap = min(cap, os.cpu_count() or 1)
+    return max(1, min(workers, cap))
 
 
 def map_batches(
-    fn: Callable[[Any], list[Any]], batches: Sequence[Any], *, workers: int, backend: str, address: str | None
+    fn: Callable[[Any], list[Any]], batches: Iterable[Any], *, workers: int, backend: str, address: str | None
 ) -> Iterator[list[Any]]:
     """Run ``fn`` on every batch, yielding each result as it finishes (in any order).
 
     The one place where work meets a backend, shared by the simulation and the analysis: in this process when
     ``workers`` is 1, else on a local process pool (``local``), or as Ray tasks of one CPU each (``ray``: on a local
     instance started with ``workers`` CPUs and shut down after, or on the cluster at ``address``). ``fn`` must be a
-    module-level function so that workers can import it.
+    module-level function so that workers can import it. ``batches`` is read as work is handed out (a few per
+    worker ahead), so it may be a generator of any length.
 
     Raises:
         OptionError: for the ray backend when Ray is not installed.
@@ -145,14 +202,44 @@ def map_batches(
     else:
         pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
         try:
-            yield from pool.imap_unordered(fn, batches)
+            yield from _bounded_pool(pool, fn, batches, 2 * workers)
             pool.close()
         finally:
             pool.terminate()
             pool.join()
 
 
-def _ray(fn: Callable[[Any], list[Any]], batches: Sequence[Any], workers: int, address: str | None) -> Any:
+def _bounded_pool(pool: Any, fn: Callable[[Any], list[Any]], batches: Iterable[Any], window: int) -> Iterator[Any]:
+    """``pool.imap_unordered`` with at most ``window`` batches handed out and not yet returned."""
+    done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    it = iter(batches)
+    pending = 0
+
+    def submit() -> bool:
+        batch = next(it, _END)
+        if batch is _END:
+            return False
+        pool.apply_async(
+            fn, (batch,), callback=lambda r: done.put((True, r)), error_callback=lambda e: done.put((False, e))
+        )
+        return True
+
+    while pending < window and submit():
+        pending += 1
+    while pending:
+        ok, value = done.get()
+        pending -= 1
+        if not ok:
+            raise value
+        if submit():
+            pending += 1
+        yield value
+
+
+_END = object()
+
+
+def _ray(fn: Callable[[Any], list[Any]], batches: Iterable[Any], workers: int, address: str | None) -> Any:
     try:
         import ray
     except ImportError as exc:
@@ -164,12 +251,15 @@ def _ray(fn: Callable[[Any], list[Any]], batches: Sequence[Any], workers: int, a
         else:
             ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     task = ray.remote(num_cpus=1)(fn)
-    pending = [task.remote(batch) for batch in batches]
+    it = iter(batches)
+    window = 4 * workers
+    pending = [task.remote(batch) for batch in islice(it, window)]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 yield ray.get(ref)
+            pending.extend(task.remote(batch) for batch in islice(it, window - len(pending)))
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -183,13 +273,19 @@ class Results:
 
     Attributes:
         simulation: the plan.
-        lines: one result line per finished game, sorted by seating and deal.
+        lines: one result line per finished game of the plan, sorted by seating and deal (each game once).
         out: the directory they were written to (``None`` when nothing was written).
+        problems: one line per damaged result line skipped (naming the file and the line number).
+        duplicates: lines skipped because their game was already read (two writers, a copy by hand).
+        beyond: lines skipped because their game lies outside the plan (a rerun with fewer ``--games``).
     """
 
     simulation: Simulation
     lines: tuple[dict[str, Any], ...]
     out: Path | None = None
+    problems: tuple[str, ...] = ()
+    duplicates: int = 0
+    beyond: int = 0
 
     @property
     def complete(self) -> bool:
@@ -202,53 +298,247 @@ class Results:
 
         return summarize(self.simulation, self.lines)
 
+    def notes(self) -> list[str]:
+        """What reading skipped, in words: each damaged line, then the counts around them."""
+        out = list(self.problems)
+        if self.problems:
+            out.append(
+                f"{GAMES_FILE}: {len(self.problems)} damaged line(s) skipped; {len(self.lines)} games read around them"
+            )
+        if self.duplicates:
+            out.append(f"{GAMES_FILE}: {self.duplicates} repeated line(s) of games already read were not counted again")
+        if self.beyond:
+            out.append(
+                f"{GAMES_FILE}: {self.beyond} game(s) outside the plan ({PLAN_FILE}) kept in the file, not counted"
+            )
+        return out
 
-def _read_lines(path: Path) -> list[dict[str, Any]]:
-    """The result lines of ``path``; a last line cut short by a hard stop is dropped from the file."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    lines, good = [], 0
-    for raw in data.splitlines(keepends=True):
-        try:
+
+def _number(value: object) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]  # checked by type()
+
+
+def line_problem(line: object, sim: Simulation) -> str | None:
+    """What is wrong with one parsed result line for the plan ``sim`` (``None``: nothing).
+
+    >>> sim = Simulation("kuhn", (("random", "first"),), 2)
+    >>> line_problem([], sim), line_problem({"seating": 0, "deal": "x"}, sim)
+    ('a result line must be a JSON object, not a list', "deal must be a whole number >= 0, not 'x'")
+    """
+    if not isinstance(line, dict):
+        return f"a result line must be a JSON object, not {'a list' if isinstance(line, list) else type(line).__name__}"
+    seating, deal = line.get("seating"), line.get("deal")
+    if type(seating) is not int or not 0 <= seating < len(sim.seatings):
+        return f"seating must be a seating number of the plan (0-{len(sim.seatings) - 1}), not {_short(seating)}"
+    if type(deal) is not int or deal < 0:
+        return f"deal must be a whole number >= 0, not {_short(deal)}"
+    players = len(sim.seatings[seating])
+    if line.get("agents") != list(sim.seatings[seating]):
+        return f"agents {_short(line.get('agents'))} are not seating {seating}'s {list(sim.seatings[seating])}"
+    seats = line.get("seats")
+    if not isinstance(seats, list) or len(seats) != players or not all(isinstance(x, str) for x in seats):
+        return f"seats must be {players} seat names, not {_short(seats)}"
+    returns, outcomes = line.get("returns"), line.get("outcomes")
+    if returns is None:
+        if outcomes is not None:
+            return "a game without returns has no outcomes"
+    else:
+        if not isinstance(returns, list) or len(returns) != players or not all(_number(r) for r in returns):
+            return f"returns must be {players} numbers or null, not {_short(returns)}"
+        if not isinstance(outcomes, list) or len(outcomes) != players:
+            return f"outcomes must be {players} of win, tie, loss, not {_short(outcomes)}"
+        if not all(o in ("win", "tie", "loss") for o in outcomes):
+            return f"outcomes must be {players} of win, tie, loss, not {_short(outcomes)}"
+    for key in ("length", "decisions"):
+        if type(line.get(key)) is not int or line[key] < 0:
+            return f"{key} must be a whole number >= 0, not {_short(line.get(key))}"
+    if not _number(line.get("seconds")):
+        return f"seconds must be a number, not {_short(line.get('seconds'))}"
+    if type(line.get("seed")) is not int:
+        return f"seed must be a whole number, not {_short(line.get('seed'))}"
+    if "record" in line and not isinstance(line["record"], str):
+        return f"record must be a file name, not {_short(line['record'])}"
+    return None
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _read_lines(path: Path, sim: Simulation) -> tuple[list[dict[str, Any]], list[str], int, int]:
+    """The result lines of ``path`` for ``sim``: (lines, problems, duplicates, beyond). Never changes the file."""
+    try:
+        opened = open_regular(path, max_bytes=MAX_RESULTS_BYTES, error=_state_error)
+        fh = opened.__enter__()
+    except StateFormatError:
+        if not os.path.lexists(path):
+            return [], [], 0, 0
+        raise
+    lines: list[dict[str, Any]] = []
+    problems: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    duplicates = beyond = 0
+    try:
+        number = 0
+        while True:
+            raw = fh.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            number += 1
+            where = f"{path}: line {number}"
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                problems.append(f"{where}: longer than {MAX_LINE_BYTES} bytes")
+                while raw and not raw.endswith(b"\n"):
+                    raw = fh.readline(MAX_LINE_BYTES + 1)
+                continue
             if not raw.endswith(b"\n"):
-                raise ValueError("unterminated line")
-            lines.append(json.loads(raw))
-        except ValueError:
-            break
-        good += len(raw)
-    if good < len(data):
-        with path.open("r+b") as fh:
-            fh.truncate(good)
-    return lines
+                problems.append(f"{where}: cut short (the last line of a run stopped hard; a resumed run repairs it)")
+                break
+            if not raw.strip():
+                continue
+            try:
+                line = parse_json(raw, max_bytes=MAX_LINE_BYTES)
+            except StateFormatError as exc:
+                problems.append(f"{where}: {exc}")
+                continue
+            problem = line_problem(line, sim)
+            if problem is not None:
+                problems.append(f"{where}: {problem}")
+                continue
+            key = (line["seating"], line["deal"])
+            if line["deal"] >= sim.games:
+                beyond += 1
+            elif key in seen:
+                duplicates += 1
+            else:
+                seen.add(key)
+                lines.append(line)
+    except OSError as exc:
+        raise StateFormatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        opened.__exit__(None, None, None)
+    return lines, problems, duplicates, beyond
 
 
-def load_results(out: str | os.PathLike[str]) -> Results:
-    """The plan and the finished games in a results directory.
+def _state_error(path: str, problem: str) -> Exception:
+    return StateFormatError(f"{path}: {problem}")
+
+
+def read_plan(folder: Path) -> Simulation:
+    """The plan of a results folder, its game and agents checked against the installed registries.
 
     Raises:
-        StateFormatError: when ``out`` holds no simulation.
+        StateFormatError: when the folder holds no readable plan, or the plan names a game no installed package
+            provides (nothing it names is imported).
+    """
+    path = folder / PLAN_FILE
+    if not folder.is_dir():
+        raise StateFormatError(f"{folder}: not a simulation results directory (no such folder)")
+    try:
+        sim = Simulation.from_json(read_regular(path, max_bytes=MAX_PLAN_BYTES, error=_state_error).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise StateFormatError(f"{path}: not UTF-8 text") from None
+    except (OptionError, StateFormatError) as exc:
+        raise StateFormatError(f"{folder}: not a simulation results directory ({exc})") from None
+    if not is_installed_game(sim.game):
+        try:
+            installed_game(sim.game)
+        except StateFormatError as exc:
+            raise StateFormatError(f"{path}: {exc}") from None
+    return sim
+
+
+def load_results(out: str | os.PathLike[str], *, plan: Simulation | None = None) -> Results:
+    """The plan and the finished games in a results directory, read without changing anything in it.
+
+    A damaged line is skipped and named in :attr:`Results.problems`; a game whose line appears twice counts once;
+    a game outside the plan is not counted (:attr:`Results.beyond`).
+
+    Args:
+        out: the folder.
+        plan: read the games against this plan instead of the folder's ``run.json`` (a run resuming with its
+            own, checked plan).
+
+    Raises:
+        StateFormatError: when ``out`` holds no simulation, or a plan that names a game or an agent no installed
+            package provides.
     """
     folder = Path(out)
+    sim = plan if plan is not None else read_plan(folder)
+    lines, problems, duplicates, beyond = _read_lines(folder / GAMES_FILE, sim)
+    lines.sort(key=lambda ln: (ln["seating"], ln["deal"]))
+    return Results(sim, tuple(lines), folder, tuple(problems), duplicates, beyond)
+
+
+def _repair_last_line(path: Path) -> int:
+    """Cut a last line left unfinished by a hard stop, appending what was cut to ``games.jsonl.cut``; the bytes cut."""
     try:
-        sim = Simulation.from_json((folder / PLAN_FILE).read_text(encoding="utf-8"))
-    except (OSError, OptionError) as exc:
-        raise StateFormatError(f"{folder}: not a simulation results directory ({exc})") from exc
-    lines = sorted(_read_lines(folder / GAMES_FILE), key=lambda ln: (ln["seating"], ln["deal"]))
-    return Results(sim, tuple(lines), folder)
+        with path.open("rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            if size == 0:
+                return 0
+            back = min(size, MAX_LINE_BYTES + 1)
+            fh.seek(size - back)
+            tail = fh.read(back)
+    except FileNotFoundError:
+        return 0
+    if tail.endswith(b"\n"):
+        return 0
+    keep = tail.rfind(b"\n") + 1  # 0 when the whole tail is one unfinished line
+    cut = tail[keep:]
+    good = size - len(cut)
+    with AppendLog(path.parent / CUT_FILE, sync_every=0) as side:
+        side.write_line(cut.decode("utf-8", errors="replace"))
+    with path.open("r+b") as fh:
+        fh.truncate(good)
+        os.fsync(fh.fileno())
+    return len(cut)
 
 
-def _prepare(sim: Simulation, folder: Path) -> list[dict[str, Any]]:
+class _FolderLock:
+    """The write lock of a results folder (``fcntl.flock`` on ``writer.lock``), naming its holder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / LOCK_FILE
+        self.fd: int | None = None
+
+    def __enter__(self) -> _FolderLock:
+        import fcntl
+
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 512, 0).decode("utf-8", errors="replace").strip() or "another process"
+            os.close(fd)
+            raise FolderLockedError(
+                f"{self.path.parent} is being written by another run ({holder}); wait for it to finish, or use "
+                "another --out"
+            ) from None
+        os.ftruncate(fd, 0)
+        since = time.strftime("%Y-%m-%d %H:%M:%S")
+        os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()} since {since}\n".encode(), 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            os.close(self.fd)  # closing the descriptor releases the lock
+            self.fd = None
+
+
+def _prepare(sim: Simulation, folder: Path) -> Results:
     folder.mkdir(parents=True, exist_ok=True)
     plan_path = folder / PLAN_FILE
-    if plan_path.exists():
-        old = load_results(folder)
-        if not old.simulation.same_work(sim):
-            raise OptionError(
-                f"{folder} holds results of another simulation ({old.simulation.to_json()}); use another --out"
-            )
-    plan_path.write_text(sim.to_json() + "\n", encoding="utf-8")
-    return [ln for ln in _read_lines(folder / GAMES_FILE) if ln["deal"] < sim.games]
+    if os.path.lexists(plan_path):
+        old = read_plan(folder)
+        if not old.same_work(sim):
+            raise OptionError(f"{folder} holds results of another simulation ({old.to_json()}); use another --out")
+    _repair_last_line(folder / GAMES_FILE)
+    atomic_write_text(plan_path, sim.to_json() + "\n")
+    return load_results(folder, plan=sim)
 
 
 def run(
@@ -261,6 +551,7 @@ def run(
     records: bool = False,
     progress: Progress | None = None,
     batch_size: int | None = None,
+    allow_import: bool = False,
 ) -> Results:
     """Play every game of ``sim`` that ``out`` does not already hold, writing each as it finishes.
 
@@ -273,54 +564,93 @@ def run(
         records: keep each game's replayable record (``out/records/``).
         progress: called as ``progress(done, total)`` after each batch of games (and once at the start).
         batch_size: games per task (default: 1 locally; on Ray eight tasks per worker, at most 64 games each).
+        allow_import: let the plan's agent specs import classes by module path (as ``Simulation.build``).
+
+    Workers beyond what the run can use (its games, this machine's CPUs) are not started: see
+    :func:`usable_workers`.
 
     Raises:
+        OptionError: for a bad backend, worker count or batch size, a folder holding another plan, or a folder
+            another run is writing (:class:`FolderLockedError`).
         KeyboardInterrupt: after Ctrl-C, once every finished game is written and the workers are stopped.
     """
     if backend not in BACKENDS:
         raise OptionError(f"backend must be one of {BACKENDS}, not {backend!r}")
-    if workers < 1:
-        raise OptionError(f"workers must be >= 1, not {workers}")
+    if type(workers) is not int or workers < 1:
+        raise OptionError(f"workers must be a whole number >= 1, not {workers!r}")
+    if batch_size is not None and (type(batch_size) is not int or batch_size < 1):
+        raise OptionError(f"batch_size must be a whole number >= 1, not {batch_size!r}")
     if address and backend != "ray":
         raise OptionError("--address needs the ray backend")
+    for seating in sim.seatings:  # every agent resolves before a game is played or a file is touched
+        for text in seating:
+            parse_agent_spec(text, allow_import=allow_import)
+    how: dict[str, Any] = {
+        "workers": workers,
+        "backend": backend,
+        "address": address,
+        "records": records,
+        "progress": progress,
+        "batch_size": batch_size,
+        "allow_import": allow_import,
+    }
     folder = Path(out) if out is not None else None
-    kept = _prepare(sim, folder) if folder is not None else []
-    done = {(ln["seating"], ln["deal"]) for ln in kept}
-    todo = [t for t in sim.tasks() if t not in done]
+    if folder is None:
+        return _run_into(sim, None, Results(sim, ()), **how)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _FolderLock(folder):
+        kept = _prepare(sim, folder)
+        return _run_into(sim, folder, kept, **how)
+
+
+def _run_into(
+    sim: Simulation,
+    folder: Path | None,
+    kept: Results,
+    *,
+    workers: int,
+    backend: str,
+    address: str | None,
+    records: bool,
+    progress: Progress | None,
+    batch_size: int | None,
+    allow_import: bool,
+) -> Results:
+    done = {(ln["seating"], ln["deal"]) for ln in kept.lines}
     total = len(sim.tasks())
-    lines = list(kept)
+    remaining = total - len(done)
+    todo = sim.tasks().after(done)
+    lines = list(kept.lines)
     if progress:
         progress(len(lines), total)
     # A local worker takes one game at a time (the pool's overhead is far below a game's), so progress and Ctrl-C
     # lose nothing; a Ray task takes a batch, to keep the per-task overhead small.
-    size = batch_size or (max(1, min(64, math.ceil(len(todo) / (workers * 8)))) if backend == "ray" else 1)
+    size = batch_size or (max(1, min(64, math.ceil(remaining / (workers * 8)))) if backend == "ray" else 1)
+    workers = usable_workers(workers, math.ceil(remaining / size), backend=backend, address=address)
     plan = sim.to_json()
-    batches = _batches(todo, size)
-    args = [(plan, b, records) for b in batches]
+    args = ((plan, b, records, allow_import) for b in _batches(todo, size))
     stream = map_batches(_play_batch_args, args, workers=workers, backend=backend, address=address)
-    fh = (folder / GAMES_FILE).open("a", encoding="utf-8") if folder is not None else None
+    log = AppendLog(folder / GAMES_FILE) if folder is not None else None
     try:
         for batch in stream:
             for line in batch:
                 if folder is not None and "record" in line:
                     path = folder / RECORDS_DIR / f"s{line['seating']}-d{line['deal']}.json"
                     path.parent.mkdir(exist_ok=True)
-                    path.write_text(line.pop("record"), encoding="utf-8")
+                    atomic_write_text(path, line.pop("record"))
                     line["record"] = str(path.relative_to(folder))
-                if fh is not None:
-                    fh.write(json.dumps(line, sort_keys=True) + "\n")
+                if log is not None:
+                    log.write_line(json.dumps(line, sort_keys=True))
                 lines.append(line)
-            if fh is not None:
-                fh.flush()
             if progress:
                 progress(len(lines), total)
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
             close()  # stop the pool or the Ray tasks now, not when the generator is collected
-        if fh is not None:
-            fh.close()
-        results = Results(sim, tuple(sorted(lines, key=lambda ln: (ln["seating"], ln["deal"]))), folder)
+        if log is not None:
+            log.close()
+        results = attrs.evolve(kept, lines=tuple(sorted(lines, key=lambda ln: (ln["seating"], ln["deal"]))))
         if folder is not None:
             write_summary(results)
     return results
@@ -334,5 +664,5 @@ def write_summary(results: Results) -> bool:
         summary = results.summary()
     except ImportError:
         return False
-    (results.out / SUMMARY_FILE).write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    atomic_write_text(results.out / SUMMARY_FILE, json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return True
