@@ -29,9 +29,7 @@ import enum
 import functools
 import hashlib
 import math
-import os
 import re
-import stat
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
@@ -47,6 +45,7 @@ from tabletop_core.errors import ContentError
 
 __all__ = [
     "MAX_BYTES",
+    "MAX_DEPTH",
     "PACK_NAME",
     "SOURCES",
     "ContentReader",
@@ -58,6 +57,7 @@ __all__ = [
     "content_digest",
     "pack_name",
     "package_file",
+    "parse_toml",
     "read_text",
     "read_toml",
     "refuse",
@@ -72,6 +72,28 @@ Source = Literal["rulebook", "public", "standin"]
 SOURCES: tuple[str, ...] = get_args(Source)
 #: The largest data file the reader opens (a content file is a few kilobytes; this bounds a hostile one).
 MAX_BYTES = 4 * 1024 * 1024
+#: The deepest nesting of arrays and inline tables a data file may have (content nests two or three deep; a
+#: deeper file is refused before the TOML parser, which recurses, sees it).
+MAX_DEPTH = 32
+
+_TOML_TOKEN = re.compile(
+    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]', re.S
+)
+
+
+def _too_deep_at(text: str) -> int:
+    """The line of the first bracket opening past :data:`MAX_DEPTH` (strings and comments skipped), or 0."""
+    depth = 0
+    for match in _TOML_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return text.count("\n", 0, match.start()) + 1
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+    return 0
+
 
 File = Path | Traversable
 
@@ -105,35 +127,30 @@ def read_text(file: File | str, *, max_bytes: int = MAX_BYTES) -> str:
     if len(data) > max_bytes:
         raise ContentError(label, "-", "-", f"larger than {max_bytes} bytes")
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ContentError(label, "-", "-", f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    line = _too_deep_at(text)
+    if line:
+        raise ContentError(label, "-", "-", f"arrays or inline tables nested deeper than {MAX_DEPTH} (line {line})")
+    return text
 
 
 def _read_regular(path: Path, label: str, max_bytes: int) -> bytes:
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    def refused(_path: str, problem: str) -> Exception:
+        if problem.startswith("not a regular file"):
+            problem = "not a regular file"
+        return ContentError(label, "-", "-", problem)
+
+    # Read one byte past the bound so that read_text names the size; the core's bounded reader does the rest.
+    from tabletop_core.files import read_regular
+
     try:
-        fd = os.open(path, flags)
-    except IsADirectoryError:
-        raise ContentError(label, "-", "-", "not a regular file") from None
-    except OSError as exc:
-        raise ContentError(label, "-", "-", f"cannot read: {exc.strerror or exc}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ContentError(label, "-", "-", "not a regular file")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= max_bytes:
-            chunk = os.read(fd, max_bytes + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise ContentError(label, "-", "-", f"cannot read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
+        return read_regular(path, max_bytes=max_bytes + 1, error=refused)
+    except ContentError as exc:
+        if "larger than" in str(exc):
+            raise ContentError(label, "-", "-", f"larger than {max_bytes} bytes") from None
+        raise
 
 
 def read_toml(file: File | str, *, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
@@ -142,11 +159,29 @@ def read_toml(file: File | str, *, max_bytes: int = MAX_BYTES) -> dict[str, Any]
     Raises:
         ContentError: as :func:`read_text`, or for a TOML syntax error (its line and column in the problem).
     """
-    text = read_text(file, max_bytes=max_bytes)
+    return parse_toml(read_text(file, max_bytes=max_bytes), str(file))
+
+
+def parse_toml(text: str, file: str) -> dict[str, Any]:
+    """The TOML document ``text`` (from ``file``), nested at most :data:`MAX_DEPTH` deep.
+
+    >>> parse_toml("a = " + "[" * 5000 + "]" * 5000, "pack.toml")
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.ContentError: pack.toml: entry '-', field '-': arrays or inline tables nested deeper ...
+
+    Raises:
+        ContentError: for a TOML syntax error (its line and column in the problem) or nesting past the bound.
+    """
+    line = _too_deep_at(text)
+    if line:
+        raise ContentError(file, "-", "-", f"arrays or inline tables nested deeper than {MAX_DEPTH} (line {line})")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ContentError(str(file), "-", "-", f"bad TOML: {exc}") from None
+        raise ContentError(file, "-", "-", f"bad TOML: {exc}") from None
+    except RecursionError:
+        raise ContentError(file, "-", "-", "nested too deeply") from None
 
 
 # ----- strict primitives ------------------------------------------------------------------------------------------
@@ -350,6 +385,8 @@ class ContentReader:
             raise ContentError(file, entry, "-", f"expected a table, got {type(data).__name__} {data!r}")
         try:
             return self.converter.structure(data, cls)
+        except RecursionError:
+            raise ContentError(file, entry, "-", "nested too deeply") from None
         except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
             found = list(_problems(exc, "", cls if attrs.has(cls) else None))
             field, problem = found[0] if found else ("-", str(exc))

@@ -420,9 +420,18 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
             raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {reason} (options: {fields})") from exc
 
     def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any) -> StateT:
-        """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node."""
+        """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node.
+
+        Raises:
+            OptionError: for both a seed and an rng, a seed that is not a whole number >= 0, or an rng that is not a
+                NumPy ``Generator`` (checked before anything else), and for bad options.
+        """
         if seed is not None and rng is not None:
             raise OptionError("give new_game a seed or an rng, not both")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0):
+            raise OptionError(f"new_game: seed must be a whole number >= 0, not {seed!r}")
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise OptionError(f"new_game: rng must be a numpy.random.Generator, not {type(rng).__name__} {rng!r}")
         state = self.initial_state(self.make_options(**options))
         if seed is not None:
             rng = np.random.default_rng(seed)

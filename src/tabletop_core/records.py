@@ -38,6 +38,7 @@ __all__ = [
     "options_json",
     "play",
     "playout",
+    "record_seat",
     "replay",
 ]
 
@@ -79,19 +80,45 @@ class Record:
     returns: tuple[float, ...] | None
     library: str = attrs.field(factory=library_version)
 
-    def to_json(self) -> str:
-        """The record as a JSON document."""
-        doc = {"format": RECORD_FORMAT, "version": FORMAT_VERSION, "record": unstructure(self)}
+    def to_json(self, *, seat: int | None = None) -> str:
+        """The record as a JSON document.
+
+        Args:
+            seat: the seat of the person who played it at the table, kept beside the record (``"seat"``) so that
+                a replay shows that seat's view unless asked for the whole truth.
+        """
+        doc: dict[str, Any] = {"format": RECORD_FORMAT, "version": FORMAT_VERSION, "record": unstructure(self)}
+        if seat is not None:
+            doc["seat"] = seat
         return json.dumps(doc, separators=(",", ":"), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Record:
         """Read a record; a record of another format version or a corrupted one raises ``StateFormatError``."""
         doc = parse_document(text, expected_format=RECORD_FORMAT)
-        if set(doc) != {"format", "version", "record"}:
-            raise StateFormatError(f"record keys must be format, version, record; got {sorted(doc)}")
-        rec: Record = structure(doc["record"], cls)
+        if not {"format", "version", "record"} <= set(doc) <= {"format", "version", "record", "seat"}:
+            raise StateFormatError(f"record keys must be format, version, record (and seat); got {sorted(doc)}")
+        seat = doc.get("seat")
+        if "seat" in doc and (type(seat) is not int or seat < 0):
+            raise StateFormatError(f"record seat must be a seat number, not {seat!r}")
+        try:
+            rec: Record = structure(doc["record"], cls)
+        except RecursionError:
+            raise StateFormatError("record nested too deeply") from None
         return rec
+
+
+def record_seat(text: str | bytes) -> int | None:
+    """The seat a record was played from at the table (its ``"seat"``), or ``None`` (bots only, or not said).
+
+    Raises:
+        StateFormatError: as :meth:`Record.from_json`.
+    """
+    doc = parse_document(text, expected_format=RECORD_FORMAT)
+    seat = doc.get("seat")
+    if seat is not None and (type(seat) is not int or seat < 0):
+        raise StateFormatError(f"record seat must be a seat number, not {seat!r}")
+    return seat
 
 
 def options_json(options: object) -> dict[str, Any]:
@@ -237,15 +264,16 @@ def replay(record: Record | str, game: None = None, *, states: bool = False) -> 
 def replay(record: Record | str, game: Game[Any, Any, Any] | None = None, *, states: bool = False) -> Any:
     """Replay a record and return its final state (or every state when ``states=True``).
 
-    ``game`` defaults to the installed game named by the record. A record whose actions are illegal, whose
-    game differs or whose stated returns do not match raises ``StateFormatError``.
+    ``game`` defaults to the installed game named by the record (:func:`~tabletop_core.registry.installed_game`:
+    a record never makes the library import a module it names). A record whose actions are illegal, whose game
+    differs or whose stated returns do not match raises ``StateFormatError``.
     """
     if isinstance(record, str):
         record = Record.from_json(record)
     if game is None:
-        from tabletop_core.registry import load_game
+        from tabletop_core.registry import installed_game
 
-        game = load_game(record.game)
+        game = installed_game(record.game)
     if record.game != game.spec.short_name:
         raise StateFormatError(f"record is of game {record.game!r}, not {game.spec.short_name!r}")
     try:

@@ -58,7 +58,7 @@ def test_the_demo_shows_every_level_of_unbroken_and_why_it_ended() -> None:
 def test_play_writes_a_record_that_replay_lists_move_by_move(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     played = run("play", "unrest", "--seed", "4", "--random", "--record", str(path))
-    replayed = run("replay", str(path))
+    replayed = run("replay", str(path), "--reveal")
     record = json.loads(path.read_text())["record"]
     moves = [line for line in replayed.splitlines() if line[:6].strip().rstrip(".").isdigit()]
     assert len(moves) == len(record["actions"])
@@ -70,17 +70,19 @@ def test_play_writes_a_record_that_replay_lists_move_by_move(tmp_path: Path) -> 
 def test_replay_at_shows_the_table_after_that_move(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     run("play", "unrest", "--seed", "4", "--record", str(path))
-    text = run("replay", str(path), "--at", "14")
+    text = run("replay", str(path), "--at", "14", "--reveal")
     assert "after move 14 of" in text and "14. " in text and "Missions:" in text
-    assert "Unrest, setup" in run("replay", str(path), "--at", "0")
+    assert "Unrest, setup" in run("replay", str(path), "--at", "0", "--reveal")
 
 
 def test_replay_as_one_seat_hides_what_that_seat_did_not_see(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     run("play", "unrest", "--seed", "4", "--record", str(path))
-    truth, empire = run("replay", str(path), "--at", "30"), run("replay", str(path), "--at", "30", "--seat", "1")
+    truth = run("replay", str(path), "--at", "30", "--reveal")
+    empire = run("replay", str(path), "--at", "30", "--seat", "1")
     assert "Deck (unordered)" in truth and "Deck (unordered)" not in empire and "as Empire saw it" in empire
-    listing, seen = run("replay", str(path)).split("after move")[0], run("replay", str(path), "--seat", "1")
+    listing = run("replay", str(path), "--reveal").split("after move")[0]
+    seen = run("replay", str(path), "--seat", "1")
     hidden_plans = [line for line in listing.splitlines() if "plans" in line and "hidden" in line]
     assert hidden_plans and all("plans a hidden card" not in line for line in hidden_plans)  # the truth names each
     seen_plans = [line for line in seen.split("after move")[0].splitlines() if "plans" in line and "hidden" in line]
@@ -100,7 +102,7 @@ def test_replay_step_walks_forward_and_back(tmp_path: Path) -> None:
         return next(typed)
 
     out = io.StringIO()
-    args = argparse.Namespace(file=str(path), at=None, step=True, seat=None, game=KUHN)
+    args = argparse.Namespace(file=str(path), at=None, step=True, seat=None, game=KUHN, reveal=True)
     assert replay_command.run(args, out, read) == 0
     total = len(json.loads(path.read_text())["record"]["actions"])
     assert seen[:4] == [f"move 0/{total}> ", f"move 1/{total}> ", f"move 2/{total}> ", f"move 1/{total}> "]
@@ -156,7 +158,7 @@ def test_a_bad_seat_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no seat 5 in unrest" in fails(capsys, "play", "unrest", "--seat", "5")
     assert "no seat -1" in fails(capsys, "play", "unrest", "--human", "-1")
     assert "names no seat" in fails(capsys, "play", "unrest", "--seat", "dragon")
-    assert "agent spec 'genius': not a built-in agent" in fails(
+    assert "agent spec 'genius': not an installed agent" in fails(
         capsys, "play", "unrest", "--seat", "0", "--vs", "genius"
     )
     assert "cannot play seat 0" in fails(capsys, "play", "unrest", "--seat", "1", "--vs", "unrest.bots:EmpireBot")
@@ -173,10 +175,10 @@ def test_missing_and_corrupt_files_are_one_line(tmp_path: Path, capsys: pytest.C
     missing = str(tmp_path / "nothing.json")
     assert "no such file" in fails(capsys, "replay", missing)
     assert "no such file" in fails(capsys, "resume", missing)
-    assert "is a directory" in fails(capsys, "replay", str(tmp_path))
+    assert "not a regular file (a folder)" in fails(capsys, "replay", str(tmp_path))
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "tabletop-rules/session", "version": 1, "game": "unrest", "seats": ["human"', "utf-8")
-    assert "not JSON" in fails(capsys, "resume", str(broken))
+    assert "not valid JSON" in fails(capsys, "resume", str(broken))
     broken.write_text('{"format": "something else"}', "utf-8")
     assert "not a saved game or record" in fails(capsys, "replay", str(broken))
     broken.write_bytes(b"\xff\xfe\x00garbage")
@@ -196,7 +198,7 @@ def test_missing_and_corrupt_files_are_one_line(tmp_path: Path, capsys: pytest.C
 def test_replay_at_beyond_the_end_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.json"
     run("play", KUHN, "--seed", "1", "--record", str(path))
-    assert "--at 99: the game has" in fails(capsys, "replay", str(path), "--at", "99", "--game", KUHN)
+    assert "--at 99: the game has" in fails(capsys, "replay", str(path), "--at", "99", "--game", KUHN, "--reveal")
 
 
 def test_a_broken_pipe_is_one_line_and_no_traceback() -> None:

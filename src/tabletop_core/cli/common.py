@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -22,12 +25,15 @@ from rich.text import Text
 from tabletop_core.agents import Agent, SearchAgent
 from tabletop_core.agents.specs import parse_agent_spec
 from tabletop_core.errors import OptionError, TabletopError
+from tabletop_core.files import atomic_write_text, free_name
 from tabletop_core.records import Record, options_json, playout
 from tabletop_core.spec import CHANCE
 
 __all__ = [
+    "ALLOW_IMPORT_HELP",
     "HUMAN",
     "Legend",
+    "check_output",
     "make_agent",
     "make_console",
     "non_negative",
@@ -38,21 +44,30 @@ __all__ = [
     "run_game",
     "seat_index",
     "step_rng",
+    "write_or_rescue",
 ]
 
 #: The seat spec of a person at the table.
 HUMAN = "human"
 
+#: The help of ``--allow-import-agent``, the one way a spec may import a class by its module path.
+ALLOW_IMPORT_HELP = (
+    "let an agent spec given on this command line name a class by its module path (package.module:Class), which "
+    "imports that module and runs its code; without it only installed agents are used (built-in names and the "
+    "tabletop.agents entry points). A spec read from a file never imports anything"
+)
 
-def make_agent(spec: str, game: Any, state: Any, seat: int) -> Agent | SearchAgent:
+
+def make_agent(spec: str, game: Any, state: Any, seat: int, *, allow_import: bool = False) -> Agent | SearchAgent:
     """The bot an agent spec names, for ``seat``: ``random``, ``first``, ``heuristic`` (the game's own bot),
-    ``mcts:iterations=400``, ``ismcts:seconds=1`` or a user's ``module:Class`` (see
+    ``mcts:iterations=400``, ``ismcts:seconds=1``, an agent published in the ``tabletop.agents`` entry-point group,
+    or (with ``allow_import``, for a spec typed on the command line only) a ``module:Class`` (see
     :mod:`tabletop_core.agents.specs`, which the simulation reads too).
 
     Raises:
         OptionError: an unknown bot, parameters its class does not take, or a bot that cannot play ``seat``.
     """
-    parsed = parse_agent_spec(spec)
+    parsed = parse_agent_spec(spec, allow_import=allow_import)
     seats = parsed.seats()
     if seats is not None and seat not in seats:
         raise OptionError(f"bot {spec!r} cannot play seat {seat}; it plays {sorted(seats)}")
@@ -101,6 +116,52 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def check_output(path: str, *, force: bool, what: str) -> Path:
+    """Check, before a game starts, that ``what`` can be written to ``path``, a file the user named.
+
+    Raises:
+        OptionError: the path is a folder, its folder is missing or not writable, or (without ``force``) a file is
+            already there.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise OptionError(f"{what} {path}: is a folder; name a file")
+    folder = target.parent
+    if not folder.is_dir():
+        raise OptionError(f"{what} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(f"{what} {path}: the folder {folder} is not writable")
+    if os.path.lexists(target) and not force:
+        raise OptionError(f"{what} {path}: the file exists; give --force to overwrite it, or another name")
+    return target
+
+
+def write_or_rescue(path: str, text: str, say: Callable[[str], object], what: str) -> str:
+    """Write ``text`` to ``path`` atomically (the old file stays whole if the write fails); if that fails, write
+    it to a free name in the current folder, then in the temporary folder. Says on ``say`` what happened.
+
+    Returns:
+        where it was written, or ``""`` when no write succeeded (every old file is left as it was).
+    """
+    try:
+        atomic_write_text(path, text)
+        return path
+    except OSError as exc:
+        failure = exc.strerror or str(exc)
+    say(f"cannot write {what} to {path}: {failure}")
+    name = Path(path).name or "tabletop-game.json"
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        rescue = free_name(folder / name)
+        try:
+            atomic_write_text(rescue, text)
+        except OSError:
+            continue
+        say(f"{what} written to {rescue} instead")
+        return str(rescue)
+    say(f"{what} could not be written anywhere (tried {Path.cwd()} and {tempfile.gettempdir()})")
+    return ""
+
+
 def positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     return _bounded(text, 1, "a positive whole number")
@@ -111,13 +172,21 @@ def non_negative(text: str) -> int:
     return _bounded(text, 0, "a whole number of 0 or more")
 
 
+#: The largest number an option takes (seeds, games, workers): beyond it, a typo rather than a plan.
+MAX_OPTION_NUMBER = 2**63 - 1
+
+
 def _bounded(text: str, low: int, what: str) -> int:
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 40 else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be {what}, not {text[:40]!r}") from None
     if value < low:
         raise argparse.ArgumentTypeError(f"must be {what}, not {value}")
+    if value > MAX_OPTION_NUMBER:
+        raise argparse.ArgumentTypeError(f"must be {what} of at most {MAX_OPTION_NUMBER}, not {value}")
     return value
 
 

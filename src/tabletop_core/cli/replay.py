@@ -1,5 +1,10 @@
 """``tabletop replay``: every move of a record or saved game with its description, the table after any move,
-a walk forward and back, all as one seat saw it if you like."""
+a walk forward and back.
+
+A replay shows what the file's own seat saw: a game saved at the table, or a record played from a seat, replays
+as that seat saw it, and a record of bots only in a game with hidden information needs a choice (``--seat``).
+The whole truth, hidden cards included, takes ``--reveal``, and the screen says so.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +17,10 @@ from rich.text import Text
 
 from tabletop_core.cli.common import Legend, make_console, non_negative, print_lines, print_table, seat_index
 from tabletop_core.cli.session import Session, read_text
-from tabletop_core.errors import OptionError
+from tabletop_core.errors import OptionError, StateFormatError
 from tabletop_core.records import replay
-from tabletop_core.registry import load_game
+from tabletop_core.registry import installed_game, load_game
+from tabletop_core.spec import Information
 
 
 def add_parser(sub: Any) -> None:
@@ -23,8 +29,13 @@ def add_parser(sub: Any) -> None:
     rep.add_argument("file", help="a record (tabletop play --record) or a saved game (save, Ctrl-C)")
     rep.add_argument("--at", type=non_negative, metavar="N", help="show the table after move N (0: before any move)")
     rep.add_argument("--step", action="store_true", help="walk through the game: Enter or n forward, b back, q quit")
-    rep.add_argument("--seat", metavar="N|ROLE", help="as this seat saw it (default: the whole truth)")
-    rep.add_argument("--game", help="load the game by this name (default: the name the file gives; module:ATTR works)")
+    rep.add_argument(
+        "--seat", metavar="N|ROLE", help="as this seat saw it (default: the seat that saved or recorded the game)"
+    )
+    rep.add_argument("--reveal", action="store_true", help="show the whole truth, every seat's hidden cards included")
+    rep.add_argument(
+        "--game", help="load the game by this name (default: the installed game the file names; module:ATTR works)"
+    )
     rep.set_defaults(func=run)
 
 
@@ -42,6 +53,8 @@ class Replay:
     def who(self) -> str:
         """'the whole truth', or 'as <seat> saw it'."""
         if self.seat is None:
+            if self.game.spec.information != Information.PERFECT:
+                return "the whole truth, every hidden card shown"
             return "the whole truth"
         return f"as {self.game.seat_name(self.states[0], self.seat)} saw it"
 
@@ -54,13 +67,25 @@ class Replay:
 def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] = input) -> int:
     """List the moves, or show one table, or step through."""
     session = Session.from_json(read_text(args.file), args.file)
-    game = load_game(args.game or session.game)
+    if args.game:
+        game = load_game(args.game)  # typed by the person: a module path is theirs to give
+    else:
+        try:
+            game = installed_game(session.game)
+        except StateFormatError as exc:
+            raise StateFormatError(f"{args.file}: {exc}; give --game to name the game") from None
     if game.spec.short_name != session.record.game:
         raise OptionError(f"{args.file} is a game of {session.record.game!r}, not of {game.spec.short_name!r}")
+    if args.reveal and args.seat is not None:
+        raise OptionError("--reveal shows every seat; --seat shows one: give one of them")
     states: tuple[Any, ...] = replay(session.record, game, states=True)
-    seat = seat_index(game, states[0], args.seat) if args.seat is not None else None
-    rep = Replay(game, states, session.record.actions, seat)
     console = make_console(out)
+    seat = _viewer(game, states[0], session, args)
+    rep = Replay(game, states, session.record.actions, seat)
+    if seat is None and game.spec.information != Information.PERFECT:
+        console.print(Text("--reveal: showing the whole truth, every seat's hidden cards included", style="bold red"))
+    elif seat is not None and args.seat is None:
+        console.print(f"as {game.seat_name(states[0], seat)} saw it, the seat that saved this game (--reveal: all)")
     legend = Legend()
     n = len(rep.ids)
     if args.at is not None:
@@ -81,6 +106,24 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
     final = states[n]
     console.print(Text(game.end_reason(final) or f"the game stops here, unfinished, after {n} moves", style="bold"))
     return 0
+
+
+def _viewer(game: Any, first: Any, session: Session, args: argparse.Namespace) -> int | None:
+    """The seat to show: ``--seat``, else the file's own seat; ``None`` (the whole truth) only with ``--reveal`` or
+    for a game without hidden information."""
+    if args.seat is not None:
+        return seat_index(game, first, args.seat)
+    if args.reveal or game.spec.information == Information.PERFECT:
+        return None
+    viewer = session.viewer
+    if viewer is not None:
+        if not 0 <= viewer < game.num_players(first):
+            raise StateFormatError(f"{args.file}: seat {viewer} is not a seat of {game.spec.short_name}")
+        return viewer
+    raise OptionError(
+        f"{args.file} is a record of bots only and {game.spec.short_name} has hidden information: choose what to "
+        "show with --seat N|ROLE, or --reveal for the whole truth"
+    )
 
 
 def _walk(rep: Replay, console: Console, legend: Legend, read_line: Callable[[str], str]) -> int:

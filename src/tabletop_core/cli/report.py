@@ -1,15 +1,22 @@
-"""``tabletop report DIR``: the tables of a simulation's results (rich) and, with the ``plot`` extra, its plots."""
+"""``tabletop report DIR``: the tables of a simulation's results (rich) and, with the ``plot`` extra, its plots.
+
+``report`` only reads the results: it never changes ``games.jsonl`` or ``run.json``, and writes nothing but its
+own files (``summary.json``, the plots), each atomically. A damaged line is named on standard error (file and
+line number) and skipped, with a count of the games read around it; a game whose line appears twice counts once.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop_core.errors import OptionError
+from tabletop_core.files import atomic_write_text
 
 
 def add_parser(sub: Any) -> None:
@@ -117,8 +124,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop_core.simulation.runner import SUMMARY_FILE
 
     results = load_results(args.dir)
+    for note in results.notes():
+        sys.stderr.write(f"tabletop: {note}\n")
     summary = results.summary()
-    (Path(args.dir) / SUMMARY_FILE).write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    atomic_write_text(Path(args.dir) / SUMMARY_FILE, json.dumps(summary, indent=1, sort_keys=True) + "\n")
     print_tables(summary, out)
     if not args.no_plots:
         write_plots_or_say(summary, results.lines, Path(args.plots or Path(args.dir) / "plots"), out)

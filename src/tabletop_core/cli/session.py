@@ -9,39 +9,39 @@ True
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import attrs
 
-from tabletop_core.errors import StateFormatError, TabletopError
+from tabletop_core.errors import StateFormatError
+from tabletop_core.files import read_regular
 from tabletop_core.records import RECORD_FORMAT, Record
+from tabletop_core.serialize import MAX_BYTES, parse_json
 
-__all__ = ["SESSION_FORMAT", "Session", "read_text"]
+__all__ = ["MAX_FILE_BYTES", "SESSION_FORMAT", "Session", "read_text"]
 
 SESSION_FORMAT = "tabletop-rules/session"
 _VERSION = 1
-#: No saved game or record is anywhere near this size; a bigger file is not one of ours.
-_MAX_BYTES = 8 * 1024 * 1024
+#: The largest saved game or record read (the serializer's own bound: no game of ours comes near it).
+MAX_FILE_BYTES = MAX_BYTES
+
+
+def _refused(path: str, problem: str) -> Exception:
+    return StateFormatError(f"{path}: {problem}, so not a saved game or record")
 
 
 def read_text(path: str) -> str:
-    """The text of a file the user named, or one clear :class:`TabletopError` saying why it cannot be read."""
-    file = Path(path)
+    """The text of a saved game or record the user named, read safely: a regular file only (never a pipe or a
+    device, which are refused before anything is read) of at most :data:`MAX_FILE_BYTES`.
+
+    Raises:
+        StateFormatError: one clear line saying why the file cannot be read.
+    """
+    data = read_regular(path, max_bytes=MAX_FILE_BYTES, error=_refused)
     try:
-        if file.is_dir():
-            raise TabletopError(f"{path}: is a directory, not a saved game or record")
-        if file.stat().st_size > _MAX_BYTES:
-            raise TabletopError(f"{path}: too large ({file.stat().st_size} bytes) for a saved game or record")
-        return file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TabletopError(f"{path}: no such file") from None
-    except PermissionError:
-        raise TabletopError(f"{path}: permission denied") from None
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise TabletopError(f"{path}: not a text file (not UTF-8), so not a saved game or record") from None
-    except OSError as exc:
-        raise TabletopError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise StateFormatError(f"{path}: not a text file (not UTF-8), so not a saved game or record") from None
 
 
 @attrs.frozen
@@ -58,6 +58,15 @@ class Session:
     game: str
     record: Record
     seats: tuple[str, ...]
+    recorded_seat: int | None = None
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose view the file belongs to: the person's seat of a saved game, the seat a record was
+        played from at the table, or ``None`` (a record of bots only)."""
+        if "human" in self.seats:
+            return self.seats.index("human")
+        return self.recorded_seat
 
     def to_json(self) -> str:
         """The session as a JSON document (format ``tabletop-rules/session``)."""
@@ -78,14 +87,15 @@ class Session:
             StateFormatError: anything else, named with ``source``.
         """
         try:
-            doc: Any = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateFormatError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from None
+            doc: Any = parse_json(text, max_bytes=MAX_FILE_BYTES)
+        except StateFormatError as exc:
+            raise StateFormatError(f"{source}: not a saved game or record ({exc})") from None
         if not isinstance(doc, dict):
             raise StateFormatError(f"{source}: not a saved game (a JSON object was expected)")
         if doc.get("format") == RECORD_FORMAT:
             record = _record(doc, source)
-            return cls(record.game, record, ())
+            seat = doc.get("seat")
+            return cls(record.game, record, (), seat if type(seat) is int else None)
         if doc.get("format") != SESSION_FORMAT:
             raise StateFormatError(f"{source}: not a saved game or record of tabletop-rules")
         if doc.get("version") != _VERSION:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import Any, TextIO
 
-from tabletop_core.cli.common import parse_options
+from tabletop_core.cli.common import ALLOW_IMPORT_HELP, non_negative, parse_options, positive
 from tabletop_core.errors import OptionError
 
 HELP_AGENT = (
     "SEAT=SPEC fixes an agent to a seat (an index, player N or a seat name, e.g. 1=heuristic); a bare SPEC joins the "
     "pool that rotates through the other seats (more agents than seats: a league). SPEC: random, first, heuristic, "
-    "mcts, ismcts, with parameters as mcts:iterations=400,seconds=1, or module:Class. Default: heuristic everywhere"
+    "mcts, ismcts, with parameters as mcts:iterations=400,seconds=1, an installed agent (unrest-empire, ...), or "
+    "module:Class with --allow-import-agent. Default: heuristic everywhere"
 )
 
 
@@ -21,15 +23,22 @@ def add_parser(sub: Any) -> None:
     sim = sub.add_parser("simulate", help="play many seeded games (process pool or Ray) and save the results")
     sim.add_argument("game", help="an installed game, or module:ATTR")
     sim.add_argument("--agent", action="append", default=[], metavar="[SEAT=]SPEC", help=HELP_AGENT)
-    sim.add_argument("--games", type=int, default=100, help="games per seating (default 100)")
-    sim.add_argument("--seed", type=int, default=0, help="the seed every game's seed is derived from")
-    sim.add_argument("--workers", type=int, default=1, help="worker processes, or Ray CPUs (default 1)")
+    sim.add_argument("--allow-import-agent", action="store_true", help=ALLOW_IMPORT_HELP)
+    sim.add_argument("--games", type=positive, default=100, help="games per seating (default 100)")
+    sim.add_argument("--seed", type=non_negative, default=0, help="the seed every game's seed is derived from")
+    sim.add_argument(
+        "--workers",
+        type=positive,
+        default=1,
+        help="worker processes, or Ray CPUs (default 1; no more are started than the games or, on this machine, "
+        "the CPUs can use)",
+    )
     sim.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
     sim.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
     sim.add_argument("--out", required=True, metavar="DIR", help="results directory (rerun to resume)")
     sim.add_argument("--records", action="store_true", help="keep each game's replayable record in DIR/records")
     sim.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
-    sim.add_argument("--batch-size", type=int, help="games per task (default: automatic)")
+    sim.add_argument("--batch-size", type=positive, help="games per task (default: automatic)")
     sim.add_argument("--quiet", action="store_true", help="no progress and no tables")
     sim.set_defaults(func=run)
 
@@ -112,25 +121,40 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Plan, play (or resume) and summarize."""
     from tabletop_core.simulation import Simulation
     from tabletop_core.simulation import run as simulate
+    from tabletop_core.simulation.runner import usable_workers
 
     seats, pool = split_agents(args.agent)
     if not seats and not pool:
         pool = ["heuristic"]
+    allow = bool(args.allow_import_agent)
     sim = Simulation.build(
-        args.game, seats, pool, games=args.games, seed=args.seed, options=parse_options(args.option or [])
+        args.game,
+        seats,
+        pool,
+        games=args.games,
+        seed=args.seed,
+        options=parse_options(args.option or []),
+        allow_import=allow,
     )
     total = len(sim.tasks())
+    workers = usable_workers(args.workers, total, backend=args.backend, address=args.address)
+    if workers < args.workers:
+        sys.stderr.write(
+            f"tabletop: --workers {args.workers}: using {workers}, as many as {total} games on "
+            f"{'this machine' if args.backend == 'local' or not args.address else 'the cluster'} can use\n"
+        )
     if not args.quiet:
         out.write(f"{args.game}: {len(sim.seatings)} seating(s) x {args.games} games = {total} games -> {args.out}\n")
         for i, seating in enumerate(sim.seatings):
             out.write(f"  seating {i}: {', '.join(seating)}\n")
     tty = bool(getattr(out, "isatty", lambda: False)())
     kwargs: dict[str, Any] = {
-        "workers": args.workers,
+        "workers": workers,
         "backend": args.backend,
         "address": args.address,
         "records": args.records,
         "batch_size": args.batch_size,
+        "allow_import": allow,
     }
     try:
         if args.quiet:
@@ -156,6 +180,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         kept = len(load_results(args.out).lines)
         out.write(f"\ninterrupted: {kept} of {total} games kept in {args.out}; run the same command to resume\n")
         return 130
+    for note in results.notes():
+        sys.stderr.write(f"tabletop: {note}\n")
     if not args.quiet:
         from tabletop_core.cli.report import print_tables
 

@@ -9,9 +9,11 @@ from a saved file goes on exactly as it would have.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from pathlib import Path
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from rich.columns import Columns
@@ -19,10 +21,11 @@ from rich.console import Console
 from rich.text import Text
 
 from tabletop_core.agents import Agent, SearchAgent
-from tabletop_core.cli.common import HUMAN, Legend, make_agent, print_lines, print_table, step_rng
+from tabletop_core.cli.common import HUMAN, Legend, make_agent, print_lines, print_table, step_rng, write_or_rescue
 from tabletop_core.cli.moves import match_move, normal
 from tabletop_core.cli.session import Session
 from tabletop_core.errors import StateFormatError, TabletopError
+from tabletop_core.files import atomic_write_text
 from tabletop_core.records import Record, options_from_json, options_json, playout
 from tabletop_core.spec import TERMINAL
 
@@ -49,6 +52,36 @@ class _StopPlayError(Exception):
         self.code = code
 
 
+class _SignalledError(BaseException):
+    """A stop signal (SIGTERM, SIGHUP) arrived: the game is saved as for Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The signals that stop a game at the table and save it (Ctrl-C, SIGINT, is Python's KeyboardInterrupt).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _saving_on_signals() -> Iterator[None]:
+    """While the table runs, SIGTERM and SIGHUP raise :class:`_SignalledError` (so the game is saved)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise _SignalledError(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 class _PersonSeat:
     """The person's seat in the agents handed to the playout loop, which stops before it is ever asked."""
 
@@ -67,8 +100,12 @@ class HumanTable:
             :func:`~tabletop_core.cli.common.make_agent`).
         console: where the table is printed.
         read_line: reads one line after printing its prompt (``input``); raises ``EOFError`` at the end of input.
-        save_to: the file that ``save``, ``quit``, end of input and Ctrl-C write.
+        save_to: the file that ``save``, ``quit``, end of input, Ctrl-C, SIGTERM and SIGHUP write (atomically:
+            a failed write leaves the old file whole, and the game is then written to a free name in the current
+            or temporary folder).
         record_to: where to write the game record when the game ends (optional).
+        allow_import: let the bots' specs import classes by module path (a command line's explicit choice; never
+            for specs read from a saved game).
     """
 
     def __init__(
@@ -82,6 +119,7 @@ class HumanTable:
         read_line: Callable[[str], str] = input,
         save_to: str,
         record_to: str | None = None,
+        allow_import: bool = False,
     ) -> None:
         self.game, self.name, self.console, self.read_line = game, name, console, read_line
         self.seats = tuple(seats)
@@ -92,7 +130,15 @@ class HumanTable:
         except TabletopError as exc:
             raise StateFormatError(f"the saved options are invalid: {exc}") from None
         self.seed = record.seed if record.seed is not None else 0
-        self.states: list[Any] = [game.initial_state(self.options)]
+        first = game.initial_state(self.options)
+        if len(self.seats) != game.num_players(first):
+            raise StateFormatError(f"{len(self.seats)} seats saved for a game of {game.num_players(first)} players")
+        # Every bot resolves (against the installed agents) before a saved move is replayed or anything is written.
+        self.agents: list[Agent | SearchAgent] = [
+            _PersonSeat() if s == HUMAN else make_agent(s, game, first, p, allow_import=allow_import)
+            for p, s in enumerate(self.seats)
+        ]
+        self.states: list[Any] = [first]
         self.ids: list[int] = []
         for i, action_id in enumerate(record.actions):
             try:
@@ -100,10 +146,6 @@ class HumanTable:
             except (TabletopError, ValueError) as exc:
                 raise StateFormatError(f"saved action {i} (id {action_id}) does not apply: {exc}") from None
         self.shown = max(0, len(self.ids) - 12)  # on resume, repeat the last moves before going on
-        first = self.states[0]
-        self.agents: list[Agent | SearchAgent] = [
-            _PersonSeat() if s == HUMAN else make_agent(s, game, first, p) for p, s in enumerate(self.seats)
-        ]
         self.legend = Legend()
         self.seat = game.seat_name(first, self.human)
         self.moves: list[str] = []
@@ -128,16 +170,23 @@ class HumanTable:
     # ----- the game ----------------------------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play to the end (or until the person stops); the exit status: 0 done, 1 input ended, 130 Ctrl-C."""
+        """Play to the end (or until the person stops); the exit status: 0 done, 1 input ended, 130 Ctrl-C, 128 +
+        the signal for SIGTERM and SIGHUP (the game saved each time it stops early)."""
         try:
-            return self._loop()
+            with _saving_on_signals():
+                return self._loop()
         except _StopPlayError as stop:
             return stop.code
         except KeyboardInterrupt:
-            path = self._save(self.save_to)
+            path = self._save(self.save_to, rescue=True)
             self.console.print()
             self.console.print(f"interrupted: {self._saved_line(path)}")
             return 130
+        except _SignalledError as stopped:
+            path = self._save(self.save_to, rescue=True)
+            self.console.print()
+            self.console.print(f"stopped by {signal.Signals(stopped.signum).name}: {self._saved_line(path)}")
+            return 128 + stopped.signum
 
     def _loop(self) -> int:
         game = self.game
@@ -197,8 +246,10 @@ class HumanTable:
             returns = ", ".join(f"{game.seat_name(state, p)} {r:g}" for p, r in enumerate(game.returns(state)))
             self.console.print(f"returns: {returns}")
         if self.record_to:
-            Path(self.record_to).write_text(self._record().to_json(), encoding="utf-8")
-            self.console.print(f"record written to {self.record_to}")
+            text = self._record().to_json(seat=self.human)
+            where = write_or_rescue(self.record_to, text, self._say, "the record")
+            if where == self.record_to:
+                self.console.print(f"record written to {self.record_to}")
 
     # ----- what the seat sees ------------------------------------------------------------------------------------
 
@@ -240,7 +291,7 @@ class HumanTable:
             try:
                 line = self.read_line(f"{self.seat}> ")
             except EOFError:
-                path = self._save(self.save_to)
+                path = self._save(self.save_to, rescue=True)
                 self.console.print()
                 self.console.print(f"input ended: {self._saved_line(path)}")
                 raise _StopPlayError(1) from None
@@ -265,7 +316,7 @@ class HumanTable:
                 if path:
                     self.console.print(self._saved_line(path))
             elif word in ("quit", "exit"):
-                path = self._save(self.save_to)
+                path = self._save(self.save_to, rescue=True)
                 self.console.print(f"stopped: {self._saved_line(path)}")
                 raise _StopPlayError(0)
             else:
@@ -314,12 +365,19 @@ class HumanTable:
         returns = tuple(self.game.returns(state)) if self.game.is_terminal(state) else None
         return Record(self.game.spec.short_name, options_json(self.options), self.seed, tuple(self.ids), returns)
 
-    def _save(self, path: str) -> str:
-        session = Session(self.name, self._record(), self.seats)
+    def _say(self, line: str) -> None:
+        self.console.print(Text(line, style="red" if line.startswith("cannot") else ""))
+
+    def _save(self, path: str, *, rescue: bool = False) -> str:
+        """Save atomically to ``path``; with ``rescue`` (the game is stopping), a failed write saves to a free name in
+        the current or temporary folder instead. Returns where it was saved (``""``: nowhere)."""
+        text = Session(self.name, self._record(), self.seats).to_json() + "\n"
+        if rescue:
+            return write_or_rescue(path, text, self._say, "the game")
         try:
-            Path(path).write_text(session.to_json() + "\n", encoding="utf-8")
+            atomic_write_text(path, text)
         except OSError as exc:
-            self.console.print(Text(f"cannot save to {path}: {exc.strerror or exc}", style="red"))
+            self._say(f"cannot save to {path}: {exc.strerror or exc}")
             return ""
         return path
 
