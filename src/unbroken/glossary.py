@@ -115,7 +115,7 @@ _STEP_RULES = {
     "hunger": (
         "Hunger: eat Food equal to the Level, gaining 1 Small Effort for each Food eaten. Each Food you do not eat "
         "costs Small Effort: 1 for the first, 2 for the second, 3 for the third. If you cannot pay, you starve. "
-        "After Level 4's Hunger with the monster defeated or tricked, you win."
+        "After Level 4's Hunger, with the final monster defeated (it cannot be tricked), you win."
     ),
 }
 

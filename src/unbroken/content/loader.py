@@ -279,6 +279,9 @@ def _check_monster(ctx: _Ctx, m: Monster) -> None:
         raise ctx.err("health" if m.health <= 0 else "armor", "armor must be >= 0 and health > 0")
     if m.trickery is not None and (not m.trickery or any(o.op != "spend" for o in m.trickery)):
         raise ctx.err("trickery", "a Trickery Cost holds one or more spend ops")
+    if m.trickery is not None and m.level == 4:
+        # "You defeat the final monster in Level 4 and do not die of starvation — you win!": it cannot be tricked
+        raise ctx.err("trickery", "a Level 4 monster cannot be tricked (the game is won only by defeating it)")
     if len(m.table) != 6:
         raise ctx.err("table", f"a Combat Actions table has 6 rows, got {len(m.table)}")
     for i, r in enumerate(m.table):

@@ -172,16 +172,22 @@ def _usable(state: State, src: str, ability: Ability) -> bool:
 
 def idle(state: State, effects: tuple[Op, ...]) -> bool:
     """Whether every effect would do nothing now (a cure with no active Condition, a scout once the monster is
-    known, an upgrade with none left, Wounds while the monster keeps Armor): such an action only spends its cost,
-    so it is not offered.
+    known, an upgrade with none left, Wounds while the monster keeps Armor, an Armor break once it has none): such
+    an action only spends its cost, so it is not offered.
 
     "Until the Armor resource bar reaches 0 — you may not inflict Wounds through Weapon Attacks and Actions,
-    unless specifically noted otherwise" (a piercing Wound is so noted).
+    unless specifically noted otherwise" (a piercing Wound is so noted); "You may only choose to perform an
+    Armor-Breaking attack if the monster still has at least 1 Armor left" (Crowbar's as well as a weapon's).
     """
     for e in effects:
         if e.op == "wound":
             c = state.combat
             if c is not None and (c.armor <= 0 or e.pierce):
+                return False
+            continue
+        if e.op == "break_armor":
+            c = state.combat
+            if c is not None and c.armor > 0:
                 return False
             continue
         if e.op == "cure" and not (e.id and all(c.id != e.id for c in state.conditions)) and state.conditions:
@@ -337,7 +343,7 @@ ALWAYS, UNCOMMITTED, ORIENTEERABLE, NO_MONSTER, DOWNGRADABLE, WITH_USES, IN_BATT
 Entry = tuple[Action, int, tuple[tuple[Resource, int], ...] | None, int, int, int, tuple[Op, ...] | None]
 #: The thresholds of an option with no cost to check: every track's value passes them.
 _FREE = -(1 << 62)
-_IDLE_OPS = frozenset({"wound", "cure", "scout", "weapon_up"})
+_IDLE_OPS = frozenset({"wound", "break_armor", "cure", "scout", "weapon_up"})
 
 
 def entry(action: Action, gate: int, cost: Need | None = None, effects: tuple[Op, ...] = ()) -> Entry:
@@ -348,7 +354,7 @@ def entry(action: Action, gate: int, cost: Need | None = None, effects: tuple[Op
     held reaches ``need.le``, the Medium and Large together ``need.me + need.le``, and all three together
     ``need.se + need.me + need.le``: the three thresholds kept here, checked against three sums read once.
     """
-    # ``idle`` returns False at the first effect that is none of these four: only such lists can be idle
+    # ``idle`` returns False at the first effect that is none of these five: only such lists can be idle
     maybe_idle = effects if effects and all(e.op in _IDLE_OPS for e in effects) else None
     if cost is None:
         return (action, gate, None, _FREE, _FREE, _FREE, maybe_idle)

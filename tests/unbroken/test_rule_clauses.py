@@ -1,0 +1,52 @@
+"""Rule clauses held to the rulebook's text, each test quoting the clause and checking both sides of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from tabletop_core.errors import ContentError
+from tests.unbroken.helpers import at_battle, at_prep, texts, with_res
+from unbroken.content.loader import default_pack, load_pack
+from unbroken.glossary import monster_text, step_rules
+from unbroken.state import FLOW
+
+
+def test_armor_breaking_actions_and_attacks_are_offered_only_while_armor_remains() -> None:
+    # "You may only choose to perform an Armor-Breaking attack if the monster still has at least 1 Armor left."
+    s = with_res(at_battle("stone_golem", 3, skills=("crowbar",)), metal=2, se=5)
+    assert s.combat is not None and s.combat.armor == 1
+    armored = texts(s)
+    assert "use crowbar" in armored and "attack shove" in armored  # Crowbar and the weapon's break, at 1 Armor
+    bare = attrs.evolve(s, combat=attrs.evolve(s.combat, armor=0))
+    unarmored = texts(bare)
+    assert "use crowbar" not in unarmored and "attack shove" not in unarmored  # neither at 0 Armor
+    assert "attack punch" in unarmored  # the Wounding attack instead
+
+
+def test_level_four_sheets_list_no_trickery_cost_and_a_pack_giving_one_is_refused(tmp_path: Path) -> None:
+    # "You defeat the final monster in Level 4 and do not die of starvation — you win!": the final monster cannot
+    # be tricked, so no Level 4 sheet lists a Trickery Cost, and no text says it can be.
+    pack = default_pack()
+    assert all(m.trickery is None for m in pack.monsters if m.level == 4)
+    assert any(m.trickery is not None for m in pack.monsters if m.level == 3)  # Levels 1-3 may still list one
+    ogre = next(m for m in pack.monsters if m.id == "ogre")
+    assert "Cannot be tricked." in monster_text(ogre) and "Trickery: pay" not in monster_text(ogre)
+    hunger = step_rules(attrs.evolve(at_prep(4), pos=FLOW.at("combat", "hunger", 4)))
+    assert "tricked" not in hunger.replace("cannot be tricked", "") and "defeated" in hunger
+    path = tmp_path / "pack.toml"
+    path.write_text(
+        'extends = "default"\n'
+        '[[monster]]\nid = "ogre"\nname = "Ogre"\nlevel = 4\nnumber = 2\narmor = 2\nhealth = 12\nsource = "public"\n'
+        'trickery = [{ op = "spend", res = "cunning", n = 5 }]\nrewards = [{ op = "gain", res = "food", n = 1 }]\n'
+        "table = [" + ", ".join(['{ kind = "defend", effects = [{ op = "defend" }] }'] * 6) + "]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as info:
+        load_pack(path)
+    assert (info.value.file, info.value.entry, info.value.field) == (str(path), "ogre", "trickery")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('trickery = [{ op = "spend", res = "cunning", n = 5 }]\n', ""), encoding="utf-8")
+    assert next(m for m in load_pack(path).monsters if m.id == "ogre").trickery is None  # the same sheet, no cost
