@@ -236,3 +236,55 @@ def test_point_10_a_single_token_attack_asks_nothing() -> None:
     after = rb.step(state, Attack(Sym.PHYSICAL))
     assert not isinstance(after.pending.top, AttackFrame)
     assert not fight_of(after).hero_pool.is_live(0) and after.enemy_damage[0] > 0
+
+
+def test_agility_flips_the_lowest_index_agility_token_paid_by_another_agility() -> None:
+    """ "Agility: spend to flip one of your own other tokens": the lowest-index agility token is a target like any
+    other, paid by a second agility. Lissa shows 2P, A, A* (tokens 1 and 2 both agility)."""
+    state = forced("aba babaa", heroes=("Lissa",), enemies=("Ogre",))
+    assert {"flip 0", "flip 1", "flip 2"} <= set(texts(state))
+    flipped = act(state, "flip 1")  # token 2 (A*) pays; token 1 turns to M*
+    pool = fight_of(flipped).hero_pool
+    assert pool.side(1) == 0 and pool.is_live(1) and not pool.is_live(2)
+    assert showing(setup(flipped), fight_of(flipped), HERO, Sym.MAGIC) == [1]
+    flipped = act(state, "flip 2")  # token 1 (A) pays; token 2 turns to U*
+    pool = fight_of(flipped).hero_pool
+    assert pool.side(2) == 1 and pool.is_live(2) and not pool.is_live(1)
+    # Laurel with the Clawed Glove shows 2P, P*, A, A (the glove is token 3): token 2 flips to U*, the glove pays.
+    state = forced("abbb babaa", heroes=("Laurel of Bloodwood",), enemies=("Ogre",), assets=(("Clawed Glove",),))
+    flipped = act(state, "flip 2")
+    pool = fight_of(flipped).hero_pool
+    assert pool.side(2) == 0 and pool.is_live(2) and not pool.is_live(3)
+    assert showing(setup(flipped), fight_of(flipped), HERO, Sym.SURGE) == [2]
+
+
+def test_a_lone_agility_token_never_flips_itself() -> None:
+    """The other side of "one of your own other tokens": with one agility token (Lissa: 2P, A, U*) the agility
+    cannot flip itself; a flip of any other token is still offered."""
+    state = forced("abb babaa", heroes=("Lissa",), enemies=("Ogre",))
+    legal = rb.legal_actions(state)
+    assert Flip(1) not in legal and Flip(0) in legal and Flip(2) in legal
+    assert not rb.is_legal(state, Flip(1))
+
+
+def test_tactics_copying_agility_flips_the_lowest_index_tactics_paid_by_another(tmp_path: Path) -> None:
+    """A tactics copying agility flips any of the hero's other tokens, the lowest-index tactics too when a second
+    tactics pays; a lone tactics never flips itself."""
+    (tmp_path / "heroes.toml").write_text(
+        '[[hero]]\nname = "Twin"\nhealth = 5\ntokens = ["T/B", "T/B", "P/B"]\nsource = "standin"\n'
+    )
+    (tmp_path / "token_sets.toml").write_text(
+        '[[token_set]]\ntrait = "warrior"\nsource = "standin"\ntokens = [{ id = "X", faces = "A/A" }]\n'
+    )
+    (tmp_path / "enemies.toml").write_text(
+        '[[enemy]]\nname = "Dancer"\ntrait = "warrior"\nhealth = 9\nsource = "standin"\n'
+    )
+    state = forced("aaa a", heroes=("Twin",), enemies=("Dancer",), pack=tmp_path)
+    legal = rb.legal_actions(state)
+    assert {Flip(0, True), Flip(1, True), Flip(2, True)} <= set(legal)
+    flipped = rb.step(state, Flip(0, True))  # token 1 pays; token 0 turns blank
+    pool = fight_of(flipped).hero_pool
+    assert pool.side(0) == 1 and pool.is_live(0) and not pool.is_live(1)
+    lone = forced("aba a", heroes=("Twin",), enemies=("Dancer",), pack=tmp_path)  # one tactics: T, B, P
+    legal = rb.legal_actions(lone)
+    assert Flip(0, True) not in legal and {Flip(1, True), Flip(2, True)} <= set(legal)

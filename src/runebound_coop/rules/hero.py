@@ -131,15 +131,20 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
         if sym in shown:
             out.append(_ATTACKS[sym])
     agility = tactics = -1
+    agility2 = tactics2 = -1  # the second agility and the second tactics: either pays to flip the first
     surges = []
-    for i in mine:  # the first agility, the first tactics, every surge
+    for i in mine:  # the first two agility tokens, the first two tactics, every surge
         sym = shows[i]
         if sym == AGILITY:
             if agility < 0:
                 agility = i
+            elif agility2 < 0:
+                agility2 = i
         elif sym == TACTICS:
             if tactics < 0:
                 tactics = i
+            elif tactics2 < 0:
+                tactics2 = i
         elif sym == SURGE:
             surges.append(i)
     enemy_live = live(setup, fight, ENEMY)
@@ -163,10 +168,12 @@ def _hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
                     copies.add((sym, value))
     copy_agility = AGILITY in best
     if agility >= 0 or copy_agility:
+        # "Flip one of your own other tokens": any token but the payer. Tokens of one symbol pay alike, so the
+        # lowest-index one pays, and the next one when the lowest is the target (every distinct flip is offered).
         for t in mine:
-            if agility >= 0 and t != agility:
+            if agility >= 0 and (t != agility or agility2 >= 0):
                 out.append(_FLIPS[t][0])
-            if copy_agility and t != tactics:
+            if copy_agility and (t != tactics or tactics2 >= 0):
                 out.append(_FLIPS[t][1])
         for t in enemy_live:
             if agility >= 0:
@@ -231,8 +238,10 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
         state = spend(state, HERO, [showing(setup, fight, HERO, TACTICS)[0]])
         return _damage(state, setup, action.symbol, action.value)
     if isinstance(action, _FLIP_OR_RECAST):
-        payer = TACTICS if action.tactics else AGILITY
-        state = spend(state, HERO, [showing(setup, fight, HERO, payer)[0]])
+        payers = showing(setup, fight, HERO, TACTICS if action.tactics else AGILITY)
+        # The lowest-index payer, or the next one when a flip targets the lowest (a token never flips itself).
+        payer = payers[1] if payers[0] == action.target and isinstance(action, Flip) else payers[0]
+        state = spend(state, HERO, [payer])
         if isinstance(action, Recast):
             f = fight_of(state)
             pool = unlink(f.enemy_pool, action.target)
