@@ -485,13 +485,32 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """The ids of the legal actions, ascending."""
         return tuple(self.action_id(a) for a in self.legal_actions(state))
 
+    def public_legal_actions(self, state: StateT) -> Sequence[ActionT] | None:
+        """The legal actions at ``state`` when every seat may know them (and their :meth:`action_to_str` texts),
+        else ``None``.
+
+        Refusal messages (:meth:`step`, :meth:`parse_action`) list these and only these, so that an error shown to
+        any seat holds nothing that seat may not know: at a node whose legal actions name hidden facts (a hand, a
+        deck's remaining cards) the message names the seat to act and the step, and the caller asks
+        :meth:`legal_actions` for the moves, through the API that knows whose they are. The default: every legal
+        action in a game of perfect information; none otherwise. Hidden-information games override it per node.
+        """
+        if self.spec.information == Information.PERFECT:
+            return self.legal_actions(state)
+        return None
+
     def _illegal_message(self, state: StateT, action: object, what: str) -> str:
+        """The text of a refusal: the input, the seat to act and the step, and the legal actions where they are
+        public (:meth:`public_legal_actions`); it depends only on public facts and the caller's own input."""
         player = self.current_player(state)
-        legal: Sequence[ActionT] = self.legal_actions(state)
+        who = "chance" if player == CHANCE else f"player {player}"
+        name = self.seat_name(state, player)
+        if name not in (who, "chance"):
+            who = f"{who} ({name})"
+        head = f"{self.spec.short_name}: {what} {action!r} for {who} at {self.describe_step(state)}"
+        legal = self.public_legal_actions(state)
+        if legal is None:
+            return f"{head}; the legal actions are not public (legal_actions lists them)"
         shown = ", ".join(self.action_to_str(state, a) for a in legal[:_SHOWN_LEGAL])
         more = f" and {len(legal) - _SHOWN_LEGAL} more" if len(legal) > _SHOWN_LEGAL else ""
-        who = "chance" if player == CHANCE else f"player {player}"
-        return (
-            f"{self.spec.short_name}: {what} {action!r} for {who} at {self.describe_step(state)}; "
-            f"legal: {shown or 'none'}{more}"
-        )
+        return f"{head}; legal: {shown or 'none'}{more}"

@@ -12,33 +12,35 @@ The method, for a few states ``s`` spread along the playout (``LeakBudget.states
    ``w = game.redeal(s, p, rng)`` (a re-deal written independently of the determinizer). Everything ``p`` can read
    at ``w`` must equal what it reads at ``s``: :func:`seat_readings` (``observe``, the observation tensor, the
    information state and its tensor, ``render(s, p)``, ``observation_string``, ``card_texts``, ``legend``, the
-   public and private observations where the game says them, and when ``p`` is to act its legal actions, the mask,
-   the action strings and the step rules), and the adapters' readings when their frameworks are installed
+   public and private observations where the game says them, when ``p`` is to act its legal actions, the mask,
+   the action strings and the step rules, and the error texts ``p`` can provoke (:func:`refusals`: ``step`` of a
+   value that is no action, ``parse_action`` of a text that names none, and at ``p``'s own decision ``step`` of a
+   move its legal actions lack), and the adapters' readings when their frameworks are installed
    (OpenSpiel's observation and information-state strings and tensors, PettingZoo's observation, Gymnasium's
    observation for one-player games).
 2. **Re-walked histories** (the per-seat descriptions and the replay as ``p`` saw it). A determinized world has no
-   history, so the history check builds one: walk from the initial state along the playout's steps; at ``p``'s
-   own decisions take ``p``'s own action (``p`` knows what it did); at every other step (chance or another seat)
-   take a random legal action among those after which ``p``'s observation (and information state, where the game
-   offers one) equals the playout's at the same step, backtracking a little (``LeakBudget.walk_nodes``) when no
-   action fits. The walk and the playout therefore have **the same ``p``-visible history** at every step (the same
-   observations in the same order and the same own moves), which is exactly what makes the comparison sound:
-   ``describe(before, action, after, p)`` of every transition walked, and everything in :func:`seat_readings` at
-   the walk's last state, must equal the playout's. Where the walk cannot be continued (the rules forbid every
-   alternative that keeps ``p``'s view, e.g. a card revealed later that the walk dealt elsewhere) it stops and the
-   prefix walked is compared: the histories agree as far as the walk's history is consistent. At ``p``'s own
-   decisions of the walk, ``p``'s legal actions, mask and action strings must match the playout's too.
+   history, so the history check builds one: walk from the initial state along the playout's steps; at ``p``'s own
+   decisions take ``p``'s own action (``p`` knows what it did); at every other step (chance or another seat) take a
+   random legal action among those after which ``p``'s observation (and information state, where the game offers one)
+   equals the playout's at the same step, backtracking a little (``LeakBudget.walk_nodes``) when no action fits. The
+   walk and the playout therefore have **the same ``p``-visible history** at every step (the same observations in the
+   same order and the same own moves), which is exactly what makes the comparison sound: ``describe(before, action,
+   after, p)`` of every transition walked, the refusal texts at every state walked, and everything in
+   :func:`seat_readings` at the walk's last state, must equal the playout's. Where the walk cannot be continued (the
+   rules forbid every alternative that keeps ``p``'s view, e.g. a card revealed later that the walk dealt elsewhere)
+   it stops and the prefix walked is compared: the histories agree as far as the walk's history is consistent. At
+   ``p``'s own decisions of the walk, ``p``'s legal actions, mask and action strings must match the playout's too.
 3. **Determinizer consistency.** Every world must pass ``validate_state``, be a state the rules can reach with the
    same ``p``-visible history, and share ``p``'s readings. Reachability is proven three ways, the first the game
    offers: the world is a member of ``game.enumerate_information_set(s, p)``; or the game rebuilds the world's
    history (``game.rebuild_history(w, p)``: the actions, chance outcomes included, from the initial state to ``w``),
-   which is replayed under the rules (every action legal, the replay ending at ``w`` itself) and must show ``p``
-   the playout's view at every step, make ``p``'s own moves and describe every transition to ``p`` as the playout
-   does (this is also the world's re-walked history of step 2, through every round, so the blind walk is not
-   needed); otherwise the targeted walk of step 2 must reach the world itself within ``LeakBudget.reach_nodes``
-   nodes, which proves it for small games and leaves it unproven, not failed, when the search runs out on a large
-   one (``LeakBudget.prove`` fails it instead). :attr:`LeakCheck.proven` and :attr:`LeakCheck.unproven` count
-   the worlds each way.
+   which is replayed under the rules (every action legal, the replay ending at ``w`` itself) and must show ``p`` the
+   playout's view at every step, make ``p``'s own moves and describe every transition to ``p`` as the playout does
+   and give ``p`` the playout's refusal texts at every step, whoever is to act (this is also the world's re-walked
+   history of step 2, through every round, so the blind walk is not needed); otherwise the targeted walk of step 2
+   must reach the world itself within ``LeakBudget.reach_nodes`` nodes, which proves it for small games and leaves it
+   unproven, not failed, when the search runs out on a large one (``LeakBudget.prove`` fails it instead).
+   :attr:`LeakCheck.proven` and :attr:`LeakCheck.unproven` count the worlds each way.
 4. **Determinizer frequencies.** Where the game enumerates ``p``'s information set (``(state, probability)`` pairs:
    the posterior given what ``p`` saw, each history weighted by its chance probabilities, the other seats'
    decisions taken as uninformative, as ISMCTS samples), ``LeakBudget.samples`` worlds are drawn with a fixed seed
@@ -74,7 +76,7 @@ from tabletop_core.conformance import ConformanceError
 from tabletop_core.game import Game
 from tabletop_core.spec import Information
 
-__all__ = ["LeakBudget", "LeakCheck", "LeakError", "check_leaks", "chi_square_p", "seat_readings"]
+__all__ = ["LeakBudget", "LeakCheck", "LeakError", "check_leaks", "chi_square_p", "refusals", "seat_readings"]
 
 
 @attrs.frozen
@@ -157,6 +159,48 @@ def seat_readings(game: Game[Any, Any, Any], state: Any, player: int) -> Iterato
         yield "legal_action_mask", game.legal_action_mask(state)
         yield "action strings", tuple(game.action_to_str(state, a) for a in legal)
         yield "step_rules", game.step_rules(state)
+    yield from refusals(game, state, player, to_act)
+
+
+class _NotAnAction:
+    """What a seat may submit that no game accepts (with a repr that is the same in every world)."""
+
+    def __repr__(self) -> str:
+        return "<not an action>"
+
+
+NOT_AN_ACTION = _NotAnAction()
+UNREADABLE = "no such move"
+
+
+def _refusal(attempt: Callable[[], Any]) -> str:
+    """The text of the error ``attempt`` raises (its type and message), or that it was accepted."""
+    try:
+        attempt()
+    except Exception as exc:  # the text of any refusal is a reading, whatever its type
+        return f"{type(exc).__name__}: {exc}"
+    return "accepted"
+
+
+def refusals(game: Game[Any, Any, Any], state: Any, player: int, to_act: bool) -> Iterator[tuple[str, str]]:
+    """The error texts ``player`` can provoke at ``state``, as ``(field, text)`` pairs: ``step`` of a value that
+    is no action and ``parse_action`` of a text that names none (refused in every world, whoever is to act), and
+    when ``player`` is to act, ``step`` of the first decision its legal actions do not hold (it knows which those
+    are, so refused in every world it cannot tell apart)."""
+    yield "refusal of step", _refusal(partial(game.step, state, NOT_AN_ACTION))
+    yield "refusal of parse_action", _refusal(partial(game.parse_action, state, UNREADABLE))
+    if not to_act:
+        return
+    legal = set(game.legal_action_ids(state))
+    for i in range(game.spec.num_distinct_actions):
+        if i in legal:
+            continue
+        try:
+            action = game.action_from_id(state, i)
+        except ValueError:  # an id the codec reserves: not a move the seat can name
+            continue
+        yield f"refusal of step of id {i}", _refusal(partial(game.step, state, action))
+        return
 
 
 def _first_difference(game: Game[Any, Any, Any], field: str, a: Any, b: Any) -> str | None:
@@ -202,6 +246,7 @@ class LeakCheck:
         self.playouts = self.frequency_tests = 0
         self.proven = self.unproven = 0
         self.cache: dict[tuple[int, int], dict[str, Any]] = {}
+        self.refusal_cache: dict[tuple[int, int], dict[str, str]] = {}
         self.keys: dict[tuple[int, int], Any] = {}
 
     def fail(self, step: int, check: str, seat: int, field: str, detail: str) -> LeakError:
@@ -293,6 +338,22 @@ class LeakCheck:
                 untried.pop()
         return ([], [], False) if target is not None else (*best, False)
 
+    def refused(self, state: Any, seat: int) -> dict[str, str]:
+        """:func:`refusals` of a playout state, kept for the rest of the playout."""
+        k = (id(state), seat)
+        if k not in self.refusal_cache:
+            to_act = self.game.current_player(state) == seat
+            self.refusal_cache[k] = dict(refusals(self.game, state, seat, to_act))
+        return self.refusal_cache[k]
+
+    def compare_refusals(self, step: int, seat: int, truth: Any, state: Any, what: str) -> None:
+        """The error texts ``seat`` can provoke at ``state`` (a step of a history it cannot tell from the
+        playout's) are the playout's at the same step."""
+        seen = self.refused(truth, seat)
+        for field, text in refusals(self.game, state, seat, self.game.current_player(state) == seat):
+            if seen.get(field) != text:
+                raise self.fail(step, LEAK, seat, field, f"{what}: {seen.get(field)!r} vs {text!r}")
+
     def check_walk(self, trail: Sequence[Any], actions: Sequence[Any], seat: int) -> None:
         game = self.game
         walked, taken, _ = self.walk(trail, actions, seat)
@@ -303,6 +364,7 @@ class LeakCheck:
                 raise self.fail(
                     i, LEAK, seat, "describe", f"transition {i} of a re-walked history: {mine!r} vs {theirs!r}"
                 )
+            self.compare_refusals(i + 1, seat, trail[i + 1], walked[i + 1], f"step {i + 1} of a re-walked history")
         last = len(walked) - 1
         self.compare(last, seat, trail[last], walked[last], f"step {last} of a re-walked history")
 
@@ -407,6 +469,7 @@ class LeakCheck:
                 raise self.fail(
                     i, LEAK, seat, "describe", f"transition {i} of a world's history: {mine!r} vs {theirs!r}"
                 )
+            self.compare_refusals(i + 1, seat, trail[i + 1], after, f"step {i + 1} of a world's history")
             state = after
         if state != world:
             raise self.fail(
@@ -464,6 +527,7 @@ class LeakCheck:
             return
         game, budget = self.game, self.budget
         self.seed, self.rng, self.cache, self.keys = seed, np.random.default_rng([seed, 19]), {}, {}
+        self.refusal_cache = {}
         options = game.options(trail[0])
         if budget.adapter_playouts >= self.playouts and options != self.adapted:
             self.adapters, self.adapted = _adapters(game, options), options

@@ -42,6 +42,9 @@ from unrest.view import INFORMATION_STATE_SHAPE, OBSERVATION_SHAPE, UnrestInform
 
 __all__ = ["GAME", "Unrest"]
 
+#: The steps whose legal actions (and their texts) are public: see :meth:`Unrest.public_legal_actions`.
+_PUBLIC_STEPS = frozenset({"target", "defend", "districts", "missions"})
+
 
 class Unrest(Driven[UnrestState, Action, UnrestOptions]):
     """The rules of Unrest: player 0 the Rebellion, player 1 the Empire."""
@@ -163,6 +166,15 @@ class Unrest(Driven[UnrestState, Action, UnrestOptions]):
         if action is not None and self.is_legal(state, action):
             return action
         return super().parse_action(state, text)
+
+    def public_legal_actions(self, state: UnrestState) -> tuple[Action, ...] | None:
+        """The legal actions where both seats know them: the Empire's defence (the planned cards' slots and
+        facings, the tokens and the row are on the table), the Rebellion's target (the row) and the setup's
+        Districts and Missions (what is left of public pieces). The Rebellion's plan, placement and proofs name
+        its cards, and a draw the deck's: ``None`` there, so that no refusal message shows them."""
+        if state.pending.top is None and state.pos.step in _PUBLIC_STEPS and state.winner < 0:
+            return self.legal_actions(state)
+        return None
 
     def describe_step(self, state: UnrestState) -> str:
         """Round, phase and step (and the Final Encounter)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from unrest.content import CONTENT
 from unrest.rules.cards import SUIT_LETTERS, SUITS
-from unrest.state import POWERS, REBELLION, UnrestState
+from unrest.state import CAPITOL, POWERS, REBELLION, WIN_LIBERATED, UnrestState
 
 __all__ = ["card_texts", "end_reason", "headline", "legend", "step_rules"]
 
@@ -32,6 +32,8 @@ _SYMBOLS: tuple[tuple[str, str], ...] = (
     ("Plan: 1:(5D)", "the three cards the Rebellion planned this round, by slot; '-' is a slot already placed"),
     ("-", "nothing there (an empty stack or slot)"),
 )
+
+_DISTRICT_NAME = tuple(d.name for d in CONTENT.districts)
 
 _POWERS_TEXT = {
     "Surveil": "turn one hidden planned card face up; a surveilled Misdirection card is then destroyed",
@@ -58,7 +60,7 @@ _STEP_RULES = {
     "place": (
         "Place: put each remaining planned card, in slot order, on the stack of one of the two marked Districts "
         "(all in one or split), keeping its facing; never in a Blockaded District. In the Final Encounter any "
-        "District still in the row will do."
+        "District still in the row will do, except a Blockaded one."
     ),
     "liberate": (
         "Liberate: a District whose stack meets a Mission on the table is liberated. Reveal hidden cards of that "
@@ -86,7 +88,10 @@ def step_rules(state: UnrestState) -> str:
         return "The game is over. " + end_reason(state)
     text = _STEP_RULES.get(state.pos.step, f"{state.pos.step} step")
     if state.final and state.pos.step in ("plan", "place"):
-        text += " Final Encounter: there is no Area of Interest this round; cards go to any District still in the row."
+        text += (
+            " Final Encounter: there is no Area of Interest this round; cards go to any District still in the row, "
+            "except one under the Empire's Blockade."
+        )
     return text
 
 
@@ -114,6 +119,11 @@ def end_reason(state: UnrestState) -> str:
     freed = [CONTENT.districts[d].name for d in range(len(state.freed)) if state.freed[d]]
     named = ", ".join(freed) if freed else "none"
     if state.winner == REBELLION:
+        if state.options.variant == "capitol" and state.freed[CAPITOL] and len(freed) < WIN_LIBERATED:
+            return (
+                f"The Rebellion wins: it liberated {_DISTRICT_NAME[CAPITOL]}, and in the Capitol variant liberating "
+                f"the Capitol wins the game at once (liberated: {named})."
+            )
         return f"The Rebellion wins: it liberated {len(freed)} Districts ({named})."
     held = len(state.freed) - len(freed)
     return (

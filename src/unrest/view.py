@@ -503,8 +503,10 @@ def render(state: UnrestState, player: int | None = None) -> str:
     lines = [f"Unrest, {describe_step(state)}"]
     missions = ", ".join(CONTENT.missions[m].name for m in view.missions)
     lines.append(f"Missions: {missions}")
+    # A game won by a liberation ends inside its round: the round's Area of Interest and Blockade mark nothing.
+    aoi, blockade = (view.aoi, view.blockade) if view.winner < 0 else ((), -1)
     for d in view.row:
-        marks = "".join([" [AoI]" if d in view.aoi else "", " [Blockade]" if d == view.blockade else ""])
+        marks = "".join([" [AoI]" if d in aoi else "", " [Blockade]" if d == blockade else ""])
         lines.append(f"  {_NAME[d]}{marks}: {_cards(view.stacks[d])}")
     for d in range(N_DISTRICTS):
         if view.freed[d]:

@@ -93,6 +93,13 @@ class DescribeLeak(Kuhn):
         return super().describe(before, action, after, player)
 
 
+class RefusalLeak(Kuhn):
+    """Its refusal messages list the legal actions at every node: at the deal, the cards left in the deck."""
+
+    def public_legal_actions(self, state: KuhnState) -> tuple[Move | Deal, ...]:
+        return self.legal_actions(state)
+
+
 class KeepsTheTruth(Kuhn):
     """Its determinizer returns the true state every time."""
 
@@ -153,11 +160,12 @@ class UnreachableWorld(Kuhn):
         (RenderLeak(), LEAK, "render"),
         (InformationTensorLeak(), LEAK, "information_state_tensor"),
         (DescribeLeak(), LEAK, "describe"),
+        (RefusalLeak(), LEAK, "refusal of step"),
         (KeepsTheTruth(), TRUTH, "determinize"),
         (UniformOverKinds(), FREQUENCIES, "determinize"),
         (UnreachableWorld(), REACHABLE, "determinize"),
     ],
-    ids=["legal", "render", "info-tensor", "describe", "keeps-truth", "uniform", "unreachable"],
+    ids=["legal", "render", "info-tensor", "describe", "refusal", "keeps-truth", "uniform", "unreachable"],
 )
 def test_planted_leak_is_caught_by_name(game: Kuhn, check: str, field: str) -> None:
     with pytest.raises(ConformanceError):  # check_game runs the leak checks, or an older check fires first

@@ -203,6 +203,10 @@ class Kuhn(Driven[KuhnState, Move | Deal, KuhnOptions]):
         """The betting, which both players see: a view of no seat (``player`` -1) with no card."""
         return KuhnView(-1, None, state.history)
 
+    def public_legal_actions(self, state: KuhnState) -> tuple[Move | Deal, ...] | None:
+        """The bets (pass, bet) are public; the deal's outcomes, the cards left, are not."""
+        return None if self.current_player(state) == CHANCE else self.legal_actions(state)
+
     def determinize(self, state: KuhnState, player: int, rng: np.random.Generator) -> KuhnState:
         if len(state.hands) < 2:
             return state
