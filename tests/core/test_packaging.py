@@ -62,7 +62,9 @@ def test_core_exports_the_designed_names() -> None:
 def test_core_dependencies_stay_light() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     names = sorted(dep.split(">")[0].split("=")[0].split("[")[0].strip() for dep in project["dependencies"])
-    assert names == ["attrs", "cattrs", "numpy"]
+    # rich is the command line's: small, and a core dependency so that the core install's `tabletop` works.
+    assert names == ["attrs", "cattrs", "numpy", "rich"]
+    assert project["optional-dependencies"]["cli"] == []  # kept, empty, for installs that name the extra
     assert {"dev", "openspiel", "pettingzoo", "gymnasium", "ray", "plot"} <= set(project["optional-dependencies"])
     assert project["scripts"]["tabletop"] == "tabletop_core.cli:main"
 
@@ -80,3 +82,27 @@ def test_game_is_registered_and_exposes_the_module_face(name: str) -> None:
 @pytest.mark.parametrize("name", ("tabletop_core", *GAMES))
 def test_every_package_ships_py_typed(name: str) -> None:
     assert files(name).joinpath("py.typed").is_file()
+
+
+def test_the_installed_command_line_needs_no_extra() -> None:
+    from importlib.metadata import requires
+
+    core = [req for req in requires("tabletop-rules") or [] if "extra ==" not in req]
+    assert any(req.startswith("rich") for req in core)
+
+
+def test_the_licence_and_the_metadata_are_in_the_package() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License") and "the tabletop-rules authors" in licence
+    classifiers = project["classifiers"]
+    assert "Programming Language :: Python :: 3.11" in classifiers and "Typing :: Typed" in classifiers
+    assert project["keywords"]
+    assert (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").count("## [") >= 2  # Unreleased and a version
+
+
+def test_the_changelog_has_an_entry_for_the_packages_version() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in text and f"## [{version}]" in text

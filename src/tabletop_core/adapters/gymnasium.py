@@ -19,7 +19,14 @@
 - ``reset(options=...)`` ignores its options: the game's options are given once, to the constructor.
 - ``render_mode="ansi"``: ``render()`` returns the table as text; ``"human"``: ``render()`` prints it (after each
   ``reset`` and ``step`` too, as Gymnasium's human mode does).
-- :func:`register_env` registers a game with Gymnasium, so ``gymnasium.make("tabletop/unbroken-v0")`` works.
+- Every installed game is registered with Gymnasium as ``tabletop/<name>-v0`` (:func:`register_envs`), so
+  ``gymnasium.make("tabletop/unbroken-v0")`` works: with Gymnasium 0.29 after ``import gymnasium`` alone (the
+  package's ``gymnasium.envs`` entry point), with Gymnasium 1.x, which has no plug-in entry points, after importing
+  this module, or in one call as ``gymnasium.make("tabletop_core.adapters.gymnasium:tabletop/unbroken-v0")``. Only
+  a game whose options give one player can be made (``options={"heroes": ["Elian"]}`` for a solo Runebound fight).
+  The registered entry point is the importable string ``"tabletop_core.adapters.gymnasium:TabletopEnv"`` and the
+  game is named by its installed name, so a registered spec survives ``EnvSpec.to_json`` and worker processes.
+  :func:`register_env` registers a game object of your own the same way.
 
 >>> from tabletop_core.adapters.gymnasium import TabletopEnv
 >>> from tabletop_core.testing.kuhn import GAME
@@ -32,7 +39,6 @@ tabletop_core.errors.OptionError: kuhn: a Gymnasium environment needs a one-play
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -48,16 +54,21 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from tabletop_core.adapters._common import check_illegal_mode, decode_action, shown
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
+from tabletop_core.registry import available_games, load_game
 from tabletop_core.spec import TERMINAL
 
-__all__ = ["TabletopEnv", "register_env"]
+__all__ = ["ENTRY_POINT", "TabletopEnv", "register_env", "register_envs"]
+
+#: What every registered environment id builds: an importable string, as Gymnasium's specs expect.
+ENTRY_POINT = "tabletop_core.adapters.gymnasium:TabletopEnv"
 
 
 class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
     """A single-agent environment playing one-player game with fixed options.
 
     Args:
-        game: any ``tabletop_core.Game`` whose options give one player.
+        game: any ``tabletop_core.Game`` whose options give one player, or the name of an installed game
+            (``"unbroken"``), as a registered environment id passes it.
         options: the game's options (``game.new_game(**options)``).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (it prints it).
         illegal_action: ``"noop"`` (default) or ``"raise"``; see the module docstring.
@@ -81,6 +92,8 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise OptionError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         check_illegal_mode(illegal_action)
+        if isinstance(game, str):
+            game = _installed_game(game)
         self.game = game
         self.game_options = dict(options or {})
         self._initial = game.initial_state(game.make_options(**self.game_options))
@@ -183,16 +196,50 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         return decode_action(self.game, state, action)
 
 
+def _installed_game(name: str) -> Any:
+    # A name reaches us from a registered (possibly deserialized) spec: resolve it among the installed games only,
+    # never as a module path to import.
+    if name not in available_games():
+        raise OptionError(f"no installed game named {name!r}; installed: {', '.join(available_games()) or 'none'}")
+    return load_game(name)
+
+
 def register_env(game: Any, env_id: str | None = None, **kwargs: Any) -> str:
     """Register ``TabletopEnv(game, **kwargs)`` with Gymnasium so ``gymnasium.make(env_id)`` builds it.
 
     ``env_id`` defaults to ``tabletop/<short_name>-v0``; registering the same id again is a no-op.
-    ``gymnasium.make(env_id, options={...}, render_mode="ansi")`` passes its keywords on to ``TabletopEnv``.
+    ``gymnasium.make(env_id, options={...}, render_mode="ansi")`` passes its keywords on to ``TabletopEnv``. The
+    entry point is :data:`ENTRY_POINT`; an installed game is named in the spec's keywords by its name, any other
+    game object is passed as it is.
 
     Returns:
         The environment id.
     """
     env_id = env_id or f"tabletop/{game.spec.short_name}-v0"
     if env_id not in gymnasium.registry:
-        gymnasium.register(id=env_id, entry_point=partial(TabletopEnv, game), kwargs=dict(kwargs))
+        name = game.spec.short_name
+        named = name in available_games() and load_game(name) is game
+        kwargs = {"game": name if named else game, **kwargs}
+        gymnasium.register(id=env_id, entry_point=ENTRY_POINT, kwargs=kwargs)
     return env_id
+
+
+def register_envs() -> tuple[str, ...]:
+    """Register ``tabletop/<name>-v0`` for every installed game (what the ``gymnasium.envs`` entry point calls).
+
+    The games are not imported here: each id names its game, which is loaded when the environment is made. Ids
+    already registered are left as they are.
+
+    Returns:
+        The environment ids, sorted.
+    """
+    ids = []
+    for name in available_games():
+        env_id = f"tabletop/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=ENTRY_POINT, kwargs={"game": name})
+        ids.append(env_id)
+    return tuple(ids)
+
+
+register_envs()
