@@ -476,6 +476,22 @@ class RuneboundState:
     hand: tuple[int, ...] = ()
     fight: Fight | None = None
 
+    def svg(self, *, reveal: bool = False, width: int = 800) -> str:
+        """The table as an SVG picture: the public view, which is the whole table (combat hides nothing); with
+        ``reveal``, the whole truth. The picture says which it is.
+        """
+        from runebound_coop import picture
+
+        return picture.truth(self, width=width) if reveal else picture.public(self, width=width)
+
+    def _repr_svg_(self) -> str:
+        """The public picture, for notebooks."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inside a ``<div>``, for notebooks that prefer HTML."""
+        return f'<div class="tabletop-picture">{self.svg()}</div>'
+
 
 # The state's most frequent copies, made once as the fight's are above.
 

@@ -115,6 +115,20 @@ class RuneboundView:
     player: int
     state: RuneboundState
 
+    def svg(self, *, width: int = 800) -> str:
+        """This view as an SVG picture, ``width`` pixels wide (:func:`runebound_coop.picture.picture`)."""
+        from runebound_coop.picture import picture
+
+        return picture(self, width=width)
+
+    def _repr_svg_(self) -> str:
+        """The picture, for notebooks (Jupyter shows it inline)."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inside a ``<div>``, for notebooks that prefer HTML."""
+        return f'<div class="tabletop-picture">{self.svg()}</div>'
+
 
 def observation_tensor(view: RuneboundView) -> np.ndarray:
     """The float32 tensor of a view, filled through :data:`LAYOUT`'s named views."""

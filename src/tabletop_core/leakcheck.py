@@ -137,7 +137,11 @@ FREQUENCIES = "determinized worlds follow the posterior"
 def seat_readings(game: Game[Any, Any, Any], state: Any, player: int) -> Iterator[tuple[str, Any]]:
     """Everything ``player`` can read at ``state``, as ``(field, value)`` pairs in a fixed order."""
     spec = game.spec
-    yield "observe", game.observe(state, player)
+    view = game.observe(state, player)
+    yield "observe", view
+    picture = getattr(view, "svg", None)
+    if callable(picture):  # a view that draws itself (``tabletop_core.render``): its picture is read too
+        yield "picture", picture()
     yield "observation_tensor", game.observation_tensor(state, player)
     if spec.provides_information_state:
         yield "information_state", game.information_state(state, player)

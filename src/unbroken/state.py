@@ -280,6 +280,24 @@ class State:
         pos = _POSITIONS.get(key)
         return FLOW.at(*key) if pos is None else pos
 
+    def svg(self, *, reveal: bool = False, width: int = 800) -> str:
+        """The table as an SVG picture: the player's view, which hides nothing; with ``reveal``, the whole truth.
+
+        The picture says which it is.
+        """
+        from unbroken import picture
+        from unbroken.view import View
+
+        return picture.truth(self, width=width) if reveal else picture.picture(View(0, self), width=width)
+
+    def _repr_svg_(self) -> str:
+        """The public picture, for notebooks."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inside a ``<div>``, for notebooks that prefer HTML."""
+        return f'<div class="tabletop-picture">{self.svg()}</div>'
+
 
 #: ``replace(state, pending=...)``, the copy plan made once (see :func:`tabletop_core.fastcopy.replacer`).
 _with_pending = replacer(State, "pending")

@@ -67,6 +67,20 @@ class View:
     player: int
     state: State
 
+    def svg(self, *, width: int = 800) -> str:
+        """This view as an SVG picture, ``width`` pixels wide (:func:`unbroken.picture.picture`)."""
+        from unbroken.picture import picture
+
+        return picture(self, width=width)
+
+    def _repr_svg_(self) -> str:
+        """The picture, for notebooks (Jupyter shows it inline)."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inside a ``<div>``, for notebooks that prefer HTML."""
+        return f'<div class="tabletop-picture">{self.svg()}</div>'
+
 
 def observe(state: State, player: int) -> View:
     """The player's view of ``state``."""

@@ -307,5 +307,22 @@ class UnrestState:
         """The liberated Districts, by District id."""
         return tuple(d for d, r in enumerate(self.freed) if r)
 
+    def svg(self, *, reveal: bool = False, width: int = 800) -> str:
+        """The table as an SVG picture: the public view (what both players see); with ``reveal``, the whole truth.
+
+        The picture says which it is.
+        """
+        from unrest import picture
+
+        return picture.truth(self, width=width) if reveal else picture.public(self, width=width)
+
+    def _repr_svg_(self) -> str:
+        """The public picture, for notebooks."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inside a ``<div>``, for notebooks that prefer HTML."""
+        return f'<div class="tabletop-picture">{self.svg()}</div>'
+
 
 _logged = replacer(UnrestState, "moves")

@@ -139,6 +139,20 @@ class UnrestView:
     not_misdirection: int = 0
     all_misdirection: bool = False
 
+    def svg(self, *, width: int = 800) -> str:
+        """This view as an SVG picture, ``width`` pixels wide (:func:`unrest.picture.picture`)."""
+        from unrest.picture import picture
+
+        return picture(self, width=width)
+
+    def _repr_svg_(self) -> str:
+        """The picture, for notebooks (Jupyter shows it inline)."""
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        """The picture inside a ``<div>``, for notebooks that prefer HTML."""
+        return f'<div class="tabletop-picture">{self.svg()}</div>'
+
 
 def all_misdirection_round(state: UnrestState) -> bool:
     """Whether this round's complete plan held no revealed numbered card: then it was planned from a hand of
