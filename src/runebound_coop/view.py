@@ -247,7 +247,7 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         lines.append(f"  {hero.name}: {_pool_text(state, fight, HERO)}")
         lines.append(f"  {enemy.name}: {_pool_text(state, fight, ENEMY)}")
         passed = [n for s, n in ((HERO, hero.name), (ENEMY, enemy.name)) if fight.has_passed(s)]
-        lines.append(f"  to act: {'hero' if fight.turn == HERO else 'enemy'}; passed: {', '.join(passed) or '-'}")
+        lines.append(f"  to act: {_to_act(state, fight)}; passed: {', '.join(passed) or '-'}")
         lines.append(KEY)
         top = state.pending.top
         if isinstance(top, CancelFrame):
@@ -264,6 +264,14 @@ def render(state: RuneboundState, player: int | None = None) -> str:
     if player is not None:
         lines.append(f"(seen by player {player})")
     return "\n".join(lines)
+
+
+def _to_act(state: RuneboundState, fight: Fight) -> str:
+    """Who decides next in the fight: the enemy player while one of its choices is pending, else the side whose
+    combat action it is."""
+    if isinstance(state.pending.top, ChoiceFrame):
+        return "the enemy player (a choice)"
+    return "hero" if fight.turn == HERO else "enemy"
 
 
 def describe_step(setup: Setup, state: RuneboundState) -> str:
@@ -371,11 +379,14 @@ def describe(
         else:
             hero_acts = not isinstance(action, Land | Choose | Block) and action != Respond(False)  # no cost paid
             actor = HERO if name == "action" and hero_acts else None
+        # The enemy's own tokens pay in its action, and in the enemy player's answer (the choice's source, and the
+        # further agility tokens of the space firing after it).
+        enemy_pays = name == "enemy" or (name == "action" and isinstance(before.pending.top, ChoiceFrame))
         if name == "round_end" and prev.fight is not None:
             board = setup.enemies[prev.fight.enemy].board
             if state.hero_damage != prev.hero_damage or state.enemy_damage != prev.enemy_damage:
                 lines.append(f"the {board.trait} board's title ability: {board.title.text}")
-        lines.extend(_changes(setup, prev, state, actor))
+        lines.extend(_changes(setup, prev, state, actor, enemy_pays=enemy_pays))
         if name == "initiative" and state.fight is not None:
             first = seat_name(setup, state, state.fight.hero) if state.fight.turn == HERO else _enemy(setup, state)
             lines.append(f"{first} takes the first combat action")
@@ -479,17 +490,27 @@ def _enemy_line(setup: Setup, before: RuneboundState, after: RuneboundState) -> 
     return f"{name} resolves its {' and '.join(symbols) or 'board'} space" if symbols else f"{name} acts"
 
 
-def _changes(setup: Setup, before: RuneboundState, after: RuneboundState, actor: Side | None) -> list[str]:
+def _changes(
+    setup: Setup, before: RuneboundState, after: RuneboundState, actor: Side | None, *, enemy_pays: bool = False
+) -> list[str]:
     """What changed on the table, in words: tokens spent, blocked with, doubled, flipped, removed or recast, abilities
-    triggered, cards exerted, damage and healing, defeats."""
+    triggered, cards exerted, damage and healing, defeats. With ``enemy_pays`` (the enemy's action or its player's
+    answer) each agility token that fired the enemy's agility ability is named with its trigger."""
     lines: list[str] = []
     fight, new = before.fight, after.fight
     if fight is not None and new is not None and (new.hero, new.enemy) == (fight.hero, fight.enemy):
+        enemy = setup.enemies[fight.enemy]
+        payers = _agility_payers(setup, before, after) if enemy_pays else []
+        if payers:
+            ability = enemy.abilities[enemy.agility]
+            for i in payers:
+                lines.append(f"{_enemy(setup, before)} spends token {i} (agility) on {ability.name}: {ability.text}")
         if after.pos.round == before.pos.round or after.pos.step != "cast":
             for side in SIDES if actor != ENEMY else SIDES[::-1]:  # the actor's own tokens first
-                lines.extend(_pool_changes(setup, before, after, side, actor))
-        enemy = setup.enemies[fight.enemy]
+                lines.extend(_pool_changes(setup, before, after, side, actor, paid=payers if side == ENEMY else ()))
         for a, ability in enumerate(enemy.abilities):
+            if a == enemy.agility and payers:
+                continue  # named with each token that fired it, above
             if new.has_used(enemy_ability_bit(a)) and not fight.has_used(enemy_ability_bit(a)):
                 lines.append(f"{_enemy(setup, before)} triggers {ability.name}: {ability.text}".rstrip(": "))
         hero = setup.heroes[fight.hero]
@@ -509,13 +530,39 @@ def _changes(setup: Setup, before: RuneboundState, after: RuneboundState, actor:
                 if before.pending.top is None:
                     lines.append(f"{hero.name} picks which {top.symbol} tokens the attack spends")
             else:
-                lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}")
+                paid = f" (paid by its token {top.source})" if top.source >= 0 else ""
+                lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}{paid}")
     lines.extend(describe_transition(setup, before, after))
     return lines
 
 
-def _pool_changes(
-    setup: Setup, before: RuneboundState, after: RuneboundState, side: Side, actor: Side | None
+def _agility_payers(setup: Setup, before: RuneboundState, after: RuneboundState) -> list[int]:
+    """The enemy's agility tokens that paid for its agility ability between ``before`` and ``after``: live and
+    showing agility before, spent after, or being cast again (a later firing in the same space recast the spent
+    payer: "Recast any spent token")."""
+    fight, new = before.fight, after.fight
+    assert fight is not None and new is not None  # compared within one fight
+    enemy = setup.enemies[fight.enemy]
+    if enemy.agility < 0 or not new.has_used(enemy_ability_bit(enemy.agility)):
+        return []
+    old_pool, pool = fight.enemy_pool, new.enemy_pool
+    out = []
+    for i, pair in enumerate(enemy.faces):
+        ref = token_ref(ENEMY, i)
+        if ref in fight.casting or not old_pool.is_live(i) or pair[old_pool.side(i)].symbol != Sym.AGILITY:
+            continue
+        if (pool.spent >> i) & 1 or ref in new.casting:
+            out.append(i)
+    return out
+
+
+def _pool_changes(  # noqa: PLR0917  # the two states compared, the side, the actor and the payers named elsewhere
+    setup: Setup,
+    before: RuneboundState,
+    after: RuneboundState,
+    side: Side,
+    actor: Side | None,
+    paid: Sequence[int] = (),
 ) -> list[str]:
     fight, new = before.fight, after.fight
     assert fight is not None and new is not None  # compared within one fight
@@ -523,7 +570,7 @@ def _pool_changes(
     faces = faces_of(setup, fight, side)
     name = _name(setup, before, side)
     lines = []
-    spent = [i for i in _bits(pool.spent & ~old_pool.spent)]
+    spent = [i for i in _bits(pool.spent & ~old_pool.spent) if i not in paid]
     doubles = {link_double(link): link_target(link) for link in pool.links if link not in old_pool.links}
     plain = [i for i in spent if i not in doubles]
     if plain:

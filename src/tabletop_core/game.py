@@ -312,6 +312,13 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
     def validate_state(self, state: StateT) -> None:
         """Raise ``ValueError`` if a (deserialized) state breaks an invariant. The default checks nothing."""
 
+    def validate_loaded(self, state: StateT) -> None:
+        """Raise ``ValueError`` if a state read from outside (:func:`~tabletop_core.serialize.from_json`) is not one
+        the rules reach. The default is :meth:`validate_state`; a game whose fuller proof costs too much for every
+        state of a playout (replaying the state's history) runs it here, on the load path only.
+        """
+        self.validate_state(state)
+
     def is_legal(self, state: StateT, action: ActionT) -> bool:
         """Whether ``action`` is legal in ``state``; never raises."""
         try:

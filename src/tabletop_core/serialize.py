@@ -826,9 +826,9 @@ def _read(game: Game[Any, Any, Any], text: str | bytes) -> tuple[str, Any]:
 
 
 def check_state(game: Game[S, Any, Any], state: S) -> None:
-    """Run the game's invariant checks on a deserialized state; any failure is a ``StateFormatError``."""
+    """Run the game's checks of a loaded state (``validate_loaded``); any failure is a ``StateFormatError``."""
     try:
-        game.validate_state(state)
+        game.validate_loaded(state)
         player = game.current_player(state)
         legal = game.legal_actions(state)
         if not legal and not game.is_terminal(state):

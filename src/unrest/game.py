@@ -184,6 +184,13 @@ class Unrest(Driven[UnrestState, Action, UnrestOptions]):
         """Check the invariants of a (deserialized) state (see :mod:`unrest.invariants`)."""
         invariants.validate_state(state)
 
+    def validate_loaded(self, state: UnrestState) -> None:
+        """A loaded state must be one the rules reach: the invariants, then its history rebuilt from its logs and
+        replayed under the rules (:func:`unrest.worlds.rebuild_history`), so that no state :meth:`rebuild_history`
+        refuses loads. On the load path only: the replay costs about a millisecond, ``step`` nothing."""
+        invariants.validate_state(state)
+        worlds.rebuild_history(self, state)
+
     def describe_transition(self, before: UnrestState, action: Action, after: UnrestState) -> tuple[str, ...]:
         """Liberations and the end of the game, which the rules bring about inside a step."""
         return view.describe_transition(before, after)

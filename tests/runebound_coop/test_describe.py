@@ -116,3 +116,32 @@ def test_every_seat_reads_the_same_lines_and_the_replay_changes_nothing() -> Non
         steps = view.replay(state, action)
         assert steps[-1][1] == after
         state = after
+
+
+def test_a_two_token_agility_space_names_each_tokens_payment_and_trigger() -> None:
+    """The Mirror Imp shows two agility tokens (0: A*, 4: A); in one action each fires Echo ("Recast any spent
+    token"), the second recasting the first's spent token: both payments and both triggers are told."""
+    state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",))
+    state = rb.step(rb.step(state, rb.parse_action(state, "attack physical")), Choose(0))
+    said = _said(state, Choose(1))
+    echo = "spends token {} (agility) on Echo: Recast any spent token."
+    assert f"the Mirror Imp {echo.format(0)}" in said and f"the Mirror Imp {echo.format(4)}" in said
+    assert not any("triggers Echo" in line for line in said)
+    # One firing (a lone agility token of the space) is told the same way, once.
+    state = forced("aaa abaaaa", heroes=("Corbin",), enemies=("Mirror Imp",))
+    state = rb.step(rb.step(state, rb.parse_action(state, "attack physical")), Choose(0))
+    said = _said(state, Choose(1))
+    assert [line for line in said if "Echo" in line] == [f"the Mirror Imp {echo.format(0)}"]
+
+
+def test_the_table_names_the_enemy_player_as_the_one_to_act_while_it_chooses() -> None:
+    """With ``enemy_choices="player"`` the enemy player answers Echo's choice: the table's "to act" line names it,
+    and the hero again once the choice is made and the hero's turn comes."""
+    state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",), enemy_choices="player")
+    state = rb.step(rb.step(state, rb.parse_action(state, "attack physical")), Choose(0))
+    assert "the enemy player chooses a token for relentless (paid by its token 0)" in _said(state, Choose(1))
+    state = rb.step(state, Choose(1))
+    assert isinstance(state.pending.top, ChoiceFrame) and rb.current_player(state) == 1
+    assert "  to act: the enemy player (a choice); passed: -" in rb.render(state).splitlines()
+    hero_turn = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",), enemy_choices="player")
+    assert rb.current_player(hero_turn) == 0 and "  to act: hero; passed: -" in rb.render(hero_turn).splitlines()

@@ -101,10 +101,11 @@ def test_the_liberation_memo_answers_as_the_check_made_afresh(monkeypatch: pytes
     liberation._meets(state, district)
     liberation._meets(state, district)
     assert len(checked) == 1
-    copy = from_json(unrest.GAME, to_json(state))
+    copy = from_json(unrest.GAME, to_json(state))  # the load's replay checks stacks of its own
+    del checked[:]
     assert copy.stacks[district] is not state.stacks[district]
     assert liberation._meets(copy, district) == liberation._meets(state, district)
-    assert len(checked) == 2
+    assert len(checked) == 1
 
 
 def test_the_liberation_memo_is_bounded() -> None:
