@@ -29,7 +29,6 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from importlib.metadata import entry_points
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.errors import OptionError, StateFormatError
 from tabletop_core.files import AppendLog, atomic_write_text, open_regular, read_regular
 from tabletop_core.records import play
-from tabletop_core.registry import ENTRY_POINT_GROUP, installed_game, is_installed_game, load_game
+from tabletop_core.registry import installed_game, is_installed_game, load_game
 from tabletop_core.serialize import parse_json
 from tabletop_core.simulation.outcomes import seat_outcomes
 from tabletop_core.simulation.plan import Simulation
@@ -153,21 +152,9 @@ def _play_batch_args(args: tuple[str, Sequence[Sequence[int]], bool, bool]) -> l
     return _play_batch(*args)
 
 
-#: How worker processes start: never by a plain fork of this process, which may hold other threads (the command
-#: line's progress display) whose locks a forked child would inherit held. A fork server (a fresh single-threaded
-#: process that forks the workers) where the platform has one, spawned processes elsewhere; either way the script
-#: that calls ``run`` needs the ``if __name__ == "__main__"`` guard.
-_START = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def _pool_context(fn: Callable[[Any], list[Any]]) -> Any:
-    context = multiprocessing.get_context(_START)
-    if _START == "forkserver":
-        # The fork server imports the work's module and the installed games once, so each worker starts with them
-        # (about as fast as a fork) instead of importing them again; names come from the installed entry points.
-        games = [ep.module for ep in entry_points(group=ENTRY_POINT_GROUP)]
-        context.set_forkserver_preload([fn.__module__, *games])
-    return context
+#: How worker processes start: forked where the platform allows (fast, and a user's script needs no
+#: ``if __name__ == "__main__"`` guard), spawned elsewhere (there the script that calls ``run`` needs the guard).
+_START = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
 def _quiet_worker() -> None:
@@ -213,7 +200,7 @@ def map_batches(
         for batch in batches:
             yield fn(batch)
     else:
-        pool = _pool_context(fn).Pool(workers, initializer=_quiet_worker)
+        pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
         try:
             yield from _bounded_pool(pool, fn, batches, 2 * workers)
             pool.close()
