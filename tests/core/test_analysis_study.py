@@ -254,6 +254,7 @@ def test_chance_decides_everything() -> None:
     study = Study(
         f"{HERE}:COIN",
         ("random",),
+        allow_import=True,
         games=10,
         ladder=("random", "first", f"{HERE}:LastAgent"),
         ladder_games=40,
@@ -270,6 +271,7 @@ def test_chance_decides_nothing() -> None:
     study = Study(
         f"{HERE}:COIN",
         ("random",),
+        allow_import=True,
         games=10,
         ladder=("first", f"{HERE}:LastAgent"),
         ladder_games=12,
@@ -311,6 +313,7 @@ def test_restricted_play_measures_a_certain_effect_and_a_null_one() -> None:
     study = Study(
         f"{HERE}:COIN",
         (f"{HERE}:LastAgent",),
+        allow_import=True,
         games=25,
         restrict_games=25,
         options=(("luck", False),),

@@ -71,8 +71,8 @@ def study_seed(seed: int, *key: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=key).generate_state(1, np.uint64)[0]) >> 11
 
 
-def _budget(spec: str) -> int | None:
-    parsed = parse_agent_spec(spec)
+def _budget(spec: str, allow_import: bool) -> int | None:
+    parsed = parse_agent_spec(spec, allow_import=allow_import)
     value = dict(parsed.params).get("iterations")
     return int(value) if parsed.kind in ("mcts", "ismcts") and isinstance(value, int) else None
 
@@ -110,6 +110,7 @@ class Study:
     seed: int = 0
     options: tuple[tuple[str, Any], ...] = ()
     sections: tuple[str, ...] = SECTIONS
+    allow_import: bool = False
 
     def __attrs_post_init__(self) -> None:
         for name in ("games", "ladder_games", "drama_games", "drama_points", "drama_rollouts", "restrict_games"):
@@ -131,6 +132,7 @@ class Study:
         budgets: Sequence[int] = DEFAULT_BUDGETS,
         ladder: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
+        allow_import: bool = False,
         **counts: Any,
     ) -> Study:
         """A study with the defaults filled in.
@@ -142,6 +144,8 @@ class Study:
             budgets: the search budgets of the default ladder.
             ladder: the ladder's agents (default: random, first, heuristic and MCTS or ISMCTS at ``budgets``).
             options: game options.
+            allow_import: let the agent specs, given here in code or typed on the command line (never read from a
+                file), import a class by module path (see :func:`~tabletop_core.agents.specs.parse_agent_spec`).
             counts: any other :class:`Study` field (``ladder_games=10``, ``seed=3``, ``sections=(...)``).
 
         Raises:
@@ -157,16 +161,24 @@ class Study:
         if len(chosen) != n:
             raise OptionError(f"{obj.spec.short_name}: {n} seats need one agent or {n}, got {len(chosen)}")
         for seat, text in enumerate(chosen):
-            allowed = parse_agent_spec(text).seats()
+            allowed = parse_agent_spec(text, allow_import=allow_import).seats()
             if allowed is not None and seat not in allowed:
                 raise OptionError(f"agent {text!r} cannot play seat {seat}; it plays {sorted(allowed)}")
         if ladder is None:
             search = "ismcts" if obj.spec.information == Information.IMPERFECT else "mcts"
             ladder = ["random", "first", "heuristic", *(f"{search}:iterations={b}" for b in budgets)]
         for text in ladder:
-            if parse_agent_spec(text).seats() is not None:
+            if parse_agent_spec(text, allow_import=allow_import).seats() is not None:
                 raise OptionError(f"ladder agent {text!r} is bound to seats; a ladder agent must play every seat")
-        return cls(game, tuple(chosen), games, tuple(ladder), options=tuple(sorted(opts.items())), **counts)
+        return cls(
+            game,
+            tuple(chosen),
+            games,
+            tuple(ladder),
+            options=tuple(sorted(opts.items())),
+            allow_import=allow_import,
+            **counts,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The study as JSON values."""
@@ -249,6 +261,7 @@ def _plan(study: Study, game: Any, names: Sequence[str], versus: bool) -> _Plan:
                 **base,
                 "kind": "base",
                 "seating": list(study.agents),
+                "allow_import": study.allow_import,
                 "deal": d,
                 "chance_seed": chance_seed(d),
                 "agent_seed": study_seed(study.seed, 1, d),
@@ -274,6 +287,7 @@ def _plan(study: Study, game: Any, names: Sequence[str], versus: bool) -> _Plan:
                         "kind": "ladder",
                         "condition": c,
                         "seating": seating,
+                        "allow_import": study.allow_import,
                         "deal": d,
                         "chance_seed": chance_seed(d),
                         "agent_seed": study_seed(study.seed, 2, c, d),
@@ -291,6 +305,7 @@ def _plan(study: Study, game: Any, names: Sequence[str], versus: bool) -> _Plan:
                     "item": j,
                     "restriction": item.to_json(),
                     "seating": list(study.agents),
+                    "allow_import": study.allow_import,
                     "deal": d,
                     "chance_seed": chance_seed(d),
                     "agent_seed": study_seed(study.seed, 1, d),
@@ -352,7 +367,7 @@ def summarize(study: Study, traces: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
     if "seats" in want:
         section: dict[str, Any] = {"rows": stats.seat_advantage(game.spec, names, base_traces)}
-        if all(parse_agent_spec(a).kind == "random" for a in study.agents):
+        if all(parse_agent_spec(a, allow_import=study.allow_import).kind == "random" for a in study.agents):
             section["exact_uniform"] = _exact_seats(game, state)
         result["seat_advantage"] = section
     if "length" in want:
@@ -448,10 +463,17 @@ def _ladder(
         pairs = per_agent[agent]
         scores = [p[0] for p in pairs]
         agents_rows.append(
-            {"agent": agent, "budget": _budget(agent), "games": len(pairs), "score": stats.mean_row(scores, (0.0, 1.0))}
+            {
+                "agent": agent,
+                "budget": _budget(agent, study.allow_import),
+                "games": len(pairs),
+                "score": stats.mean_row(scores, (0.0, 1.0)),
+            }
         )
     rise = None
-    budgeted = [(math.log2(b), s) for a in study.ladder if (b := _budget(a)) for s, _ in per_agent[a]]
+    budgeted = [
+        (math.log2(b), s) for a in study.ladder if (b := _budget(a, study.allow_import)) for s, _ in per_agent[a]
+    ]
     if len({x for x, _ in budgeted}) >= 2 and len(budgeted) >= 3:
         ys = [y for _, y in budgeted]
         if len(set(ys)) == 1:  # every budget scored the same: the slope is 0 exactly, with nothing to fit

@@ -36,7 +36,10 @@ def play_tasks(tasks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if restriction is not None:
             options.update(dict(restriction.options))
         first = game.initial_state(game.make_options(**options))
-        agents = [parse_agent_spec(s).build(game, first, seat) for seat, s in enumerate(task["seating"])]
+        allow = bool(task.get("allow_import", False))
+        agents = [
+            parse_agent_spec(s, allow_import=allow).build(game, first, seat) for seat, s in enumerate(task["seating"])
+        ]
         line = trace_game(
             game,
             agents,
@@ -47,6 +50,7 @@ def play_tasks(tasks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             drama_points=task.get("drama_points", 0),
             drama_rollouts=task.get("drama_rollouts", 8),
             specs=task["seating"],
+            allow_import=allow,
         )
         line["id"] = task["id"]
         out.append(line)

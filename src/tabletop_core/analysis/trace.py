@@ -69,11 +69,13 @@ def win_chances(
     rollouts: int = 8,
     options: Mapping[str, Any] | None = None,
     exact: bool = True,
+    allow_import: bool = False,
 ) -> tuple[tuple[float, ...], str]:
     """Each seat's chance of winning from ``state`` (ties half) and the method used (``exact`` or ``rollouts``).
 
     Args:
         specs: the agent spec of each seat (what the rollouts play).
+        allow_import: let ``specs`` import a class by module path (specs the caller gave, never a file's).
         rng: the generator of the rollouts.
         rollouts: games played out per estimate.
         options: the game's options (to build the rollout agents).
@@ -90,7 +92,7 @@ def win_chances(
         except TabletopError:
             pass
     first = game.initial_state(game.make_options(**dict(options or {})))
-    parsed = [parse_agent_spec(s) for s in specs]
+    parsed = [parse_agent_spec(s, allow_import=allow_import) for s in specs]
     kinds = [p if p.kind not in ("mcts", "ismcts") else parse_agent_spec("heuristic") for p in parsed]
     total = np.zeros(len(specs))
     for _ in range(rollouts):
@@ -116,6 +118,7 @@ def trace_game(
     drama_points: int = 0,
     drama_rollouts: int = 8,
     specs: Sequence[str] | None = None,
+    allow_import: bool = False,
 ) -> dict[str, Any]:
     """Play one game and describe it.
 
@@ -130,6 +133,7 @@ def trace_game(
         drama_points: estimate the win chances at this many decisions spread evenly over the game (0: none).
         drama_rollouts: rollouts per estimate, where no exact odds exist.
         specs: the agents' specs (needed for the win chances).
+        allow_import: let ``specs`` import a class by module path (specs the caller gave, never a file's).
 
     Returns:
         ``returns`` and ``outcomes`` (``None`` for a game stopped at ``max_game_length``), ``actions``,
@@ -187,10 +191,20 @@ def trace_game(
         picks = sorted({round(x) for x in np.linspace(0, len(decision_states) - 1, count)}) if count else []
         chances, methods = [], set()
         for i in picks:
-            value, method = win_chances(game, decision_states[i], specs, rng, rollouts=drama_rollouts, options=options)
+            value, method = win_chances(
+                game,
+                decision_states[i],
+                specs,
+                rng,
+                rollouts=drama_rollouts,
+                options=options,
+                allow_import=allow_import,
+            )
             chances.append(list(value))
             methods.add(method)
-        end_value, _ = win_chances(game, final, specs, rng, rollouts=drama_rollouts, options=options)
+        end_value, _ = win_chances(
+            game, final, specs, rng, rollouts=drama_rollouts, options=options, allow_import=allow_import
+        )
         chances.append(list(end_value))
         line["drama"] = {"at": [*picks, len(decision_states)], "chances": chances, "method": sorted(methods)}
     return line

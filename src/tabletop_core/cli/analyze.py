@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop_core.cli.common import parse_options
+from tabletop_core.cli.common import ALLOW_IMPORT_HELP, parse_options
 from tabletop_core.errors import OptionError
 
 
@@ -43,6 +43,7 @@ def add_parser(sub: Any) -> None:
         help=f"search iterations of the ladder's MCTS/ISMCTS (default {','.join(map(str, DEFAULT_BUDGETS))})",
     )
     cmd.add_argument("--ladder", nargs="+", metavar="SPEC", help="the ladder's agents instead of the default")
+    cmd.add_argument("--allow-import-agent", action="store_true", help=ALLOW_IMPORT_HELP)
     cmd.add_argument("--drama-games", type=int, default=20, help="games that estimate their win chances (default 20)")
     cmd.add_argument("--drama-points", type=int, default=12, help="win-chance estimates per game (default 12)")
     cmd.add_argument("--drama-rollouts", type=int, default=8, help="rollouts per estimate (default 8)")
@@ -98,6 +99,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         restrict_games=args.restrict_games,
         restrictions=args.restrictions,
         seed=args.seed,
+        allow_import=bool(args.allow_import_agent),
         sections=tuple(args.sections or SECTIONS),
     )
     if not args.quiet:
