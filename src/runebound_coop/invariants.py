@@ -26,8 +26,10 @@ from runebound_coop.state import (
     BlockFrame,
     CancelFrame,
     ChoiceFrame,
+    ExertFrame,
     Fight,
     RuneboundState,
+    card_bit,
     enemy_ability_bit,
     link_double,
     link_target,
@@ -205,6 +207,27 @@ def _check_pending(setup: Setup, state: RuneboundState, fight: Fight) -> None:
         chosen = frame.chosen
         if not tokens or chosen < 0 or any((chosen >> i) & 1 and i not in tokens for i in range(chosen.bit_length())):
             raise ValueError(f"{frame!r}: chosen tokens must be live hero tokens showing {frame.symbol}")
+    elif isinstance(frame, ExertFrame):
+        _check_exert(setup, state, fight, frame)
+
+
+def _check_exert(setup: Setup, state: RuneboundState, fight: Fight, frame: ExertFrame) -> None:
+    cards = setup.heroes[fight.hero].cards
+    if not 0 <= frame.card < len(cards):
+        raise ValueError(f"{frame!r}: {setup.heroes[fight.hero].name} has no card {frame.card}")
+    card = cards[frame.card]
+    if frame.symbol not in {s.value for s in card.symbols}:
+        raise ValueError(f"{frame!r}: {card.name} removes tokens showing one of {[s.value for s in card.symbols]}")
+    if fight.has_used(card_bit(frame.card)) or state.hand[fight.hero] < 1:
+        raise ValueError(f"{frame!r}: {card.name} cannot be exerted (used this round, or no card in hand)")
+    tokens = showing(setup, fight, HERO, Sym(frame.symbol))
+    chosen = frame.chosen
+    picked = [i for i in range(max(chosen, 0).bit_length()) if (chosen >> i) & 1]
+    if chosen < 0 or any(i not in tokens for i in picked) or len(picked) >= card.remove:
+        raise ValueError(f"{frame!r}: fewer than {card.remove} chosen, each a live token showing {frame.symbol}")
+    above = [i for i in tokens if i > max(picked, default=-1)]
+    if len(tokens) <= card.remove or len(above) < card.remove - len(picked):
+        raise ValueError(f"{frame!r}: no choice of the tokens {card.name} removes is open")
 
 
 def _check_choice(setup: Setup, state: RuneboundState, fight: Fight, frame: ChoiceFrame) -> None:

@@ -13,6 +13,7 @@ The grammar (case and spacing are not significant when reading)::
     double   := "double" TOKEN
     surge    := "surge" ABILITY_INDEX ABILITY_NAME [" by tactics"]
     exert    := "exert" CARD_INDEX CARD_NAME [DAMAGE]
+              | "remove token" TOKEN FACE             (picking the tokens a card removes, when more show it)
     choose   := "choose" OPTION [KIND ("hero" | "enemy") TOKEN FACE]
     land     := NAME "token" TOKEN "lands" FACE [" (side " ("a" | "b") ")"] [" (recast)"] | "land" ("a" | "b")
 
@@ -41,7 +42,7 @@ from runebound_coop.actions import (
 )
 from runebound_coop.content.roster import Setup
 from runebound_coop.rules.tokens import faces_of
-from runebound_coop.state import HERO, AttackFrame, ChoiceFrame, Fight, RuneboundState, Side, split_ref
+from runebound_coop.state import HERO, AttackFrame, ChoiceFrame, ExertFrame, Fight, RuneboundState, Side, split_ref
 from tabletop_core.actions import action_text
 from tabletop_core.errors import IllegalActionError
 
@@ -87,6 +88,9 @@ def action_to_str(setup: Setup, state: RuneboundState, action: Action) -> str:
     if isinstance(top, AttackFrame):
         face = faces_of(setup, fight, HERO)[action.option][fight.hero_pool.side(action.option)]
         return f"add token {action.option} {face}"
+    if isinstance(top, ExertFrame):
+        face = faces_of(setup, fight, HERO)[action.option][fight.hero_pool.side(action.option)]
+        return f"remove token {action.option} {face}"
     if isinstance(top, ChoiceFrame) and action.option < len(top.candidates):
         side, i = split_ref(top.candidates[action.option])
         face = faces_of(setup, fight, side)[i][fight.pool(side).side(i)]

@@ -25,6 +25,7 @@ from runebound_coop.state import (
     AttackFrame,
     BlockFrame,
     CancelFrame,
+    ExertFrame,
     Fight,
     RuneboundState,
     Side,
@@ -380,6 +381,8 @@ def _pending(d: Drawing, s: RuneboundState, setup: Setup, fight: Fight) -> None:
         text = f"{hero.name} takes {top.amount} damage: block with a tactics copying a shield?"
     elif isinstance(top, AttackFrame):
         text = f"{hero.name} attacks with {top.symbol}: choosing tokens"
+    elif isinstance(top, ExertFrame):
+        text = f"{hero.name} exerts {hero.cards[top.card].name}: choosing the {top.symbol} tokens to remove"
     else:
         text = f"the enemy player chooses a token ({top.kind.replace('_', ' ')})"
     panel(d, 10, 480, 380, 210, "Now")

@@ -39,6 +39,7 @@ __all__ = [
     "BlockFrame",
     "CancelFrame",
     "ChoiceFrame",
+    "ExertFrame",
     "Fight",
     "Frame",
     "Link",
@@ -446,7 +447,19 @@ class AttackFrame:
     chosen: int = 0
 
 
-Frame = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame
+@attrs.frozen
+class ExertFrame:
+    """The hero exerts card ``card``, whose action removes tokens showing ``symbol``, and picks which of them
+    (``chosen``: a bit per token index, picked in increasing index so each set is reached once); the card resolves by
+    itself once it has as many as it removes. Asked only when more tokens show the symbol than the card removes."""
+
+    TAG: ClassVar[str] = "runebound_coop.exert_pick"
+    card: int
+    symbol: str
+    chosen: int = 0
+
+
+Frame = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame | ExertFrame
 
 
 @accelerate

@@ -39,6 +39,7 @@ from runebound_coop.state import (
     BlockFrame,
     CancelFrame,
     ChoiceFrame,
+    ExertFrame,
     Fight,
     Pool,
     RuneboundState,
@@ -86,7 +87,7 @@ _ENEMY_FIELDS = ("present", "damage", "defeated", "engaged")
 #: The fight: whose turn, hero passed, enemy passed, hero charged, enemy charged, round / max_rounds.
 _FIGHT_FIELDS = ("turn", "hero_passed", "enemy_passed", "hero_charged", "enemy_charged", "round")
 _STEPS = tuple(step for _, step in FLOW.steps())
-_PENDING = (CancelFrame, ChoiceFrame, BlockFrame, AttackFrame)
+_PENDING = (CancelFrame, ChoiceFrame, BlockFrame, AttackFrame, ExertFrame)
 _USED_BITS = card_bit(MAX_CARDS - 1) + 1
 #: The observation tensor as named pieces (OpenSpiel's observers' idea): no offset is counted by hand.
 LAYOUT = TensorLayout(
@@ -97,9 +98,12 @@ LAYOUT = TensorLayout(
         ("enemy_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
         ("fight", (len(_FIGHT_FIELDS),)),
         ("used", (_USED_BITS,)),
-        ("pending", (4,)),
+        ("pending", (len(_PENDING),)),
         ("attack_symbol", (len(ATTACK_SYMBOLS),)),
         ("attack_chosen", (MAX_TOKENS,)),
+        ("exert_card", (MAX_CARDS,)),
+        ("exert_symbol", (len(ATTACK_SYMBOLS),)),
+        ("exert_chosen", (MAX_TOKENS,)),
         ("step", (len(_STEPS),)),
         ("player", (MAX_PLAYERS,)),
     )
@@ -172,6 +176,11 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
             v["attack_symbol"][ATTACK_SYMBOLS.index(Sym(top.symbol))] = 1.0
             for i in range(MAX_TOKENS):
                 v["attack_chosen"][i] = (top.chosen >> i) & 1
+        elif isinstance(top, ExertFrame):
+            v["exert_card"][top.card] = 1.0
+            v["exert_symbol"][ATTACK_SYMBOLS.index(Sym(top.symbol))] = 1.0
+            for i in range(MAX_TOKENS):
+                v["exert_chosen"][i] = (top.chosen >> i) & 1
     v["step"][_STEPS.index(state.pos.step)] = 1.0
     if 0 <= view.player < MAX_PLAYERS:
         v["player"][view.player] = 1.0
@@ -257,6 +266,10 @@ def render(state: RuneboundState, player: int | None = None) -> str:
         elif isinstance(top, AttackFrame):
             chosen = [i for i in range(MAX_TOKENS) if (top.chosen >> i) & 1]
             lines.append(f"  pending: {hero.name} attacks with {top.symbol}: tokens chosen so far {chosen}")
+        elif isinstance(top, ExertFrame):
+            chosen = [i for i in range(MAX_TOKENS) if (top.chosen >> i) & 1]
+            card = hero.cards[top.card].name
+            lines.append(f"  pending: {hero.name} exerts {card}: {top.symbol} tokens to remove chosen so far {chosen}")
         elif top is not None:
             lines.append(f"  pending: the enemy player chooses ({top.kind}) among token refs {list(top.candidates)}")
     elif state.pos.phase == "over":
@@ -284,9 +297,12 @@ def describe_step(setup: Setup, state: RuneboundState) -> str:
     where = f"{setup.heroes[fight.hero].name} vs {setup.enemies[fight.enemy].name}, round {state.pos.round}"
     top = state.pending.top
     if top is not None:
-        question = {CancelFrame: "cancel?", BlockFrame: "block?", AttackFrame: "attack tokens"}.get(
-            type(top), "enemy choice"
-        )
+        question = {
+            CancelFrame: "cancel?",
+            BlockFrame: "block?",
+            AttackFrame: "attack tokens",
+            ExertFrame: "tokens to remove",
+        }.get(type(top), "enemy choice")
         return f"{where}, {question}"
     return f"{where}, {state.pos.step}"
 
@@ -434,6 +450,10 @@ def _action_line(setup: Setup, state: RuneboundState, action: Action) -> str:  #
     if isinstance(action, Choose) and isinstance(state.pending.top, AttackFrame) and fight is not None:
         shown = _words(_face(setup, state, HERO, action.option))
         return f"{setup.heroes[fight.hero].name} adds token {action.option} ({shown}) to the attack"
+    if isinstance(action, Choose) and isinstance(state.pending.top, ExertFrame) and fight is not None:
+        shown = _words(_face(setup, state, HERO, action.option))
+        card = setup.heroes[fight.hero].cards[state.pending.top.card].name
+        return f"{setup.heroes[fight.hero].name} picks token {action.option} ({shown}) for {card} to remove"
     if isinstance(action, Choose):
         top = state.pending.top
         assert isinstance(top, ChoiceFrame) and fight is not None  # Choose is legal only under a choice frame
@@ -529,6 +549,10 @@ def _changes(
             elif isinstance(top, AttackFrame):
                 if before.pending.top is None:
                     lines.append(f"{hero.name} picks which {top.symbol} tokens the attack spends")
+            elif isinstance(top, ExertFrame):
+                if before.pending.top is None:
+                    card = hero.cards[top.card]
+                    lines.append(f"{hero.name} picks which {card.remove} {top.symbol} tokens {card.name} removes")
             else:
                 paid = f" (paid by its token {top.source})" if top.source >= 0 else ""
                 lines.append(f"the enemy player chooses a token for {top.kind.replace('_', ' ')}{paid}")

@@ -10,7 +10,7 @@ import runebound_coop as rb
 from runebound_coop.actions import Attack, Block, Choose, Copy, Double, Flip, Land, Pass, Recast, Respond, Surge
 from runebound_coop.content.schema import Sym
 from runebound_coop.rules.tokens import fight_of, showing
-from runebound_coop.state import ENEMY, HERO, AttackFrame
+from runebound_coop.state import ENEMY, HERO, AttackFrame, ExertFrame, RuneboundState
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.serialize import to_json
 from tabletop_core.spec import CHANCE
@@ -288,3 +288,55 @@ def test_tactics_copying_agility_flips_the_lowest_index_tactics_paid_by_another(
     lone = forced("aba a", heroes=("Twin",), enemies=("Dancer",), pack=tmp_path)  # one tactics: T, B, P
     legal = rb.legal_actions(lone)
     assert Flip(0, True) not in legal and {Flip(1, True), Flip(2, True)} <= set(legal)
+
+
+def _blademaster(tmp_path: Path) -> RuneboundState:
+    """Blademaster (2P, P, P, D, with Twin Blades) against a Dummy that only passes; token 1 doubled."""
+    (tmp_path / "heroes.toml").write_text(
+        '[[hero]]\nname = "Blademaster"\nhealth = 9\ntokens = ["2P/B", "P/B", "P/B", "D/B"]\n'
+        'cards = ["Twin Blades"]\nsource = "standin"\n'
+    )
+    (tmp_path / "token_sets.toml").write_text(
+        '[[token_set]]\ntrait = "warrior"\nsource = "standin"\ntokens = [{ id = "X", faces = "B/B" }]\n'
+    )
+    (tmp_path / "enemies.toml").write_text(
+        '[[enemy]]\nname = "Dummy"\ntrait = "warrior"\nhealth = 20\nsource = "standin"\n'
+    )
+    state = forced("aaaa a", heroes=("Blademaster",), enemies=("Dummy",), pack=tmp_path)
+    return rb.step(state, Double(1))
+
+
+def _most_damage(state: RuneboundState) -> int:
+    """The most damage the hero's further actions of the round deal (the Dummy passes)."""
+    if rb.current_player(state) != 0 or state.pos.round != 1:
+        return state.enemy_damage[0]
+    return max(_most_damage(rb.step(state, a)) for a in rb.legal_actions(state))
+
+
+def test_twin_blades_the_hero_chooses_which_two_tokens_to_remove(tmp_path: Path) -> None:
+    """ "Remove 2 of your tokens showing the same damage symbol": the hero picks which two; every pair is offered
+    once, and removing the doubled token (its double returns to be spent again) deals more than the two lowest."""
+    state = _blademaster(tmp_path)
+    asked = act(state, "exert 0 Twin Blades physical")
+    assert isinstance(asked.pending.top, ExertFrame) and asked.enemy_damage == (0,)
+    pairs = {}
+    for first in rb.legal_actions(asked):
+        after_first = rb.step(asked, first)
+        for second in rb.legal_actions(after_first):
+            done = rb.step(after_first, second)
+            assert isinstance(first, Choose) and isinstance(second, Choose)
+            pairs[first.option, second.option] = done
+    assert set(pairs) == {(0, 1), (0, 2), (1, 2)}  # each pair once, in increasing order
+    assert all(s.enemy_damage == (3,) and s.hand == (1,) for s in pairs.values())
+    lowest = pairs[0, 2]  # the two lowest values (P and 2P; the doubled P counts 2 as well)
+    doubled = pairs[1, 2]  # the doubled P and a P: the double returns to its space
+    assert fight_of(doubled).hero_pool.is_live(3)
+    assert (_most_damage(lowest), _most_damage(doubled)) == (5, 7)
+    assert rb.parse_action(asked, "remove token 1 P") == Choose(1)
+
+
+def test_twin_blades_with_exactly_two_tokens_asks_nothing() -> None:
+    """With exactly 2 tokens showing the symbol there is no choice: both are removed at once."""
+    state = forced("a a a  b a b a a", heroes=("Elian",), enemies=("Ogre",))
+    state = act(state, "exert 0 Twin Blades charge")
+    assert state.pending.top is None and state.enemy_damage == (3,)

@@ -12,7 +12,7 @@ from .helpers import forced
 
 
 def test_the_tensor_is_the_declared_layout_and_its_pieces_read_back_the_state() -> None:
-    assert rb.GAME.spec.observation_shape == LAYOUT.shape == (379,)
+    assert rb.GAME.spec.observation_shape == LAYOUT.shape == (395,)
     state = forced("aaa aaaaaa", heroes=("Elian",), enemies=("Sorcerer",))
     views = LAYOUT.views(rb.observation_tensor(state, 0))
     assert views["heroes"][0].tolist() == pytest.approx([1.0, 0.0, 0.0, 0.0, 1.0, 0.2])  # present, engaged, hand 2/10

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Land, Pass, Respond, Withdraw
+from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Exert, Land, Pass, Respond, Withdraw
 from runebound_coop.content.roster import Setup, setup_of
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MAX_TOKENS
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
-from runebound_coop.rules.hero import attack, hero_apply, listed_actions
+from runebound_coop.rules.hero import attack, exert, hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
 from runebound_coop.state import (
     ENEMY,
@@ -38,6 +38,7 @@ from runebound_coop.state import (
     BlockFrame,
     CancelFrame,
     ChoiceFrame,
+    ExertFrame,
     Fight,
     Pool,
     RuneboundState,
@@ -67,6 +68,7 @@ __all__ = [
     "Engagement",
     "Initiative",
     "PickAttack",
+    "PickRemoved",
     "RoundEnd",
     "available_heroes",
     "defeat",
@@ -77,6 +79,7 @@ __all__ = [
     "landed",
     "next_enemy",
     "next_round",
+    "removable",
     "returns",
     "round_fight",
     "start_fight",
@@ -346,6 +349,13 @@ class CombatActions(Decision[RuneboundState, Action]):
             if len(showing(setup, fight_of(state), HERO, symbol)) > 1:
                 # Several tokens show the symbol: the hero picks which of them the attack spends.
                 return state_with_pending(state, state.pending.push(AttackFrame(_TEXT_OF[symbol])))
+        elif kind is Exert:
+            assert isinstance(action, Exert)  # its class, just tested
+            removes = action.symbol
+            card = setup.heroes[fight_of(state).hero].cards[action.card]
+            if removes is not None and len(showing(setup, fight_of(state), HERO, removes)) > card.remove > 0:
+                # More tokens show the symbol than the card removes: the hero picks which.
+                return state_with_pending(state, state.pending.push(ExertFrame(action.card, _TEXT_OF[removes])))
         return hand_off(hero_apply(state, setup, action))
 
 
@@ -463,12 +473,55 @@ class PickAttack(Decision[RuneboundState, Action]):
         return hand_off(attack(state, setup_of(state.options), _symbol(frame.symbol), tokens))
 
 
+class PickRemoved(Decision[RuneboundState, Choose]):
+    """An :class:`~runebound_coop.state.ExertFrame` on top: the hero picks the next token the card removes
+    (``Choose(i)``: token ``i``, above every token already picked, so each set of tokens is offered once); the
+    card resolves once it has as many as it removes.
+
+    Twin Blades: "remove 2 of your tokens showing the same damage symbol": which two is the hero's choice, and it
+    matters: a double on a removed token returns to its space to be spent again, and the tokens left attack later.
+    """
+
+    def actor(self, state: RuneboundState) -> int:
+        return fight_of(state).hero
+
+    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
+        frame = state.pending.top
+        assert isinstance(frame, ExertFrame)  # this handler serves only exert frames
+        return tuple(_CHOOSES[i] for i in removable(state, frame))
+
+    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
+        frame = state.pending.top
+        assert isinstance(frame, ExertFrame)  # this handler serves only exert frames
+        setup = setup_of(state.options)
+        chosen = frame.chosen | (1 << action.option)
+        card = setup.heroes[fight_of(state).hero].cards[frame.card]
+        if chosen.bit_count() < card.remove:
+            return replace(state, pending=state.pending.replace_top(replace(frame, chosen=chosen)))
+        state = replace(state, pending=state.pending.pop())
+        tokens = tuple(i for i in range(chosen.bit_length()) if (chosen >> i) & 1)
+        return hand_off(exert(state, setup, Exert(frame.card, _symbol(frame.symbol)), tokens))
+
+
+def removable(state: RuneboundState, frame: ExertFrame) -> list[int]:
+    """The tokens the hero may pick next under ``frame``: showing its symbol, above every one already picked, and
+    leaving enough such tokens above them to complete the card's count."""
+    setup = setup_of(state.options)
+    fight = fight_of(state)
+    tokens = showing(setup, fight, HERO, _symbol(frame.symbol))
+    need = setup.heroes[fight.hero].cards[frame.card].remove - frame.chosen.bit_count()
+    above = [i for i in tokens if i >= frame.chosen.bit_length()]
+    return above[: len(above) - need + 1] if need >= 1 else []
+
+
+_CHOOSES = tuple(Choose(i) for i in range(MAX_TOKENS))
 _CAST_TOKEN = CastToken()
 _HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
     CancelFrame: AnswerCancel(),
     ChoiceFrame: EnemyChoice(),
     BlockFrame: AnswerBlock(),
     AttackFrame: PickAttack(),
+    ExertFrame: PickRemoved(),
 }
 
 

@@ -47,7 +47,7 @@ from runebound_coop.state import (
 )
 from tabletop_core.fastcopy import replace
 
-__all__ = ["attack", "hero_actions", "hero_apply", "listed_actions"]
+__all__ = ["attack", "exert", "hero_actions", "hero_apply", "listed_actions"]
 
 _NOT_COPIED = (SKULL, DOUBLE)
 _FLIP_OR_RECAST = (Flip, Recast)  # a tuple: ``Flip | Recast`` would build a union object at every test
@@ -270,7 +270,7 @@ def hero_apply(state: RuneboundState, setup: Setup, action: Action) -> Runebound
         state = with_fight(state, fight_with_used(f, f.used | 1 << hero_ability_bit(action.ability)))
         return _hero_ability(state, setup, ability)
     if isinstance(action, Exert):
-        return _exert(state, setup, action)
+        return exert(state, setup, action)
     raise ValueError(f"not a hero combat action: {action!r}")
 
 
@@ -306,13 +306,16 @@ def _hero_ability(state: RuneboundState, setup: Setup, ability: Ability) -> Rune
     return state
 
 
-def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState:
+def exert(state: RuneboundState, setup: Setup, action: Exert, chosen: tuple[int, ...] | None = None) -> RuneboundState:
     """Use a card's combat action by exerting (discarding a skill card from hand), once per round per card.
 
-    E.g. Twin Blades: remove 2 tokens showing the same damage symbol, deal 3 of it that cannot be blocked.
+    E.g. Twin Blades: "remove 2 of your tokens showing the same damage symbol" (``chosen``, the hero's pick among
+    the tokens showing ``action.symbol``; every one of them when exactly that many show it), deal 3 of it that
+    cannot be blocked.
 
     Removing tokens is not spending them: removing charge tokens does not stop the hero blocking (in the
-    rulebook's example Elian removes 2 charge tokens with Twin Blades and later blocks with his shield).
+    rulebook's example Elian removes 2 charge tokens with Twin Blades and later blocks with his shield). A double
+    on a removed token returns to its space (:func:`~runebound_coop.rules.tokens.unlink`).
     """
     fight = fight_of(state)
     card = setup.heroes[fight.hero].cards[action.card]
@@ -321,8 +324,10 @@ def _exert(state: RuneboundState, setup: Setup, action: Exert) -> RuneboundState
     fight = fight.with_used(card_bit(action.card))
     state = replace(state, hand=tuple(hand), fight=fight)
     if card.remove and action.symbol is not None:
-        tokens = showing(setup, fight, HERO, action.symbol)
-        chosen = sorted(tokens, key=lambda i: (value_of(setup, fight, HERO, i), i))[: card.remove]
+        if chosen is None:
+            chosen = tuple(showing(setup, fight, HERO, action.symbol))
+        if len(chosen) != card.remove:
+            raise ValueError(f"{card.name} removes {card.remove} tokens, not {len(chosen)}: {chosen}")
         pool = fight.hero_pool
         for i in chosen:
             pool = unlink(pool, i)
