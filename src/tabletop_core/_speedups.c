@@ -1831,6 +1831,11 @@ static PyMethodDef speedups_functions[] = {
 
 /* ----- the module ---------------------------------------------------------------------------------------------- */
 
+/* The sha256 of this file, passed by setup.py: the package refuses a module built from another version of it. */
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
+
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "tabletop_core._speedups",
@@ -1891,9 +1896,14 @@ PyInit__speedups(void)
         PyModule_AddObjectRef(module, "Replace", (PyObject *)&ReplaceType) < 0 ||
         PyModule_AddObjectRef(module, "DriverLoop", (PyObject *)&DriverLoopType) < 0 ||
         PyModule_AddObjectRef(module, "Hash", (PyObject *)&HashType) < 0 ||
-        PyModule_AddObjectRef(module, "Eq", (PyObject *)&EqType) < 0) {
+        PyModule_AddObjectRef(module, "Eq", (PyObject *)&EqType) < 0 ||
+        PyModule_AddStringConstant(module, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(module);
         return NULL;
     }
+#ifdef Py_GIL_DISABLED
+    /* the memos and caches here are not guarded by locks of their own: a free-threaded build keeps the GIL on */
+    PyUnstable_Module_SetGIL(module, Py_MOD_GIL_USED);
+#endif
     return module;
 }
