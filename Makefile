@@ -29,20 +29,24 @@ $(VENV)/.installed-docs: $(BUILD_INPUTS) | $(BIN)/python
 demo: $(VENV)/.installed-core
 	$(BIN)/tabletop demo
 
-## test: ruff, mypy --strict, the documentation site (--strict), pytest (installs the test extras)
+## test: ruff, mypy --strict, the documentation site (--strict), pytest (installs the test extras), then the
+## driver's tests and every game's conformance tests again on the pure-Python path (C accelerator turned off)
+PURE_SUBSET := tests/core/test_flow.py tests/unrest/test_conformance.py tests/unbroken/test_conformance.py \
+	tests/runebound_coop/test_conformance.py
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests examples benchmarks docs/_ext
 	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
 	$(BIN)/mypy --strict src tests docs/_ext
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
+	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 -q $(PURE_SUBSET)
 
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 ## test-pure: the whole pytest suite with the C accelerator turned off (the pure-Python path a machine without a
-## C compiler runs; make test runs a part of it, tests/core/test_speedups.py)
+## C compiler runs; make test runs a part of it: the driver and the conformance tests of every game)
 test-pure: $(VENV)/.installed-test
 	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2
 

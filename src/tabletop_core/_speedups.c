@@ -591,7 +591,12 @@ hash_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObje
         }
         PyTuple_SET_ITEM(items, i + 1, Py_NewRef(value));
     }
+    if (Py_EnterRecursiveCall(" in __hash__")) { /* deep nesting raises RecursionError, as in Python */
+        Py_DECREF(items);
+        return NULL;
+    }
     Py_hash_t h = PyObject_Hash(items);
+    Py_LeaveRecursiveCall();
     Py_DECREF(items);
     if (h == -1 && PyErr_Occurred()) {
         return NULL;
@@ -1472,18 +1477,24 @@ static int
 is_legal(DriverLoop *self, PyObject *state, PyObject *action)
 {
     if (self->legal_state == state) {
-        PyObject *legal = self->legal;
+        /* a strong reference: an action's __eq__ or another thread may replace the cache mid-scan */
+        PyObject *legal = Py_NewRef(self->legal);
         if (PyTuple_Check(legal)) {
             for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(legal); i++) {
                 if (PyTuple_GET_ITEM(legal, i) == action) { /* identity first: usually one of the listed */
+                    Py_DECREF(legal);
                     return 1;
                 }
             }
         }
-        return PySequence_Contains(legal, action);
+        int contained = PySequence_Contains(legal, action);
+        Py_DECREF(legal);
+        return contained;
     }
     if (self->outcomes_state == state) {
-        PyObject *seq = PySequence_Fast(self->outcomes, "chance outcomes must be a sequence");
+        PyObject *held = Py_NewRef(self->outcomes); /* strong, as above */
+        PyObject *seq = PySequence_Tuple(held); /* a tuple: __eq__ cannot resize it under the scan */
+        Py_DECREF(held);
         if (seq == NULL) {
             return -1;
         }
@@ -1509,7 +1520,9 @@ is_legal(DriverLoop *self, PyObject *state, PyObject *action)
                         break;
                     }
                 } else {
+                    Py_INCREF(outcome); /* held across __eq__, which may run any Python code */
                     int eq = PyObject_RichCompareBool(outcome, action, Py_EQ);
+                    Py_DECREF(outcome);
                     if (eq != 0) {
                         found = eq;
                         break;
@@ -1786,10 +1799,15 @@ speedups_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
             }
         } else {
-            Py_ssize_t k = (Py_ssize_t)(u * (double)n); /* int(u * n): the draw is in [0, 1), no sign to mind */
-            action = items[k < n ? k : n - 1];
+            /* int(u * n) folded into [0, n): a duck-typed generator may hand back a negative, too large or NaN
+             * draw, and the Python rollout folds it the same way */
+            double x = u * (double)n;
+            Py_ssize_t k = (x >= 0.0 && x < (double)n) ? (Py_ssize_t)x : (x >= (double)n ? n - 1 : 0);
+            action = items[k];
         }
+        Py_INCREF(action); /* held across the call back into Python, which may drop `options`' items */
         PyObject *nxt = PyObject_CallFunctionObjArgs(apply, state, action, NULL);
+        Py_DECREF(action);
         Py_DECREF(options);
         if (nxt == NULL) {
             goto fail;
@@ -1812,6 +1830,11 @@ static PyMethodDef speedups_functions[] = {
 };
 
 /* ----- the module ---------------------------------------------------------------------------------------------- */
+
+/* The sha256 of this file, passed by setup.py: the package refuses a module built from another version of it. */
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
@@ -1873,9 +1896,14 @@ PyInit__speedups(void)
         PyModule_AddObjectRef(module, "Replace", (PyObject *)&ReplaceType) < 0 ||
         PyModule_AddObjectRef(module, "DriverLoop", (PyObject *)&DriverLoopType) < 0 ||
         PyModule_AddObjectRef(module, "Hash", (PyObject *)&HashType) < 0 ||
-        PyModule_AddObjectRef(module, "Eq", (PyObject *)&EqType) < 0) {
+        PyModule_AddObjectRef(module, "Eq", (PyObject *)&EqType) < 0 ||
+        PyModule_AddStringConstant(module, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(module);
         return NULL;
     }
+#ifdef Py_GIL_DISABLED
+    /* the memos and caches here are not guarded by locks of their own: a free-threaded build keeps the GIL on */
+    PyUnstable_Module_SetGIL(module, Py_MOD_GIL_USED);
+#endif
     return module;
 }

@@ -3,6 +3,9 @@
 from collections.abc import Callable, Sequence
 from typing import Any
 
+#: The sha256 of the C source the module was built from.
+SOURCE_DIGEST: str
+
 class Init:
     """A compiled attrs ``__init__`` of one slotted class."""
 

@@ -42,9 +42,12 @@ TypeError: Point has no field 'z' (fields: x, y)
 
 from __future__ import annotations
 
+import hashlib
 import os
+import warnings
 from collections.abc import Callable
 from operator import attrgetter
+from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
@@ -61,6 +64,17 @@ def _load_speedups() -> ModuleType | None:
     except ImportError:  # built without a C compiler: the pure-Python path
         return None
     module: ModuleType = _speedups
+    source = Path(__file__).with_name("_speedups.c")
+    if source.is_file():  # an editable or source install: the module must be built from this very source
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        if getattr(module, "SOURCE_DIGEST", "") != digest:
+            warnings.warn(
+                f"tabletop_core._speedups was built from another version of {source.name} (rebuild it, e.g. "
+                "`pip install -e .`); running on the pure-Python path",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
     return module
 
 

@@ -619,3 +619,26 @@ def test_equal_values_of_a_playout_hash_alike_and_compare_as_attrs_compares(game
             assert (before == value) == cls.__dict__["__eq__"].__wrapped__(before, value)
         compared += 1
     assert compared > 50
+
+
+# ----- the digest of the source the module was built from ---------------------------------------------------------
+
+
+@compiled_only
+def test_the_module_carries_the_digest_of_the_source_it_was_built_from() -> None:
+    import hashlib
+
+    speedups = fastcopy._speedups
+    assert speedups is not None
+    source = ROOT / "src" / "tabletop_core" / "_speedups.c"
+    assert hashlib.sha256(source.read_bytes()).hexdigest() == speedups.SOURCE_DIGEST
+    assert fastcopy._load_speedups() is speedups
+
+
+@compiled_only
+def test_a_module_built_from_another_source_is_refused_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    speedups = fastcopy._speedups
+    assert speedups is not None
+    monkeypatch.setattr(speedups, "SOURCE_DIGEST", "0" * 64)
+    with pytest.warns(RuntimeWarning, match="another version"):
+        assert fastcopy._load_speedups() is None

@@ -167,8 +167,8 @@ class _Draws:
     def index(self, n: int) -> int:
         """A uniform index in ``range(n)``."""
         buf = self.buf or self.refill()
-        k = int(buf.pop() * n)
-        return k if k < n else n - 1
+        x = buf.pop() * n
+        return int(x) if 0.0 <= x < n else (n - 1 if x >= n else 0)  # a duck-typed generator's bad draw, folded
 
     def outcome(self, outcomes: Sequence[tuple[Any, float]]) -> Any:
         """One of ``(outcome, probability)`` pairs, by probability (as :func:`~tabletop_core.chance.sample_outcome`)."""
@@ -677,8 +677,10 @@ class MCTSAgent:
             elif uniform:
                 legal = legal_actions(state)
                 n = len(legal)
-                k = int((buf.pop() if buf else (buf := draws.refill()).pop()) * n)
-                action = legal[k if k < n else n - 1]
+                x = (buf.pop() if buf else (buf := draws.refill()).pop()) * n
+                # int(x) folded into [0, n), as the compiled rollout does: a duck-typed generator's draw may be
+                # negative, too large or NaN
+                action = legal[int(x) if 0.0 <= x < n else (n - 1 if x >= n else 0)]
             else:
                 action = policy(game, state, actor, legal_actions(state), rng)
             state = apply(state, action)
