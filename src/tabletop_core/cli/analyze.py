@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             progress=None if args.quiet else _Plain(out),
         )
     except ImportError as exc:
-        raise OptionError(f"analyze needs the sim extra (SciPy, openskill): {exc}") from exc
+        raise OptionError(f"analyze needs the sim extra (SciPy, statsmodels): {exc}") from exc
     paths = write_report(result, args.out, traces=() if args.no_traces else traces, reading=reading)
     if not args.quiet:
         out.write(
