@@ -41,8 +41,8 @@ def test_the_report_plots_of_a_self_play_match_show_something(tmp_path: Path) ->
     assert "12 games" in titles["returns.png"] and "comparisons" in titles["ratings.png"]
 
 
-def test_a_solo_game_writes_no_ratings_plot_and_does_not_list_one(tmp_path: Path) -> None:
-    assert main(["simulate", "tests.core.flowgame:GAME", "--agent", "first", "--games", "12",
+def test_a_co_op_game_of_one_agent_writes_no_ratings_plot_and_does_not_list_one(tmp_path: Path) -> None:
+    assert main(["simulate", "runebound_coop", "--agent", "first", "--games", "12",
                  "--out", str(tmp_path), "--quiet"], io.StringIO()) == 0  # fmt: skip
     text = _report(tmp_path)
     assert not (tmp_path / "plots" / "ratings.png").exists() and "ratings.png" not in text
