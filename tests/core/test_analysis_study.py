@@ -314,7 +314,7 @@ def test_variance_shares_match_a_hand_computation() -> None:
 
 
 def test_luck_shares_agree_with_a_statsmodels_anova() -> None:
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]  # pandas ships no stubs here; statsmodels formulas need a frame
     from statsmodels.formula.api import ols
     from statsmodels.stats.anova import anova_lm
 

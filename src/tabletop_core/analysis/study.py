@@ -510,11 +510,11 @@ def _ladder(
             rise = {"per_doubling": 0.0, "interval": [0.0, 0.0], "games": len(budgeted), "p_value": None}
         else:
             fit = sps.linregress([x for x, _ in budgeted], ys)
-            t = float(sps.t.ppf(0.975, len(budgeted) - 2))
+            tq = float(sps.t.ppf(0.975, len(budgeted) - 2))
             slope, err = float(fit.slope), float(fit.stderr)
             rise = {
                 "per_doubling": slope,
-                "interval": [slope - t * err, slope + t * err],
+                "interval": [slope - tq * err, slope + tq * err],
                 "games": len(budgeted),
                 "p_value": float(fit.pvalue),
             }
