@@ -35,6 +35,7 @@ import attrs
 
 import unbroken
 from tabletop_core.records import Step, play
+from tabletop_core.simulation.outcomes import seat_outcomes
 from tabletop_core.simulation.plan import game_seed
 from tabletop_core.simulation.stats import mean_interval, wilson_interval
 from unbroken.actions import RESOLVE, Act, Attack, Craft, Respond, Use
@@ -123,7 +124,7 @@ def play_stats(character: str, difficulty: str, seed: int) -> dict[str, Any]:
         options={"character": character, "difficulty": difficulty},
         on_step=on_step,
     )
-    won = state.outcome > 0
+    won = seat_outcomes(unbroken.GAME.spec, unbroken.GAME.returns(state))[0] == "win"  # the one rule of a win
     ended = ""
     if not won:
         ended = state.combat.monster if state.combat is not None else state.monster or f"{state.pos.phase}"

@@ -1,4 +1,4 @@
-"""A league of the built-in bots at Unrest: every pair meets from both seats; openskill rates them all.
+"""A league of the built-in bots at Unrest: every pair meets from both seats; a Bradley-Terry fit rates them all.
 
 Run: python examples/league_of_bots.py [OUT_DIR]   (then: tabletop report OUT_DIR for the tables and plots)
 """
@@ -19,8 +19,10 @@ def main() -> None:
     results = run(league, out, workers=2)
     summary = results.summary()
     print(f"{len(league.seatings)} seatings, {summary['games']} games, results in {out}")
-    for row in summary["ratings"]:
-        print(f"  {row['agent']:<22} rating {row['ordinal']:6.2f} (mu {row['mu']:.1f}, sigma {row['sigma']:.1f})")
+    for row in summary["ratings"]["entries"]:
+        low, high = row["interval"]
+        span = "" if low is None else f" ({low:.0f} to {high:.0f})"
+        print(f"  {row['entry']:<32} Elo {row['elo']:6.0f}{span}")
     for row in summary["seats"]:
         low, high = row["win_interval"]
         print(f"  {row['agent']:<22} as {row['seat_name']}: won {row['wins']}/{row['games']} ({low:.2f}-{high:.2f})")

@@ -55,6 +55,11 @@ class GameSpec:
     ``tensor_bounds`` declares ``(low, high)``, finite bounds that every value of every tensor the game makes
     (observation, information state, :meth:`Game.state_tensor`) lies within; the Gymnasium and PettingZoo adapters
     make their ``Box`` spaces from it. ``None`` (the default) declares nothing, and those spaces stay unbounded.
+
+    ``zero_is_tie`` matters only to a game judged seat by seat whose returns run from negative to positive
+    (:mod:`tabletop_core.simulation.outcomes`): ``True`` (the default) makes a return of exactly 0 a tie (a fight
+    left undecided); ``False`` makes every return above ``min_utility`` a win (a game that scores a loss at its
+    minimum and a win by its points, a win of no points included).
     """
 
     short_name: str
@@ -74,6 +79,7 @@ class GameSpec:
     provides_information_state: bool = False
     information_state_shape: tuple[int, ...] | None = None
     tensor_bounds: tuple[float, float] | None = None
+    zero_is_tie: bool = True
 
     def __attrs_post_init__(self) -> None:
         if not 1 <= self.min_num_players <= self.max_num_players:

@@ -67,6 +67,7 @@ class Unbroken(Driven[State, Action, Options]):
         max_game_length=5000,
         observation_shape=OBS_SHAPE,
         tensor_bounds=(TENSOR_LOW, TENSOR_HIGH),
+        zero_is_tie=False,  # a loss scores -1 and a win its points: a win of no points ("Prey") is a win
     )
     state_type = State
     action_type = Action

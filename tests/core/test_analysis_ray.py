@@ -27,4 +27,6 @@ def test_a_study_on_ray_gives_the_local_numbers() -> None:
     remote = analyze(study, workers=2, backend="ray")
     assert not ray.is_initialized()  # the instance it started is shut down
     assert remote | {"seconds": 0} == pool | {"seconds": 0} == local | {"seconds": 0}
-    assert remote["restricted"]["items"] and remote["ladder"]["contests"] == 2  # every section was played
+    assert (
+        remote["restricted"]["items"] and remote["ladder"]["contests"] == 2 * 2
+    )  # every section was played (2 deals, 2 replicates)

@@ -210,11 +210,11 @@ def test_kuhn_random_seat_advantage_is_the_exact_one(kuhn: dict[str, Any]) -> No
 
 def test_kuhn_length_and_branching_are_exact(kuhn: dict[str, Any]) -> None:
     length, branching = kuhn["length"], kuhn["branching"]
-    assert length["chance_events"]["mean"] == 2.0 and length["chance_events"]["interval"] == [2.0, 2.0]
+    assert length["chance_events"]["mean"] == 2.0 and length["chance_events"]["method"] == "no spread"
     # three decisions exactly when player 0 passes and player 1 bets: 1/4 of uniform games, so 2.25 on average
     low, high = length["decisions"]["interval"]
     assert low < 2.25 < high and length["decisions"]["min"] == 2 and length["decisions"]["max"] == 3
-    assert length["choice_share"] == {"value": 1.0, "interval": [1.0, 1.0], "games": 500}
+    assert length["choice_share"] == {"value": 1.0, "interval": [None, None], "games": 500, "method": "no spread"}
     assert length["rounds"] is None  # Kuhn tells no rounds
     assert branching["mean"]["value"] == 2.0 and branching["max"] == 2
     assert all(b["mean"] == 2.0 for b in branching["by_decision"])
@@ -232,11 +232,14 @@ def test_kuhn_drama_uses_the_exact_odds_and_ends_on_the_result(kuhn: dict[str, A
 
 def test_kuhn_ladder_rates_every_agent_and_fits_the_budget(kuhn: dict[str, Any]) -> None:
     sec = kuhn["ladder"]
-    assert len(sec["conditions"]) == 6 * 2 and all(r["games"] == 6 for r in sec["conditions"])
-    assert {r["agent"] for r in sec["ratings"]} == set(Study.build(KUHN_NAME, budgets=(2, 8, 32)).ladder)
-    assert sec["contests"] == 6
-    assert sec["budget_rise"]["games"] == 3 * 2 * 6
-    assert kuhn["luck"]["games"] == 6 * 12 and kuhn["luck"]["deals"] == 6
+    assert len(sec["conditions"]) == 6 * 2 and all(r["games"] == 6 * 2 for r in sec["conditions"])  # 2 replicates
+    rated = {r["entry"] for r in sec["ratings"]["entries"]}
+    assert rated == set(Study.build(KUHN_NAME, budgets=(2, 8, 32)).ladder)
+    assert sec["contests"] == 6 * 2 and len(sec["ratings"]["seat_terms"]) == 1
+    assert sec["budget_rise"]["games"] == 3 * 2 * 6 * 2
+    luck = kuhn["luck"]
+    assert luck["games"] == 6 * 12 * 2 and luck["deals"] == 6 and luck["replicates"] == 2
+    assert not luck["enough"] and luck["terms"]["deal"]["share"] is None  # 6 deals: too few for any share
 
 
 def test_kuhn_restricted_betting_is_paired_with_the_same_deals(kuhn: dict[str, Any]) -> None:
@@ -260,11 +263,12 @@ def test_chance_decides_everything() -> None:
         ladder_games=40,
         sections=("luck",),
     )
-    luck = analyze(study)["luck"]
-    assert luck["agents"]["share"] == pytest.approx(0.0, abs=1e-12)
-    assert luck["chance"]["share"] == pytest.approx(1.0)
-    assert luck["rest"]["share"] == pytest.approx(0.0, abs=1e-12)
-    assert luck["chance"]["interval"] == pytest.approx([1.0, 1.0])
+    terms = analyze(study)["luck"]["terms"]
+    assert terms["agent"]["share"] == pytest.approx(0.0, abs=1e-12)
+    assert terms["deal"]["share"] == pytest.approx(1.0)
+    assert terms["within"]["share"] == pytest.approx(0.0, abs=1e-12)
+    assert terms["deal_by_condition"]["share"] == pytest.approx(0.0, abs=1e-12)
+    assert terms["deal"]["interval"] == pytest.approx([1.0, 1.0])
 
 
 def test_chance_decides_nothing() -> None:
@@ -279,21 +283,93 @@ def test_chance_decides_nothing() -> None:
         sections=("luck", "ladder"),
     )
     result = analyze(study)
-    luck = result["luck"]
-    assert luck["agents"]["share"] == pytest.approx(1.0)
-    assert luck["chance"]["share"] == pytest.approx(0.0, abs=1e-12)
+    terms = result["luck"]["terms"]
+    assert terms["agent"]["share"] == pytest.approx(1.0)
+    assert terms["deal"]["share"] == pytest.approx(0.0, abs=1e-12)
     rows = {r["agent"]: r for r in result["ladder"]["conditions"]}
     assert rows["first"]["win_rate"] == 0.0 and rows[f"{HERE}:LastAgent"]["win_rate"] == 1.0
-    assert result["ladder"]["ratings"][0]["agent"] == f"{HERE}:LastAgent"
+    assert result["ladder"]["ratings"]["entries"][0]["entry"] == f"{HERE}:LastAgent"
 
 
 def test_variance_shares_match_a_hand_computation() -> None:
-    # grand mean 1.5; condition means 2 and 1 (SS 1); deal means 0.5 and 2.5 (SS 4); total SS 5
-    out = luck_and_skill([[1.0, 0.0], [3.0, 2.0]], ["a", "b"])
-    assert (out["agents"]["share"], out["chance"]["share"], out["rest"]["share"]) == pytest.approx((0.2, 0.8, 0.0))
-    assert out["total_sum_of_squares"] == pytest.approx(5.0)
-    flat = luck_and_skill([[1.0, 1.0], [1.0, 1.0]], ["a", "b"])
-    assert flat["agents"]["share"] is None  # no variance: no shares to give
+    # 10 deals, 2 agents, 1 seat, 2 replicates: y = deal effect d (0..9) + 3 for agent b + replicate noise +-1/2
+    y = np.zeros((10, 2, 1, 2))
+    for d in range(10):
+        for a in range(2):
+            y[d, a, 0] = [d + 3 * a - 0.5, d + 3 * a + 0.5]
+    out = luck_and_skill(y, ["a", "b"])
+    ss_deal = 4 * sum((d - 4.5) ** 2 for d in range(10))  # 330
+    ss_agent = 20 * 2 * 1.5**2  # 90
+    ss_within = 40 * 0.25  # 10
+    total = ss_deal + ss_agent + ss_within
+    terms = out["terms"]
+    assert out["total_sum_of_squares"] == pytest.approx(total)
+    assert terms["deal"]["share"] == pytest.approx(ss_deal / total)
+    assert terms["agent"]["share"] == pytest.approx(ss_agent / total)
+    assert terms["within"]["share"] == pytest.approx(ss_within / total)
+    assert terms["deal_by_condition"]["share"] == pytest.approx(0.0, abs=1e-12)
+    assert terms["seat"]["df"] == 0 and terms["within"]["df"] == 20
+    flat = luck_and_skill(np.ones((10, 2, 1, 2)), ["a", "b"])
+    assert flat["terms"]["agent"]["share"] is None  # no variance: no shares to give
+
+
+def test_luck_shares_agree_with_a_statsmodels_anova() -> None:
+    import pandas as pd  # type: ignore[import-untyped]  # pandas ships no stubs here; statsmodels formulas need a frame
+    from statsmodels.formula.api import ols
+    from statsmodels.stats.anova import anova_lm
+
+    rng = np.random.default_rng(5)
+    d_, a_, s_, r_ = 12, 3, 2, 2
+    y = (
+        rng.normal(size=(d_, 1, 1, 1))
+        + rng.normal(size=(1, a_, 1, 1))
+        + rng.normal(size=(1, 1, s_, 1))
+        + 0.5 * rng.normal(size=(d_, a_, s_, r_))
+    )
+    out = luck_and_skill(y, ["x", "y", "z"], ["p", "q"])
+    rows = [
+        {"y": y[d, a, s, r], "deal": d, "agent": a, "seat": s, "cond": a * s_ + s}
+        for d in range(d_)
+        for a in range(a_)
+        for s in range(s_)
+        for r in range(r_)
+    ]
+    frame = pd.DataFrame(rows)
+    table = anova_lm(ols("y ~ C(seat) * C(agent) + C(deal)", data=frame).fit(), typ=1)
+    cells = anova_lm(ols("y ~ C(deal) + C(cond) + C(deal):C(cond)", data=frame).fit(), typ=1)
+    total = float(((frame["y"] - frame["y"].mean()) ** 2).sum())
+    expect = {
+        "seat": table.loc["C(seat)", "sum_sq"],
+        "agent": table.loc["C(agent)", "sum_sq"],
+        "agent_by_seat": table.loc["C(seat):C(agent)", "sum_sq"],
+        "deal": table.loc["C(deal)", "sum_sq"],
+        "deal_by_condition": cells.loc["C(deal):C(cond)", "sum_sq"],
+        "within": cells.loc["Residual", "sum_sq"],
+    }
+    for key, ss in expect.items():
+        assert out["terms"][key]["share"] == pytest.approx(ss / total, rel=1e-6, abs=1e-9), key
+    assert out["terms"]["agent"]["p_value"] == pytest.approx(table.loc["C(agent)", "PR(>F)"], rel=1e-6)
+    for key in expect:
+        low, high = out["terms"][key]["interval"]
+        assert 0.0 <= low <= high <= 1.0
+
+
+def test_the_agents_own_randomness_is_measured_by_replicates() -> None:
+    # In the luck-free coin game a random agent's own seed decides everything: the within-cell term takes it all
+    study = Study(
+        f"{HERE}:COIN",
+        ("random",),
+        allow_import=True,
+        games=10,
+        ladder=("random", "first"),
+        ladder_games=12,
+        luck_replicates=3,
+        options=(("luck", False),),
+        sections=("luck",),
+    )
+    terms = analyze(study)["luck"]["terms"]
+    assert terms["deal"]["p_value"] > 0.01  # the deal explains no more than the replicates' spread
+    assert terms["within"]["share"] > 0.3 and terms["within"]["interval"][0] > 0.0
 
 
 def test_lead_changes_and_swings_match_a_hand_count() -> None:
@@ -320,8 +396,10 @@ def test_restricted_play_measures_a_certain_effect_and_a_null_one() -> None:
         sections=("restricted",),
     )
     items = {r["item"]: r for r in analyze(study)["restricted"]["items"]}
-    forbidden = items["move pick 1"]["seats"][0]
-    assert forbidden["win_change"] == {"change": -1.0, "interval": [-1.0, -1.0], "games": 25}
+    forbidden = items["move pick 1"]["seats"][0]["win_change"]
+    assert forbidden["change"] == -1.0 and forbidden["games"] == 25 and forbidden["worse"] == 25
+    assert forbidden["interval"][0] == -1.0 and forbidden["interval"][1] < -0.7  # Wilson: all at one end
+    assert forbidden["p_value"] < 1e-6 and forbidden["holm_survives"] and forbidden["bh_survives"]
     assert items["move pick 1"]["games_restricted"] == 25
     never = items["move never"]
     assert never["seats"][0]["win_change"]["change"] == 0.0 and never["unchanged_games"] == 25
@@ -350,11 +428,13 @@ def test_the_report_states_every_section_with_its_games(tmp_path: Path) -> None:
     assert analyze(study) | {"seconds": 0} == result | {"seconds": 0}  # one process or two: the same numbers
     paths = write_report(result, tmp_path, traces=traces, reading="Kuhn is small.")
     names = {p.name for p in paths}
-    assert {"analysis.json", "games.jsonl", "report.md", "seats.png", "ladder.png", "luck.png"} <= names
+    assert {"analysis.json", "games.jsonl", "report.md", "seats.png", "ladder.png"} <= names
+    assert "luck.png" not in names  # 2 deals: no shares, so no plot of them
     text = (tmp_path / "report.md").read_text()
     for heading in ("Seat advantage", "Game length", "Branching", "Skill ladder", "Luck against skill", "Drama"):
         assert f"## {heading}" in text
     assert "Kuhn is small." in text and "| 0 player 0 | 20 |" in text
+    assert "Too few deals (2)" in text and "too few games (4)" in text  # 2 deals x 2 replicates per condition
     assert json.loads((tmp_path / "analysis.json").read_text())["games_played"] == len(traces)
     assert "![seats](seats.png)" not in markdown(result)  # no plot files given, none linked
     assert summarize(study, traces) | {"seconds": 0} == result | {"seconds": 0}  # the numbers are the traces'
@@ -373,18 +453,18 @@ def test_the_command_line_writes_a_miniature_report_of_each_game(tmp_path: Path,
     from tabletop_core.cli import main
 
     out = tmp_path / game
-    sizes = ["--games=4", "--ladder-games=1", "--drama-games=1", "--drama-points=2", "--drama-rollouts=2"]
+    sizes = ["--games=10", "--ladder-games=1", "--drama-games=1", "--drama-points=2", "--drama-rollouts=2"]
     agents = ["--agents", "random", "--ladder", "random", "first"]
     code = main(["analyze", game, *agents, *sizes, "--restrict-games=1", f"--out={out}", "--quiet"])
     assert code == 0
     result = json.loads((out / "analysis.json").read_text())
     assert item in [r["item"] for r in result["restricted"]["items"]]
-    assert result["length"]["games"] == 4 and result["length"]["rounds"]["mean"] >= 1
+    assert result["length"]["games"] == 10 and result["length"]["rounds"]["mean"] >= 1
     assert {"report.md", "seats.png", "restricted.png"} <= {p.name for p in out.iterdir()}
     traces = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     base = [t for t in traces if t["task"]["kind"] == "base"]
     # the statistics agree with a recount from the traces
-    assert result["length"]["decisions"]["mean"] == pytest.approx(sum(t["decisions"] for t in base) / 4)
+    assert result["length"]["decisions"]["mean"] == pytest.approx(sum(t["decisions"] for t in base) / 10)
     share = sum(t["choices"] for t in base) / sum(t["decisions"] for t in base)
     assert result["length"]["choice_share"]["value"] == pytest.approx(share)
     widths = [w for t in base for w in t["branching"]]

@@ -227,15 +227,15 @@ def test_the_summary_has_seats_head_to_head_and_ratings() -> None:
     assert len(summary["seats"]) == 6 and all(r["games"] == 40 for r in summary["seats"])
     cell = next(c for c in summary["head_to_head"] if c["agent"] == "mcts:iterations=40" and c["opponent"] == "random")
     assert cell["games"] == 40
-    assert summary["ratings"][-1]["agent"] == "first"  # the one every other agent beats most rates last
-    assert all(len(h) == 80 for h in summary["rating_history"].values())
+    assert summary["ratings"]["entries"][-1]["entry"] == "first"  # the one every other agent beats most rates last
+    assert all(r["comparisons"] == 80 for r in summary["ratings"]["entries"])
 
 
 def test_a_solo_league_is_rated_on_shared_deals() -> None:
     sim = Simulation.build("tests.core.flowgame:GAME", pool=["mcts:iterations=30", "first", "random"], games=8)
     summary = run(sim).summary()
     assert len(sim.seatings) == 3 and summary["head_to_head"] == []
-    assert summary["ratings"][0]["agent"] == "mcts:iterations=30"
+    assert summary["ratings"]["entries"][0]["entry"] == "mcts:iterations=30"
     assert all("score_share" in r for r in summary["agents"])
 
 
@@ -250,7 +250,7 @@ def test_simulate_and_report_from_the_command_line(tmp_path: Path) -> None:
     assert "6/6 games" in text and "games/s" in text and "agents by seat" in text
     report = io.StringIO()
     assert main(["report", str(tmp_path)], report) == 0
-    assert "head to head" in report.getvalue() and "openskill ratings" in report.getvalue()
+    assert "head to head" in report.getvalue() and "ratings: Bradley-Terry" in report.getvalue()
     for name in ("win_rates.png", "ratings.png", "returns.png"):
         assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -48,10 +48,21 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return [*out, ""]
 
 
+def _est(value: Any, interval: Sequence[Any], method: str | None, games: int, digits: int = 3) -> tuple[str, str]:
+    """A figure and its interval as the report prints them: "too few games" instead of a number from fewer games
+    than the statistics accept, "all the same" instead of an interval of no width."""
+    if method == "too few games" or value is None:
+        return (f"too few games ({games})", "")
+    if method == "no spread":
+        return (_f(value, digits), f"all {games} the same")
+    text = _ci(interval, digits)
+    return (_f(value, digits), f"{text} ({method})" if method else text)
+
+
 def _mean_cells(row: Mapping[str, Any] | None) -> list[str]:
     if not row:
         return ["n/a", "n/a", "0"]
-    return [_f(row["mean"]), _ci(row["interval"]), str(row["games"])]
+    return [*_est(row["mean"], row["interval"], row.get("method"), row["games"]), str(row["games"])]
 
 
 def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str = "", *, traces: bool = False) -> str:
@@ -84,7 +95,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
         sec = result["seat_advantage"]
         lines += ["## Seat advantage", "", "The studied agents in every seat; per seat over the finished games:", ""]
         lines += _table(
-            ["seat", "games", "wins", "ties", "win rate", "interval (Wilson)", "mean return", "interval (t)"],
+            ["seat", "games", "wins", "ties", "win rate", "interval (Wilson)", "mean return", "interval"],
             [
                 [
                     f"{r['seat']} {r['seat_name']}",
@@ -93,8 +104,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                     str(r["ties"]),
                     _f(r["win_rate"]),
                     _ci(r["win_interval"]),
-                    _f(r["mean_return"]),
-                    _ci(r["return_interval"]),
+                    *_est(r["mean_return"], r["return_interval"], r.get("return_method"), r["games"]),
                 ]
                 for r in sec["rows"]
             ],
@@ -116,11 +126,12 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
         rows = [["actions (chance included)", *_mean_cells(sec["actions"])]]
         rows += [["decisions", *_mean_cells(sec["decisions"])], ["chance events", *_mean_cells(sec["chance_events"])]]
         rows.append(["rounds", *_mean_cells(sec["rounds"])] if sec["rounds"] else ["rounds", "not told", "", ""])
-        lines += _table(["per game", "mean", "interval (t)", "games"], rows)
+        lines += _table(["per game", "mean", "interval", "games"], rows)
         share = sec["choice_share"]
+        value, interval = _est(share["value"], share["interval"], share.get("method"), share["games"])
         lines += [
-            f"Real choices (decisions with more than one legal action): {_f(share['value'])} of all decisions, "
-            f"interval {_ci(share['interval'])} (bootstrap over {share['games']} games). "
+            f"Real choices (decisions with more than one legal action): {value} of all decisions, "
+            f"interval {interval or 'n/a'} (over {share['games']} games). "
             f"Games stopped unfinished at the length limit: {sec['unfinished']}.",
             "",
         ]
@@ -128,17 +139,26 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
     if "branching" in result:
         sec = result["branching"]
         lines += ["## Branching factor", ""]
+        m = sec["mean"]
+        value, interval = _est(m["value"], m["interval"], m.get("method"), m["games"])
         lines += [
-            f"Legal actions per decision: mean {_f(sec['mean']['value'])}, interval {_ci(sec['mean']['interval'])} "
-            f"(bootstrap over {sec['mean']['games']} games); the widest decision offered {sec['max']}.",
+            f"Legal actions per decision: mean {value}, interval {interval or 'n/a'} "
+            f"(over {m['games']} games); the widest decision offered {sec['max']}.",
             "",
-            "Over the course of a game (each decision placed in the tenth of its own game it falls in):",
+            "Over the course of a game (each decision placed in the tenth of its own game it falls in; the interval "
+            "is clustered by game, the bootstrap drawing whole games, since one game's decisions are not "
+            "independent):",
             "",
         ]
         lines += _table(
-            ["tenth", "mean", "interval (t)", "decisions", "games"],
+            ["tenth", "mean", "interval", "decisions", "games"],
             [
-                [str(b["part"] + 1), _f(b["mean"]), _ci(b["interval"]), str(b["decisions"]), str(b["games"])]
+                [
+                    str(b["part"] + 1),
+                    *_est(b["mean"], b["interval"], b.get("method"), b["games"]),
+                    str(b["decisions"]),
+                    str(b["games"]),
+                ]
                 for b in sec["by_progress"]
                 if b["decisions"]
             ],
@@ -147,38 +167,45 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
     if "ladder" in result:
         sec = result["ladder"]
         ref = ", ".join(f"`{a}`" for a in sec["reference"])
+        reps = study.get("luck_replicates", 1)
         lines += ["## Skill ladder", ""]
+        games_each = f"the same {study['ladder_games']} deals, each played {reps} times with other agent seeds"
         if result["competitive"]:
             lines += [
                 f"Each ladder agent takes each seat in turn against the studied agents ({ref}) in the other seats, "
-                f"on the same {study['ladder_games']} deals.",
+                f"on {games_each}.",
                 "",
             ]
         else:
-            lines += [f"Each ladder agent plays every seat, on the same {study['ladder_games']} deals.", ""]
+            lines += [f"Each ladder agent plays every seat, on {games_each}.", ""]
         lines += _table(
-            ["condition", "games", "win rate", "interval (Wilson)", "mean return", "interval (t)"],
+            ["condition", "games", "win rate", "interval (Wilson)", "mean return", "interval"],
             [
                 [
                     f"`{r['condition']}`",
                     str(r["games"]),
                     _f(r["win_rate"]),
                     _ci(r["win_interval"]),
-                    _f(r["mean_return"]),
-                    _ci(r["return_interval"]),
+                    *_est(r["mean_return"], r["return_interval"], r.get("return_method"), r["games"]),
                 ]
                 for r in sec["conditions"]
             ],
         )
+        rated = sec["ratings"]
         lines += [
-            f"Ratings (openskill Plackett-Luce; each deal one contest of the agents ranked by their result, "
-            f"{sec['contests']} contests); the ordinal is mu - 3 sigma:",
+            f"Ratings: {rated['model']}. On each deal and replicate ({sec['contests']} of them) every two conditions "
+            f"are compared by their result, {rated['comparisons']} comparisons; the fit does not depend on the "
+            f"order of the games. Intervals: percentile bootstrap over deals ({rated['resamples']} resamples).",
             "",
         ]
-        lines += _table(
-            ["agent", "mu", "sigma", "ordinal"],
-            [[f"`{r['agent']}`", _f(r["mu"], 2), _f(r["sigma"], 2), _f(r["ordinal"], 2)] for r in sec["ratings"]],
-        )
+        rows = [
+            [f"`{r['entry']}`", _f(r["elo"], 0), _ci(r["interval"], 0), str(r["comparisons"])] for r in rated["entries"]
+        ]
+        rows += [
+            [f"(seat term: {t['seat_name']} over the first seat)", _f(t["elo"], 0), _ci(t["interval"], 0), ""]
+            for t in rated.get("seat_terms", [])
+        ]
+        lines += _table(["entry", "Elo", "interval", "comparisons"], rows)
         rise = sec["budget_rise"]
         if rise:
             if rise["p_value"] is None:
@@ -198,20 +225,36 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
         sec = result["luck"]
         lines += ["## Luck against skill", ""]
         lines += [
-            f"The ladder's games as a table: {sec['deals']} deals (chance seeds) by {len(sec['conditions'])} "
-            f"conditions (agent and seat), {sec['games']} games; the result is {sec['result']}. A two-way analysis "
-            "of variance without replication splits its total sum of squares into the conditions' share (skill: "
-            "which agent plays), the deals' share (luck: the same chance under every agent) and the rest (how "
-            "luck and skill interact, plus the agents' own randomness). Intervals: percentile bootstrap over deals "
-            f"({sec.get('resamples', 0)} resamples with some variance).",
+            f"The ladder's games as a table: {sec['deals']} deals (chance seeds) by {len(sec['agents'])} agents by "
+            f"{len(sec['seats'])} seat(s) by {sec['replicates']} replicate(s) (other seeds of the agents' own "
+            f"choices), {sec['games']} games; the result is {sec['result']}.",
+            "",
+            f"The model: `{sec['model']}`. The design is balanced (every deal under every agent, seat and replicate), "
+            "so the six sums of squares are orthogonal and add up to the total; a share is a term's sum of squares "
+            "over the total. The deal's share is the luck that every condition meets alike: a chance seed fixes "
+            "the draws only while the games reach the same chance nodes, so once play diverges the luck that "
+            "differs lands within the cell and in the deal by condition term, and the deal's share is a lower bound "
+            "of the luck. The within-cell term is what changes between replicates of one deal and condition: the "
+            "agents' own randomness, and the luck that came with it. Intervals: percentile bootstrap over deals "
+            f"({sec.get('resamples', 0)} resamples with some variance); p-values: F-tests against the within-cell "
+            "mean square, every factor taken as fixed.",
             "",
         ]
-        rows = []
-        for key, label in (("agents", "agents (skill)"), ("chance", "chance (luck)"), ("rest", "the rest")):
-            part = sec[key]
-            p = part.get("p_value")
-            rows.append([label, _f(part["share"]), _ci(part["interval"]), _f(p) if p is not None else ""])
-        lines += _table(["share of the variance", "share", "interval", "F-test p"], rows)
+        if not sec["enough"]:
+            lines += [f"Too few deals ({sec['deals']}) for shares that mean anything; none are given.", ""]
+        else:
+            from tabletop_core.analysis.stats import TERM_LABELS
+
+            rows = []
+            for key, label in TERM_LABELS.items():
+                part = sec["terms"][key]
+                if part["df"] == 0:
+                    continue
+                p = part.get("p_value")
+                rows.append(
+                    [label, _f(part["share"]), _ci(part["interval"]), str(part["df"]), _f(p) if p is not None else ""]
+                )
+            lines += _table(["share of the variance", "share", "interval", "df", "F-test p"], rows)
         plot("luck")
     if "drama" in result:
         sec = result["drama"]
@@ -225,14 +268,33 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
             "largest change of a win chance between two points.",
             "",
         ]
-        lines += _table(
-            ["per game", "mean", "interval (t)", "games"],
-            [
-                ["lead changes", *_mean_cells(sec["lead_changes"])],
-                ["total swing", *_mean_cells(sec["total_swing"])],
-                ["largest swing", *_mean_cells(sec["largest_swing"])],
-            ],
-        )
+        if sec.get("too_few_rollouts"):
+            lines += [
+                f"**Warning: {sec['rollouts']} rollouts per estimate are too few for these figures to mean much.** "
+                f"Each estimate's standard error can reach {_f(sec['standard_error_bound'], 2)}, so the raw swings "
+                "and lead changes are mostly rollout noise; the corrected rows take the estimated noise out, and "
+                "the noise row shows how much swing noise alone adds.",
+                "",
+            ]
+        rows = [
+            ["lead changes", *_mean_cells(sec["lead_changes"])],
+            ["total swing", *_mean_cells(sec["total_swing"])],
+            ["largest swing", *_mean_cells(sec["largest_swing"])],
+        ]
+        if sec.get("rollouts"):
+            rows += [
+                ["total swing, noise taken out", *_mean_cells(sec["total_swing_corrected"])],
+                ["largest swing, noise taken out", *_mean_cells(sec["largest_swing_corrected"])],
+                ["swing expected from noise alone", *_mean_cells(sec["noise_swing"])],
+            ]
+        lines += _table(["per game", "mean", "interval", "games"], rows)
+        if sec.get("rollouts"):
+            lines += [
+                "Noise taken out: a step's observed change d of a chance estimated from k rollouts has expected "
+                "square (true change)^2 + v1 + v2, v = p (1 - p) / (k - 1) at each end, so the corrected step is "
+                "sqrt(max(0, d^2 - v1 - v2)).",
+                "",
+            ]
         plot("drama")
     if "restricted" in result:
         sec = result["restricted"]
@@ -242,24 +304,38 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
         else:
             lines += [
                 f"Each item the game's hook lists, taken away from the studied agents; each game paired with the "
-                f"base game of the same seeds ({sec['baseline_games']} pairs per item). The change is the mean "
-                "paired difference of the score (win 1, tie 1/2), restricted minus unrestricted (Student-t "
-                "interval), and likewise of the return and of the rounds played (in a survival game, how long the "
-                "player lasted); 'came up' counts the games where the restriction took a choice away (an item removed "
-                "from the game is simply absent).",
+                f"base game of the same seeds ({sec['baseline_games']} pairs per item). This measures how much "
+                "the studied bot relies on the item as it plays, not the item's strength in the hands of a good "
+                "player. The change is the mean paired difference of the score (win 1, tie 1/2), restricted minus "
+                "unrestricted, and likewise of the return and of the rounds played (in a survival game, how long "
+                "the player lasted); 'came up' counts the games where the restriction took a choice away (an item "
+                "removed from the game is simply absent). p: the exact sign test over the pairs that differ; Holm "
+                f"and BH: that p adjusted over the whole family of {sec.get('tests', 0)} tests (every item at every "
+                "seat; Holm controls the chance of any false finding, Benjamini-Hochberg the expected share of "
+                "false findings).",
                 "",
             ]
+            for s in sec.get("significant", []):
+                lines += [
+                    f"{s['seat_name']}: {s['nominal']} items with p < 0.05 before adjustment; {s['holm']} survive "
+                    f"Holm and {s['bh']} survive Benjamini-Hochberg at 5%.",
+                    "",
+                ]
             rows = []
             for r in sec["items"]:
                 for s in r["seats"]:
                     w = s["win_change"]
+                    value, interval = _est(w["change"], w["interval"], w.get("method"), w["games"])
                     rows.append(
                         [
                             r["item"],
                             r["how"],
                             s["seat_name"],
-                            _f(w["change"]),
-                            _ci(w["interval"]),
+                            value,
+                            interval,
+                            _f(w.get("p_value")),
+                            _f(w.get("holm_p")),
+                            _f(w.get("bh_p")),
                             _f(s["return_change"]["change"]),
                             _f(s["rounds_change"]["change"], 2),
                             f"{r['games_restricted']}/{r['games']}" if "may not" in r["how"] else "removed",
@@ -273,6 +349,9 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                     "seat",
                     "win change",
                     "interval",
+                    "p",
+                    "Holm",
+                    "BH",
                     "return change",
                     "rounds change",
                     "came up",
@@ -286,7 +365,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
 
 
 def _bar(ax: Any, labels: Sequence[str], values: Sequence[float | None], intervals: Sequence[Sequence[Any]]) -> None:
-    vals = [v if v is not None else 0.0 for v in values]
+    vals = [float(v) if v is not None else 0.0 for v in values]
     low = [max(0.0, v - (i[0] if i[0] is not None else v)) for v, i in zip(vals, intervals, strict=True)]
     high = [max(0.0, (i[1] if i[1] is not None else v) - v) for v, i in zip(vals, intervals, strict=True)]
     ax.barh(range(len(vals)), vals, xerr=[low, high], capsize=3, color="tab:blue")
@@ -297,21 +376,27 @@ def _bar(ax: Any, labels: Sequence[str], values: Sequence[float | None], interva
 def write_plots(result: Mapping[str, Any], folder: str | Path) -> list[str]:
     """Write the plots of the sections present into ``folder``; returns their file names.
 
+    A plot with nothing to show is not written. Every plot has a title that gives its games, labelled axes, and
+    its title in the PNG's ``Title`` text chunk.
+
     Raises:
         ImportError: without matplotlib (install ``tabletop-rules[plot]``).
     """
     from matplotlib.figure import Figure
 
+    from tabletop_core.simulation.plots import save_png
+
     out = Path(folder)
     written: list[str] = []
+    game = result["short_name"]
 
     def save(fig: Any, section: str) -> None:
-        fig.savefig(out / PLOTS[section], dpi=90)
+        save_png(fig, out / PLOTS[section], dpi=90)
         written.append(PLOTS[section])
 
-    if "seat_advantage" in result:
+    if "seat_advantage" in result and result["seat_advantage"]["rows"] and result["seat_advantage"]["rows"][0]["games"]:
         rows = result["seat_advantage"]["rows"]
-        fig = Figure(figsize=(7.0, 1.2 + 0.4 * len(rows)), layout="constrained")
+        fig = Figure(figsize=(7.0, 1.6 + 0.4 * len(rows)), layout="constrained")
         ax = fig.add_subplot()
         _bar(
             ax,
@@ -320,56 +405,70 @@ def write_plots(result: Mapping[str, Any], folder: str | Path) -> list[str]:
             [r["win_interval"] for r in rows],
         )
         ax.set_xlim(0, 1)
-        ax.set_xlabel(f"win rate (95% Wilson), {rows[0]['games'] if rows else 0} games")
+        ax.set_xlabel("win rate (share of games won; bars: 95% Wilson interval)")
+        ax.set_ylabel("seat")
+        ax.set_title(f"{game}: win rate per seat, n = {rows[0]['games']} games")
         save(fig, "seats")
-    if "length" in result:
+    if "length" in result and result["length"]["games"]:
         sec = result["length"]
-        fig = Figure(figsize=(7.0, 3.0), layout="constrained")
-        ax = fig.add_subplot()
-        names = ["actions", "decisions", "chance_events"] + (["rounds"] if sec["rounds"] else [])
-        _bar(ax, names, [sec[n]["mean"] for n in names], [sec[n]["interval"] for n in names])
-        ax.set_xlabel(f"mean per game (95% t), {sec['games']} games")
-        save(fig, "length")
+        names = [
+            n for n in ("actions", "decisions", "chance_events", "rounds") if sec.get(n) and sec[n]["mean"] is not None
+        ]
+        if names:
+            fig = Figure(figsize=(7.0, 3.0), layout="constrained")
+            ax = fig.add_subplot()
+            _bar(ax, names, [sec[n]["mean"] for n in names], [sec[n]["interval"] for n in names])
+            ax.set_xlabel("mean count per game (bars: 95% interval)")
+            ax.set_ylabel("what is counted")
+            ax.set_title(f"{game}: game length, n = {sec['games']} games")
+            save(fig, "length")
     if "branching" in result:
         sec = result["branching"]
-        parts = [b for b in sec["by_progress"] if b["decisions"]]
-        fig = Figure(figsize=(7.0, 3.2), layout="constrained")
-        ax = fig.add_subplot()
-        xs = [b["part"] + 1 for b in parts]
-        ax.plot(xs, [b["mean"] for b in parts], marker="o")
-        ax.fill_between(xs, [b["interval"][0] for b in parts], [b["interval"][1] for b in parts], alpha=0.3)
-        ax.set_xlabel("tenth of the game")
-        ax.set_ylabel("legal actions per decision")
-        ax.set_title(f"branching over {sec['mean']['games']} games (95% t band)")
-        save(fig, "branching")
-    if "ladder" in result:
+        parts = [b for b in sec["by_progress"] if b["mean"] is not None]
+        if parts:
+            fig = Figure(figsize=(7.0, 3.2), layout="constrained")
+            ax = fig.add_subplot()
+            xs = [b["part"] + 1 for b in parts]
+            ax.plot(xs, [b["mean"] for b in parts], marker="o")
+            lows = [b["interval"][0] if b["interval"][0] is not None else b["mean"] for b in parts]
+            highs = [b["interval"][1] if b["interval"][1] is not None else b["mean"] for b in parts]
+            ax.fill_between(xs, lows, highs, alpha=0.3)
+            ax.set_xlabel("tenth of the game (by its decisions)")
+            ax.set_ylabel("legal actions per decision")
+            ax.set_title(f"{game}: branching, n = {sec['mean']['games']} games (band: 95%, clustered by game)")
+            save(fig, "branching")
+    if "ladder" in result and result["ladder"]["conditions"]:
         sec = result["ladder"]
         rows = sec["conditions"]
-        fig = Figure(figsize=(7.0, 1.2 + 0.32 * len(rows)), layout="constrained")
+        fig = Figure(figsize=(7.0, 1.6 + 0.32 * len(rows)), layout="constrained")
         ax = fig.add_subplot()
         _bar(ax, [r["condition"] for r in rows], [r["win_rate"] for r in rows], [r["win_interval"] for r in rows])
         ax.set_xlim(0, 1)
-        ax.set_xlabel(f"win rate (95% Wilson), {rows[0]['games'] if rows else 0} games each")
+        ax.set_xlabel("win rate (share of games won; bars: 95% Wilson interval)")
+        ax.set_ylabel("ladder condition")
+        ax.set_title(f"{game}: skill ladder, n = {rows[0]['games']} games per condition")
         save(fig, "ladder")
-    if "luck" in result:
+    if "luck" in result and result["luck"]["enough"] and result["luck"]["terms"]["deal"]["share"] is not None:
+        from tabletop_core.analysis.stats import TERM_LABELS
+
         sec = result["luck"]
-        keys = ["agents", "chance", "rest"]
-        fig = Figure(figsize=(7.0, 2.2), layout="constrained")
+        keys = [k for k in TERM_LABELS if sec["terms"][k]["df"]]
+        fig = Figure(figsize=(8.0, 1.6 + 0.4 * len(keys)), layout="constrained")
         ax = fig.add_subplot()
         _bar(
             ax,
-            ["agents (skill)", "chance (luck)", "the rest"],
-            [sec[k]["share"] for k in keys],
-            [sec[k]["interval"] for k in keys],
+            [TERM_LABELS[k].split(" (")[0] for k in keys],
+            [sec["terms"][k]["share"] for k in keys],
+            [sec["terms"][k]["interval"] for k in keys],
         )
         ax.set_xlim(0, 1)
-        ax.set_xlabel(
-            f"share of the variance (95% bootstrap), {sec['deals']} deals x {len(sec['conditions'])} conditions"
-        )
+        ax.set_xlabel("share of the variance of the result (bars: 95% bootstrap over deals)")
+        ax.set_ylabel("term of the model")
+        ax.set_title(f"{game}: luck against skill, n = {sec['games']} games ({sec['deals']} deals)")
         save(fig, "luck")
     if "drama" in result and result["drama"]["examples"]:
         sec = result["drama"]
-        fig = Figure(figsize=(7.0, 3.2), layout="constrained")
+        fig = Figure(figsize=(7.0, 3.4), layout="constrained")
         ax = fig.add_subplot()
         for k, ex in enumerate(sec["examples"]):
             last = max(ex["at"]) or 1
@@ -378,19 +477,28 @@ def write_plots(result: Mapping[str, Any], folder: str | Path) -> list[str]:
         ax.set_xlabel("share of the game's decisions")
         ax.set_ylabel(f"win chance of seat 0 ({result['seats'][0]})")
         ax.legend(fontsize="small")
+        note = f", {sec['rollouts']} rollouts per estimate" if sec.get("rollouts") else ""
+        ax.set_title(f"{game}: win chances, {len(sec['examples'])} of n = {sec['games']} games{note}")
         save(fig, "drama")
     if "restricted" in result and result["restricted"]["items"]:
-        rows = result["restricted"]["items"]
-        fig = Figure(figsize=(7.0, 1.2 + 0.3 * len(rows)), layout="constrained")
-        ax = fig.add_subplot()
-        _bar(
-            ax,
-            [r["item"] for r in rows],
-            [r["seats"][0]["win_change"]["change"] for r in rows],
-            [r["seats"][0]["win_change"]["interval"] for r in rows],
-        )
-        ax.axvline(0.0, color="black", linewidth=0.8)
-        ax.set_xlabel(f"change of {rows[0]['seats'][0]['seat_name']}'s score when taken away (95% t)")
+        items = result["restricted"]["items"]
+        seats = [s["seat_name"] for s in items[0]["seats"]]
+        fig = Figure(figsize=(7.0 * len(seats), 1.8 + 0.3 * len(items)), layout="constrained")
+        axes = fig.subplots(1, len(seats), squeeze=False)[0]
+        for k, (ax, name) in enumerate(zip(axes, seats, strict=True)):
+            order = sorted(items, key=lambda r: -abs(r["seats"][k]["win_change"]["change"] or 0.0))
+            _bar(
+                ax,
+                [r["item"] for r in order],
+                [r["seats"][k]["win_change"]["change"] for r in order],
+                [r["seats"][k]["win_change"]["interval"] for r in order],
+            )
+            ax.axvline(0.0, color="black", linewidth=0.8)
+            ax.set_xlabel("change of the score when taken away (win 1, tie 1/2; bars: 95%)")
+            ax.set_ylabel("item")
+            ax.set_title(f"{name}", fontsize="small")
+        games = items[0]["seats"][0]["win_change"]["games"]
+        fig.suptitle(f"{game}: restricted play, n = {games} paired games per item")
         save(fig, "restricted")
     return written
 

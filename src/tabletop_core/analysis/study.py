@@ -9,10 +9,12 @@ from the same seed:
 * **the ladder**: each ladder agent (random, first, the heuristic bot and MCTS, or ISMCTS in a game of hidden
   information, at three budgets) plays ``ladder_games`` deals. In a competitive game it takes each seat in turn
   against the reference agent (the studied agent of the other seats); in a solo or co-op game it plays every seat.
-  The ladder is rated with openskill (:mod:`tabletop_core.simulation.stats`) and gives the rise of the win rate
-  with the search budget.
-* **luck against skill** reuses the ladder: the same deals under every condition (agent and seat), the
-  agent's result in each cell, and a two-way analysis of variance
+  Each deal is played ``luck_replicates`` times under every condition, with other seeds of the agents' own
+  choices. The ladder is rated by a Bradley-Terry fit with a seat term (:func:`tabletop_core.simulation.stats.
+  ratings`; on each deal and replicate every two conditions compared by their result) and gives the rise of the
+  win rate with the search budget.
+* **luck against skill** reuses the ladder: the same deals under every agent, seat and replicate, the agent's
+  result in each cell, and the sums of squares of seat, agent, deal, their interactions and the replicates
   (:func:`~tabletop_core.analysis.stats.luck_and_skill`).
 * **restricted play**: for each item the game's hook lists, ``restrict_games`` deals with the item taken away,
   each paired with the base game of the same chance and agent seeds (so an item that never comes up changes
@@ -39,7 +41,7 @@ from tabletop_core.analysis.tasks import Progress, run_tasks
 from tabletop_core.errors import OptionError, TabletopError
 from tabletop_core.registry import load_game
 from tabletop_core.simulation.outcomes import competitive, seat_outcomes, win_rule
-from tabletop_core.simulation.stats import mean_interval, wilson_interval
+from tabletop_core.simulation.stats import wilson_interval
 from tabletop_core.spec import Information
 
 __all__ = [
@@ -91,6 +93,8 @@ class Study:
         drama_points: win-chance estimates per such game (the final state adds one).
         drama_rollouts: rollouts per estimate where no exact odds exist.
         restrict_games: games per restricted item (at most ``games``).
+        luck_replicates: games of each ladder deal and condition, each with its own agent seed (the luck model
+            measures the agents' own randomness from them).
         restrictions: the restriction hook as ``module:ATTR`` (empty: the game's own, if any).
         seed: the study's seed.
         options: game options as (name, JSON value) pairs.
@@ -106,6 +110,7 @@ class Study:
     drama_points: int = 12
     drama_rollouts: int = 8
     restrict_games: int = 100
+    luck_replicates: int = 2
     restrictions: str = ""
     seed: int = 0
     options: tuple[tuple[str, Any], ...] = ()
@@ -113,6 +118,8 @@ class Study:
     allow_import: bool = False
 
     def __attrs_post_init__(self) -> None:
+        if self.luck_replicates < 1:
+            raise OptionError(f"luck_replicates must be >= 1, not {self.luck_replicates}")
         for name in ("games", "ladder_games", "drama_games", "drama_points", "drama_rollouts", "restrict_games"):
             if getattr(self, name) < 0:
                 raise OptionError(f"{name} must be >= 0, not {getattr(self, name)}")
@@ -281,18 +288,22 @@ def _plan(study: Study, game: Any, names: Sequence[str], versus: bool) -> _Plan:
                 conditions.append((agent, None, [agent] * len(names)))
         for c, (_, _, seating) in enumerate(conditions):
             for d in range(study.ladder_games):
-                tasks.append(
-                    {
-                        **base,
-                        "kind": "ladder",
-                        "condition": c,
-                        "seating": seating,
-                        "allow_import": study.allow_import,
-                        "deal": d,
-                        "chance_seed": chance_seed(d),
-                        "agent_seed": study_seed(study.seed, 2, c, d),
-                    }
-                )
+                for r in range(study.luck_replicates):
+                    tasks.append(
+                        {
+                            **base,
+                            "kind": "ladder",
+                            "condition": c,
+                            "seating": seating,
+                            "allow_import": study.allow_import,
+                            "deal": d,
+                            "replicate": r,
+                            "chance_seed": chance_seed(d),
+                            "agent_seed": study_seed(study.seed, 2, c, d)
+                            if r == 0
+                            else study_seed(study.seed, 3, c, d, r),
+                        }
+                    )
     items: list[Restriction] = (
         load_restrictions(game, options, study.restrictions or None) if "restricted" in want else []
     )
@@ -380,13 +391,13 @@ def summarize(study: Study, traces: Sequence[dict[str, Any]]) -> dict[str, Any]:
         for t in ladder_traces:
             by_cond[t["task"]["condition"]].append(t)
         if "ladder" in want:
-            result["ladder"] = _ladder(study, game, names, conditions, by_cond)
+            result["ladder"] = _ladder(study, game, state, names, conditions, by_cond=by_cond, versus=versus)
         if "luck" in want:
-            result["luck"] = _luck(conditions, by_cond, versus)
+            result["luck"] = _luck(study, names, conditions, by_cond, versus)
     if "drama" in want:
-        result["drama"] = stats.drama(game.spec, base_traces)
+        result["drama"] = stats.drama(game.spec, base_traces, study.drama_rollouts)
     if "restricted" in want:
-        result["restricted"] = _restricted(items, traces, base_traces[:paired], versus, names)
+        result["restricted"] = _restricted(game.spec, items, traces, base_traces[:paired], versus=versus, names=names)
     return result
 
 
@@ -412,14 +423,18 @@ def _score_of(trace: Mapping[str, Any], seat: int | None) -> float:
 def _ladder(
     study: Study,
     game: Any,
+    state: Any,
     names: Sequence[str],
     conditions: Sequence[tuple[str, int | None, list[str]]],
+    *,
     by_cond: Sequence[Sequence[Mapping[str, Any]]],
+    versus: bool,
 ) -> dict[str, Any]:
     from scipy import stats as sps
 
-    from tabletop_core.simulation.stats import ratings
+    from tabletop_core.simulation.stats import entry_names, ratings
 
+    bounds = (game.spec.min_utility, game.spec.max_utility)
     rows = []
     per_agent: dict[str, list[tuple[float, float]]] = {a: [] for a in study.ladder}
     for (label, seat, seating), games in zip(conditions, by_cond, strict=True):
@@ -427,7 +442,7 @@ def _ladder(
         agent = seating[seat] if seat is not None else seating[0]
         scores = [_score_of(t, seat) for t in done]
         wins = sum(1 for t in done if t["outcomes"][seat if seat is not None else 0] == "win")
-        mean, low, high = mean_interval([_result(t, seat) for t in done]) if done else (None, None, None)
+        ret = stats.mean_row([_result(t, seat) for t in done], bounds)
         rows.append(
             {
                 "condition": label,
@@ -437,27 +452,42 @@ def _ladder(
                 "wins": wins,
                 "win_rate": wins / len(done) if done else None,
                 "win_interval": list(wilson_interval(wins, len(done))),
-                "mean_return": mean,
-                "return_interval": [low, high],
+                "mean_return": ret["mean"],
+                "return_interval": ret["interval"],
+                "return_method": ret["method"],
             }
         )
         per_agent[agent].extend((s, _result(t, seat)) for s, t in zip(scores, done, strict=True))
-    # Rating contests: each deal, the conditions that played it ranked by their result (every condition met the
-    # same chance), so the ladder agents are compared on equal luck; a reference seat is not a contestant.
-    contests = []
-    for d in range(study.ladder_games):
-        contest = []
-        for (_, seat, seating), games in zip(conditions, by_cond, strict=True):
-            trace = next((t for t in games if t["task"]["deal"] == d), None)
-            if trace is not None and trace["returns"] is not None:
-                agent = seating[seat] if seat is not None else seating[0]
-                contest.append(((agent,), _result(trace, seat)))
-        merged: dict[tuple[str, ...], list[float]] = {}
-        for team, value in contest:
-            merged.setdefault(team, []).append(value)
-        if len(merged) > 1:
-            contests.append([(team, sum(v) / len(v)) for team, v in sorted(merged.items())])
-    final, history = ratings(contests)
+    # Rating comparisons: on each deal and replicate, every two conditions that played it, by their result (every
+    # condition met the same chance), so the ladder agents are compared on equal luck, with a seat term for the
+    # side each played; a reference seat is not a contestant. The bootstrap draws whole deals.
+    entry = {}
+    for _, seat, seating in conditions:
+        agent = seating[seat] if seat is not None else seating[0]
+        if versus and seat is not None:
+            entry[agent, seat] = entry_names(game, state, [agent] * len(names), names)[seat]
+        else:
+            entry[agent, 0] = agent
+    cells: dict[tuple[int, int], list[tuple[str, int, float]]] = {}
+    for (_, seat, seating), games in zip(conditions, by_cond, strict=True):
+        agent = seating[seat] if seat is not None else seating[0]
+        for t in games:
+            if t["returns"] is not None:
+                key = (t["task"]["deal"], t["task"].get("replicate", 0))
+                s = seat if seat is not None else 0
+                cells.setdefault(key, []).append((entry[agent, s], s, _result(t, seat)))
+    comps: list[tuple[str, str, float, int, int]] = []
+    groups: list[int] = []
+    for (deal, _), members in sorted(cells.items()):
+        for i in range(len(members)):
+            for j in range(i + 1, len(members)):
+                (ea, sa, va), (eb, sb, vb) = members[i], members[j]
+                if ea == eb:
+                    continue
+                score = 1.0 if va > vb + 1e-9 else 0.0 if vb > va + 1e-9 else 0.5
+                comps.append((ea, eb, score, sa, sb))
+                groups.append(deal)
+    rated = ratings(comps, seats=len(names) if versus else 1, seat_names=names, groups=groups)
     agents_rows: list[dict[str, Any]] = []
     for agent in study.ladder:
         pairs = per_agent[agent]
@@ -480,48 +510,72 @@ def _ladder(
             rise = {"per_doubling": 0.0, "interval": [0.0, 0.0], "games": len(budgeted), "p_value": None}
         else:
             fit = sps.linregress([x for x, _ in budgeted], ys)
-            t = float(sps.t.ppf(0.975, len(budgeted) - 2))
+            tq = float(sps.t.ppf(0.975, len(budgeted) - 2))
             slope, err = float(fit.slope), float(fit.stderr)
             rise = {
                 "per_doubling": slope,
-                "interval": [slope - t * err, slope + t * err],
+                "interval": [slope - tq * err, slope + tq * err],
                 "games": len(budgeted),
                 "p_value": float(fit.pvalue),
             }
     return {
         "conditions": rows,
         "agents": agents_rows,
-        "ratings": final,
-        "rating_history": history,
-        "contests": len(contests),
+        "ratings": rated,
+        "contests": len(cells),
         "budget_rise": rise,
         "reference": list(study.agents),
     }
 
 
 def _luck(
+    study: Study,
+    names: Sequence[str],
     conditions: Sequence[tuple[str, int | None, list[str]]],
     by_cond: Sequence[Sequence[Mapping[str, Any]]],
     versus: bool,
 ) -> dict[str, Any]:
-    finished = [{t["task"]["deal"] for t in games if t["returns"] is not None} for games in by_cond]
-    deals = sorted(set.intersection(*finished)) if finished else []
-    index = [{t["task"]["deal"]: t for t in games} for games in by_cond]
-    table = [[_result(index[c][d], conditions[c][1]) for c in range(len(conditions))] for d in deals]
-    out = stats.luck_and_skill(table, [label for label, _, _ in conditions])
-    out["result"] = "the studied seat's return" if versus else "the party's mean return"
+    agents = list(study.ladder)
+    seats = list(names) if versus else ["every seat"]
+    where: dict[tuple[int, int], int] = {}
+    for c, (_, seat, seating) in enumerate(conditions):
+        agent = seating[seat] if seat is not None else seating[0]
+        where[agents.index(agent), seat if seat is not None else 0] = c
+    reps = study.luck_replicates
+    index = [{(t["task"]["deal"], t["task"].get("replicate", 0)): t for t in games} for games in by_cond]
+    deals = [
+        d
+        for d in range(study.ladder_games)
+        if all(
+            (d, r) in index[c] and index[c][d, r]["returns"] is not None
+            for c in range(len(conditions))
+            for r in range(reps)
+        )
+    ]
+    table = np.zeros((len(deals), len(agents), len(seats), reps))
+    for i, d in enumerate(deals):
+        for (a, s), c in where.items():
+            for r in range(reps):
+                table[i, a, s, r] = _result(index[c][d, r], conditions[c][1])
+    out = stats.luck_and_skill(table, agents, seats)
+    out["result"] = "the return of the ladder agent's seat" if versus else "the party's mean return"
+    out["unfinished_deals"] = study.ladder_games - len(deals)
     return out
 
 
 def _restricted(
+    spec: Any,
     items: Sequence[Restriction],
     traces: Sequence[Mapping[str, Any]],
     baseline: Sequence[Mapping[str, Any]],
+    *,
     versus: bool,
     names: Sequence[str],
 ) -> dict[str, Any]:
     rows = []
     seats = range(len(names)) if versus else range(1)
+    span = spec.max_utility - spec.min_utility
+    spread = (-span, span)
     for j, item in enumerate(items):
         games = [t for t in traces if t["task"]["kind"] == "restricted" and t["task"]["item"] == j]
         games.sort(key=lambda t: t["task"]["deal"])
@@ -543,15 +597,37 @@ def _restricted(
             {
                 "seat": s,
                 "seat_name": names[s] if versus else "every seat",
-                "win_change": stats.paired_change(games, baseline, partial(_seat_score, seat=s)),
-                "return_change": stats.paired_change(games, baseline, partial(_seat_return, seat=s)),
+                "win_change": stats.paired_change(games, baseline, partial(_seat_score, seat=s), (-1.0, 1.0)),
+                "return_change": stats.paired_change(games, baseline, partial(_seat_return, seat=s), spread),
                 "rounds_change": stats.paired_change(games, baseline, _rounds),
             }
             for s in seats
         ]
         rows.append(row)
+    # The family: every item at every seat; the adjustments are over all of them at once.
+    family = [s["win_change"] for r in rows for s in r["seats"]]
+    adjusted = stats.adjust([w["p_value"] for w in family])
+    for k, w in enumerate(family):
+        w["holm_p"], w["bh_p"] = adjusted["holm"][k], adjusted["bh"][k]
+        w["holm_survives"], w["bh_survives"] = adjusted["holm_reject"][k], adjusted["bh_reject"][k]
     rows.sort(key=lambda r: -abs(r["seats"][0]["win_change"]["change"] or 0.0))
-    return {"items": rows, "baseline_games": len(baseline), "hook": bool(items)}
+    by_seat = [
+        {
+            "seat": s,
+            "seat_name": names[s] if versus else "every seat",
+            "nominal": sum(1 for r in rows if r["seats"][k]["win_change"]["p_value"] < 0.05),
+            "holm": sum(1 for r in rows if r["seats"][k]["win_change"]["holm_survives"]),
+            "bh": sum(1 for r in rows if r["seats"][k]["win_change"]["bh_survives"]),
+        }
+        for k, s in enumerate(seats)
+    ]
+    return {
+        "items": rows,
+        "baseline_games": len(baseline),
+        "hook": bool(items),
+        "tests": len(family),
+        "significant": by_seat,
+    }
 
 
 def dumps(result: Mapping[str, Any]) -> str:

@@ -140,7 +140,8 @@ def trace_game(
         ``decisions``, ``choices`` (decisions with more than one legal action), ``chance_events``, ``rounds``,
         ``branching`` (the legal actions at each decision, in order), ``restricted`` (decisions whose choices the
         restriction cut) and, with ``drama_points``, ``drama``: ``{"at": decision indices, "chances": per point
-        each seat's win chance, "method": the estimates' methods}``, the last point being the final state.
+        each seat's win chance, "method": the estimates' methods, "point_methods": each point's}``, the last
+        point being the final state.
     """
     played: Any = RestrictedGame(game, restriction) if restriction is not None and restriction.forbid else game
     state = game.initial_state(game.make_options(**dict(options or {})))
@@ -189,7 +190,7 @@ def trace_game(
         rng = np.random.default_rng([agent_seed, 1])
         count = min(drama_points, len(decision_states))
         picks = sorted({round(x) for x in np.linspace(0, len(decision_states) - 1, count)}) if count else []
-        chances, methods = [], set()
+        chances, methods, point_methods = [], set(), []
         for i in picks:
             value, method = win_chances(
                 game,
@@ -202,9 +203,15 @@ def trace_game(
             )
             chances.append(list(value))
             methods.add(method)
+            point_methods.append(method)
         end_value, _ = win_chances(
             game, final, specs, rng, rollouts=drama_rollouts, options=options, allow_import=allow_import
         )
         chances.append(list(end_value))
-        line["drama"] = {"at": [*picks, len(decision_states)], "chances": chances, "method": sorted(methods)}
+        line["drama"] = {
+            "at": [*picks, len(decision_states)],
+            "chances": chances,
+            "method": sorted(methods),
+            "point_methods": [*point_methods, "exact"],
+        }
     return line

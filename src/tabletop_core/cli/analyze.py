@@ -46,7 +46,18 @@ def add_parser(sub: Any) -> None:
     cmd.add_argument("--allow-import-agent", action="store_true", help=ALLOW_IMPORT_HELP)
     cmd.add_argument("--drama-games", type=int, default=20, help="games that estimate their win chances (default 20)")
     cmd.add_argument("--drama-points", type=int, default=12, help="win-chance estimates per game (default 12)")
-    cmd.add_argument("--drama-rollouts", type=int, default=8, help="rollouts per estimate (default 8)")
+    cmd.add_argument(
+        "--drama-rollouts",
+        type=int,
+        default=8,
+        help="rollouts per estimate (default 8; below 32 the report warns that noise dominates)",
+    )
+    cmd.add_argument(
+        "--luck-replicates",
+        type=int,
+        default=2,
+        help="games of each ladder deal and condition, each with its own agent seed (default 2)",
+    )
     cmd.add_argument("--restrict-games", type=int, default=100, help="games per restricted item (default 100)")
     cmd.add_argument(
         "--restrictions", metavar="MODULE:ATTR", default="", help="a restriction hook other than the game's"
@@ -97,6 +108,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         drama_points=args.drama_points,
         drama_rollouts=args.drama_rollouts,
         restrict_games=args.restrict_games,
+        luck_replicates=args.luck_replicates,
         restrictions=args.restrictions,
         seed=args.seed,
         allow_import=bool(args.allow_import_agent),
@@ -113,7 +125,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             progress=None if args.quiet else _Plain(out),
         )
     except ImportError as exc:
-        raise OptionError(f"analyze needs the sim extra (SciPy, openskill): {exc}") from exc
+        raise OptionError(f"analyze needs the sim extra (SciPy, statsmodels): {exc}") from exc
     paths = write_report(result, args.out, traces=() if args.no_traces else traces, reading=reading)
     if not args.quiet:
         out.write(

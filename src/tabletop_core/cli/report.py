@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,38 +37,53 @@ def console(out: TextIO) -> Any:
     return Console(file=out, width=None if tty else 140, force_terminal=tty or None, no_color=not tty)
 
 
+def interval_text(value: Any, interval: Sequence[Any], method: str, fmt: str = ".3g", scale: float = 1.0) -> str:
+    """A figure and its interval as the tables print it: "too few games" or "all the same" instead of a number
+    or a zero-width interval."""
+    if value is None:
+        return method
+    low, high = interval
+    if low is None or high is None:
+        return f"{scale * value:{fmt}} ({'no spread' if method == 'no spread' else 'no interval'})"
+    return f"{scale * value:{fmt}} ({scale * low:{fmt}} to {scale * high:{fmt}}, {method})"
+
+
 def _row_cells(row: Mapping[str, Any], solo: bool) -> list[str]:
     low, high = row["win_interval"]
-    rlow, rhigh = row["return_interval"]
     cells = [
         str(row["games"]),
         f"{row['wins']}-{row['ties']}-{row['losses']}",
         f"{100 * row['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
-        f"{row['mean_return']:.3g} ({rlow:.3g} to {rhigh:.3g})",
+        interval_text(row["mean_return"], row["return_interval"], row.get("return_method", "t")),
     ]
     if solo:
-        cells.append(f"{100 * row.get('score_share', math.nan):.1f}%")
+        share = row.get("score_share")
+        cells.append("n/a" if share is None else f"{100 * share:.1f}%")
     return cells
 
 
 def print_tables(summary: Mapping[str, Any], out: TextIO) -> None:
-    """Print the summary's tables: agents, seats, head-to-head, ratings."""
+    """Print the summary's tables: agents, seats, head-to-head, paired comparisons, ratings."""
     from rich.table import Table
 
     con = console(out)
     solo = any("score_share" in r for r in summary["agents"])
-    heads = ["games", "W-T-L", "win rate (95%)", "mean return (95%)"]
+    heads = ["games", "W-T-L", "win rate (95% Wilson)", "mean return (95%, method)"]
     heads += ["score / max"] if solo else []
     con.print(
         f"[bold]{summary['game']}[/bold]: {summary['games']} of {summary['planned']} games, seed {summary['seed']}, "
         f"utility {summary['utility']}; wins: {summary['win_rule']}"
     )
-    agents = Table(title="agents")
+    title = "agents"
+    if any(r.get("self_play_games") for r in summary["agents"]):
+        title += " (every seat an agent held; a self-play game counts once per seat)"
+    agents = Table(title=title)
     agents.add_column("agent", overflow="fold")
     for h in heads:
         agents.add_column(h, justify="right")
     for row in summary["agents"]:
-        agents.add_row(row["agent"], *_row_cells(row, solo))
+        name = row["agent"] + (f" ({row['self_play_games']} self-play)" if row.get("self_play_games") else "")
+        agents.add_row(name, *_row_cells(row, solo))
     con.print(agents)
     seats = Table(title="agents by seat")
     seats.add_column("agent", overflow="fold")
@@ -93,14 +107,53 @@ def print_tables(summary: Mapping[str, Any], out: TextIO) -> None:
                 row.append("" if c is None else f"{100 * c['win_rate']:.0f}% ({c['ties']}, {c['games']})")
             h2h.add_row(a, *row)
         con.print(h2h)
-    if summary["ratings"]:
-        ratings = Table(title="openskill ratings (ordinal = mu - 3 sigma)")
-        ratings.add_column("agent", overflow="fold")
-        for h in ("ordinal", "mu", "sigma", "contests"):
+    if summary.get("paired"):
+        pt = Table(
+            title="paired: two agents in one seat on the same deals (McNemar exact on the deals only one of them "
+            "won; unpaired: Fisher's exact test of the two win rates)"
+        )
+        for h in (
+            "seat",
+            "agent",
+            "other",
+            "deals",
+            "wins",
+            "only agent won",
+            "only other won",
+            "McNemar p",
+            "unpaired p",
+            "return difference (95%)",
+        ):
+            pt.add_column(h, overflow="fold")
+        for r in summary["paired"]:
+            d = r["return_difference"]
+            pt.add_row(
+                r["seat_name"],
+                r["agent"],
+                r["other"],
+                str(r["deals"]),
+                f"{r['wins']} vs {r['other_wins']}",
+                str(r["only_agent_won"]),
+                str(r["only_other_won"]),
+                f"{r['mcnemar_p']:.2g}",
+                f"{r['unpaired_p']:.2g}",
+                interval_text(d["mean"], d["interval"], d["method"]),
+            )
+        con.print(pt)
+    rated = summary.get("ratings") or {}
+    if rated.get("entries"):
+        ratings = Table(title=f"ratings: {rated['model']}; 95% bootstrap over games ({rated['resamples']} resamples)")
+        ratings.add_column("entry", overflow="fold")
+        for h in ("Elo", "interval", "comparisons"):
             ratings.add_column(h, justify="right")
-        for r in summary["ratings"]:
-            n = len(summary["rating_history"].get(r["agent"], []))
-            ratings.add_row(r["agent"], f"{r['ordinal']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}", str(n))
+        for r in rated["entries"]:
+            low, high = r["interval"]
+            ci = "n/a" if low is None else f"{low:.0f} to {high:.0f}"
+            ratings.add_row(r["entry"], f"{r['elo']:.0f}", ci, str(r["comparisons"]))
+        for t in rated.get("seat_terms", []):
+            low, high = t["interval"]
+            ci = "n/a" if low is None else f"{low:.0f} to {high:.0f}"
+            ratings.add_row(f"(seat term: {t['seat_name']} over the first seat)", f"{t['elo']:.0f}", ci, "")
         con.print(ratings)
 
 

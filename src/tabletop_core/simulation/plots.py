@@ -1,25 +1,40 @@
 """PNG plots of a simulation (the ``plot`` extra: matplotlib, through its object API, so no global state).
 
 :func:`write_plots` writes ``win_rates.png`` (win rate with its Wilson interval per agent and per seat),
-``ratings.png`` (each agent's openskill ordinal after each contest) and ``returns.png`` (the distribution of each
-agent's returns).
+``ratings.png`` (each rating entry's Elo with its bootstrap interval; only when at least two entries were
+rated) and ``returns.png`` (each agent's returns as a histogram). A plot with nothing to show is not written.
+Every plot has a title that says how many games it shows and labelled axes; the title is also stored in the
+PNG's ``Title`` text chunk (:func:`save_png`), so a reader (or a test) can tell the plots apart without
+looking.
 """
 
 from __future__ import annotations
 
+import io
+import itertools
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["write_plots"]
+from tabletop_core.files import atomic_write_bytes
+
+__all__ = ["save_png", "write_plots"]
+
+
+def save_png(fig: Any, path: Path, *, dpi: int = 100) -> None:
+    """Write a figure as PNG atomically, its (first axes') title in the PNG ``Title`` text chunk."""
+    title = fig.get_suptitle() or next((ax.get_title() for ax in fig.axes if ax.get_title()), "")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Title": title})
+    atomic_write_bytes(path, buf.getvalue())
 
 
 def _win_rates(fig: Any, summary: Mapping[str, Any]) -> None:
     rows = [(r["agent"], r) for r in summary["agents"]]
     rows += [(f"{r['agent']} as {r['seat_name']}", r) for r in summary["seats"]]
     ax = fig.add_subplot()
-    labels = [label for label, _ in rows]
+    labels = [f"{label} (n={r['games']})" for label, r in rows]
     rates = [r["win_rate"] for _, r in rows]
     low = [r["win_rate"] - r["win_interval"][0] for _, r in rows]
     high = [r["win_interval"][1] - r["win_rate"] for _, r in rows]
@@ -27,37 +42,47 @@ def _win_rates(fig: Any, summary: Mapping[str, Any]) -> None:
     ax.set_yticks(range(len(rows)), labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.set_xlabel("win rate (share of games won; bars: 95% Wilson interval)")
+    ax.set_ylabel("agent (games)")
     ax.set_title(f"{summary['game']}: win rates over {summary['games']} games")
 
 
 def _ratings(fig: Any, summary: Mapping[str, Any]) -> None:
+    rated = summary["ratings"]
+    rows = rated["entries"]
     ax = fig.add_subplot()
-    for agent, values in sorted(summary["rating_history"].items()):
-        ax.plot(range(1, len(values) + 1), values, label=agent)
-    ax.set_xlabel("contests played")
-    ax.set_ylabel("openskill ordinal (mu - 3 sigma)")
-    ax.set_title("rating trajectories")
-    if summary["rating_history"]:
-        ax.legend(fontsize="small")
+    values = [r["elo"] for r in rows]
+    low = [r["elo"] - (r["interval"][0] if r["interval"][0] is not None else r["elo"]) for r in rows]
+    high = [(r["interval"][1] if r["interval"][1] is not None else r["elo"]) - r["elo"] for r in rows]
+    ax.barh(range(len(rows)), values, xerr=[low, high], capsize=3, color="tab:green")
+    ax.set_yticks(range(len(rows)), [r["entry"] for r in rows])
+    ax.invert_yaxis()
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel("rating (Elo points around the entries' mean; bars: 95% bootstrap interval)")
+    ax.set_ylabel("entry")
+    ax.set_title(f"{summary['game']}: Bradley-Terry ratings from {rated['comparisons']} comparisons")
 
 
-def _returns(fig: Any, lines: Sequence[Mapping[str, Any]]) -> None:
-    by_agent: dict[str, list[float]] = defaultdict(list)
-    for ln in lines:
-        if ln["returns"] is not None:
-            for agent, value in zip(ln["agents"], ln["returns"], strict=True):
-                by_agent[agent].append(float(value))
-    ax = fig.add_subplot()
+def _returns(fig: Any, summary: Mapping[str, Any], by_agent: Mapping[str, Sequence[float]]) -> None:
     names = sorted(by_agent)
-    if names:
-        ax.boxplot([by_agent[n] for n in names], orientation="horizontal", tick_labels=names)
-    ax.set_xlabel("return")
-    ax.set_title("return distributions")
+    axes = fig.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, name in zip(axes, names, strict=True):
+        values = by_agent[name]
+        distinct = sorted(set(values))
+        if len(distinct) <= 12:  # few distinct returns (-1, 0, +1): a bar per value
+            counts = [values.count(v) for v in distinct]
+            width = min((b - a for a, b in itertools.pairwise(distinct)), default=1.0) * 0.8
+            ax.bar(distinct, counts, width=width or 0.8, color="tab:blue")
+        else:
+            ax.hist(values, bins=20, color="tab:blue")
+        ax.set_ylabel("games")
+        ax.set_title(f"{name} (n={len(values)})", fontsize="small")
+    axes[-1].set_xlabel("return (the game's utility)")
+    fig.suptitle(f"{summary['game']}: returns per agent over {summary['games']} games")
 
 
 def write_plots(summary: Mapping[str, Any], lines: Sequence[Mapping[str, Any]], folder: str | Path) -> list[Path]:
-    """Write the three plots into ``folder`` and return their paths.
+    """Write the plots that have something to show into ``folder`` and return their paths.
 
     Raises:
         ImportError: without matplotlib (install ``tabletop-rules[plot]``).
@@ -67,20 +92,24 @@ def write_plots(summary: Mapping[str, Any], lines: Sequence[Mapping[str, Any]], 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    sizes = {
-        "win_rates.png": (8.0, 1.5 + 0.35 * (len(summary["agents"]) + len(summary["seats"]))),
-        "ratings.png": (8.0, 4.5),
-        "returns.png": (8.0, 1.5 + 0.5 * len(summary["agents"])),
-    }
-    for name, size in sizes.items():
-        fig = Figure(figsize=size, layout="constrained")
-        if name == "win_rates.png":
-            _win_rates(fig, summary)
-        elif name == "ratings.png":
-            _ratings(fig, summary)
-        else:
-            _returns(fig, lines)
-        path = out / name
-        fig.savefig(path, dpi=100)
-        paths.append(path)
+    by_agent: dict[str, list[float]] = defaultdict(list)
+    for ln in lines:
+        if ln["returns"] is not None:
+            for agent, value in zip(ln["agents"], ln["returns"], strict=True):
+                by_agent[agent].append(float(value))
+    if summary["agents"]:
+        fig = Figure(figsize=(8.0, 1.5 + 0.35 * (len(summary["agents"]) + len(summary["seats"]))), layout="constrained")
+        _win_rates(fig, summary)
+        paths.append(out / "win_rates.png")
+        save_png(fig, paths[-1])
+    if len(summary.get("ratings", {}).get("entries", [])) >= 2:
+        fig = Figure(figsize=(8.0, 1.5 + 0.4 * len(summary["ratings"]["entries"])), layout="constrained")
+        _ratings(fig, summary)
+        paths.append(out / "ratings.png")
+        save_png(fig, paths[-1])
+    if by_agent:
+        fig = Figure(figsize=(8.0, 1.2 + 1.6 * len(by_agent)), layout="constrained")
+        _returns(fig, summary, by_agent)
+        paths.append(out / "returns.png")
+        save_png(fig, paths[-1])
     return paths
