@@ -1,0 +1,83 @@
+"""The HTML pages in a real browser: a replay page and a results page open, draw something, step forward and back
+with the buttons and the keyboard, and log no console error."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tabletop_core.cli import main
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _tabletop(*args: str) -> str:
+    out = io.StringIO()
+    assert main(list(args), out=out) == 0, out.getvalue()
+    return out.getvalue()
+
+
+def _not_blank(png: bytes) -> float:
+    """The pixel standard deviation of a screenshot (a blank page is 0)."""
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("L"), dtype=float)
+    return float(pixels.std())
+
+
+def _open(browser: Any, path: Path) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 800, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(path.as_uri())
+    return page, errors
+
+
+def test_a_replay_page_steps_through_the_game_with_buttons_keys_and_the_seat_switch(
+    browser: Any, tmp_path: Path
+) -> None:
+    record = tmp_path / "unrest.json"
+    _tabletop("play", "unrest", "--seed", "3", "--record", str(record))
+    html = tmp_path / "replay.html"
+    _tabletop("replay", str(record), "--html", str(html), "--reveal")
+    page, errors = _open(browser, html)
+    shot = page.screenshot(full_page=False)
+    assert _not_blank(shot) > 10
+    board = page.locator("#board")
+    current = page.locator("#moves li.current")
+    assert page.locator("#where").text_content() == "start of " + page.locator("#slider").get_attribute("max")
+    start_svg = board.inner_html()
+    assert start_svg.startswith("<svg") and current.get_attribute("data-i") == "0"
+
+    page.click("#forward")
+    page.click("#forward")
+    assert current.get_attribute("data-i") == "2"
+    assert page.locator("#where").text_content().startswith("after move 2 ")
+    assert board.inner_html() != start_svg
+    page.keyboard.press("ArrowLeft")
+    assert current.get_attribute("data-i") == "1"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert current.get_attribute("data-i") == "3"
+    page.click("#back")
+    assert current.get_attribute("data-i") == "2"
+    page.keyboard.press("End")
+    last = page.locator("#slider").get_attribute("max")
+    assert current.get_attribute("data-i") == last
+    assert page.locator("#end").text_content()
+    page.keyboard.press("Home")
+    assert board.inner_html() == start_svg
+
+    truth_lines = page.locator("#moves").inner_text()
+    assert "whole truth" in page.locator("#seat-note").text_content()
+    page.select_option("#seat", index=1)
+    assert "saw it" in page.locator("#seat-note").text_content()
+    assert page.locator("#moves").inner_text() != truth_lines
+    assert board.inner_html() != start_svg  # the seat's own view hides what the whole truth shows
+    assert _not_blank(page.screenshot()) > 10
+    assert errors == []
+    page.close()
