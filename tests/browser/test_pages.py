@@ -81,3 +81,30 @@ def test_a_replay_page_steps_through_the_game_with_buttons_keys_and_the_seat_swi
     assert _not_blank(page.screenshot()) > 10
     assert errors == []
     page.close()
+
+
+def test_a_results_page_shows_tables_plots_filters_and_links_to_replays_that_step(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "sim"
+    _tabletop("simulate", "unbroken", "--games", "3", "--records", "--workers", "1", "--out", str(out))
+    html = tmp_path / "results.html"
+    said = _tabletop("report", str(out), "--html", str(html))
+    assert "3 replay pages" in said
+    page, errors = _open(browser, html)
+    assert _not_blank(page.screenshot()) > 10
+    assert page.locator("img[src^='data:image/png;base64,']").count() >= 1
+    games = page.locator("tr[data-game]")
+    assert games.count() == 3
+    assert page.locator("#shown").text_content() == "3 of 3 games shown"
+    character = page.locator("select.filter[data-key=character]")
+    assert character.count() == 1
+    page.select_option("select.filter[data-key=agent]", "heuristic")
+    assert page.locator("#shown").text_content() == "3 of 3 games shown"
+    links = page.locator("a[href$='.html']")
+    assert links.count() == 3
+    links.first.click()
+    page.wait_for_selector("#board svg")
+    assert page.locator("#moves li.current").get_attribute("data-i") == "0"
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#moves li.current").get_attribute("data-i") == "1"
+    assert errors == []
+    page.close()
