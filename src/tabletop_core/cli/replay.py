@@ -94,7 +94,8 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
         raise OptionError(f"{args.file} is a game of {session.record.game!r}, not of {game.spec.short_name!r}")
     if args.reveal and args.seat is not None:
         raise OptionError("--reveal shows every seat; --seat shows one: give one of them")
-    target = check_output(args.html, force=args.force, what="--html") if args.html else None
+    html = getattr(args, "html", None)  # a Namespace built by hand (tests, other front ends) may lack the option
+    target = check_output(html, force=getattr(args, "force", False), what="--html") if html else None
     states: tuple[Any, ...] = replay(session.record, game, states=True)
     console = make_console(out)
     seat = _viewer(game, states[0], session, args)

@@ -130,10 +130,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop_core.simulation.runner import SUMMARY_FILE
 
     html = None
-    if args.html:
+    if getattr(args, "html", None):  # a Namespace built by hand (tests, the simulate command) may lack the option
         from tabletop_core.cli.common import check_output
 
-        html = check_output(args.html, force=args.force, what="--html")
+        html = check_output(args.html, force=getattr(args, "force", False), what="--html")
     results = load_results(args.dir)
     for note in results.notes():
         sys.stderr.write(f"tabletop: {note}\n")
