@@ -108,3 +108,34 @@ def test_a_results_page_shows_tables_plots_filters_and_links_to_replays_that_ste
     assert page.locator("#moves li.current").get_attribute("data-i") == "1"
     assert errors == []
     page.close()
+
+
+def test_the_results_page_filters_hide_the_rows_of_other_agents_and_seats(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "sim"
+    _tabletop(
+        "simulate",
+        "unrest",
+        "--games",
+        "2",
+        "--agent",
+        "0=random",
+        "--agent",
+        "1=heuristic",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    )
+    html = tmp_path / "results.html"
+    _tabletop("report", str(out), "--html", str(html), "--no-plots")
+    page, errors = _open(browser, html)
+    visible = page.locator("tr[data-seatrow]:not(.hidden)")
+    assert visible.count() == 2
+    page.select_option("select.filter[data-key=agent]", "random")
+    assert visible.count() == 1 and "Rebellion" in visible.first.inner_text()
+    page.select_option("select.filter[data-key=agent]", "")
+    page.select_option("select.filter[data-key=seat]", "Empire")
+    assert visible.count() == 1 and "heuristic" in visible.first.inner_text()
+    assert page.locator("#shown").text_content() == "2 of 2 games shown"
+    assert errors == []
+    page.close()

@@ -34,7 +34,7 @@ _FILTER_JS = r"""
   function keep(row){
     return selects.every(function(s){
       if (s.value === "") { return true; }
-      const have = (row.getAttribute("data-" + s.dataset.key) || "").split("\u001f");
+      const have = JSON.parse(row.getAttribute("data-" + s.dataset.key) || "[]");
       return have.indexOf(s.value) >= 0;
     });
   }
@@ -48,8 +48,6 @@ _FILTER_JS = r"""
   apply();
 })();
 """
-
-SEP = "\x1f"
 
 
 def _pct(x: float) -> str:
@@ -140,7 +138,10 @@ def write_results_page(
         _table(
             ["agent", "seat", *heads],
             [
-                ([r["agent"], r["seat_name"], *cells(r)], {"seatrow": "1", "agent": r["agent"], "seat": r["seat_name"]})
+                (
+                    [r["agent"], r["seat_name"], *cells(r)],
+                    {"seatrow": "1", "agent": json.dumps([r["agent"]]), "seat": json.dumps([r["seat_name"]])},
+                )
                 for r in summary["seats"]
             ],
             "agents by seat (the seat and agent filters apply)",
@@ -174,12 +175,12 @@ def write_results_page(
         seats = [str(s) for s in line.get("seats", [])]
         agents = [str(a) for a in line.get("agents", [])]
         options = _record_options(folder, line, run_options)
-        attrs = {"game": str(line.get("deal", "")), "seat": SEP.join(seats), "agent": SEP.join(agents)}
+        attrs = {"game": str(line.get("deal", "")), "seat": json.dumps(seats), "agent": json.dumps(agents)}
         values["seat"].update(seats)
         values["agent"].update(agents)
         for k in FILTER_OPTIONS:
             if k in options:
-                attrs[k] = str(options[k])
+                attrs[k] = json.dumps([str(options[k])])
                 values[k].add(str(options[k]))
         link = ""
         rel = line.get("record")
