@@ -17,7 +17,7 @@ def chromium_path() -> str | None:
     """The browser to drive: ``$CHROMIUM``, else the first installed of :data:`CANDIDATES`."""
     given = os.environ.get("CHROMIUM")
     if given:
-        return given
+        return given if os.access(given, os.X_OK) else None
     for path in CANDIDATES:
         if os.access(path, os.X_OK):
             return path
