@@ -22,7 +22,7 @@ __all__ = ["FILTER_OPTIONS", "write_results_page"]
 #: Game options offered as filters when the games differ in them (or name them at all).
 FILTER_OPTIONS = ("character", "difficulty")
 #: At most this many replay pages are written (each holds a picture of every position of every view).
-MAX_REPLAYS = 50
+MAX_REPLAYS = 20
 
 _FILTER_JS = r"""
 (function(){
