@@ -19,6 +19,10 @@ $(VENV)/.installed-core: $(BUILD_INPUTS) | $(BIN)/python
 
 $(VENV)/.installed-test: $(BUILD_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS_TEST)]"
+	@# tests/browser drive Debian's chromium: installed here when missing and we may (root with apt-get)
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	  echo "no chromium: tests/browser will skip (install Debian's chromium, or set CHROMIUM=PATH)"; }
 	touch $@ $(VENV)/.installed-core $(VENV)/.installed-docs
 
 $(VENV)/.installed-docs: $(BUILD_INPUTS) | $(BIN)/python

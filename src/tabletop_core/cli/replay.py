@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
-from tabletop_core.cli.common import Legend, make_console, non_negative, print_lines, print_table, seat_index
+from tabletop_core.cli.common import (
+    Legend,
+    check_output,
+    make_console,
+    non_negative,
+    print_lines,
+    print_table,
+    seat_index,
+)
 from tabletop_core.cli.session import Session, read_text
 from tabletop_core.errors import OptionError, StateFormatError
 from tabletop_core.records import replay
@@ -33,6 +42,13 @@ def add_parser(sub: Any) -> None:
         "--seat", metavar="N|ROLE", help="as this seat saw it (default: the seat that saved or recorded the game)"
     )
     rep.add_argument("--reveal", action="store_true", help="show the whole truth, every seat's hidden cards included")
+    rep.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="write one self-contained page (no server, no network) with a picture of every position, the move "
+        "list, step buttons, a slider, keyboard keys and a seat switch",
+    )
+    rep.add_argument("--force", action="store_true", help="with --html: overwrite OUT.html if it exists")
     rep.add_argument(
         "--game", help="load the game by this name (default: the installed game the file names; module:ATTR works)"
     )
@@ -78,9 +94,13 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
         raise OptionError(f"{args.file} is a game of {session.record.game!r}, not of {game.spec.short_name!r}")
     if args.reveal and args.seat is not None:
         raise OptionError("--reveal shows every seat; --seat shows one: give one of them")
+    html = getattr(args, "html", None)  # a Namespace built by hand (tests, other front ends) may lack the option
+    target = check_output(html, force=getattr(args, "force", False), what="--html") if html else None
     states: tuple[Any, ...] = replay(session.record, game, states=True)
     console = make_console(out)
     seat = _viewer(game, states[0], session, args)
+    if target is not None:
+        return _write_html(game, states, session, seat, args, target, console)
     rep = Replay(game, states, session.record.actions, seat)
     if seat is None and game.spec.information != Information.PERFECT:
         console.print(Text("--reveal: showing the whole truth, every seat's hidden cards included", style="bold red"))
@@ -105,6 +125,34 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
     legend.show(console, game.legend(states[n], seat))
     final = states[n]
     console.print(Text(game.end_reason(final) or f"the game stops here, unfinished, after {n} moves", style="bold"))
+    return 0
+
+
+def _write_html(  # noqa: PLR0917 (a private step of run, given run's locals)
+    game: Any,
+    states: tuple[Any, ...],
+    session: Session,
+    seat: int | None,
+    args: argparse.Namespace,
+    target: Any,
+    console: Console,
+) -> int:
+    """The replay page: the chosen seat first; every seat and the whole truth with ``--reveal``; every seat of a
+    game without hidden information; only the file's (or ``--seat``'s) seat otherwise."""
+    from tabletop_core.files import atomic_write_text
+    from tabletop_core.render.pages import replay_page
+    from tabletop_core.render.replays import TRUTH, build_replay
+
+    players = list(range(game.num_players(states[0])))
+    if game.spec.information == Information.PERFECT:
+        seats, default = players, 0 if seat is None else seat
+    elif seat is None:
+        seats, default = [TRUTH, *players], TRUTH
+    else:
+        seats, default = [seat], seat
+    data = build_replay(game, states, session.record.actions, seats=seats, default=default, source=Path(args.file).name)
+    atomic_write_text(target, replay_page(data))
+    console.print(f"wrote {target} ({len(states) - 1} moves, {len(seats)} views; open it in a browser)")
     return 0
 
 

@@ -24,6 +24,12 @@ def add_parser(sub: Any) -> None:
     report.add_argument("dir", help="a results directory written by tabletop simulate")
     report.add_argument("--plots", metavar="DIR", help="where to write the PNG plots (default: DIR/plots)")
     report.add_argument("--no-plots", action="store_true", help="print the tables only")
+    report.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="also write one self-contained results page (tables, plots, filters, replays)",
+    )
+    report.add_argument("--force", action="store_true", help="with --html: overwrite OUT.html if it exists")
     report.set_defaults(func=run)
 
 
@@ -176,6 +182,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop_core.simulation import load_results
     from tabletop_core.simulation.runner import SUMMARY_FILE
 
+    html = None
+    if getattr(args, "html", None):  # a Namespace built by hand (tests, the simulate command) may lack the option
+        from tabletop_core.cli.common import check_output
+
+        html = check_output(args.html, force=getattr(args, "force", False), what="--html")
     results = load_results(args.dir)
     for note in results.notes():
         sys.stderr.write(f"tabletop: {note}\n")
@@ -184,4 +195,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     print_tables(summary, out)
     if not args.no_plots:
         write_plots_or_say(summary, results.lines, Path(args.plots or Path(args.dir) / "plots"), out)
+    if html is not None:
+        from tabletop_core.render.results_page import write_results_page
+
+        plots = [] if args.no_plots else sorted(Path(args.plots or Path(args.dir) / "plots").glob("*.png"))
+        written = write_results_page(Path(args.dir), summary, results.lines, plots, html)
+        out.write(f"html: {html} and {len(written) - 1} replay pages\n")
     return 0

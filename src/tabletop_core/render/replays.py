@@ -1,0 +1,114 @@
+"""A recorded game's pictures and descriptions, per seat, through the game protocol only.
+
+A seat's pictures are drawn from that seat's view (``game.observe(state, seat).svg()``), so a replay page cannot show
+what the seat did not know; the public view is the state's own public picture (``state.svg()``) with the
+whole descriptions (offered for games without hidden information only), and the whole truth
+(``state.svg(reveal=True)``) is only built when asked for.
+A game whose views do not draw themselves shows its text rendering instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from tabletop_core.render.svg import esc
+
+__all__ = ["ReplayData", "SeatView", "build_replay", "picture_of"]
+
+PUBLIC = -1
+TRUTH = -2
+
+
+@attrs.frozen
+class SeatView:
+    """One choice of the seat switch: its name, a note said on the page, a picture per position, the lines of
+    each move."""
+
+    name: str
+    note: str
+    truth: bool
+    pictures: tuple[str, ...]
+    lines: tuple[tuple[str, ...], ...]
+
+
+@attrs.frozen
+class ReplayData:
+    """Everything a replay page shows."""
+
+    title: str
+    subtitle: str
+    moves: int
+    start: int
+    end: str
+    views: tuple[SeatView, ...]
+    default_view: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The page's data block."""
+        return {
+            "moves": self.moves,
+            "start": self.start,
+            "end": self.end,
+            "default_view": self.default_view,
+            "views": [
+                {"name": v.name, "note": v.note, "truth": v.truth, "pictures": list(v.pictures), "lines": v.lines}
+                for v in self.views
+            ],
+        }
+
+
+def _text_picture(text: str) -> str:
+    return f'<pre class="text-picture">{esc(text)}</pre>'
+
+
+def picture_of(game: Any, state: Any, seat: int) -> str:
+    """The picture of ``state`` for ``seat`` (``PUBLIC``: the public view; ``TRUTH``: the whole truth)."""
+    if seat == TRUTH:
+        draw = getattr(state, "svg", None)
+        return draw(reveal=True) if callable(draw) else _text_picture(game.render(state, None))
+    if seat == PUBLIC:
+        draw = getattr(state, "svg", None)
+        return draw() if callable(draw) else _text_picture(game.render(state, None))
+    view = game.observe(state, seat)
+    draw = getattr(view, "svg", None)
+    return draw() if callable(draw) else _text_picture(game.render(state, seat))
+
+
+def build_replay(
+    game: Any, states: Sequence[Any], ids: Sequence[int], *, seats: Sequence[int], default: int, source: str
+) -> ReplayData:
+    """The replay of ``states`` (reached by the action ids ``ids``) for each of ``seats`` (seat indexes,
+    ``PUBLIC`` or ``TRUTH``), ``default`` the one shown first."""
+    from tabletop_core.spec import Information
+
+    actions = [game.action_from_id(states[i], a) for i, a in enumerate(ids)]
+    hidden = game.spec.information != Information.PERFECT
+    views = []
+    for seat in seats:
+        if seat == TRUTH:
+            name, note = "the whole truth", "the whole truth: every seat's hidden cards are shown"
+            who: int | None = None
+        elif seat == PUBLIC:
+            if hidden:
+                raise ValueError("a game with hidden information has no public description of its moves")
+            name, note, who = "the table", "the table (nothing is hidden)", None
+        else:
+            name, who = game.seat_name(states[0], seat), seat
+            note = f"as {name} saw it" + (": other seats' hidden cards are not shown" if hidden else "")
+        lines = tuple(tuple(game.describe(states[i], actions[i], states[i + 1], who)) for i in range(len(actions)))
+        pictures = tuple(picture_of(game, s, seat) for s in states)
+        views.append(SeatView(name, note, seat == TRUTH, pictures, lines))
+    n = len(actions)
+    end = game.end_reason(states[n]) or f"the game stops here, unfinished, after {n} moves"
+    return ReplayData(
+        title=f"{game.spec.long_name}: replay of {source}",
+        subtitle=f"{n} moves; made by tabletop replay --html",
+        moves=n,
+        start=0,
+        end=end,
+        views=tuple(views),
+        default_view=list(seats).index(default),
+    )
