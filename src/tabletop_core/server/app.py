@@ -211,4 +211,6 @@ def build_app(database: str, *, rate: int = RATE) -> Starlette:
         Route("/api/matches/{match_id}/record", record),
         WebSocketRoute("/ws/matches/{match_id}", socket),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    app.state.store = matches.store
+    return app
