@@ -12,7 +12,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("serve", help="run the game server: a lobby, matches with people and bots, a database")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
     p.add_argument("--database", default="sqlite:///tabletop.db", help="SQLAlchemy URL (default: sqlite file)")
     p.add_argument("--rate", type=int, default=100, help="requests a client may make in any 10 s (default: 100)")
     p.set_defaults(func=run)
