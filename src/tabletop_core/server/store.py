@@ -71,7 +71,7 @@ class Store:
     def upgrade(self) -> None:
         """Bring the schema up to date with the committed migration scripts."""
         cfg = Config()
-        cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "_migrations"))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as conn:
             cfg.attributes["connection"] = conn
