@@ -2,9 +2,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray
+EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray,server
 
-.PHONY: demo test test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: load demo test test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,10 @@ odds-bench: $(VENV)/.installed-test
 ## soak: 1,000,000 random steps per game under the conformance checks; prints steps and failures (most of an hour)
 soak: $(VENV)/.installed-test
 	nice -n 10 $(BIN)/python -m benchmarks.soak
+
+## load: 50 concurrent bot-vs-bot matches through the server's protocol on loopback for a minute (moves/s, p50/p99)
+load: $(VENV)/.installed-test
+	$(BIN)/python -m tests.server.load
 
 ## bench-sim: games/s on 1 and 2 local workers and on Ray (run it when the machine is otherwise idle)
 bench-sim: $(VENV)/.installed-test

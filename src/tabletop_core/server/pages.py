@@ -1,0 +1,86 @@
+"""The lobby and match pages: plain HTML with inline script, no external files."""
+
+from __future__ import annotations
+
+__all__ = ["LOBBY", "MATCH"]
+
+_STYLE = """<style>body{font-family:sans-serif;max-width:1000px;margin:1em auto}button{margin:2px}
+#log{max-height:20em;overflow:auto;font-size:90%}.err{color:#a00}</style>"""
+
+LOBBY = (
+    """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tabletop: lobby</title>"""
+    + _STYLE
+    + """</head><body><h1>New match</h1>
+<label>Game <select id="game"></select></label>
+<label>Options (JSON) <input id="options" value="{}"></label>
+<div id="seats"></div>
+<button id="create">Create match</button>
+<p id="out"></p>
+<script>
+const seatsDiv = document.getElementById('seats');
+function seatRow(i){const d=document.createElement('div');d.innerHTML='Seat '+i+
+ ' <select class="seat"><option>human</option><option>open</option><option>bot:random</option>'+
+ '<option>bot:heuristic</option></select>';seatsDiv.appendChild(d);}
+fetch('/api/games').then(r=>r.json()).then(j=>{const g=document.getElementById('game');
+ for(const n of j.games){const o=document.createElement('option');o.textContent=n;g.appendChild(o);}
+ const n=parseInt(new URLSearchParams(location.search).get('seats')||'2');for(let i=0;i<n;i++)seatRow(i);});
+document.getElementById('create').onclick=async()=>{
+ const out=document.getElementById('out');out.textContent='';
+ let options;try{options=JSON.parse(document.getElementById('options').value)}
+ catch(e){out.textContent='options: not JSON';return}
+ const seats=[...document.querySelectorAll('.seat')].map(s=>s.value);
+ const r=await fetch('/api/matches',{method:'POST',headers:{'content-type':'application/json'},
+  body:JSON.stringify({game:document.getElementById('game').value,options,seats})});
+ const j=await r.json();if(!r.ok){out.className='err';out.textContent=j.error;return}
+ out.className='';const hot=j.seats.filter(s=>s.token).map(s=>s.token).join(',');
+ out.innerHTML='';for(const s of j.seats){if(s.link){const a=document.createElement('a');a.href=s.link;
+  a.className='invite';a.textContent='seat '+s.seat+' ('+s.kind+') invite link';out.appendChild(a);
+  out.appendChild(document.createElement('br'));}}
+ const w=document.createElement('a');w.href=j.watch;w.textContent='watch';out.appendChild(w);
+ out.appendChild(document.createElement('br'));
+ const h=document.createElement('a');h.href=j.watch+'#hotseat='+hot;h.textContent='hot-seat (all seats here)';
+ out.appendChild(h);};
+</script></body></html>"""
+)
+
+MATCH = (
+    """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tabletop: match</title>"""
+    + _STYLE
+    + """</head><body><h1 id="title">Match</h1><p id="status"></p><div id="picture"></div>
+<div id="moves"></div><p id="error" class="err"></p><h2>Log</h2><ol id="log"></ol>
+<script>
+const id=location.pathname.split('/').pop();
+const frag=new URLSearchParams(location.hash.slice(1));
+const tokens=frag.get('hotseat')?frag.get('hotseat').split(','):(frag.get('token')?[frag.get('token')]:['']);
+const sockets={};let views={};let delay=500;
+function connect(token){
+ const ws=new WebSocket((location.protocol==='https:'?'wss://':'ws://')+location.host+'/ws/matches/'+id+
+  (token?'?token='+encodeURIComponent(token):''));
+ sockets[token]=ws;
+ ws.onopen=()=>{delay=500};
+ ws.onmessage=e=>{const m=JSON.parse(e.data);
+  if(m.type==='view'){views[token]=m.view;show();}
+  else if(m.type==='error'){document.getElementById('error').textContent=m.error;}};
+ ws.onclose=()=>{setTimeout(()=>connect(token),delay);delay=Math.min(delay*2,8000);};
+}
+function current(){ // hot-seat: the page shows the seat to move
+ const vs=tokens.map(t=>[t,views[t]]).filter(x=>x[1]);
+ return vs.find(x=>x[1].legal.length)||vs[0];}
+function show(){const c=current();if(!c)return;const [token,v]=c;
+ document.getElementById('title').textContent=v.game+' - '+(v.seat===null?'spectator':v.seats[v.seat].name);
+ let st='move '+v.move+(v.to_move!==null?', '+v.seats[v.to_move].name+' to move':'');
+ if(v.finished){st='finished; returns '+JSON.stringify(v.returns);}
+ document.getElementById('status').textContent=st;
+ document.getElementById('picture').innerHTML=v.picture;
+ const mv=document.getElementById('moves');mv.innerHTML='';
+ for(const a of v.legal){const b=document.createElement('button');b.className='move';b.textContent=a.text;
+  b.onclick=()=>{document.getElementById('error').textContent='';
+   sockets[token].send(JSON.stringify({move:v.move,action:a.id}));};mv.appendChild(b);}
+ if(v.finished){const a=document.createElement('a');a.href='/api/matches/'+id+'/record';a.id='record';
+  a.textContent='the match record (JSON)';mv.appendChild(a);}
+ const log=document.getElementById('log');log.innerHTML='';
+ for(const lines of v.log){const li=document.createElement('li');li.textContent=lines.join(' ');log.appendChild(li);}
+}
+for(const t of tokens)connect(t);
+</script></body></html>"""
+)

@@ -1,0 +1,109 @@
+"""The match store: one SQLAlchemy table, SQLite by default and PostgreSQL by URL, its schema kept by alembic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Boolean, Column, Engine, Integer, MetaData, String, Table, Text, create_engine, select
+
+__all__ = ["MATCHES", "METADATA", "MatchRow", "Store"]
+
+METADATA = MetaData()
+
+#: One row a match: the state as the game's own JSON, the move log, the next client move number.
+MATCHES = Table(
+    "matches",
+    METADATA,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("log", Text, nullable=False),
+    Column("move_no", Integer, nullable=False),
+    Column("finished", Boolean, nullable=False),
+)
+
+
+@attrs.frozen
+class MatchRow:
+    """A match as stored."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[dict[str, Any], ...]
+    state: str
+    log: tuple[dict[str, Any], ...]
+    move_no: int
+    finished: bool
+
+
+def _row(r: Any) -> MatchRow:
+    return MatchRow(
+        id=r.id,
+        game=r.game,
+        options=json.loads(r.options),
+        seed=int(r.seed),
+        seats=tuple(json.loads(r.seats)),
+        state=r.state,
+        log=tuple(json.loads(r.log)),
+        move_no=int(r.move_no),
+        finished=bool(r.finished),
+    )
+
+
+class Store:
+    """Matches in a database; every write is committed before the call returns."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url)
+        self.upgrade()
+
+    def upgrade(self) -> None:
+        """Bring the schema up to date with the committed migration scripts."""
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "_migrations"))
+        cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def insert(self, row: MatchRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(MATCHES.insert().values(**_values(row)))
+
+    def save(self, row: MatchRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(MATCHES.update().where(MATCHES.c.id == row.id).values(**_values(row)))
+
+    def get(self, match_id: str) -> MatchRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(MATCHES).where(MATCHES.c.id == match_id)).first()
+        return None if r is None else _row(r)
+
+    def ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(select(MATCHES.c.id))]
+
+
+def _values(row: MatchRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": json.dumps(row.options),
+        "seed": row.seed,
+        "seats": json.dumps(list(row.seats)),
+        "state": row.state,
+        "log": json.dumps(list(row.log)),
+        "move_no": row.move_no,
+        "finished": row.finished,
+    }

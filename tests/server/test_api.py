@@ -1,0 +1,126 @@
+"""The server's JSON API: creating matches, seat tokens, moves applied once, refusals that change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+import numpy as np
+
+from tabletop_core.registry import installed_game
+from tabletop_core.serialize import state_from_json, to_json
+from tabletop_core.server.store import Store
+
+
+def _create(client: Any, seats: list[str], game: str = "unrest") -> dict[str, Any]:
+    r = client.post("/api/matches", json={"game": game, "seats": seats})
+    assert r.status_code == 201, r.text
+    result: dict[str, Any] = r.json()
+    return result
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def test_a_seat_plays_a_whole_match_against_a_built_in_bot(client: Any) -> None:
+    made = _create(client, ["human", "bot:random"])
+    mid, token = made["match"], made["seats"][0]["token"]
+    view = client.get(f"/api/matches/{mid}", headers=_auth(token)).json()
+    assert view["seat"] == 0 and view["legal"] and view["picture"].startswith("<svg")
+    while not view["finished"]:
+        r = client.post(
+            f"/api/matches/{mid}/moves",
+            headers=_auth(token),
+            json={"move": view["move"], "action": view["legal"][-1]["id"]},
+        )
+        assert r.status_code == 200, r.text
+        view = r.json()["view"]
+    assert len(view["returns"]) == 2
+    record = client.get(f"/api/matches/{mid}/record").json()
+    assert record["moves"] and record["returns"] == view["returns"]
+
+
+def test_a_retried_move_number_is_applied_once(client: Any) -> None:
+    made = _create(client, ["human", "human"])
+    mid, token = made["match"], made["seats"][0]["token"]
+    view = client.get(f"/api/matches/{mid}", headers=_auth(token)).json()
+    move = {"move": 0, "action": view["legal"][0]["id"]}
+    first = client.post(f"/api/matches/{mid}/moves", headers=_auth(token), json=move).json()
+    again = client.post(f"/api/matches/{mid}/moves", headers=_auth(token), json=move)
+    assert first["applied"] is True and again.status_code == 200 and again.json()["applied"] is False
+    assert client.get(f"/api/matches/{mid}").json()["move"] == 1
+
+
+def _snapshot(client: Any, mid: str) -> Any:
+    return client.get(f"/api/matches/{mid}").json()
+
+
+def test_wrong_and_other_seats_tokens_are_refused_with_nothing_changed(client: Any) -> None:
+    made = _create(client, ["human", "human"])
+    mid = made["match"]
+    other = made["seats"][1]["token"]
+    before = _snapshot(client, mid)
+    legal = client.get(f"/api/matches/{mid}", headers=_auth(made["seats"][0]["token"])).json()["legal"]
+    for token, status in (("not-a-token", 403), (other, 409), ("", 403)):
+        r = client.post(f"/api/matches/{mid}/moves", headers=_auth(token), json={"move": 0, "action": legal[0]["id"]})
+        assert r.status_code == status and r.json()["error"]
+    assert client.get(f"/api/matches/{mid}", headers=_auth("forged")).status_code == 403
+    assert _snapshot(client, mid) == before
+
+
+def test_malformed_and_oversized_messages_are_refused_with_nothing_changed(client: Any) -> None:
+    made = _create(client, ["human", "human"])
+    mid, token = made["match"], made["seats"][0]["token"]
+    before = _snapshot(client, mid)
+    url = f"/api/matches/{mid}/moves"
+    bad = [b"{not json", b"[1, 2]", json.dumps({"move": "0", "action": 0}).encode(), b'{"move": 0, "action": 99999}']
+    for body in bad:
+        r = client.post(url, headers=_auth(token), content=body)
+        assert 400 <= r.status_code < 500 and r.json()["error"]
+    r = client.post(url, headers=_auth(token), content=b'{"move": 0, "pad": "' + b"x" * 10_000 + b'"}')
+    assert r.status_code == 413
+    r = client.post("/api/matches", json={"game": "os:system", "seats": ["human"]})
+    assert r.status_code == 400 and "no installed game" in r.json()["error"]
+    r = client.post("/api/matches", json={"game": "unrest", "seats": ["human", "bot:os:system"]})
+    assert r.status_code == 400
+    assert _snapshot(client, mid) == before
+
+
+def test_a_flood_from_one_client_is_refused_and_others_still_play(client: Any) -> None:
+    made = _create(client, ["human", "human"])
+    mid, token, other = made["match"], made["seats"][0]["token"], made["seats"][1]["token"]
+    codes = [client.get(f"/api/matches/{mid}", headers=_auth(token)).status_code for _ in range(80)]
+    assert 429 in codes and codes.count(200) <= 60
+    assert client.get(f"/api/matches/{mid}", headers=_auth(other)).status_code == 200
+
+
+def test_a_seat_is_told_nothing_of_what_it_may_not_know(client: Any) -> None:
+    """Twin worlds: the same match with what a seat may not know redrawn; that seat's answers and a spectator's
+    stay the same, byte for byte."""
+    made = _create(client, ["human", "human"])
+    mid, tokens = made["match"], [s["token"] for s in made["seats"]]
+    for _ in range(4):  # a few moves, so the log and the hands have something in them
+        views = [client.get(f"/api/matches/{mid}", headers=_auth(t)).json() for t in tokens]
+        seat = next(p for p, v in enumerate(views) if v["legal"])
+        move = {"move": views[seat]["move"], "action": views[seat]["legal"][0]["id"]}
+        client.post(f"/api/matches/{mid}/moves", headers=_auth(tokens[seat]), json=move)
+    store: Store = client.app.state.store
+    row = store.get(mid)
+    assert row is not None
+    game = installed_game("unrest")
+    state = state_from_json(game, row.state)
+    rng = np.random.default_rng(5)
+    differing = 0
+    for seat, token in enumerate(tokens):
+        for k in range(6):
+            other = to_json(game.determinize(state, seat, rng))
+            differing += other != row.state
+            twin = attrs.evolve(row, id=f"twin{seat}{k}", state=other)
+            store.insert(twin)
+            for headers in (_auth(token), {}):
+                a = client.get(f"/api/matches/{mid}", headers=headers).json()
+                b = client.get(f"/api/matches/{twin.id}", headers=headers).json()
+                assert {**a, "match": ""} == {**b, "match": ""}
+    assert differing  # the twins did differ in what was hidden
