@@ -16,7 +16,19 @@ from tabletop_core.errors import TabletopError
 from tabletop_core.records import library_version
 
 try:
-    from tabletop_core.cli import analyze, check, demo, games, options, play, replay, report, resume, simulate
+    from tabletop_core.cli import (
+        analyze,
+        check,
+        compare,
+        demo,
+        games,
+        options,
+        play,
+        replay,
+        report,
+        resume,
+        simulate,
+    )
     from tabletop_core.cli.common import run_game
 except ModuleNotFoundError as exc:  # the command line's own extra is not installed
     if exc.name != "rich":
@@ -27,7 +39,7 @@ except ModuleNotFoundError as exc:  # the command line's own extra is not instal
 __all__ = ["build_parser", "main", "run_game"]
 
 #: The command modules, in the order ``tabletop --help`` lists them.
-COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report, analyze)
+COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report, analyze, compare)
 
 #: Exit statuses: a user error, a closed output pipe (128 + SIGPIPE), Ctrl-C (128 + SIGINT).
 USER_ERROR, BROKEN_PIPE, INTERRUPTED = 2, 141, 130
