@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray,server
+EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray,server,design
 
 .PHONY: load demo test test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tabletop_core.errors import ContentError, IllegalActionError, OptionError
 from tabletop_core.flow import Driven
+from tabletop_core.records import Step
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 from unbroken import glossary, invariants, notation, setup
 from unbroken.actions import (
@@ -198,6 +200,19 @@ class Unbroken(Driven[State, Action, Options]):
     def default_agents(self, state: State) -> list[Any]:
         """The heuristic bot."""
         return [HeuristicAgent()]
+
+    def content_texts(self) -> dict[str, str]:
+        """The default pack's TOML files by name (what ``tabletop tune`` changes; see :mod:`unbroken.content`)."""
+        from tabletop_core.content import package_file, read_text
+        from unbroken.content.loader import DATA_FILES
+
+        return {f: read_text(package_file("unbroken.content", f"data/{f}")) for f in DATA_FILES}
+
+    def tally(self, steps: Sequence[Step[State, Any]], final: State) -> dict[str, tuple[float, float]]:
+        """The game's measures for comparisons and tuning (see :mod:`unbroken.measures`)."""
+        from unbroken.measures import tally
+
+        return tally(steps, final)
 
 
 @functools.lru_cache(maxsize=1)

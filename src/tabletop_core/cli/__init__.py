@@ -17,6 +17,7 @@ from tabletop_core.records import library_version
 
 try:
     from tabletop_core.cli import analyze, check, demo, games, options, play, replay, report, resume, serve, simulate
+    from tabletop_core.cli import compare
     from tabletop_core.cli.common import run_game
 except ModuleNotFoundError as exc:  # the command line's own extra is not installed
     if exc.name != "rich":
@@ -27,7 +28,7 @@ except ModuleNotFoundError as exc:  # the command line's own extra is not instal
 __all__ = ["build_parser", "main", "run_game"]
 
 #: The command modules, in the order ``tabletop --help`` lists them.
-COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report, analyze, serve)
+COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report, analyze, serve, compare)
 
 #: Exit statuses: a user error, a closed output pipe (128 + SIGPIPE), Ctrl-C (128 + SIGINT).
 USER_ERROR, BROKEN_PIPE, INTERRUPTED = 2, 141, 130
