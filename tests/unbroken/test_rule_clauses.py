@@ -8,9 +8,11 @@ import attrs
 import pytest
 
 from tabletop_core.errors import ContentError
-from tests.unbroken.helpers import at_battle, at_prep, texts, with_res
+from tests.unbroken.helpers import at_battle, at_prep, cond, do, texts, with_res
 from unbroken.content.loader import default_pack, load_pack
+from unbroken.content.schema import Op
 from unbroken.glossary import monster_text, step_rules
+from unbroken.rules import effects, flow
 from unbroken.state import FLOW
 
 
@@ -50,3 +52,32 @@ def test_level_four_sheets_list_no_trickery_cost_and_a_pack_giving_one_is_refuse
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace('trickery = [{ op = "spend", res = "cunning", n = 5 }]\n', ""), encoding="utf-8")
     assert next(m for m in load_pack(path).monsters if m.id == "ogre").trickery is None  # the same sheet, no cost
+
+
+def test_the_monster_tracker_stays_at_zero_after_a_victory() -> None:
+    # "Reminder: On the Monster Tracker, reset the monster's Armor and Health Values to 0 following a victory in the
+    # Battle Step." Paranoid ("the monster gains 2 Health", mandatory) and Quick Hands both trigger as the battle
+    # starts; the extra turn first kills the Ghoul, and the Paranoid Response still resolves after the kill.
+    s = at_battle("ghoul", 2, advance=False, conditions=cond("paranoid"), skills=("quick_hands",))
+    s = with_res(s, se=6)
+    assert s.combat is not None
+    s = flow.run(attrs.evolve(s, combat=attrs.evolve(s.combat, health=1)))
+    assert texts(s) == ["respond 0 quick hands", "respond 1 paranoid"]
+    killed = do(s, "respond 0 quick hands", "attack punch")
+    assert killed.pos.step == "rewards" and killed.combat is not None
+    assert (killed.combat.armor, killed.combat.health, killed.combat.max_health) == (0, 0, 9)  # no Health added
+    # The other side: the same Response before the kill still raises the living monster's Health.
+    alive = do(s, "respond 1 paranoid")
+    assert alive.combat is not None and (alive.combat.health, alive.combat.max_health) == (3, 11)
+
+
+def test_a_piercing_killing_blow_leaves_no_armor_on_the_tracker() -> None:
+    # "reset the monster's Armor and Health Values to 0 following a victory": Armor a piercing blow went through is
+    # reset as well.
+    s = with_res(at_battle("stone_golem", 3, advance=False), se=5)
+    assert s.combat is not None and s.combat.armor > 0
+    s = attrs.evolve(s, combat=attrs.evolve(s.combat, health=1, started=True))
+    killed = effects.run_ops(s, (Op("wound", n=1, pierce=True),), "test:")
+    killed = flow.run(killed)
+    assert killed.pos.step == "rewards" and killed.combat is not None
+    assert (killed.combat.armor, killed.combat.health) == (0, 0)

@@ -710,7 +710,8 @@ def victory(state: State) -> State:
     # "Check for any Response effects that would be triggered and then proceed to the Rewards Step": Responses
     # already triggered still resolve (first); the turns, attacks and effects of the battle end.
     triggered = [f for f in state.pending.frames if isinstance(f, triggers.Trig)]
-    state = replace(state, pending=Pending(), combat=replace(c, health=0)).at("combat", "rewards")
+    # "reset the monster's Armor and Health Values to 0 following a victory" (a piercing blow leaves Armor)
+    state = replace(state, pending=Pending(), combat=replace(c, health=0, armor=0)).at("combat", "rewards")
     state = state.push(ToHunger())
     if state.level < LAST_LEVEL:
         state = gain_skill(state, SKILL_DRAW)

@@ -347,7 +347,9 @@ def run_op(state: State, op: Op, src: str, pending: Pending[Frame] | None = None
     if name == "time":
         return _time(state, op.n, src)
     if name in ("wound", "break_armor", "power", "defend", "monster_gain", "heal", "skip_turn"):
-        return _monster_op(state, op) if c is not None else state
+        # "reset the monster's Armor and Health Values to 0 following a victory": a defeated monster's tracker stays
+        # at 0 (a Response resolved after the kill, e.g. Paranoid's +2 Health, finds no monster to change)
+        return _monster_op(state, op) if c is not None and not (c.started and c.health <= 0) else state
     if name in ("shift_roll", "reroll"):
         if c is None:
             return state
