@@ -8,12 +8,13 @@ import attrs
 import pytest
 
 from tabletop_core.errors import ContentError
-from tests.unbroken.helpers import at_battle, at_prep, cond, do, texts, with_res
+from tests.unbroken.helpers import at_battle, at_prep, cond, do, roll, texts, with_res
 from unbroken.content.loader import default_pack, load_pack
 from unbroken.content.schema import Op
 from unbroken.glossary import monster_text, step_rules
 from unbroken.rules import effects, flow
-from unbroken.state import FLOW
+from unbroken.rules.combat import monster
+from unbroken.state import CUNNING, FLOW, LEVEL_TIME, SE, TIME
 
 
 def test_armor_breaking_actions_and_attacks_are_offered_only_while_armor_remains() -> None:
@@ -81,3 +82,34 @@ def test_a_piercing_killing_blow_leaves_no_armor_on_the_tracker() -> None:
     killed = flow.run(killed)
     assert killed.pos.step == "rewards" and killed.combat is not None
     assert (killed.combat.armor, killed.combat.health) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("level", "face", "monster_id", "cunning"),
+    [(1, 3, "giant_spider", 2), (2, 3, "harpy", 3), (3, 3, "gargoyle", 4)],
+)
+def test_running_out_of_time_against_a_monster_without_an_ambush_keeps_the_trickery_step(
+    level: int, face: int, monster_id: str, cunning: int
+) -> None:
+    # "If the monster does not have an Ambush Effect listed — no Ambush can occur!": Time running out against such
+    # a monster leads to the normal Combat sequence, so its Trickery Cost can still be paid.
+    s = with_res(at_prep(level), time=0, se=10, cunning=cunning, food=1)
+    s = attrs.evolve(s, pos=FLOW.at("combat", "ambush", level))
+    s = roll(flow.run(s), face)
+    assert s.monster == monster_id and monster(s).ambush is None and s.pos.step == "trickery"
+    assert texts(s) == ["fight", "trick"]
+    assert s.combat is not None and s.amount(TIME) == LEVEL_TIME[level]  # trackers set, Time reset, as at Trickery
+    tricked = do(s, "trick")
+    assert tricked.tricked and tricked.pos.step == "hunger" and tricked.amount(CUNNING) == 0
+    fought = do(s, "fight")
+    assert fought.pos.step == "battle" and fought.amount(SE) == 10 and fought.amount(CUNNING) == cunning
+
+
+def test_running_out_of_time_against_a_monster_with_an_ambush_goes_straight_to_battle() -> None:
+    # "If you were ambushed (e.g., your Time Tracker reached 0), apply the monster's Ambush Effect (if any) and then
+    # proceed directly to the Battle Step": the Kobold has an Ambush Effect; its Trickery Cost is never offered.
+    s = attrs.evolve(with_res(at_prep(1), time=0, se=10, cunning=2), pos=FLOW.at("combat", "ambush", 1))
+    s = roll(flow.run(s), 1)
+    assert s.monster == "kobold" and monster(s).ambush is not None
+    assert s.pos.step == "battle" and "trick" not in texts(s)
+    assert s.amount(SE) < 10 and s.amount(CUNNING) == 2  # the Ambush Effect hit; nothing was paid to trick
