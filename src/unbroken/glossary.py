@@ -99,7 +99,8 @@ _STEP_RULES = {
     ),
     "ambush": (
         "Ambush: the monster is revealed and set up, the Time Tracker is reset for the next Level, and the "
-        "monster's Ambush Effect (if any) hits you before the battle."
+        "monster's Ambush Effect hits you before the battle. A monster with no Ambush Effect cannot ambush: the "
+        "Trickery Step follows as usual."
     ),
     "trickery": (
         "Trickery: you may pay the monster's Trickery cost to slip past it straight to the Hunger step (no "

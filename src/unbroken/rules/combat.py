@@ -118,11 +118,18 @@ def set_tracker(state: State, **changes: Any) -> State:
 
 
 def ambush_step(state: State) -> State:
-    """Step 1A: reveal the monster if needed, set the trackers, apply the Ambush Effect, go to the Battle Step."""
+    """Step 1A: reveal the monster if needed, set the trackers, apply the Ambush Effect, go to the Battle Step.
+
+    "If the monster does not have an Ambush Effect listed — no Ambush can occur!": against such a monster the
+    Combat Phase goes on as it does without an Ambush, to the Trickery Step (which sets the trackers), so a
+    payable Trickery Cost is still offered.
+    """
     if not state.monster:
         return state.push(MonsterReveal())
-    state = set_tracker(state).at("combat", "battle")
     ambush = monster(state).ambush
+    if ambush is None:
+        return state.at("combat", "trickery")
+    state = set_tracker(state).at("combat", "battle")
     return effects.run_ops(state, ambush, f"monster:{state.monster}") if ambush else state
 
 
@@ -710,7 +717,8 @@ def victory(state: State) -> State:
     # "Check for any Response effects that would be triggered and then proceed to the Rewards Step": Responses
     # already triggered still resolve (first); the turns, attacks and effects of the battle end.
     triggered = [f for f in state.pending.frames if isinstance(f, triggers.Trig)]
-    state = replace(state, pending=Pending(), combat=replace(c, health=0)).at("combat", "rewards")
+    # "reset the monster's Armor and Health Values to 0 following a victory" (a piercing blow leaves Armor)
+    state = replace(state, pending=Pending(), combat=replace(c, health=0, armor=0)).at("combat", "rewards")
     state = state.push(ToHunger())
     if state.level < LAST_LEVEL:
         state = gain_skill(state, SKILL_DRAW)

@@ -347,7 +347,9 @@ def run_op(state: State, op: Op, src: str, pending: Pending[Frame] | None = None
     if name == "time":
         return _time(state, op.n, src)
     if name in ("wound", "break_armor", "power", "defend", "monster_gain", "heal", "skip_turn"):
-        return _monster_op(state, op) if c is not None else state
+        # "reset the monster's Armor and Health Values to 0 following a victory": a defeated monster's tracker stays
+        # at 0 (a Response resolved after the kill, e.g. Paranoid's +2 Health, finds no monster to change)
+        return _monster_op(state, op) if c is not None and not (c.started and c.health <= 0) else state
     if name in ("shift_roll", "reroll"):
         if c is None:
             return state
@@ -395,10 +397,17 @@ def _monster_op(state: State, op: Op) -> State:
     return state if after is c else replace(state, combat=after)
 
 
+#: The ops that change the battle alone (see :func:`combat_after`).
+_MONSTER_OPS = frozenset(("wound", "power", "defend", "skip_turn", "monster_gain", "heal"))
+
+
 def combat_after(state: State, c: Combat, op: Op) -> Combat | None:
     """The battle ``c`` after a monster op that changes nothing else (Wounds, Attack Power, a DEFEND, a skipped
-    turn, raised or healed monster values; ``c`` itself when it does nothing), ``None`` for any other op."""
+    turn, raised or healed monster values; ``c`` itself when it does nothing, as on a defeated monster, see
+    :func:`run_op`), ``None`` for any other op."""
     name = op.op
+    if c.started and c.health <= 0 and name in _MONSTER_OPS:
+        return c
     if name == "wound":
         if c.armor > 0 and not op.pierce:
             return c
