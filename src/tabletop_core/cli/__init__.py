@@ -16,8 +16,20 @@ from tabletop_core.errors import TabletopError
 from tabletop_core.records import library_version
 
 try:
-    from tabletop_core.cli import analyze, check, demo, games, options, play, replay, report, resume, serve, simulate
-    from tabletop_core.cli import compare
+    from tabletop_core.cli import (
+        analyze,
+        check,
+        compare,
+        demo,
+        games,
+        options,
+        play,
+        replay,
+        report,
+        resume,
+        serve,
+        simulate,
+    )
     from tabletop_core.cli.common import run_game
 except ModuleNotFoundError as exc:  # the command line's own extra is not installed
     if exc.name != "rich":
