@@ -50,8 +50,8 @@ _FILTER_JS = r"""
 """
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
 
 
 def _table(heads: Sequence[str], rows: Sequence[tuple[Sequence[str], Mapping[str, str]]], caption: str) -> str:
@@ -118,14 +118,15 @@ def write_results_page(
     heads = ["games", "W-T-L", "win rate (95%)", "mean return (95%)"] + (["score / max"] if solo else [])
 
     def cells(row: Mapping[str, Any]) -> list[str]:
-        low, high = row["win_interval"]
-        rlow, rhigh = row["return_interval"]
-        c = [
-            str(row["games"]),
-            f"{row['wins']}-{row['ties']}-{row['losses']}",
-            f"{_pct(row['win_rate'])} ({_pct(low)}-{_pct(high)})",
-            f"{row['mean_return']:.3g} ({rlow:.3g} to {rhigh:.3g})",
-        ]
+        low, high = row.get("win_interval") or (None, None)
+        rlow, rhigh = row.get("return_interval") or (None, None)
+
+        def num(x: Any) -> str:
+            return "-" if x is None else f"{x:.3g}"
+
+        win = f"{_pct(row['win_rate'])}" + ("" if low is None else f" ({_pct(low)}-{_pct(high)})")
+        ret = num(row.get("mean_return")) + ("" if rlow is None else f" ({num(rlow)} to {num(rhigh)})")
+        c = [str(row["games"]), f"{row['wins']}-{row['ties']}-{row['losses']}", win, ret]
         if solo:
             c.append(_pct(row.get("score_share", float("nan"))))
         return c
@@ -147,17 +148,21 @@ def write_results_page(
             "agents by seat (the seat and agent filters apply)",
         ),
     ]
-    if summary.get("ratings"):
-        parts.append(
-            _table(
-                ["agent", "ordinal", "mu", "sigma"],
-                [
-                    ([r["agent"], f"{r['ordinal']:.2f}", f"{r['mu']:.2f}", f"{r['sigma']:.2f}"], {})
-                    for r in summary["ratings"]
-                ],
-                "openskill ratings (ordinal = mu - 3 sigma)",
-            )
-        )
+    rated = summary.get("ratings") or {}
+    if isinstance(rated, Mapping) and rated.get("entries"):
+
+        def interval(r: Mapping[str, Any]) -> str:
+            low, high = r["interval"]
+            return "n/a" if low is None else f"{low:.0f} to {high:.0f}"
+
+        rating_rows: list[tuple[Sequence[str], Mapping[str, str]]] = [
+            ([r["entry"], f"{r['elo']:.0f}", interval(r), str(r["comparisons"])], {}) for r in rated["entries"]
+        ]
+        rating_rows += [
+            ([f"(seat term: {t['seat_name']} over the first seat)", f"{t['elo']:.0f}", interval(t), ""], {})
+            for t in rated.get("seat_terms", [])
+        ]
+        parts.append(_table(["entry", "Elo", "interval", "comparisons"], rating_rows, f"ratings: {rated['model']}"))
     for p in plots:
         if p.suffix.lower() == ".png" and p.is_file():
             uri = "data:image/png;base64," + base64.b64encode(p.read_bytes()).decode("ascii")
