@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop_core.cli.common import check_output, non_negative, parse_options, positive
 from tabletop_core.errors import OptionError
+
+__all__ = ["add_parser", "print_comparison", "run", "variants_of"]
 
 EXAMPLE = """examples:
   tabletop compare unbroken --pack tougher-kobold.toml --games 400
@@ -194,6 +195,3 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         atomic_write_text(target, json.dumps(result.to_dict(), indent=1, sort_keys=True) + "\n")
         out.write(f"wrote {target}\n")
     return 0
-
-
-__all__: Sequence[str] = ["add_parser", "print_comparison", "run", "variants_of"]
