@@ -267,6 +267,23 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
             return (f"{who}: {self.action_to_str(before, action)}",)
         return (f"{who} acts",)
 
+    def describe_public(self, before: StateT, action: ActionT, after: StateT) -> tuple[str, ...]:
+        """What a spectator learns from the transition: the public information only, as short lines in words.
+
+        Two transitions that no seat can tell apart, or that differ only in facts hidden from some seat, give
+        identical lines (the leak check compares them in every twin world of every seat). The default serves
+        perfect-information games fully (:meth:`describe` with ``player=None``); in a hidden-information game it
+        says only who acted ("<seat> acts"; chance: "chance acts"). Games override it to say what is public.
+
+        >>> from tabletop_core.testing.kuhn import GAME
+        >>> state = GAME.new_game(seed=1)
+        >>> GAME.describe_public(state, GAME.legal_actions(state)[0], GAME.step(state, GAME.legal_actions(state)[0]))
+        ('player 0 acts',)
+        """
+        if self.spec.information == Information.PERFECT:
+            return self.describe(before, action, after, None)
+        return (f"{self.seat_name(before, self.current_player(before))} acts",)
+
     def legend(self, state: StateT, player: int | None = None) -> tuple[tuple[str, str], ...]:
         """Every symbol or abbreviation :meth:`render` prints for ``player``, as ``(symbol, meaning)`` pairs.
 

@@ -151,7 +151,11 @@ def seat_readings(game: Game[Any, Any, Any], state: Any, player: int) -> Iterato
     yield "card_texts", game.card_texts(state, player)
     yield "legend", game.legend(state, player)
     try:
-        yield "public_observation", game.public_observation(state)
+        public = game.public_observation(state)
+        yield "public_observation", public
+        drawn = getattr(public, "svg", None)
+        if callable(drawn):  # what a spectator's page shows
+            yield "public picture", drawn()
         yield "private_observation", game.private_observation(state, player)
     except NotImplementedError:
         pass
@@ -358,16 +362,24 @@ class LeakCheck:
             if seen.get(field) != text:
                 raise self.fail(step, LEAK, seat, field, f"{what}: {seen.get(field)!r} vs {text!r}")
 
+    def compare_descriptions(
+        self, step: int, seat: int, truth: tuple[Any, Any, Any], world: tuple[Any, Any, Any], what: str
+    ) -> None:
+        """The seat's and a spectator's descriptions of a transition are the playout's in a world the seat cannot
+        tell from it (what the seat cannot tell apart, no spectator can)."""
+        for field, mine, theirs in (
+            ("describe", self.game.describe(*truth, seat), self.game.describe(*world, seat)),
+            ("describe_public", self.game.describe_public(*truth), self.game.describe_public(*world)),
+        ):
+            if mine != theirs:
+                raise self.fail(step, LEAK, seat, field, f"transition {step} of {what}: {mine!r} vs {theirs!r}")
+
     def check_walk(self, trail: Sequence[Any], actions: Sequence[Any], seat: int) -> None:
-        game = self.game
         walked, taken, _ = self.walk(trail, actions, seat)
         for i, action in enumerate(taken):
-            mine = game.describe(trail[i], actions[i], trail[i + 1], seat)
-            theirs = game.describe(walked[i], action, walked[i + 1], seat)
-            if mine != theirs:
-                raise self.fail(
-                    i, LEAK, seat, "describe", f"transition {i} of a re-walked history: {mine!r} vs {theirs!r}"
-                )
+            self.compare_descriptions(
+                i, seat, (trail[i], actions[i], trail[i + 1]), (walked[i], action, walked[i + 1]), "a re-walked history"
+            )
             self.compare_refusals(i + 1, seat, trail[i + 1], walked[i + 1], f"step {i + 1} of a re-walked history")
         last = len(walked) - 1
         self.compare(last, seat, trail[last], walked[last], f"step {last} of a re-walked history")
@@ -467,12 +479,9 @@ class LeakCheck:
                 raise self.fail(
                     i + 1, REACHABLE, seat, sampler, f"the world's history shows the seat another view at step {i + 1}"
                 )
-            mine = game.describe(trail[i], actions[i], trail[i + 1], seat)
-            theirs = game.describe(state, action, after, seat)
-            if mine != theirs:
-                raise self.fail(
-                    i, LEAK, seat, "describe", f"transition {i} of a world's history: {mine!r} vs {theirs!r}"
-                )
+            self.compare_descriptions(
+                i, seat, (trail[i], actions[i], trail[i + 1]), (state, action, after), "a world's history"
+            )
             self.compare_refusals(i + 1, seat, trail[i + 1], after, f"step {i + 1} of a world's history")
             state = after
         if state != world:

@@ -201,6 +201,10 @@ class Unrest(Driven[UnrestState, Action, UnrestOptions]):
         """What ``player`` learns from the transition, in words (see :func:`unrest.view.describe`)."""
         return view.describe(before, action, after, player)
 
+    def describe_public(self, before: UnrestState, action: Action, after: UnrestState) -> tuple[str, ...]:
+        """What a spectator learns: what the Empire learns, in the third person (see :func:`unrest.view.describe`)."""
+        return view.describe(before, action, after, view.PUBLIC)
+
     def seat_name(self, state: UnrestState, player: int) -> str:
         """ "Rebellion" or "Empire" (see :func:`unrest.view.seat_name`)."""
         return view.seat_name(player)

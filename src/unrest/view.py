@@ -585,18 +585,26 @@ def card_words(kind: int) -> str:
     return f"{value_of(kind)} of {SUITS[suit_of(kind)]}"
 
 
+PUBLIC = -1
+"""The spectator's seat in :func:`describe`: it learns what the Empire learns, told in the third person."""
+
+
 def describe(before: UnrestState, action: object, after: UnrestState, player: int | None = None) -> tuple[str, ...]:
-    """What ``player`` learns from ``before --action--> after``, in words (``None``: the whole truth).
+    """What ``player`` learns from ``before --action--> after``, in words (``None``: the whole truth; ``PUBLIC``:
+    a spectator).
 
     The Empire never reads a card it has not seen face up: a hidden plan is "a hidden card", a draw "a card"; the
-    Rebellion reads its own cards. Liberations and the end of the game follow (:func:`describe_transition`).
+    Rebellion reads its own cards. A spectator learns exactly what the Empire learns, since the Empire's knowledge
+    is the public information (:func:`public_view`). Liberations and the end of the game follow
+    (:func:`describe_transition`).
     """
+    blind = player in (EMPIRE, PUBLIC)
 
     def who(seat: int) -> str:
         return "you" if player == seat else _SEAT[seat]
 
     def sees(kind: int, revealed: bool) -> bool:
-        return revealed or player != EMPIRE
+        return revealed or not blind
 
     def card(kind: int, revealed: bool, hidden_words: str) -> str:
         return card_words(kind) if sees(kind, revealed) else hidden_words
@@ -604,7 +612,7 @@ def describe(before: UnrestState, action: object, after: UnrestState, player: in
     rebels, empire = who(REBELLION), who(EMPIRE)
     lines: list[str] = []
     if isinstance(action, Draw):
-        drawn = card_words(action.card) if player != EMPIRE else "a card"
+        drawn = "a card" if blind else card_words(action.card)
         lines.append(f"{rebels} {'draw' if player == REBELLION else 'draws'} {drawn}")
     elif isinstance(action, SetDistrict):
         lines.append(f"{_NAME[action.district]} is laid in the row")
@@ -615,7 +623,7 @@ def describe(before: UnrestState, action: object, after: UnrestState, player: in
         lines.append(f"{rebels} {'target' if player == REBELLION else 'targets'} {pair}")
     elif isinstance(action, Plan):
         what = card(action.card, not action.hidden, "a hidden card")
-        facing = " hidden" if action.hidden and player != EMPIRE else "" if action.hidden else " face up"
+        facing = " hidden" if action.hidden and not blind else "" if action.hidden else " face up"
         lines.append(f"{rebels} {'plan' if player == REBELLION else 'plans'} {what}{facing}")
     elif isinstance(action, Surveil | Destroy | Reroute):
         p = before.plan[action.slot]

@@ -93,6 +93,15 @@ class DescribeLeak(Kuhn):
         return super().describe(before, action, after, player)
 
 
+class PublicDescribeLeak(Kuhn):
+    """Tells a spectator which card chance deals, though each seat is told only its own."""
+
+    def describe_public(self, before: KuhnState, action: Move | Deal, after: KuhnState) -> tuple[str, ...]:
+        if isinstance(action, Deal):
+            return (f"chance deals {CARDS[action.card]}",)
+        return super().describe_public(before, action, after)
+
+
 class RefusalLeak(Kuhn):
     """Its refusal messages list the legal actions at every node: at the deal, the cards left in the deck."""
 
@@ -160,12 +169,23 @@ class UnreachableWorld(Kuhn):
         (RenderLeak(), LEAK, "render"),
         (InformationTensorLeak(), LEAK, "information_state_tensor"),
         (DescribeLeak(), LEAK, "describe"),
+        (PublicDescribeLeak(), LEAK, "describe_public"),
         (RefusalLeak(), LEAK, "refusal of step"),
         (KeepsTheTruth(), TRUTH, "determinize"),
         (UniformOverKinds(), FREQUENCIES, "determinize"),
         (UnreachableWorld(), REACHABLE, "determinize"),
     ],
-    ids=["legal", "render", "info-tensor", "describe", "refusal", "keeps-truth", "uniform", "unreachable"],
+    ids=[
+        "legal",
+        "render",
+        "info-tensor",
+        "describe",
+        "public-describe",
+        "refusal",
+        "keeps-truth",
+        "uniform",
+        "unreachable",
+    ],
 )
 def test_planted_leak_is_caught_by_name(game: Kuhn, check: str, field: str) -> None:
     with pytest.raises(ConformanceError):  # check_game runs the leak checks, or an older check fires first

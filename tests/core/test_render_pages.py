@@ -64,7 +64,7 @@ def test_a_replay_page_with_reveal_holds_the_whole_truth_and_every_seat_and_says
     assert _tabletop("replay", str(record), "--html", str(html), "--reveal")[0] == 0
     text = html.read_text()
     data = _data(text)
-    assert [v["name"] for v in data["views"]] == ["the whole truth", "Rebellion", "Empire"]
+    assert [v["name"] for v in data["views"]] == ["the whole truth", "a spectator", "Rebellion", "Empire"]
     assert data["views"][0]["truth"] and "Made with --reveal" in text
     assert data["views"][1]["pictures"] != data["views"][0]["pictures"]
     assert "<script src" not in text and "http://" not in text.replace("http://www.w3.org/2000/svg", "")
@@ -128,3 +128,49 @@ def test_the_docs_hook_draws_each_picture_comment_as_a_valid_inline_svg() -> Non
     check_svg(svg.group(0), view_box=VIEW_BOX)
     for name in ("unbroken", "runebound_coop", "unrest"):
         assert "<!-- picture game=" + name in (ROOT / "docs" / "how-to-play" / f"{name}.md").read_text()
+
+
+def _bots_record(tmp_path: Path, seed: int = 3) -> Path:
+    from tabletop_core.records import play
+
+    game = unrest.GAME
+    _, rec = play(game, game.default_agents(game.new_game(seed=seed)), seed=seed)
+    path = tmp_path / "bots.json"
+    path.write_text(rec.to_json())
+    return path
+
+
+def test_a_replay_page_of_a_record_of_bots_only_shows_a_spectators_view_and_no_hidden_card(tmp_path: Path) -> None:
+    from tabletop_core.records import Record, replay
+    from unrest.rules.cards import KINDS
+    from unrest.view import card_words
+
+    record = _bots_record(tmp_path)
+    html = tmp_path / "r.html"
+    assert _tabletop("replay", str(record), "--html", str(html))[0] == 0
+    data = _data(html.read_text())
+    assert [v["name"] for v in data["views"]] == ["a spectator"]
+    assert not data["views"][0]["truth"] and "only what every seat knows" in data["views"][0]["note"]
+    game = unrest.GAME
+    rec = Record.from_json(record.read_text())
+    states = replay(rec, game, states=True)
+    actions = [game.action_from_id(states[i], a) for i, a in enumerate(rec.actions)]
+    pictures, lines = data["views"][0]["pictures"], data["views"][0]["lines"]
+    assert pictures == [game.public_observation(s).svg() for s in states]
+    words = [card_words(k) for k in range(KINDS)]
+    secrets = 0
+    for i, action in enumerate(actions):
+        rebels, empire = (game.describe(states[i], action, states[i + 1], p) for p in (0, 1))
+        hidden = {w for w in words if any(w in line for line in rebels) and not any(w in line for line in empire)}
+        secrets += bool(hidden)
+        assert not any(w in line for w in hidden for line in lines[i]), (i, lines[i])
+        assert len(lines[i]) == len(empire) and not any(line.startswith("you ") for line in lines[i])
+    assert secrets > 10  # the Rebellion drew and planned cards the spectator was not shown
+
+
+def test_a_terminal_replay_of_a_record_of_bots_only_asks_for_a_seat_and_names_the_spectators_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, text = _tabletop("replay", str(_bots_record(tmp_path)))
+    said = text + capsys.readouterr().err
+    assert code == 2 and "--seat" in said and "--html shows a spectator's view" in said

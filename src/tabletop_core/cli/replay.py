@@ -101,6 +101,11 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
     seat = _viewer(game, states[0], session, args)
     if target is not None:
         return _write_html(game, states, session, seat, args, target, console)
+    if seat is None and not args.reveal and game.spec.information != Information.PERFECT:
+        raise OptionError(
+            f"{args.file} is a record of bots only and {game.spec.short_name} has hidden information: choose what to "
+            "show with --seat N|ROLE, or --reveal for the whole truth (--html shows a spectator's view)"
+        )
     rep = Replay(game, states, session.record.actions, seat)
     if seat is None and game.spec.information != Information.PERFECT:
         console.print(Text("--reveal: showing the whole truth, every seat's hidden cards included", style="bold red"))
@@ -137,17 +142,20 @@ def _write_html(  # noqa: PLR0917 (a private step of run, given run's locals)
     target: Any,
     console: Console,
 ) -> int:
-    """The replay page: the chosen seat first; every seat and the whole truth with ``--reveal``; every seat of a
-    game without hidden information; only the file's (or ``--seat``'s) seat otherwise."""
+    """The replay page: the chosen seat first; every seat, a spectator's view and the whole truth with
+    ``--reveal``; every seat of a game without hidden information; only the file's (or ``--seat``'s) seat, or a
+    spectator's view of a record of bots only, otherwise."""
     from tabletop_core.files import atomic_write_text
     from tabletop_core.render.pages import replay_page
-    from tabletop_core.render.replays import TRUTH, build_replay
+    from tabletop_core.render.replays import PUBLIC, TRUTH, build_replay
 
     players = list(range(game.num_players(states[0])))
     if game.spec.information == Information.PERFECT:
         seats, default = players, 0 if seat is None else seat
-    elif seat is None:
-        seats, default = [TRUTH, *players], TRUTH
+    elif args.reveal:
+        seats, default = [TRUTH, PUBLIC, *players], TRUTH
+    elif seat is None:  # a record of bots only: nobody's secrets, the public view
+        seats, default = [PUBLIC], PUBLIC
     else:
         seats, default = [seat], seat
     data = build_replay(game, states, session.record.actions, seats=seats, default=default, source=Path(args.file).name)
@@ -157,21 +165,16 @@ def _write_html(  # noqa: PLR0917 (a private step of run, given run's locals)
 
 
 def _viewer(game: Any, first: Any, session: Session, args: argparse.Namespace) -> int | None:
-    """The seat to show: ``--seat``, else the file's own seat; ``None`` (the whole truth) only with ``--reveal`` or
-    for a game without hidden information."""
+    """The seat to show: ``--seat``, else the file's own seat; ``None`` with ``--reveal``, for a game without
+    hidden information, or for a record of bots only (no seat saved it)."""
     if args.seat is not None:
         return seat_index(game, first, args.seat)
     if args.reveal or game.spec.information == Information.PERFECT:
         return None
     viewer = session.viewer
-    if viewer is not None:
-        if not 0 <= viewer < game.num_players(first):
-            raise StateFormatError(f"{args.file}: seat {viewer} is not a seat of {game.spec.short_name}")
-        return viewer
-    raise OptionError(
-        f"{args.file} is a record of bots only and {game.spec.short_name} has hidden information: choose what to "
-        "show with --seat N|ROLE, or --reveal for the whole truth"
-    )
+    if viewer is not None and not 0 <= viewer < game.num_players(first):
+        raise StateFormatError(f"{args.file}: seat {viewer} is not a seat of {game.spec.short_name}")
+    return viewer
 
 
 def _walk(rep: Replay, console: Console, legend: Legend, read_line: Callable[[str], str]) -> int:

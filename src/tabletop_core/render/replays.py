@@ -1,8 +1,8 @@
 """A recorded game's pictures and descriptions, per seat, through the game protocol only.
 
 A seat's pictures are drawn from that seat's view (``game.observe(state, seat).svg()``), so a replay page cannot show
-what the seat did not know; the public view is the state's own public picture (``state.svg()``) with the
-whole descriptions (offered for games without hidden information only), and the whole truth
+what the seat did not know; the public view (a spectator's) is drawn from the public observation
+(``game.public_observation(state)``) with the public descriptions (``game.describe_public``), and the whole truth
 (``state.svg(reveal=True)``) is only built when asked for.
 A game whose views do not draw themselves shows its text rendering instead.
 """
@@ -16,7 +16,7 @@ import attrs
 
 from tabletop_core.render.svg import esc
 
-__all__ = ["ReplayData", "SeatView", "build_replay", "picture_of"]
+__all__ = ["PUBLIC", "TRUTH", "ReplayData", "SeatView", "build_replay", "picture_of"]
 
 PUBLIC = -1
 TRUTH = -2
@@ -70,8 +70,15 @@ def picture_of(game: Any, state: Any, seat: int) -> str:
         draw = getattr(state, "svg", None)
         return draw(reveal=True) if callable(draw) else _text_picture(game.render(state, None))
     if seat == PUBLIC:
-        draw = getattr(state, "svg", None)
-        return draw() if callable(draw) else _text_picture(game.render(state, None))
+        from tabletop_core.spec import Information
+
+        seen = state if game.spec.information == Information.PERFECT else game.public_observation(state)
+        draw = getattr(seen, "svg", None)
+        if callable(draw):
+            return str(draw())
+        if seen is state:
+            return _text_picture(game.render(state, None))
+        return _text_picture(str(seen))
     view = game.observe(state, seat)
     draw = getattr(view, "svg", None)
     return draw() if callable(draw) else _text_picture(game.render(state, seat))
@@ -81,7 +88,7 @@ def build_replay(
     game: Any, states: Sequence[Any], ids: Sequence[int], *, seats: Sequence[int], default: int, source: str
 ) -> ReplayData:
     """The replay of ``states`` (reached by the action ids ``ids``) for each of ``seats`` (seat indexes,
-    ``PUBLIC`` or ``TRUTH``), ``default`` the one shown first."""
+    ``PUBLIC``: a spectator, or ``TRUTH``), ``default`` the one shown first."""
     from tabletop_core.spec import Information
 
     actions = [game.action_from_id(states[i], a) for i, a in enumerate(ids)]
@@ -92,13 +99,18 @@ def build_replay(
             name, note = "the whole truth", "the whole truth: every seat's hidden cards are shown"
             who: int | None = None
         elif seat == PUBLIC:
-            if hidden:
-                raise ValueError("a game with hidden information has no public description of its moves")
-            name, note, who = "the table", "the table (nothing is hidden)", None
+            name = "a spectator" if hidden else "the table"
+            note = "as a spectator saw it: only what every seat knows" if hidden else "the table (nothing is hidden)"
+            who = None
         else:
             name, who = game.seat_name(states[0], seat), seat
             note = f"as {name} saw it" + (": other seats' hidden cards are not shown" if hidden else "")
-        lines = tuple(tuple(game.describe(states[i], actions[i], states[i + 1], who)) for i in range(len(actions)))
+        if seat == PUBLIC:
+            lines = tuple(
+                tuple(game.describe_public(states[i], actions[i], states[i + 1])) for i in range(len(actions))
+            )
+        else:
+            lines = tuple(tuple(game.describe(states[i], actions[i], states[i + 1], who)) for i in range(len(actions)))
         pictures = tuple(picture_of(game, s, seat) for s in states)
         views.append(SeatView(name, note, seat == TRUTH, pictures, lines))
     n = len(actions)
