@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import json
+import time
+import types
+import warnings
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -94,6 +100,61 @@ def test_a_flood_from_one_client_is_refused_and_others_still_play(client: Any) -
     codes = [client.get(f"/api/matches/{mid}", headers=_auth(token)).status_code for _ in range(80)]
     assert 429 in codes and codes.count(200) <= 60
     assert client.get(f"/api/matches/{mid}", headers=_auth(other)).status_code == 200
+
+
+def test_a_refused_request_says_when_to_come_back(client: Any) -> None:
+    made = _create(client, ["human", "human"])
+    mid, token = made["match"], made["seats"][0]["token"]
+    answers = [client.get(f"/api/matches/{mid}", headers=_auth(token)) for _ in range(61)]
+    refused = answers[-1]
+    assert [a.status_code for a in answers[:60]] == [200] * 60 and refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 10
+
+
+def test_a_bot_that_waits_out_retry_after_finishes_under_a_tight_rate(tmp_path: Path, monkeypatch: Any) -> None:
+    """The example bot, against a server that allows 20 requests a second, waits as told and plays to the end."""
+    with warnings.catch_warnings():
+        # Starlette's test client asks for another HTTP client package; httpx is the one installed.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from starlette.testclient import TestClient
+
+    from tabletop_core.server.app import build_app
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "remote_bot.py"
+    spec = importlib.util.spec_from_file_location("remote_bot_example", path)
+    assert spec is not None and spec.loader is not None
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        time.sleep(seconds)
+
+    monkeypatch.setattr(bot, "time", types.SimpleNamespace(sleep=sleep))  # the bot's own clock, counted
+    args = argparse.Namespace(match=None, token=None, game="unrest", seats=2, opponent="bot:random")
+    with TestClient(build_app(f"sqlite:///{tmp_path / 'm.db'}", rate=20, window=1.0)) as http:
+        assert bot.play_on(http, args) == 0
+    assert waits and all(w == 1 for w in waits)
+
+
+def test_spectators_are_told_the_games_public_description(client: Any, monkeypatch: Any) -> None:
+    game = installed_game("unrest")
+    calls: list[int] = []
+
+    def public(before: Any, action: Any, after: Any) -> tuple[str, ...]:
+        calls.append(1)
+        return (f"public line {len(calls)}",)
+
+    monkeypatch.setattr(type(game), "describe_public", lambda self, b, a, c: public(b, a, c))
+    made = _create(client, ["human", "bot:random"])
+    mid, token = made["match"], made["seats"][0]["token"]
+    view = client.get(f"/api/matches/{mid}", headers=_auth(token)).json()
+    client.post(
+        f"/api/matches/{mid}/moves", headers=_auth(token), json={"move": view["move"], "action": view["legal"][0]["id"]}
+    )
+    watched = client.get(f"/api/matches/{mid}").json()
+    assert calls and watched["log"] == [[f"public line {i}"] for i in range(1, len(calls) + 1)]
 
 
 def test_a_seat_is_told_nothing_of_what_it_may_not_know(client: Any) -> None:

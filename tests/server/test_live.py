@@ -129,3 +129,53 @@ def test_the_remote_bot_example_plays_a_match_to_the_end(tmp_path: Path) -> None
         proc.wait()
     assert done.returncode == 0, done.stderr
     assert "over; returns [" in done.stdout
+
+
+def test_the_documented_javascript_bot_waits_out_retry_after_and_finishes(tmp_path: Path) -> None:
+    """The JavaScript bot of the serve guide, run by Node against a real server that allows 20 requests a second."""
+    import re
+    import shutil
+    import threading
+
+    import pytest
+    import uvicorn
+
+    from tabletop_core.server.app import build_app
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    guide = (ROOT / "docs" / "serve.md").read_text()
+    found = re.search(r"```text\n(const server = .*?)```", guide, re.S)
+    assert found, "docs/serve.md holds no JavaScript bot"
+    port = _free_port()
+    source = found.group(1).replace('"http://127.0.0.1:8000"', f'"http://127.0.0.1:{port}"', 1)
+    assert f":{port}" in source
+    script = tmp_path / "bot.mjs"
+    script.write_text(source)
+    app = build_app(f"sqlite:///{tmp_path / 'matches.db'}", rate=20, window=1.0)
+    statuses: list[int] = []
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    server = uvicorn.Server(uvicorn.Config(counted, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.started
+        done = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=240, check=False)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert 429 in statuses and statuses[-1] == 200  # it was refused, waited, and went on
+    assert re.fullmatch(r"returns \[-?[\d.]+,-?[\d.]+\]\n", done.stdout), done.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
@@ -33,25 +34,30 @@ class _Limiter:
         self.rate, self.window = rate, window
         self.seen: dict[str, deque[float]] = defaultdict(deque)
 
-    def allow(self, who: str) -> bool:
+    def wait(self, who: str) -> int:
+        """0 if ``who`` may make a request now (and count it); else the whole seconds until it may."""
         now = time.monotonic()
         q = self.seen[who]
-        while q and q[0] < now - self.window:
+        while q and q[0] <= now - self.window:
             q.popleft()
         if len(q) >= self.rate:
-            return False
+            return max(1, math.ceil(q[0] + self.window - now))
         q.append(now)
-        return True
+        return 0
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def build_app(database: str, *, rate: int = RATE) -> Starlette:
-    """The server on the database at ``database`` (an SQLAlchemy URL), migrated to the current schema."""
+def build_app(database: str, *, rate: int = RATE, window: float = 10.0) -> Starlette:
+    """The server on the database at ``database`` (an SQLAlchemy URL), migrated to the current schema.
+
+    A client (its seat token, else its address) may make ``rate`` requests in any ``window`` seconds; past that it
+    is answered 429 with a ``Retry-After`` header (on a WebSocket: an error message with ``retry_after``).
+    """
     matches = Matches(Store(database))
-    limiter = _Limiter(rate)
+    limiter = _Limiter(rate, window)
     watchers: dict[str, set[tuple[WebSocket, int | None]]] = defaultdict(set)
     locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -81,8 +87,9 @@ def build_app(database: str, *, rate: int = RATE) -> Starlette:
                 watchers[match_id].discard((ws, seat))
 
     async def guarded(request: Request, token: str | None, work: Callable[[], Awaitable[Response]]) -> Response:
-        if not limiter.allow(client(request, token)):
-            return _error("too many requests; slow down", 429)
+        wait = limiter.wait(client(request, token))
+        if wait:
+            return _error("too many requests; slow down", 429, {"retry-after": str(wait)})
         try:
             return await work()
         except MatchError as exc:
@@ -173,8 +180,9 @@ def build_app(database: str, *, rate: int = RATE) -> Starlette:
             await ws.send_json({"type": "view", "view": matches.view(row, seat)})
             while True:
                 raw = await ws.receive_text()
-                if not limiter.allow(client(ws, token)):
-                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
+                wait = limiter.wait(client(ws, token))
+                if wait:
+                    await ws.send_json({"type": "error", "error": "too many messages; slow down", "retry_after": wait})
                     continue
                 if len(raw.encode()) > MAX_MESSAGE:
                     await ws.send_json({"type": "error", "error": f"the message is larger than {MAX_MESSAGE} bytes"})

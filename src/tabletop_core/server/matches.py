@@ -132,8 +132,8 @@ class Matches:
         after = game.step(state, action, rng=_rng(row.seed, row.move_no + 1, 0))
         n = game.num_players(state)
         texts = [list(game.describe(state, action, after, p)) for p in range(n)]
-        # What a spectator is told: only the lines every seat learns (describe(None) is the whole truth).
-        public = [line for line in texts[0] if all(line in t for t in texts[1:])]
+        # What a spectator is told: the game's public description (describe(None) would be the whole truth).
+        public = list(game.describe_public(state, action, after))
         entry = {"seat": seat, "action": game.action_id(action), "texts": texts, "public": public}
         return attrs.evolve(
             row,
