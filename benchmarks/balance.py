@@ -34,8 +34,8 @@ from typing import Any
 import attrs
 
 import unbroken
+from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.records import Step, play
-from tabletop_core.simulation.outcomes import seat_outcomes
 from tabletop_core.simulation.plan import game_seed
 from tabletop_core.simulation.stats import mean_interval, wilson_interval
 from unbroken.actions import RESOLVE, Act, Attack, Craft, Respond, Use

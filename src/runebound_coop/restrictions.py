@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from runebound_coop.content.loader import content_of
-from tabletop_core.analysis.restrict import Restriction
+from tabletop_core.restrict import Restriction
 
 __all__ = ["restrictions"]
 

@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 import numpy as np
 
 from tabletop_core.agents import Agent, RandomAgent, SearchAgent
-from tabletop_core.errors import IllegalActionError
+from tabletop_core.errors import ConformanceError, IllegalActionError
 from tabletop_core.game import Game
+from tabletop_core.leakcheck import LeakBudget, LeakCheck
 from tabletop_core.records import Record, options_json, playout, replay
 from tabletop_core.serialize import from_json, to_json
 from tabletop_core.spec import CHANCE, TERMINAL
-
-if TYPE_CHECKING:
-    from tabletop_core.leakcheck import LeakBudget
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game"]
 
@@ -34,14 +32,6 @@ A = TypeVar("A")
 
 _PROB_TOLERANCE = 1e-9
 _PARSE_ALL = 12
-
-
-class ConformanceError(AssertionError):
-    """A broken promise of the game protocol, with where it happened."""
-
-    def __init__(self, game: str, seed: int, step: int, check: str, detail: str) -> None:
-        self.game, self.seed, self.step, self.check, self.detail = game, seed, step, check, detail
-        super().__init__(f"{game}: seed {seed}, step {step}: check {check!r} failed: {detail}")
 
 
 @attrs.frozen
@@ -238,7 +228,6 @@ def check_game(
     Raises:
         ConformanceError: on the first violation, naming the seed, the step and the check.
     """
-    from tabletop_core.leakcheck import LeakCheck  # imported here: it raises this module's ConformanceError
 
     totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
     spec = game.spec

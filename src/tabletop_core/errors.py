@@ -7,6 +7,7 @@ callers can catch the whole family or one member. Messages name the input, the p
 from __future__ import annotations
 
 __all__ = [
+    "ConformanceError",
     "ContentError",
     "IllegalActionError",
     "InsufficientError",
@@ -51,3 +52,11 @@ class OptionError(TabletopError):
 
 class InsufficientError(TabletopError):
     """A spend that would take a bounded counter below its floor (the spend is refused, nothing changes)."""
+
+
+class ConformanceError(AssertionError):
+    """A broken promise of the game protocol, with where it happened."""
+
+    def __init__(self, game: str, seed: int, step: int, check: str, detail: str) -> None:
+        self.game, self.seed, self.step, self.check, self.detail = game, seed, step, check, detail
+        super().__init__(f"{game}: seed {seed}, step {step}: check {check!r} failed: {detail}")

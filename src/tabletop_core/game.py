@@ -18,7 +18,7 @@ import attrs
 import numpy as np
 
 from tabletop_core.actions import action_text
-from tabletop_core.agents.base import Agent, RandomAgent, SearchAgent
+from tabletop_core.agent import Agent, RandomAgent, SearchAgent
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.spec import CHANCE, TERMINAL, GameSpec, Information

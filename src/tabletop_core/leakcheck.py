@@ -72,7 +72,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from tabletop_core.conformance import ConformanceError
+from tabletop_core.errors import ConformanceError
 from tabletop_core.game import Game
 from tabletop_core.spec import Information
 

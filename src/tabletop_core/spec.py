@@ -57,7 +57,7 @@ class GameSpec:
     make their ``Box`` spaces from it. ``None`` (the default) declares nothing, and those spaces stay unbounded.
 
     ``zero_is_tie`` matters only to a game judged seat by seat whose returns run from negative to positive
-    (:mod:`tabletop_core.simulation.outcomes`): ``True`` (the default) makes a return of exactly 0 a tie (a fight
+    (:mod:`tabletop_core.outcomes`): ``True`` (the default) makes a return of exactly 0 a tie (a fight
     left undecided); ``False`` makes every return above ``min_utility`` a win (a game that scores a loss at its
     minimum and a win by its points, a win of no points included).
     """

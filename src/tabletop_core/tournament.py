@@ -4,7 +4,7 @@ A thin layer over :mod:`tabletop_core.simulation` for agents built in Python (fa
 played in this process. For process pools, Ray, saved results, leagues and ratings use
 :func:`tabletop_core.simulation.run` or ``tabletop simulate``.
 
-Wins follow the game's utility (:mod:`tabletop_core.simulation.outcomes`): the highest return in zero-sum games
+Wins follow the game's utility (:mod:`tabletop_core.outcomes`): the highest return in zero-sum games
 (ties counted apart), a won game for a solo player or a co-op party. An agent factory (a class, usually) that
 declares ``seats`` is seated only there.
 """

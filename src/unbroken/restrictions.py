@@ -1,6 +1,6 @@
 """Unbroken's restriction hook for ``tabletop analyze``: the content the player may be denied.
 
-Each item is forbidden by the text of the decisions that use it (see :mod:`tabletop_core.analysis.restrict`):
+Each item is forbidden by the text of the decisions that use it (see :mod:`tabletop_core.restrict`):
 
 * every ability of the character in play (``use Pilfer``, ``respond 0 Dodge``);
 * every skill card of the pack (its abilities, or the card itself where an ability has no name);
@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from tabletop_core.analysis.restrict import Restriction
+from tabletop_core.restrict import Restriction
 
 __all__ = ["restrictions"]
 

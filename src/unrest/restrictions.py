@@ -1,6 +1,6 @@
 """Unrest's restriction hook for ``tabletop analyze``: the Rebel cards, the Districts and each side's abilities.
 
-Each item is forbidden by the text of the decisions that use it (see :mod:`tabletop_core.analysis.restrict`):
+Each item is forbidden by the text of the decisions that use it (see :mod:`tabletop_core.restrict`):
 
 * the Rebellion may not plan a card of a suit (``plan 5D ...``), a Misdirection, or any card face down;
 * the Rebellion may not target a District (``target Plenty and Peace``);
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tabletop_core.analysis.restrict import Restriction
+from tabletop_core.restrict import Restriction
 from unrest.content import CONTENT
 from unrest.rules.cards import SUIT_LETTERS, SUITS
 

@@ -21,7 +21,7 @@ from tabletop_core.agents import ISMCTSAgent, MCTSAgent
 from tabletop_core.agents.specs import parse_agent_spec
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.game import Game
-from tabletop_core.simulation.outcomes import seat_outcomes
+from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.spec import CHANCE, TERMINAL, ChanceMode, GameSpec, Information, Utility
 
 WITHDRAW, FIGHT = 0, 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import runebound_coop
 import unbroken
-from tabletop_core.simulation.outcomes import seat_outcomes, win_rule
+from tabletop_core.outcomes import seat_outcomes, win_rule
 
 ROOT = Path(__file__).resolve().parents[2]
 

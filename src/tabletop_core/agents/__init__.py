@@ -5,7 +5,7 @@ from a full state (the runner hands it a determinization, never the truth of a h
 agent that can play only some seats declares them in a ``seats`` attribute (see :mod:`tabletop_core.agents.specs`).
 """
 
-from tabletop_core.agents.base import Agent, FirstAgent, RandomAgent, SearchAgent, choose_action
+from tabletop_core.agent import Agent, FirstAgent, RandomAgent, SearchAgent, choose_action
 from tabletop_core.agents.ismcts import ISMCTSAgent
 from tabletop_core.agents.mcts import AgentRollout, MCTSAgent, RandomRollout, RolloutPolicy
 from tabletop_core.agents.specs import AgentSpec, declared_seats, parse_agent_spec

@@ -36,7 +36,7 @@ rollouts say so; every action keeps a positive prior, so a large budget still fi
 
 Objective: by default (``objective="return"``) each seat's backed-up value is its return, so the search maximizes
 the expected return. ``objective="win"`` backs up 1 for a game the seat won and 0 otherwise, judged by
-:func:`tabletop_core.simulation.outcomes.seat_outcomes` (the project's one rule for wins: in a co-op game the
+:func:`tabletop_core.outcomes.seat_outcomes` (the project's one rule for wins: in a co-op game the
 party wins together; a tie, such as a Runebound withdrawal, scores 0 like a loss), so the search maximizes the
 probability of winning. Where a game lets a seat bank a tie (Runebound: a withdrawal returns 0, a loss -1), the two
 differ: the expected return prefers the sure tie to a gamble that wins less than half the time, the chance to win
@@ -90,9 +90,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tabletop_core.agent import choose_action
 from tabletop_core.chance import outcome_at
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import _speedups
+from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
 __all__ = ["AgentRollout", "MCTSAgent", "RandomRollout", "RolloutPolicy"]
@@ -133,8 +135,6 @@ class AgentRollout:
 
     def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
         """The seat's agent's move."""
-        from tabletop_core.agents.base import choose_action
-
         if self.agents is None:
             self.agents = list(game.default_agents(state))
         return choose_action(self.agents[player], game, state, player, rng)
@@ -189,9 +189,6 @@ class _Draws:
 
 def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
     """Each seat's value under ``objective="win"``: 1.0 for a won game, 0.0 for a tie or a loss."""
-    # Imported here: tabletop_core.simulation imports the agents package, which is still loading at import time.
-    from tabletop_core.simulation.outcomes import seat_outcomes
-
     return tuple(1.0 if o == "win" else 0.0 for o in seat_outcomes(spec, returns))
 
 
@@ -253,7 +250,7 @@ class MCTSAgent:
         prior_weight: the prior's share on the policy's move, in [0, 1).
         objective: ``"return"`` (maximize the expected return) or ``"win"`` (maximize the probability of winning:
             each seat backs up 1 for a won game and 0 for a tie or a loss, by
-            :func:`~tabletop_core.simulation.outcomes.seat_outcomes`; a rollout cut at ``rollout_limit`` is judged
+            :func:`~tabletop_core.outcomes.seat_outcomes`; a rollout cut at ``rollout_limit`` is judged
             on ``evaluate``'s returns the same way). See the module.
         exploration_scale: ``"fixed"`` (the constant as given) or ``"spread"`` (at each node, the constant times
             the standard deviation of the node's backed-up values over 1/2, at least ``SPREAD_FLOOR`` of it). See

@@ -23,7 +23,6 @@ Markdown report, its plots and the numbers as JSON; ``docs/analysis/`` holds the
 """
 
 from tabletop_core.analysis.exact import Policy, expected_returns, uniform_policy
-from tabletop_core.analysis.restrict import RestrictedGame, Restriction, find_hook, load_restrictions
 from tabletop_core.analysis.study import (
     DEFAULT_BUDGETS,
     SECTIONS,
@@ -36,6 +35,7 @@ from tabletop_core.analysis.study import (
     summarize,
 )
 from tabletop_core.analysis.trace import trace_game, win_chances
+from tabletop_core.restrict import RestrictedGame, Restriction, find_hook, load_restrictions
 
 __all__ = [
     "DEFAULT_BUDGETS",

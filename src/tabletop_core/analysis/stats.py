@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_core.simulation.outcomes import competitive
+from tabletop_core.outcomes import competitive
 from tabletop_core.simulation.stats import MIN_GAMES, mean_estimate, wilson_interval
 
 __all__ = [

@@ -36,11 +36,11 @@ import numpy as np
 from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.analysis import stats
 from tabletop_core.analysis.exact import expected_returns
-from tabletop_core.analysis.restrict import Restriction, load_restrictions
 from tabletop_core.analysis.tasks import Progress, run_tasks
 from tabletop_core.errors import OptionError, TabletopError
+from tabletop_core.outcomes import competitive, seat_outcomes, win_rule
 from tabletop_core.registry import load_game
-from tabletop_core.simulation.outcomes import competitive, seat_outcomes, win_rule
+from tabletop_core.restrict import Restriction, load_restrictions
 from tabletop_core.simulation.stats import wilson_interval
 from tabletop_core.spec import Information
 

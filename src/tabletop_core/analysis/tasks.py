@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tabletop_core.agents.specs import parse_agent_spec
-from tabletop_core.analysis.restrict import Restriction
 from tabletop_core.analysis.trace import trace_game
 from tabletop_core.errors import OptionError
 from tabletop_core.registry import load_game
+from tabletop_core.restrict import Restriction
 from tabletop_core.simulation.runner import map_batches
 
 __all__ = ["BACKENDS", "play_tasks", "run_tasks"]

@@ -32,10 +32,10 @@ import numpy as np
 
 from tabletop_core.agents.specs import parse_agent_spec
 from tabletop_core.analysis.exact import expected_returns
-from tabletop_core.analysis.restrict import RestrictedGame, Restriction
 from tabletop_core.errors import TabletopError
+from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.records import playout
-from tabletop_core.simulation.outcomes import seat_outcomes
+from tabletop_core.restrict import RestrictedGame, Restriction
 from tabletop_core.spec import CHANCE, TERMINAL
 
 __all__ = ["round_of", "trace_game", "win_chances"]

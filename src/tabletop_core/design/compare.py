@@ -35,9 +35,9 @@ import numpy as np
 from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.design.paired import Difference, adjust, paired_difference
 from tabletop_core.errors import OptionError
+from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.records import Step, play
 from tabletop_core.registry import load_game
-from tabletop_core.simulation.outcomes import seat_outcomes
 from tabletop_core.simulation.plan import game_seed
 
 __all__ = ["Comparison", "Tallies", "Variant", "compare", "measures_of", "play_deals"]

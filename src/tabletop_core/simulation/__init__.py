@@ -12,7 +12,7 @@ A first tournament:
 See ``docs/simulation.md`` for the command line (``tabletop simulate``, ``tabletop report``), Ray and the plots.
 """
 
-from tabletop_core.simulation.outcomes import seat_outcomes, win_rule, won
+from tabletop_core.outcomes import seat_outcomes, win_rule, won
 from tabletop_core.simulation.plan import Simulation, game_seed
 from tabletop_core.simulation.runner import BACKENDS, Results, load_results, play_game, run, write_summary
 

@@ -36,14 +36,14 @@ from typing import Any
 import attrs
 import numpy as np
 
-from tabletop_core.agents.base import SearchAgent
+from tabletop_core.agent import SearchAgent
 from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.errors import OptionError, StateFormatError
 from tabletop_core.files import AppendLog, atomic_write_text, open_regular, read_regular
+from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.records import play
 from tabletop_core.registry import installed_game, is_installed_game, load_game
 from tabletop_core.serialize import parse_json
-from tabletop_core.simulation.outcomes import seat_outcomes
 from tabletop_core.simulation.plan import Simulation
 
 __all__ = [

@@ -18,7 +18,7 @@
 How games are counted: in a competitive game an agent's row counts every seat it held, so a self-play game (one
 agent in both seats) counts once per seat, a win and a loss, and the row says how many such games it holds; in a
 solo or co-op game an agent that holds every seat of the party counts the party's game once. The per-seat rows
-count each seat. Wins follow :mod:`tabletop_core.simulation.outcomes`.
+count each seat. Wins follow :mod:`tabletop_core.outcomes`.
 
 What a rating entry is: an agent, and in a competitive game whose agent builds a different bot for different
 seats (Unrest's ``heuristic``: the Rebellion's bot and the Empire's), the agent at that seat (``heuristic @
@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from tabletop_core.outcomes import competitive, seat_outcomes, win_rule
 from tabletop_core.registry import load_game
-from tabletop_core.simulation.outcomes import competitive, seat_outcomes, win_rule
 from tabletop_core.simulation.plan import Simulation
 
 __all__ = [
