@@ -228,7 +228,6 @@ def check_game(
     Raises:
         ConformanceError: on the first violation, naming the seed, the step and the check.
     """
-
     totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
     spec = game.spec
     hidden = LeakCheck(game, leaks)
