@@ -26,12 +26,12 @@ and a loop guard. A game built on :class:`Driven` then needs no loop of its own 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
 from tabletop_core.errors import TabletopError
-from tabletop_core.fastcopy import _speedups, accelerate
+from tabletop_core.fastcopy import accelerate
 from tabletop_core.game import ActionT, Game, OptionsT, StateT
 from tabletop_core.spec import CHANCE, TERMINAL
 
@@ -370,9 +370,8 @@ class _Words(Generic[S, A]):
 class _Loop(_Words[S, A]):
     """The hot half of :class:`Driver` in Python: where play stands, the loop, the protocol read from the frame.
 
-    Where the C accelerator is built (:data:`tabletop_core.fastcopy.COMPILED`), ``Driver`` stands on
-    ``tabletop_core._speedups.DriverLoop`` instead, which does the same in C with the same attribute names (its
-    equivalence is tested game by game); this class is the pure-Python path and the reference.
+    It stays in Python on every path: a compiled copy of it bought about a tenth of the speed of a playout, and
+    the C accelerator keeps only what pays (the constructors, copies, hashes and equality of the states).
 
     Memos of a pure function of the state, keyed by identity (states are immutable values, and a memo holds its
     state, so the identity cannot be reused): the last state located with its owning frame (``None`` when over),
@@ -540,17 +539,7 @@ class _Loop(_Words[S, A]):
             return False
 
 
-if TYPE_CHECKING or _speedups is None:
-    _LoopBase = _Loop
-else:
-
-    class _LoopBase(_Words[S, A], _speedups.DriverLoop):
-        """The compiled loop under the same words."""
-
-        __slots__ = ()
-
-
-class Driver(_LoopBase[S, A]):
+class Driver(_Loop[S, A]):
     """Runs a game's frames: the top pending frame, else the frame declared for the current ``(phase, step)``.
 
     Args:
@@ -627,24 +616,6 @@ class Driver(_LoopBase[S, A]):
     def __repr__(self) -> str:
         steps = sum(len(s) for s in self._steps.values())
         return f"Driver({self.name!r}, {steps} steps, {len(self._checks)} end checks)"
-
-    def _python_twin(self) -> _PythonDriver[S, A]:
-        """A driver with this one's set-up on the pure-Python loop (for tests comparing the two)."""
-        twin: _PythonDriver[S, A] = object.__new__(_PythonDriver)
-        twin.name, twin.flow, twin.limit = self.name, self.flow, self.limit
-        twin._steps, twin._position, twin._over = self._steps, self._position, self._over
-        twin._top, twin._checks, twin._on_over = self._top, self._checks, self._on_over
-        twin.frame = twin._frame_of_step if self._top is None else twin._frame_on_top
-        twin._forget()
-        return twin
-
-
-class _PythonDriver(_Loop[S, A]):
-    """:class:`Driver`'s words on the pure-Python loop, whichever path ``Driver`` takes (see ``_python_twin``)."""
-
-    __slots__ = ("flow", "name")
-
-    flow: Flow
 
 
 class Driven(Game[StateT, ActionT, OptionsT]):

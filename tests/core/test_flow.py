@@ -10,7 +10,7 @@ import pytest
 
 from tabletop_core.conformance import check_game
 from tabletop_core.errors import TabletopError
-from tabletop_core.fastcopy import COMPILED, replace
+from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Automatic, Chance, Driver, Flow, Frame, Pending, Phase, Position, pending_top
 from tabletop_core.spec import CHANCE, TERMINAL
 from tests.core.flowgame import DRIVER, GAME, Choose, Pick, ResolveOrRest
@@ -115,18 +115,7 @@ def _position(state: _Dice) -> Position:
     return Position(1, "play", ("roll", "tally", "spin")[state.step])
 
 
-#: The driver's loop is compiled where the C accelerator is built; every driver test runs on it and on the same
-#: loop in Python (``Driver._python_twin``), which is what runs without the accelerator.
-LOOPS = ["compiled", "python"] if COMPILED else ["python"]
-
-
-@pytest.fixture(params=LOOPS)
-def loop(request: pytest.FixtureRequest) -> str:
-    kind: str = request.param
-    return kind
-
-
-def _driver(loop: str = "compiled", **kw: Any) -> Any:
+def _driver(**kw: Any) -> Any:
     args: dict[str, Any] = {
         "position": _position,
         "over": lambda s: s.total >= 4,
@@ -135,11 +124,11 @@ def _driver(loop: str = "compiled", **kw: Any) -> Any:
     driver: Driver[_Dice, int] = Driver(
         "dice", _FLOW, {("play", "roll"): _Roll(), ("play", "tally"): _Tally(), ("play", "spin"): _Spin()}, **args
     )
-    return driver._python_twin() if loop == "python" else driver
+    return driver
 
 
-def test_driver_runs_automatic_frames_until_chance_and_stops_at_the_end(loop: str) -> None:
-    driver = _driver(loop)
+def test_driver_runs_automatic_frames_until_chance_and_stops_at_the_end() -> None:
+    driver = _driver()
     state = driver.apply(_Dice(), 2)
     assert state == _Dice(2, 0, ("roll 2", "tally"))
     assert driver.current_player(state) == CHANCE
@@ -153,7 +142,7 @@ def test_driver_runs_automatic_frames_until_chance_and_stops_at_the_end(loop: st
     assert driver.legal_actions(end) == () and driver.chance_outcomes(end) == () and not driver.is_legal(end, 1)
 
 
-def test_driver_end_checks_run_in_declared_order_before_every_frame(loop: str) -> None:
+def test_driver_end_checks_run_in_declared_order_before_every_frame() -> None:
     seen: list[str] = []
 
     def first(state: _Dice) -> _Dice | None:
@@ -164,7 +153,7 @@ def test_driver_end_checks_run_in_declared_order_before_every_frame(loop: str) -
         seen.append("second")
         return replace(state, log=(*state.log, "second")) if state.total == 3 else None
 
-    driver = _driver(loop, end_checks=(first, second))
+    driver = _driver(end_checks=(first, second))
     state = driver.run(_Dice(3, 1))
     # The first check fired and the round of checks started again (the game was over: no frame ran); the second
     # never saw total == 3.
@@ -177,28 +166,27 @@ def test_driver_end_checks_run_in_declared_order_before_every_frame(loop: str) -
     assert seen == ["first", "second", "first", "second"]
 
 
-def test_driver_on_over_tidies_the_finished_state_idempotently(loop: str) -> None:
-    driver = _driver(loop, on_over=lambda s: replace(s, log=()))
+def test_driver_on_over_tidies_the_finished_state_idempotently() -> None:
+    driver = _driver(on_over=lambda s: replace(s, log=()))
     end = driver.run(_Dice(5, 1, ("junk",)))
     assert end == _Dice(5, 1, ())
     assert driver.run(end) == end
 
 
-def test_driver_loop_guard_names_the_game_the_position_and_the_frame(loop: str) -> None:
-    driver = _driver(loop, limit=50)
+def test_driver_loop_guard_names_the_game_the_position_and_the_frame() -> None:
+    driver = _driver(limit=50)
     with pytest.raises(TabletopError, match=r"dice: the rules did not come to rest after 50") as info:
         driver.run(_Dice(0, 2))
     message = str(info.value)
     assert "play/spin, round 1" in message and "frame _Spin()" in message
 
 
-def test_driver_refuses_steps_outside_the_flow_and_reports_missing_frames(loop: str) -> None:
+def test_driver_refuses_steps_outside_the_flow_and_reports_missing_frames() -> None:
     with pytest.raises(ValueError, match=r"\('play', 'nope'\)"):
         Driver("dice", _FLOW, {("play", "nope"): _Tally()}, position=_position, over=lambda s: False)
     with pytest.raises(ValueError, match="limit"):
-        _driver(loop, limit=0)
+        _driver(limit=0)
     sparse: Any = Driver("dice", _FLOW, {("play", "roll"): _Roll()}, position=_position, over=lambda s: False)
-    sparse = sparse._python_twin() if loop == "python" else sparse
     with pytest.raises(TabletopError, match="no frame declared for step play/tally"):
         sparse.run(_Dice(0, 1))
     with pytest.raises(TabletopError, match="no frame declared for step play/spin"):

@@ -291,6 +291,6 @@ def test_unrests_driver_raises_the_cores_error_on_a_loop(monkeypatch: pytest.Mon
     kind = type(flow.DRIVER.frame(state))
     monkeypatch.setattr(kind, "waits", False)
     monkeypatch.setattr(kind, "auto", lambda self, s: s)
-    for driver in (flow.DRIVER, _core_driver(), flow.DRIVER._python_twin()):
+    for driver in (flow.DRIVER, _core_driver()):
         with pytest.raises(TabletopError, match=r"^unrest: the rules did not come to rest after \d+ automatic steps"):
             driver.run(state)

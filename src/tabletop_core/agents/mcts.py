@@ -93,7 +93,6 @@ import numpy as np
 from tabletop_core.agent import choose_action
 from tabletop_core.chance import outcome_at
 from tabletop_core.errors import TabletopError
-from tabletop_core.fastcopy import _speedups
 from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.spec import CHANCE, TERMINAL, Information
 
@@ -633,25 +632,16 @@ class MCTSAgent:
         return mean + self._exploration(node, scale) * math.sqrt(math.log(node.avail[action]) / n)
 
     def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
-        current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
-        chance_outcomes, policy, draws = game.chance_outcomes, self.policy, self._draws
-        uniform = type(policy) is RandomRollout  # its move inline, from the block of draws, without the call
-        if uniform and _speedups is not None:
-            # The same playout in C: the same draws in the same order, so the same search for a seed.
-            state = _speedups.rollout(
-                current_player, legal_actions, chance_outcomes, apply, draws, state, self.rollout_limit
-            )
-        else:
-            state = self._rollout_python(game, state, rng)
-        if current_player(state) == TERMINAL:
+        state = self._playout(game, state, rng)
+        if game.current_player(state) == TERMINAL:
             return tuple(game.returns(state))
         if self.evaluate is not None:
             return tuple(self.evaluate(game, state))
         return tuple(game.returns(state))
 
-    def _rollout_python(self, game: Any, state: Any, rng: np.random.Generator) -> Any:
+    def _playout(self, game: Any, state: Any, rng: np.random.Generator) -> Any:
         """Up to ``rollout_limit`` actions of the rollout policy from ``state``, stopping at the end; the state
-        reached (what :func:`tabletop_core._speedups.rollout` does in C for the uniform policy)."""
+        reached."""
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked
         chance_outcomes, policy, draws = game.chance_outcomes, self.policy, self._draws
         uniform = type(policy) is RandomRollout  # its move inline, from the block of draws, without the call
@@ -675,8 +665,7 @@ class MCTSAgent:
                 legal = legal_actions(state)
                 n = len(legal)
                 x = (buf.pop() if buf else (buf := draws.refill()).pop()) * n
-                # int(x) folded into [0, n), as the compiled rollout does: a duck-typed generator's draw may be
-                # negative, too large or NaN
+                # int(x) folded into [0, n): a duck-typed generator's draw may be negative, too large or NaN
                 action = legal[int(x) if 0.0 <= x < n else (n - 1 if x >= n else 0)]
             else:
                 action = policy(game, state, actor, legal_actions(state), rng)

@@ -94,8 +94,7 @@ def _over(state: UnrestState) -> bool:
     return state.winner >= 0
 
 
-# The core driver, as every game has it: with the compiled loop (``tabletop_core._speedups.DriverLoop``) it runs
-# Unrest's frames in fewer instructions than the loop Unrest once wrote for itself (docs/performance.md).
+# The core driver, as every game has it.
 DRIVER: Driver[UnrestState, Action] = Driver(
     "unrest", FLOW, STEPS, position=attrgetter("pos"), top=pending_top, over=_over
 )
