@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray,server,design
 
-.PHONY: load demo test test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: load demo test test-asan test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,23 @@ docs: $(VENV)/.installed-docs
 ## C compiler runs; make test runs a part of it: the driver and the conformance tests of every game)
 test-pure: $(VENV)/.installed-test
 	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2
+
+## test-asan: the C accelerator built with AddressSanitizer and UBSan (into build/asan, a copy of src/) runs its
+## own tests, the thread and hostile-object crash tests and every game's conformance tests; run it before C lands
+ASAN_DIR := build/asan
+ASAN_TESTS := tests/core/test_speedups.py tests/core/test_accelerator_crashes.py tests/core/test_fastcopy.py \
+	tests/unrest/test_conformance.py tests/unbroken/test_conformance.py tests/runebound_coop/test_conformance.py
+test-asan: $(VENV)/.installed-test
+	rm -rf $(ASAN_DIR) && mkdir -p $(ASAN_DIR) && cp -r src $(ASAN_DIR)/src
+	rm -f $(ASAN_DIR)/src/tabletop_core/_speedups*.so
+	gcc -shared -fPIC -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		-Wall -Werror -DSOURCE_DIGEST="\"$$(sha256sum src/tabletop_core/_speedups.c | cut -d' ' -f1)\"" \
+		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')" \
+		src/tabletop_core/_speedups.c \
+		-o $(ASAN_DIR)/src/tabletop_core/_speedups$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+	PYTHONPATH=$(ASAN_DIR)/src LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" \
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		TABLETOP_EXPECT_ASAN=1 $(BIN)/python -m pytest -p no:cacheprovider -q -o addopts="" $(ASAN_TESTS)
 
 ## fuzz: the fuzz suite of tests/fuzz for minutes (40 times the examples of make test, longer playouts)
 fuzz: $(VENV)/.installed-test
@@ -111,4 +128,4 @@ balance: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.balance --games 1000 --out docs/balance $(BALANCE_ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site build

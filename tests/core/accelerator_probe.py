@@ -164,7 +164,52 @@ def bad_draws(name: str) -> object:
     return moves
 
 
-MODES = {"hostile_eq": hostile_eq, "threads": threads, "deep": deep, "bad_draws": bad_draws}
+def _episodes(env: Any, seed: int) -> list[Any]:
+    """Three seeded episodes of a Gymnasium environment, its moves picked from the legal ids by a seeded rng."""
+    rng = np.random.default_rng(seed)
+    seen: list[Any] = []
+    for k in range(3):
+        _, info = env.reset(seed=seed + 100 * k)
+        total = 0.0
+        for _ in range(2000):
+            legal = np.flatnonzero(info["action_mask"])
+            _, reward, terminated, truncated, info = env.step(int(legal[int(rng.integers(len(legal)))]))
+            total += float(reward)
+            if terminated or truncated:
+                break
+        seen.append(round(total, 9))
+    return seen
+
+
+def gym_threads(name: str) -> object:
+    """Eight Gymnasium environments of one game, one per thread, switching as often as the runtime lets."""
+    from tabletop_core.adapters.gymnasium import TabletopEnv
+
+    sys.setswitchinterval(1e-6)
+    results: dict[int, Any] = {}
+
+    def run(seed: int) -> None:
+        try:
+            results[seed] = _episodes(TabletopEnv(name), seed)
+        except Exception as exc:  # reported, not raised: the parent compares the lists
+            results[seed] = f"{type(exc).__name__}: {exc}"
+
+    workers = [threading.Thread(target=run, args=(seed,)) for seed in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    single = {seed: _episodes(TabletopEnv(name), seed) for seed in range(8)}
+    return {"same_as_one_thread": results == single, "errors": [r for r in results.values() if isinstance(r, str)]}
+
+
+MODES = {
+    "hostile_eq": hostile_eq,
+    "threads": threads,
+    "deep": deep,
+    "bad_draws": bad_draws,
+    "gym_threads": gym_threads,
+}
 
 if __name__ == "__main__":
     mode, arg = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""

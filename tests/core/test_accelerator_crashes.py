@@ -59,3 +59,9 @@ def test_rollout_draws_outside_the_unit_interval_pick_the_same_moves_on_both_pat
 def test_eight_threads_sharing_one_game_play_as_one_thread_on_both_paths(name: str) -> None:
     for pure in (False, True):
         assert _probe("threads", name, pure=pure) == {"same_as_one_thread": True, "errors": []}
+
+
+def test_eight_gymnasium_environments_in_threads_play_as_one_thread_on_both_paths() -> None:
+    pytest.importorskip("gymnasium")
+    for pure in (False, True):
+        assert _probe("gym_threads", "unbroken", pure=pure) == {"same_as_one_thread": True, "errors": []}
