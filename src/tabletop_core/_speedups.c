@@ -629,7 +629,12 @@ eq_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject
             Py_DECREF(result);
             return NULL;
         }
+        /* strong references across the comparison: a field's __eq__ is Python code, and could rebind the slots */
+        Py_INCREF(a);
+        Py_INCREF(b);
         Py_SETREF(result, PyObject_RichCompare(a, b, Py_EQ));
+        Py_DECREF(a);
+        Py_DECREF(b);
         if (result == NULL) {
             return NULL;
         }

@@ -130,6 +130,39 @@ def deep(_: str) -> object:
     return seen
 
 
+@accelerate
+@attrs.frozen
+class Pair:
+    left: Any
+    right: Any
+
+
+class Rebinder:
+    """A field value whose ``__eq__`` rebinds the fields of the values being compared, dropping itself."""
+
+    def __init__(self, owner: list[Any]) -> None:
+        self.owner = owner
+        self.payload = [object() for _ in range(100)]
+
+    def __eq__(self, other: object) -> bool:
+        for pair in self.owner:
+            object.__setattr__(pair, "left", None)  # the last references to both compared values go
+        self.owner.clear()
+        junk = [[object() for _ in range(100)] for _ in range(200)]  # reuse the freed memory
+        del junk
+        return True
+
+    __hash__ = object.__hash__
+
+
+def rebind(_: str) -> object:
+    """Compare two values whose first fields' ``__eq__`` rebinds those very fields mid-comparison."""
+    owner: list[Any] = []
+    a, b = Pair(Rebinder(owner), 1), Pair(Rebinder(owner), 1)
+    owner.extend((a, b))
+    return [a == b, a.left, b.left]
+
+
 class BadDraws:
     """A duck-typed generator whose draws fall outside [0, 1)."""
 
@@ -209,6 +242,7 @@ MODES = {
     "deep": deep,
     "bad_draws": bad_draws,
     "gym_threads": gym_threads,
+    "rebind": rebind,
 }
 
 if __name__ == "__main__":

@@ -35,6 +35,10 @@ def _probe(mode: str, arg: str, *, pure: bool) -> Any:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     if pure:
         assert report["compiled"] is False  # the variable really turned the accelerator off
+    else:
+        from tabletop_core.fastcopy import COMPILED
+
+        assert report["compiled"] is COMPILED  # a stale build would put both sides on the pure path
     return report["result"]
 
 
@@ -46,6 +50,10 @@ def test_an_action_whose_eq_reenters_the_game_is_refused_on_both_paths(name: str
 def test_hashing_and_comparing_deep_nesting_raises_recursion_error_on_both_paths() -> None:
     expected = ["RecursionError", "RecursionError"]
     assert _probe("deep", "", pure=False) == _probe("deep", "", pure=True) == expected
+
+
+def test_a_field_whose_eq_rebinds_the_compared_fields_is_compared_safely_on_both_paths() -> None:
+    assert _probe("rebind", "", pure=False) == _probe("rebind", "", pure=True) == [True, None, None]
 
 
 @pytest.mark.parametrize("name", GAMES)
