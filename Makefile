@@ -81,9 +81,11 @@ fuzz: $(VENV)/.installed-test
 playthroughs: $(VENV)/.installed-test
 	$(BIN)/python -m tests.adapters.playthroughs.record
 
-## bench: speed benchmarks (not part of make test), simulation throughput included
+## bench: speed benchmarks (not part of make test): every game beside OpenSpiel's Kuhn poker, each compiled part of
+## the C accelerator against its pure twin (a part under 1.25x is named), simulation throughput
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.run --json bench.json
+	$(BIN)/python -m benchmarks.accelerator --json bench-accelerator.json
 	$(BIN)/python -m benchmarks.simulation
 
 ## odds-bench: CPU seconds of runebound_coop.odds for Elian vs the Sorcerer over 10 rounds, with its answer's bits

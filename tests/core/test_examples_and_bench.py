@@ -19,6 +19,7 @@ from benchmarks.run import RATE_COLUMNS, Subject, Work, _measure
 from benchmarks.run import main as bench_main
 from benchmarks.soak import main as soak_main
 from benchmarks.soak import soak
+from tabletop_core.fastcopy import COMPILED
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
@@ -283,3 +284,26 @@ def test_fixed_work_plays_its_steps_then_its_searches(name: str, capsys: pytest.
     assert fixed_run(name, 50) == (50, 0)
     assert fixed_main([name, "40", "--searches", "1"]) == 0
     assert capsys.readouterr().out == f"{name}: 40 steps, 1 searches\n"
+
+
+@pytest.mark.skipif(not COMPILED, reason="the package was built without its C accelerator")
+def test_the_accelerator_benchmark_times_every_compiled_part_against_attrs_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from benchmarks.accelerator import GAMES, PARTS, THRESHOLD, _work, accelerated_values
+    from benchmarks.accelerator import main as accelerator_main
+
+    # The work compared is the same work: each pure piece builds, hashes and compares what the compiled one does.
+    values = accelerated_values("unrest", steps=60)
+    assert {type(v).__name__ for v in values} >= {"UnrestState", "Position"}
+    for part, (compiled, pure) in _work(values).items():
+        assert compiled() == pure() or part == "hash", part
+    out = tmp_path / "acc.json"
+    assert (
+        accelerator_main(["--no-games", "--seconds", "0.02", "--slice", "0.01", "--repeat", "1", "--json", str(out)])
+        == 0
+    )
+    result = json.loads(out.read_text())
+    assert result["threshold"] == THRESHOLD and set(result["parts"]) == set(GAMES)
+    assert all(set(row) == set(PARTS) and all(r > 0 for r in row.values()) for row in result["parts"].values())
+    assert "parts under 1.25x:" in capsys.readouterr().out
