@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop_core.analysis.study import dumps, study_from_json, summarize
+from tabletop_core.files import atomic_write_text, atomic_writer
 
 __all__ = ["PLOTS", "markdown", "rewrite_report", "write_plots", "write_report"]
 
@@ -511,10 +512,10 @@ def write_report(
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "analysis.json").write_text(dumps(result), encoding="utf-8")
+    atomic_write_text(out / "analysis.json", dumps(result))
     paths = [out / "analysis.json"]
     if traces:
-        with (out / "games.jsonl").open("w", encoding="utf-8") as fh:
+        with atomic_writer(out / "games.jsonl") as fh:
             for t in traces:
                 fh.write(json.dumps(t, sort_keys=True) + "\n")
         paths.append(out / "games.jsonl")
@@ -525,29 +526,85 @@ def write_report(
     text = markdown(result, plots, reading, traces=bool(traces))
     if not plots:
         text += "\n(No plots: matplotlib is not installed; pip install 'tabletop-rules[plot]'.)\n"
-    (out / "report.md").write_text(text, encoding="utf-8")
+    atomic_write_text(out / "report.md", text)
     paths += [out / p for p in plots] + [out / "report.md"]
     return paths
 
 
-def rewrite_report(folder: str | Path, *, reading: str = "", traces: bool = True) -> list[Path]:
+#: The largest ``analysis.json`` and ``games.jsonl`` :func:`rewrite_report` reads.
+MAX_ANALYSIS_BYTES, MAX_TRACES_BYTES = 64 << 20, 1 << 30
+
+
+def rewrite_report(
+    folder: str | Path,
+    *,
+    reading: str = "",
+    traces: bool = True,
+    game: str | None = None,
+    restrictions: str = "",
+    allow_import: bool = False,
+) -> list[Path]:
     """Recompute a report from the ``analysis.json`` and ``games.jsonl`` in ``folder`` without playing a game.
 
     The numbers are recomputed from the traces by the current statistics; the wall time stays the one measured
     when the games were played. ``traces=False`` removes ``games.jsonl`` afterwards.
 
+    What the files name resolves against what is installed, as for every file the project reads: the study's game
+    must be an installed game unless it is ``game`` (a name the caller typed, which may be ``module:ATTR``), its
+    restriction hook is loaded only when it is ``restrictions`` (again the caller's), and its agents import a class
+    by module path only with ``allow_import`` (``allow_import`` in the file itself counts for nothing).
+
     Raises:
-        OSError: when either file is missing.
-        OptionError: when the traces are not the games of the study in ``analysis.json``.
+        StateFormatError: when either file is missing, not a bounded regular file or not the JSON of a study, or
+            names a game or a hook the caller did not give.
+        OptionError: when the traces are not the games of the study in ``analysis.json``, or an agent names a
+            class by module path without ``allow_import``.
     """
-    import json
+    import attrs
+
+    from tabletop_core.agents.specs import parse_agent_spec
+    from tabletop_core.errors import OptionError, StateFormatError
+    from tabletop_core.files import open_regular, read_regular
+    from tabletop_core.registry import is_installed_game
+    from tabletop_core.serialize import parse_json
+
+    def refused(path: str, problem: str) -> Exception:
+        return StateFormatError(f"{path}: {problem}")
 
     out = Path(folder)
-    old = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
+    plan = out / "analysis.json"
+    old = parse_json(read_regular(plan, max_bytes=MAX_ANALYSIS_BYTES, error=refused), max_bytes=MAX_ANALYSIS_BYTES)
+    try:
+        study = attrs.evolve(study_from_json(old["study"]), allow_import=allow_import)
+        seconds = float(old["seconds"])
+    except (TypeError, KeyError, ValueError, AttributeError) as exc:
+        raise StateFormatError(f"{plan}: not the analysis.json of a study ({exc})") from None
+    if study.game != game and not is_installed_game(study.game):
+        raise StateFormatError(
+            f"{plan}: names no installed game ({study.game!r}); a module path is loaded only when the command line "
+            "names it as the game"
+        )
+    for spec in (*study.agents, *study.ladder):  # resolved against the installed agents before anything is read
+        parse_agent_spec(spec, allow_import=allow_import)
+    if study.restrictions and study.restrictions != restrictions:
+        raise StateFormatError(
+            f"{plan}: names the restriction hook {study.restrictions!r}, which is imported only when the command line "
+            "gives it (--restrictions)"
+        )
     games = out / "games.jsonl"
-    lines = [json.loads(line) for line in games.read_text(encoding="utf-8").splitlines() if line.strip()]
-    result = summarize(study_from_json(old["study"]), lines)
-    result["seconds"] = old["seconds"]
+    lines = []
+    with open_regular(games, max_bytes=MAX_TRACES_BYTES, error=refused) as fh:
+        for number, raw in enumerate(fh, 1):
+            if raw.strip():
+                try:
+                    lines.append(parse_json(raw))
+                except StateFormatError as exc:
+                    raise StateFormatError(f"{games}: line {number}: {exc}") from None
+    try:
+        result = summarize(study, lines)
+    except (TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise OptionError(f"{games}: these traces are not the games of the study in {plan.name} ({exc})") from None
+    result["seconds"] = seconds
     paths = write_report(result, out, traces=lines if traces else (), reading=reading)
     if not traces:
         games.unlink()

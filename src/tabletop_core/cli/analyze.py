@@ -10,6 +10,9 @@ from typing import Any, TextIO
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, parse_options
 from tabletop_core.errors import OptionError
 
+#: The largest ``--reading`` file read (a page of Markdown).
+MAX_READING_BYTES = 1 << 20
+
 
 def _budgets(text: str) -> tuple[int, ...]:
     try:
@@ -88,11 +91,21 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     reading = ""
     if args.reading is not None:
-        reading = args.reading.read_text(encoding="utf-8")
+        from tabletop_core.files import read_regular
+
+        reading = read_regular(args.reading, max_bytes=MAX_READING_BYTES).decode("utf-8", "replace")
     if args.rewrite:
         from tabletop_core.analysis.report import rewrite_report
 
-        paths = rewrite_report(args.out, reading=reading, traces=not args.no_traces)
+        # What analysis.json names is trusted only as far as this command line repeats it (see rewrite_report).
+        paths = rewrite_report(
+            args.out,
+            reading=reading,
+            traces=not args.no_traces,
+            game=args.game,
+            restrictions=args.restrictions,
+            allow_import=bool(args.allow_import_agent),
+        )
         if not args.quiet:
             out.write(f"rewrote {', '.join(p.name for p in paths)} in {args.out}\n")
         return 0

@@ -150,7 +150,14 @@ def write_or_rescue(path: str, text: str, say: Callable[[str], object], what: st
         failure = exc.strerror or str(exc)
     say(f"cannot write {what} to {path}: {failure}")
     name = Path(path).name or "tabletop-game.json"
-    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+    tried: list[str] = []
+    places: tuple[Callable[[], str | os.PathLike[str]], ...] = (Path.cwd, tempfile.gettempdir)
+    for where in places:
+        try:
+            folder = Path(where())
+        except OSError:  # a working folder since removed, or no temporary folder takes a file (a full disk)
+            continue
+        tried.append(str(folder))
         rescue = free_name(folder / name)
         try:
             atomic_write_text(rescue, text)
@@ -158,7 +165,7 @@ def write_or_rescue(path: str, text: str, say: Callable[[str], object], what: st
             continue
         say(f"{what} written to {rescue} instead")
         return str(rescue)
-    say(f"{what} could not be written anywhere (tried {Path.cwd()} and {tempfile.gettempdir()})")
+    say(f"{what} could not be written anywhere (tried {' and '.join(tried) or 'no usable folder'})")
     return ""
 
 

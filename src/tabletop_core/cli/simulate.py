@@ -10,6 +10,10 @@ from typing import Any, TextIO
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, non_negative, parse_options, positive
 from tabletop_core.errors import OptionError
 
+#: The most games one run may plan (seatings x --games): ``report`` reads ``games.jsonl`` up to 4 GiB
+#: (:data:`tabletop_core.simulation.runner.MAX_RESULTS_BYTES`), about ten million lines of a few hundred bytes.
+MAX_PLANNED_GAMES = 10_000_000
+
 HELP_AGENT = (
     "SEAT=SPEC fixes an agent to a seat (an index, player N or a seat name, e.g. 1=heuristic); a bare SPEC joins the "
     "pool that rotates through the other seats (more agents than seats: a league). SPEC: random, first, heuristic, "
@@ -30,8 +34,8 @@ def add_parser(sub: Any) -> None:
         "--workers",
         type=positive,
         default=1,
-        help="worker processes, or Ray CPUs (default 1; no more are started than the games or, on this machine, "
-        "the CPUs can use)",
+        help="worker processes, or Ray CPUs (default 1; more than the planned games is refused; on this machine no "
+        "more are started than the CPUs or the games left can use)",
     )
     sim.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
     sim.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
@@ -137,6 +141,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         allow_import=allow,
     )
     total = len(sim.tasks())
+    # Plans no folder can hold, and workers with nothing to do, are refused before a file is touched.
+    if total > MAX_PLANNED_GAMES:
+        raise OptionError(
+            f"--games {args.games}: {len(sim.seatings)} seating(s) x {args.games} = {total} games, more than one "
+            f"results folder holds (at most {MAX_PLANNED_GAMES}); plan fewer games"
+        )
+    if args.workers > total:
+        raise OptionError(
+            f"--workers {args.workers}: more workers than the {total} games planned; give at most {total}"
+        )
     workers = usable_workers(args.workers, total, backend=args.backend, address=args.address)
     if workers < args.workers:
         sys.stderr.write(
