@@ -2,11 +2,15 @@
 
 Ids come from declared action spaces (each class's ``FIELD_RANGES``, laid out in order by the core
 :class:`~tabletop_core.actions.ActionSpace`). Decision ids (:data:`DECISIONS`, ``range(NUM_ACTIONS)``): verbs ``Act``
-0-15, ``Pick`` 16-31, ``Craft`` 32-35, ``Attack`` 36-43, ``Use`` 44-75, ``Respond`` 76-91, ``Eat`` 92-99. Chance
-outcome ids (``range(MAX_CHANCE)``): ``Die`` face-1 at a roll, ``DrawCard`` the card's index in the pack at a draw.
+0-15, ``Pick`` 16-31 (options 0-15), ``Craft`` 32-35, ``Attack`` 36-43, ``Use`` 44-75, ``Respond`` 76-91, ``Eat``
+92-99, then ``Pick`` again 100-403 (options 16-319: only an Exploration offers that many, one per revealed card,
+and the deck holds at most ``MAX_DECK`` cards). Chance outcome ids (``range(MAX_CHANCE)``): ``Die`` face-1 at a
+roll, ``DrawCard`` the card's index in the pack at a draw.
 
->>> action_id(Act(EXPLORE)), action_id(Attack(1)), action_id(Eat(2))
-(1, 37, 94)
+>>> action_id(Act(EXPLORE)), action_id(Attack(1)), action_id(Eat(2)), action_id(Pick(15)), action_id(Pick(16))
+(1, 37, 94, 31, 100)
+>>> decision_from_id(100)
+Pick(i=16)
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any, ClassVar
 import attrs
 
 from tabletop_core.actions import ActionSpace
-from unbroken.content.loader import MAX_ENCOUNTERS
+from unbroken.content.loader import MAX_DECK, MAX_ENCOUNTERS
 
 __all__ = [
     "CARD_OUTCOMES",
@@ -30,6 +34,7 @@ __all__ = [
     "FOCUS",
     "INSPIRATION",
     "MAX_CHANCE",
+    "MAX_PICKS",
     "NUM_ACTIONS",
     "ORIENTEER",
     "PASS",
@@ -69,8 +74,11 @@ VERBS = (
     "resolve",
     "pass",
 )
-#: How many ids each decision class holds (more than it accepts leaves ids free for later verbs).
+#: How many ids each decision class holds (more than it accepts leaves ids free for later verbs); ``PICK_IDS``: the
+#: picks of the first block (every choice but an Exploration's offers fewer options).
 VERB_IDS, PICK_IDS, CRAFT_IDS, ATTACK_IDS, USE_IDS, RESPOND_IDS, EAT_IDS = 16, 16, 4, 8, 32, 16, 8
+#: Every pick: one per card an Exploration can reveal (the whole deck); those past ``PICK_IDS`` have ids at the end.
+MAX_PICKS = MAX_DECK
 MAX_CHANCE = MAX_ENCOUNTERS
 
 
@@ -89,11 +97,15 @@ class Act:
 
 @attrs.frozen
 class Pick:
-    """Choose option ``i`` (a revealed encounter, a skill, a branch of an effect)."""
+    """Choose option ``i`` (a revealed encounter, a skill, a branch of an effect, which Effort pays).
+
+    Options 0-15 have the ids 16-31; options 16 and on (a revealed encounter past the 16th) the ids of
+    :class:`_LatePick`, at the end of :data:`DECISIONS` (``action_id`` and ``decision_from_id`` translate).
+    """
 
     TAG: ClassVar[str] = "unbroken.pick"
     FIELD_RANGES: ClassVar = (("i", range(PICK_IDS)),)
-    i: int = attrs.field(validator=_below(PICK_IDS))
+    i: int = attrs.field(validator=_below(MAX_PICKS))
 
 
 @attrs.frozen
@@ -159,17 +171,27 @@ class DrawCard:
     index: int = attrs.field(validator=_below(MAX_CHANCE))
 
 
+@attrs.frozen
+class _LatePick:
+    """The id block of ``Pick(i)`` for ``i`` from ``PICK_IDS`` on (never an action itself: ``Pick(i)`` is)."""
+
+    FIELD_RANGES: ClassVar = (("i", range(PICK_IDS, MAX_PICKS)),)
+    i: int
+
+
 Action = Act | Pick | Craft | Attack | Use | Respond | Eat | Die | DrawCard
 
 #: The decisions' ids, in this order (records store ids: append new classes at the end).
-DECISIONS: ActionSpace[Action] = ActionSpace((Act, Pick, Craft, Attack, Use, Respond, Eat), name="unbroken decisions")
+DECISIONS: ActionSpace[Action | _LatePick] = ActionSpace(
+    (Act, Pick, Craft, Attack, Use, Respond, Eat, _LatePick), name="unbroken decisions"
+)
 #: A roll's outcomes: the face minus 1.
 DIE_OUTCOMES: ActionSpace[Action] = ActionSpace((Die,), name="unbroken die faces")
 #: A draw's outcomes: the card's index in the pack.
 CARD_OUTCOMES: ActionSpace[Action] = ActionSpace((DrawCard,), name="unbroken cards")
 NUM_ACTIONS = DECISIONS.size
-PICK_BASE, CRAFT_BASE, ATTACK_BASE, USE_BASE, RESPOND_BASE, EAT_BASE = (
-    DECISIONS.base(c) for c in (Pick, Craft, Attack, Use, Respond, Eat)
+PICK_BASE, CRAFT_BASE, ATTACK_BASE, USE_BASE, RESPOND_BASE, EAT_BASE, LATE_PICK_BASE = (
+    DECISIONS.base(c) for c in (Pick, Craft, Attack, Use, Respond, Eat, _LatePick)
 )
 
 
@@ -179,9 +201,12 @@ def action_id(action: Action) -> int:
         return DIE_OUTCOMES.id_of(action)
     if isinstance(action, DrawCard):
         return CARD_OUTCOMES.id_of(action)
+    if type(action) is Pick and action.i >= PICK_IDS:
+        return LATE_PICK_BASE + action.i - PICK_IDS
     return DECISIONS.id_of(action)
 
 
 def decision_from_id(i: int) -> Action:
     """The decision with id ``i`` (raises ``IllegalActionError``, a ``ValueError``, when out of range or reserved)."""
-    return DECISIONS.from_id(i)
+    action = DECISIONS.from_id(i)
+    return Pick(action.i) if isinstance(action, _LatePick) else action

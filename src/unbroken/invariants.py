@@ -18,7 +18,8 @@ from typing import Any
 import attrs
 
 from tabletop_core.components import Pile
-from unbroken.actions import NUM_ACTIONS, PICK_IDS, RESPOND_IDS
+from tabletop_core.errors import StateFormatError, TabletopError
+from unbroken.actions import MAX_PICKS, NUM_ACTIONS, PICK_IDS, RESPOND_IDS
 from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES, TRIGGERS, Op
 from unbroken.rules.combat import (
@@ -39,7 +40,7 @@ from unbroken.rules.combat import (
     TurnStart,
 )
 from unbroken.rules.effects import Choose, EffectRoll, Exec
-from unbroken.rules.payment import PayChoice
+from unbroken.rules.payment import Decide, PayChoice
 from unbroken.rules.skills import DrawSkills, SkillKeep
 from unbroken.rules.travel import (
     DrawEncounters,
@@ -52,7 +53,7 @@ from unbroken.rules.travel import (
 )
 from unbroken.rules.triggers import Cand, Fire, Trig
 from unbroken.setup import EasyRoll, SetupStep
-from unbroken.state import CAPS, FLOW, LAST_LEVEL, MAX_USES, N_RESOURCES, SE, State
+from unbroken.state import CAPS, FLOW, LAST_LEVEL, MAX_USES, N_RESOURCES, SE, TIME, State
 
 __all__ = ["validate_state"]
 
@@ -76,17 +77,28 @@ def validate_state(state: State) -> None:
 
     Raises:
         ContentError: the game's pack (name and SHA-256) is not one this process was given.
-        ValueError: naming the first broken invariant and the value that breaks it.
+        StateFormatError: (a ``ValueError``) naming the first broken invariant and the value that breaks it.
     """
     _check_pack_file(state)
-    pack = state.pack
-    _check_position(state)
-    _check_numbers(state)
-    _check_cards(state, pack)
-    _check_combat(state, pack)
-    _check_frames(state, pack)
-    if state.outcome == 0:  # a death mid-exploration ends the game with the card in no place
-        _check_conservation(state, pack)
+    try:
+        pack = state.pack
+        _check_position(state)
+        _check_numbers(state)
+        _check_cards(state, pack)
+        _check_combat(state, pack)
+        _check_frames(state, pack)
+        if state.outcome == 0:  # a death mid-exploration ends the game with the card in no place
+            _check_conservation(state, pack)
+    except TabletopError:
+        raise
+    except ValueError as exc:
+        raise StateFormatError(f"unbroken: invalid state at {_where(state)}: {exc}") from exc
+
+
+def _where(state: State) -> str:
+    """Where the state stands, for messages (read without trusting it)."""
+    pos = state.pos
+    return f"Level {pos.round} {pos.phase}/{pos.step}"
 
 
 def _check_pack_file(state: State) -> None:
@@ -117,6 +129,10 @@ def _check_numbers(state: State) -> None:
         raise ValueError(f"Small Effort {state.amount(SE)} is negative")
     if not 0 <= state.uses <= MAX_USES:
         raise ValueError(f"Ability Uses {state.uses} is not 0..{MAX_USES}")
+    # "In each Level, you can use your Character's Abilities a number of times equal to the current Level": the
+    # uses are recharged to the next Level's number as that Level begins, so no Level holds more than its own.
+    if state.uses > state.level:
+        raise ValueError(f"Ability Uses {state.uses} on Level {state.level} (a Level gives at most its number)")
     if not 0 <= state.reveal_bonus <= MAX_TRACKER:
         raise ValueError(f"reveal bonus {state.reveal_bonus} is not 0..{MAX_TRACKER}")
 
@@ -179,7 +195,7 @@ def _check_cards(state: State, pack: Pack) -> None:
     n_enc, n_skills = len(pack.encounter_deck()), len(pack.skills)
     _check_pile(state.encounters, len(pack.encounters), n_enc, "encounter")
     _check_pile(state.skill_deck, n_skills, n_skills, "skill")
-    if len(state.revealed) > min(n_enc, PICK_IDS) or len(state.offered) > min(n_skills, PICK_IDS):
+    if len(state.revealed) > min(n_enc, MAX_PICKS) or len(state.offered) > min(n_skills, PICK_IDS):
         raise ValueError(f"{len(state.revealed)} revealed encounters, {len(state.offered)} offered skills: too many")
     _check_indices(state.revealed, len(pack.encounters), "encounter")
     _check_indices(state.offered, n_skills, "skill")
@@ -210,6 +226,10 @@ def _check_combat(state: State, pack: Pack) -> None:
         raise ValueError(f"stolen resources {c.stolen}: one count in 0..{MAX_TRACKER} per resource")
     if pos.step == "trickery" and c.started:
         raise ValueError("a battle begun while still at the trickery step")
+    # "If this is the final (Level 4) monster, remove the token from the Time Tracker": from the trackers' setting
+    # on, a Level 4 Combat Phase holds no Time (Time it would lose costs Small Effort instead).
+    if state.level == LAST_LEVEL and state.amount(TIME) != 0:
+        raise ValueError(f"Time {state.amount(TIME)} on the Time Tracker in the Level {LAST_LEVEL} Combat Phase")
 
 
 @functools.lru_cache(maxsize=8)
@@ -310,9 +330,11 @@ def _check_frame(state: State, pack: Pack, frame: object) -> None:
         raise ValueError(f"frame {frame!r} outside the Combat Phase")
     if isinstance(frame, MonsterReveal) and state.monster:
         raise ValueError(f"a monster reveal when the monster {state.monster!r} is already revealed")
-    # A pick names one of at most PICK_IDS revealed cards, so no draw may reveal more.
-    if isinstance(frame, DrawEncounters) and not 1 <= frame.n <= min(n_enc, PICK_IDS - len(state.revealed)):
-        raise ValueError(f"{frame!r}: {len(state.revealed)} revealed, at most {PICK_IDS} encounters to pick from")
+    # A pick names one of the revealed cards (at most the whole deck), so no draw may reveal more.
+    if isinstance(frame, DrawEncounters):
+        n_deck = min(sum(e.count for e in pack.encounters), MAX_PICKS)
+        if not 1 <= frame.n <= n_deck - len(state.revealed):
+            raise ValueError(f"{frame!r}: {len(state.revealed)} revealed, at most {n_deck} encounters to pick from")
     if isinstance(frame, DrawSkills) and not 1 <= frame.n <= min(len(pack.skills), PICK_IDS - len(state.offered)):
         raise ValueError(f"{frame!r}: {len(state.offered)} offered, at most {PICK_IDS} skills to pick from")
     if isinstance(frame, ExploreMode | ExploreCommitted | ExploreEnd) and not 0 <= frame.card < n_enc:
@@ -350,8 +372,10 @@ def _check_frames(state: State, pack: Pack) -> None:
     frames = state.pending.frames
     if len(frames) > MAX_FRAMES:
         raise ValueError(f"{len(frames)} pending frames (at most {MAX_FRAMES})")
-    for frame in frames:
+    for i, frame in enumerate(frames):
         _check_frame(state, pack, frame)
+        if isinstance(frame, PayChoice) and not (i and isinstance(frames[i - 1], Decide)):
+            raise ValueError(f"{frame!r} is not on the decision it pays for")
     explored = [f for f in frames if isinstance(f, ExplorePick | ExploreMode | ExploreCommitted | ExploreEnd)]
     if len(explored) > 1:
         raise ValueError(f"{len(explored)} encounters explored at once")

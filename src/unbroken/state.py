@@ -210,7 +210,10 @@ class State:
     tricked: bool = False
     pending: Pending[Frame] = attrs.field(factory=Pending)
     outcome: int = 0
-    large_first: bool = False
+    #: How the next payment covers a Small Effort shortfall, set by the ``pay`` sub-decision and used once:
+    #: ``False`` Medium Effort first, ``True`` Large Effort first, an ``int`` that much Large Effort and the rest
+    #: Medium (``unbroken.rules.resources.Cover``; a bool for the two orders, as saved games hold them).
+    large_first: bool | int = False
 
     @property
     def level(self) -> int:

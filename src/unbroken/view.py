@@ -7,14 +7,14 @@ import numpy as np
 
 from tabletop_core.tensor import TensorLayout
 from unbroken.actions import Action, Die, DrawCard, Pick
-from unbroken.content.loader import MAX_CONDITIONS, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
+from unbroken.content.loader import MAX_CONDITIONS, MAX_DECK, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
 from unbroken.notation import RES_NAMES, action_to_str
 from unbroken.rules.combat import CombatRoll, MonsterAct, MonsterReveal, monster
 from unbroken.rules.effects import EffectRoll
 from unbroken.rules.flow import DRIVER, FRAMES
 from unbroken.rules.scoring import score, title
 from unbroken.rules.skills import SkillKeep
-from unbroken.rules.travel import MAX_REVEAL, DrawEncounters, ExploreMode, ExplorePick
+from unbroken.rules.travel import DrawEncounters, ExploreMode, ExplorePick
 from unbroken.setup import EASY_RESOURCE, EasyRoll
 from unbroken.state import CAPS, FLOW, LAST_LEVEL, N_RESOURCES, RESOURCES, State
 
@@ -53,11 +53,11 @@ OBS_SHAPE = LAYOUT.shape
 #: The least value of the tensor: a lost game's ``outcome`` (every other piece is a count, a flag or a share).
 TENSOR_LOW = -1.0
 #: The greatest value of the tensor. The rules cap the die (6), the Ability Uses (4), the resources (their caps)
-#: and the cards one exploration reveals (``MAX_REVEAL``, 12), so a Reveal bonus past 12 changes no exploration
-#: unless effects take more than 2 cards back (the packs take at most 1). The counters the rules leave open (a
+#: and the cards one exploration reveals (the whole deck, at most ``MAX_DECK``), so a Reveal bonus (raised by
+#: Orienteer only while it reveals more) past that changes no exploration. The counters the rules leave open (a
 #: condition's tokens, a monster's armor and health raised by its own effects, a Reveal bonus stacked by effects)
-#: saturate here, far above any the packs reach (the largest seen in play: 8).
-TENSOR_HIGH = float(MAX_REVEAL)
+#: saturate here, far above any the packs reach (the largest seen in play, Reveal bonus aside: 8).
+TENSOR_HIGH = float(MAX_DECK)
 
 
 @attrs.frozen

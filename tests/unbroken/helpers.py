@@ -15,7 +15,7 @@ from unbroken.actions import Action, Die, DrawCard
 from unbroken.content.loader import Pack, parse_pack
 from unbroken.rules import flow
 from unbroken.rules.effects import new_combat
-from unbroken.state import FLOW, RES, Cond, State
+from unbroken.state import FLOW, LAST_LEVEL, RES, TIME, Cond, State
 
 GAME = unbroken.GAME
 
@@ -57,11 +57,14 @@ def at_prep(level: int = 1, **kw: Any) -> State:
 
 
 def at_battle(monster: str, level: int, *, advance: bool = True, **kw: Any) -> State:
-    """The start of the Battle Step against ``monster`` (trackers set), then run to the first event."""
+    """The start of the Battle Step against ``monster`` (trackers set; on Level 4, the Time token removed), then run
+    to the first event."""
     options = {k: kw.pop(k) for k in ("difficulty", "character", "pack") if k in kw}
     s = fresh(**options)
     s = attrs.evolve(s, pos=FLOW.at("combat", "battle", level), pending=Pending(), monster=monster, uses=level, **kw)
     s = attrs.evolve(s, combat=new_combat(s))
+    if level == LAST_LEVEL:
+        s = s.with_res(TIME, s.res[TIME].set(0))
     return flow.run(s) if advance else s
 
 

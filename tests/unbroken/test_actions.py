@@ -11,6 +11,7 @@ from unbroken.actions import (
     CARD_OUTCOMES,
     DIE_OUTCOMES,
     MAX_CHANCE,
+    MAX_PICKS,
     NUM_ACTIONS,
     VERBS,
     Act,
@@ -26,6 +27,7 @@ from unbroken.actions import (
     action_id,
     decision_from_id,
 )
+from unbroken.content.loader import MAX_DECK
 
 #: The id layout records were made with (the bases once typed by hand): it must never move.
 RECORDED: tuple[tuple[Callable[[int], Action], int, int], ...] = (
@@ -39,7 +41,7 @@ RECORDED: tuple[tuple[Callable[[int], Action], int, int], ...] = (
 
 
 def test_every_recorded_decision_id_round_trips() -> None:
-    assert NUM_ACTIONS == 100
+    assert NUM_ACTIONS == 404
     seen: set[int] = set()
     for cls, base, n in RECORDED:
         for i in range(n):
@@ -53,6 +55,16 @@ def test_every_recorded_decision_id_round_trips() -> None:
     assert seen == set(range(100)) - {13, 14, 15}
 
 
+def test_picks_past_the_sixteenth_take_the_ids_after_every_recorded_one() -> None:
+    # An Exploration may reveal the whole deck (at most MAX_DECK cards), one pick each: Pick(16) and on follow Eat.
+    assert MAX_PICKS == MAX_DECK == NUM_ACTIONS - 100 + 16
+    for i in (16, 17, MAX_PICKS - 1):
+        assert action_id(Pick(i)) == 100 + i - 16 and decision_from_id(100 + i - 16) == Pick(i)
+    assert {action_id(Pick(i)) for i in range(MAX_PICKS)} == set(range(16, 32)) | set(range(100, NUM_ACTIONS))
+    with pytest.raises(ValueError):
+        Pick(MAX_PICKS)
+
+
 def test_chance_outcome_ids() -> None:
     for face in range(1, 7):
         assert action_id(Die(face)) == face - 1 and DIE_OUTCOMES.from_id(face - 1) == Die(face)
@@ -60,7 +72,7 @@ def test_chance_outcome_ids() -> None:
         assert action_id(DrawCard(index)) == index and CARD_OUTCOMES.from_id(index) == DrawCard(index)
 
 
-@pytest.mark.parametrize("bad", [-1, 13, 14, 15, 100])
+@pytest.mark.parametrize("bad", [-1, 13, 14, 15, 404])
 def test_reserved_and_outside_ids_are_refused(bad: int) -> None:
     with pytest.raises(IllegalActionError):
         decision_from_id(bad)

@@ -8,7 +8,19 @@ from tabletop_core import from_json, to_json
 from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE, TERMINAL
-from unbroken.actions import DECISIONS, Act, Attack, Craft, Eat, Pick, Respond, Use, action_id
+from unbroken.actions import (
+    DECISIONS,
+    MAX_PICKS,
+    Act,
+    Attack,
+    Craft,
+    Eat,
+    Pick,
+    Respond,
+    Use,
+    action_id,
+    decision_from_id,
+)
 from unbroken.rules.flow import DRIVER
 from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, PICK, RESPOND, USE, Decide, one, upto
 
@@ -44,7 +56,7 @@ def test_legal_actions_and_legality_agree_with_the_options_everywhere() -> None:
             if decisions % 5 == 0:
                 for i in ids:
                     try:
-                        action = DECISIONS.from_id(i)
+                        action = decision_from_id(i)
                     except ValueError:  # a reserved id
                         continue
                     assert GAME.is_legal(state, action) == (action in legal), (i, state)
@@ -68,8 +80,9 @@ def test_shared_actions_past_their_ids_are_refused_as_before() -> None:
         except ValueError:
             continue
         raise AssertionError("Craft past its ids must be refused")
+    assert one(PICK, Pick, len(PICK)) == Pick(len(PICK))  # a pick past the first block (an Exploration's)
     try:
-        one(PICK, Pick, len(PICK))
+        one(PICK, Pick, MAX_PICKS)
     except ValueError:
         return
     raise AssertionError("Pick past its ids must be refused")

@@ -78,10 +78,17 @@ def test_no_payment_choice_when_it_cannot_differ() -> None:
 
 def test_player_chooses_which_higher_effort_covers_a_loss() -> None:
     """A WOUND of 3 Small Effort with 1 Small, 2 Medium and 2 Large Effort: the 2 missing may come from Medium or
-    from Large Effort, as the player chooses ("you can spend Effort of a higher category in place of ... a lower")."""
+    from Large Effort or from both, as the player chooses ("you can spend Effort of a higher category in place of
+    ... a lower")."""
     s = with_res(at_battle("hyena", 1, pack=REFERENCE, character="hunter"), se=1, me=2, le=2)
     s = roll(do(s, "skip"), 6)  # the Hyena's 6: lose 3 Small Effort
-    assert texts(s) == ["pick 0 lose 1 Small Effort, 2 Medium Effort", "pick 1 lose 1 Small Effort, 2 Large Effort"]
+    assert texts(s) == [
+        "pick 0 lose 1 Small Effort, 2 Medium Effort",
+        "pick 1 lose 1 Small Effort, 2 Large Effort",
+        "pick 2 lose 1 Small Effort, 1 Medium Effort, 1 Large Effort",
+    ]
+    split = do(s, "pick 2 lose 1 Small Effort, 1 Medium Effort, 1 Large Effort")
+    assert (split.amount(SE), split.amount(ME), split.amount(LE)) == (0, 1, 1)
     medium = do(s, "pick 0 lose 1 Small Effort, 2 Medium Effort")
     assert (medium.amount(SE), medium.amount(ME), medium.amount(LE)) == (0, 0, 2)
     large = do(s, "pick 1 lose 1 Small Effort, 2 Large Effort")

@@ -201,7 +201,8 @@ def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None, extra: lis
 
 
 def _plain_loss_ways(state: State, r: int, n: int) -> list[Res]:
-    """``resources.loss_ways`` as it was written: both plans of every slot, compared whole."""
+    """``resources.loss_ways`` the long way: both plans of every slot, compared whole, then each split between them
+    (every amount of Large Effort between the two plans')."""
     need = no_resources()
     need[r] = n
     low = _plan(state, need, False)
@@ -211,6 +212,10 @@ def _plain_loss_ways(state: State, r: int, n: int) -> list[Res]:
     ways = [resources._moved(state, low)]
     if high is not None and high != low:
         ways.append(resources._moved(state, high))
+        for large in range(state.amount(LE) - low[LE] + 1, state.amount(LE) - high[LE]):
+            split = _plan(state, need, large)
+            assert split is not None
+            ways.append(resources._moved(state, split))
     return ways
 
 
@@ -231,7 +236,7 @@ def test_a_payment_and_a_loss_of_effort_move_the_tracks_as_the_plan_of_every_slo
     for k, sampled in enumerate(resting_states()[::9]):
         half = tuple(TRACKS[r][len(TRACKS[r]) // 2] for r in range(N_RESOURCES))
         for state in (sampled, replace(sampled, res=half), _with_effort(sampled, k % 5, k % 3, 1 + k % 2)):
-            for large_first in (False, True):
+            for large_first in (False, True, 1):
                 held = replace(state, large_first=large_first)
                 for ops in costs[k % 3 :: 3]:
                     for gains in (None, k % N_RESOURCES):
@@ -255,7 +260,7 @@ def test_a_payment_and_a_loss_of_effort_move_the_tracks_as_the_plan_of_every_slo
                 for n in range(7):
                     ways = resources.loss_ways(state, r, n)
                     assert ways == _plain_loss_ways(state, r, n), (r, n, state.res)
-                    ways2 += len(ways) == 2
+                    ways2 += len(ways) >= 2
     assert paid > 5000 and refused > 1000 and ways2 > 20, (paid, refused, ways2)
 
 
@@ -276,10 +281,12 @@ def test_the_cards_revealed_are_counted_as_the_bound_by_the_whole_deck() -> None
                 for committed in (False, True):
                     state = replace(sampled, encounters=pile, reveal_bonus=bonus, committed=committed)
                     n = travel.REVEAL + bonus + sum(o.n for o in triggers.statics(state, "reveal"))
-                    plain = 1 if committed else max(1, min(travel.MAX_REVEAL, n, pile.total))
+                    plain = 1 if committed else max(1, min(n, pile.total))
                     assert travel.reveal_count(state) == plain, (pile, bonus, committed)
+                    more = max(1, min(n + travel.ORIENTEER_BONUS, pile.total)) > plain
+                    assert travel.orienteer_matters(state) == (not committed and more), (pile, bonus, committed)
                     checked += 1
-                    bounded += not committed and pile.total < min(travel.MAX_REVEAL, n)
+                    bounded += not committed and pile.total < n
     assert checked > 1000 and bounded > 50, (checked, bounded)
 
 

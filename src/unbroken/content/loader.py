@@ -56,6 +56,7 @@ from unbroken.content.schema import (
 
 __all__ = [
     "MAX_CONDITIONS",
+    "MAX_DECK",
     "MAX_ENCOUNTERS",
     "MAX_MONSTERS",
     "MAX_SKILLS",
@@ -83,6 +84,9 @@ SCHEMA: dict[str, type] = {
 #: Limits that keep the chance-outcome space and the observation tensor fixed (``unbroken.view.LAYOUT`` holds
 #: one slot per card up to these): a pack with more is refused, never folded onto shared slots.
 MAX_ENCOUNTERS = 160
+#: The most cards the encounter deck may hold (every entry's ``count`` summed; the rulebook's deck has 100): an
+#: Exploration may reveal the whole deck, and a pick names a revealed card by its position (``unbroken.actions``).
+MAX_DECK = 2 * MAX_ENCOUNTERS
 MAX_SKILLS = 80
 MAX_WEAPONS = 12
 MAX_CONDITIONS = 24
@@ -484,6 +488,17 @@ def _validate(pack: Pack, files: dict[str, dict[str, str]]) -> None:
                 "id",
                 f"the pack has {len(cards)} {section} entries, more than the {cap} the game's tensors and chance "
                 f"outcomes hold (this is entry {cap + 1})",
+            )
+    deck = 0
+    for e in pack.encounters:
+        deck += e.count
+        if deck > MAX_DECK:
+            raise err(
+                "encounter",
+                e.id,
+                "count",
+                f"the encounter deck holds more than the {MAX_DECK} cards the game's picks name (with this entry's "
+                f"{e.count} copies, {deck})",
             )
 
 

@@ -20,10 +20,10 @@ from unbroken.content.schema import Op
 from unbroken.rules import combat, triggers
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.payment import PICK, Cost, Decide, upto
-from unbroken.rules.resources import Res, can_pay, gain, loss_plans, loss_ways, pay, spend_time
+from unbroken.rules.resources import Res, can_pay, gain, loss_plans, loss_ways, no_time_tracker, pay, spend_time
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
-from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State, track_at
+from unbroken.state import LAST_LEVEL, RES, TIME, Combat, Cond, State, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -159,6 +159,8 @@ def gained(state: State, res: Res, ops: tuple[Op, ...]) -> Res:
         n = _amount(state, op)
         if n > 0:
             r = RES[op.res]
+            if r == TIME and no_time_tracker(state):
+                continue
             t = out[r]
             out[r] = track_at(t, r, min(t.high, t.value + n))
     return tuple(out)

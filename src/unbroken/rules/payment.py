@@ -4,7 +4,8 @@ a lower category".
 Every decision frame of the game is a :class:`Decide`: it lists its options, says what each costs
 (:meth:`Decide.cost`) and what it does (:meth:`Decide.decide`). When paying a cost leaves the player a real choice
 of Effort (a Small Effort shortfall that Medium or Large Effort could each cover, with different results), a
-:class:`PayChoice` comes first: Medium or Large Effort first; then the decision is made with that payment.
+:class:`PayChoice` comes first: Medium or Large Effort first, or any split of the shortfall between them; then the
+decision is made with that payment.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from unbroken.actions import (
     decision_from_id,
 )
 from unbroken.content.schema import Op
-from unbroken.rules.resources import ambiguous, may_choose
+from unbroken.rules.resources import Cover, ambiguous, may_choose, shortfall_covers
 from unbroken.state import State
 
 if TYPE_CHECKING:
@@ -134,28 +135,44 @@ class Decide(Decision[State, Action]):
 
 @attrs.frozen
 class PayChoice(Decide):
-    """Frame: how to pay for decision ``action`` (an action id): Medium (``Pick(0)``) or Large (``Pick(1)``)
-    Effort first for a Small Effort shortfall; ``lifted`` when the deciding frame was a step's, put under it."""
+    """Frame: how to pay for decision ``action`` (an action id) when Medium or Large Effort may cover a Small
+    Effort shortfall: Medium Effort first (``Pick(0)``), Large Effort first (``Pick(1)``), then each split of the
+    shortfall between them (``Pick(2)`` on, least Large Effort first), every one a distinct payment ("you can
+    spend Effort of a higher category in place of Effort of a lower category"); ``lifted`` when the deciding
+    frame was a step's, put under it."""
 
     TAG: ClassVar[str] = "unbroken.pay"
     in_id_order: ClassVar[bool] = True
     action: int
     lifted: bool = False
 
+    def payments(self, state: State) -> list[tuple[int, int]]:
+        """The (Medium, Large) Effort each option puts toward the shortfall, in option order (see
+        :func:`~unbroken.rules.resources.shortfall_covers`); the decision it pays for is the frame under this one."""
+        owner = state.pending.frames[-2]
+        assert isinstance(owner, Decide)
+        cost = owner.cost(state, decision_from_id(self.action))
+        covers = shortfall_covers(state, *cost) if cost is not None else []
+        return [covers[0], covers[-1], *covers[1:-1]] if len(covers) > 1 else covers
+
     def options(self, state: State) -> list[Action]:
-        """Medium Effort first, or Large Effort first."""
-        return [PICK[0], PICK[1]]
+        """Medium Effort first, Large Effort first, then the splits between them."""
+        return list(PICK[: max(len(_PAY_LABELS), len(self.payments(state)))])
 
     def label(self, state: State, i: int) -> str:
-        """``medium effort first`` / ``large effort first``."""
-        return _PAY_LABELS[i] if i < len(_PAY_LABELS) else ""
+        """``medium effort first`` / ``large effort first`` / ``1 medium effort and 1 large effort``."""
+        if i < len(_PAY_LABELS):
+            return _PAY_LABELS[i]
+        payments = self.payments(state)
+        return f"{payments[i][0]} medium effort and {payments[i][1]} large effort" if i < len(payments) else ""
 
     def decide(self, state: State, action: Action) -> State:
         """Hand the decision back to the frame that owns it, paid as chosen."""
         assert isinstance(action, Pick)
+        cover: Cover = action.i == 1 if action.i < len(_PAY_LABELS) else self.payments(state)[action.i][1]
         state = state.pop()
         owner = state.pending.top
         assert isinstance(owner, Decide)
         if self.lifted:
             state = state.pop()
-        return owner.decide(replace(state, large_first=action.i == 1), decision_from_id(self.action))
+        return owner.decide(replace(state, large_first=cover), decision_from_id(self.action))

@@ -31,6 +31,7 @@ from unbroken.state import (
 )
 
 __all__ = [
+    "Cover",
     "Need",
     "Res",
     "affordable",
@@ -48,9 +49,11 @@ __all__ = [
     "may_choose",
     "need_of",
     "needs",
+    "no_time_tracker",
     "paid",
     "paid_need",
     "pay",
+    "shortfall_covers",
     "spend_time",
 ]
 
@@ -59,14 +62,25 @@ T = TypeVar("T")
 
 #: A state's resource tracks, in slot order.
 Res = tuple[Track, ...]
+#: How a Small Effort shortfall is covered (``State.large_first``): ``False``, Medium Effort first (the least Large
+#: Effort it can take); ``True``, Large Effort first (the most); an ``int`` (never a bool), exactly that much Large
+#: Effort and the rest Medium (a split between the two, held within what each can cover).
+Cover = bool | int
 
 
 def gain(state: State, r: Resource, n: int) -> State:
-    """Gain ``n`` of resource ``r`` (the excess over the track's cap is lost)."""
-    if n <= 0:
+    """Gain ``n`` of resource ``r`` (the excess over the track's cap is lost; Time in a Level 4 Combat Phase, where
+    the Time Tracker holds no token, is not gained: see :func:`no_time_tracker`)."""
+    if n <= 0 or (r == TIME and no_time_tracker(state)):
         return state
     t = state.res[r]
     return replace(state, res=state.res_at(r, min(t.high, t.value + n)))
+
+
+def no_time_tracker(state: State) -> bool:
+    """Whether the Time Tracker holds no token: "If this is the final (Level 4) monster, remove the token from the
+    Time Tracker" (Time lost then costs Small Effort instead, see :func:`spend_time`; Time gained is not kept)."""
+    return state.pos.phase == "combat" and state.level == LAST_LEVEL and state.combat is not None
 
 
 def lose(state: State, r: Resource, n: int) -> State:
@@ -89,10 +103,10 @@ def needs(ops: tuple[Op, ...], level: int = 1) -> list[int]:
     return need
 
 
-def _plan(state: State, need: list[int], large_first: bool = False) -> list[int] | None:
+def _plan(state: State, need: list[int], large_first: Cover = False) -> list[int] | None:
     """What is left once ``need`` is paid (``None``: it cannot be), each category of Effort paying first for
-    itself, then covering the shortfall of a lower one (a Small Effort shortfall: Medium Effort first, or Large
-    Effort first with ``large_first``)."""
+    itself, then covering the shortfall of a lower one (a Small Effort shortfall: Medium Effort first, Large
+    Effort first with ``large_first``, or split as its :data:`Cover` says)."""
     have = list(map(_VALUE, state.res))
     for r in NON_EFFORT:
         n = need[r]
@@ -285,16 +299,16 @@ def paid_need(state: State, need: Need, gains: Resource | None = None) -> Res | 
     return tuple(out)
 
 
-def _effort_left(res: Res, se_need: int, me_need: int, le_need: int, large_first: bool) -> tuple[int, int, int] | None:
+def _effort_left(res: Res, se_need: int, me_need: int, le_need: int, large_first: Cover) -> tuple[int, int, int] | None:
     """The Small, Medium and Large Effort left once these amounts are paid as :func:`_plan` pays them (``None``:
     they cannot be)."""
     return _cover(res[SE].value - se_need, res[ME].value - me_need, res[LE].value - le_need, large_first)
 
 
-def _cover(se: int, me: int, le: int, large_first: bool) -> tuple[int, int, int] | None:
+def _cover(se: int, me: int, le: int, large_first: Cover) -> tuple[int, int, int] | None:
     """The Small, Medium and Large Effort left when each category has paid for itself, leaving ``se``, ``me`` and
     ``le`` (below 0: a shortfall), and the higher categories then cover the lower ones' shortfalls (``None``: they
-    cannot)."""
+    cannot); a Small Effort shortfall as ``large_first`` says (see :data:`Cover`)."""
     # Large first: higher categories are universal substitutes, so paying the scarcer demands first is optimal.
     if le < 0:
         return None
@@ -303,12 +317,16 @@ def _cover(se: int, me: int, le: int, large_first: bool) -> tuple[int, int, int]
         if le < 0:
             return None
         me = 0
-    if se < 0:  # the Small shortfall: Medium then Large Effort, or Large then Medium
-        if large_first:
+    if se < 0:  # the Small shortfall: Medium then Large Effort, Large then Medium, or a split
+        if large_first is True:
             le += se
             if le < 0:
                 me += le
                 le = 0
+        elif large_first is not False:  # an int: that much Large Effort, within what each category can cover
+            large = min(max(large_first, -se - me, 0), le, -se)
+            le -= large
+            me += se + large
         else:
             me += se
             if me < 0:
@@ -352,6 +370,29 @@ def may_choose(state: State) -> bool:
     return res[ME].value > 0 and res[LE].value > 0
 
 
+def shortfall_covers(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> list[tuple[int, int]]:
+    """Every way Medium and Large Effort can cover the Small Effort shortfall of paying the ``spend`` ops (plus
+    ``extra``), as (Medium, Large) amounts: from the least Large Effort (Medium Effort first) to the most (Large
+    Effort first), each a distinct payment. Empty when there is no shortfall or the cost cannot be paid."""
+    need = _needs(state, ops, extra)
+    if _plan(state, need) is None:
+        return []
+    short = need[SE] - state.amount(SE)
+    shares = _shares(-short, state.amount(ME) - need[ME], state.amount(LE) - need[LE])
+    return [(short - large, large) for large in shares]
+
+
+def _shares(se: int, me: int, le: int) -> range:
+    """The Large Effort amounts that can cover a Small Effort shortfall (``se`` below 0) once Medium and Large
+    Effort have paid for themselves, leaving ``me`` and ``le`` (Large Effort first covering a Medium shortfall)."""
+    if me < 0:
+        le += me
+        me = 0
+    if se >= 0 or le < 0:
+        return range(0)
+    return range(max(0, -se - me), min(le, -se) + 1)
+
+
 def ambiguous(state: State, ops: tuple[Op, ...], extra: list[int] | None = None) -> bool:
     """Whether the player has a real choice of how to pay: a Small Effort shortfall that Medium or Large Effort
     could each cover ("you can spend Effort of a higher category in place of Effort of a lower category")."""
@@ -379,9 +420,9 @@ def lose_effort(state: State, r: Resource, n: int) -> State | None:
 def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
     """The distinct ways to lose ``n`` Effort of category ``r``, as (Small, Medium, Large) amounts taken.
 
-    Two when a shortfall of Small Effort could be covered by Medium Effort first or by Large Effort first with
-    different results (the player chooses, as when paying); one when there is no choice; none when it cannot be
-    paid (the player dies).
+    Several when a shortfall of Small Effort could be covered by Medium Effort first or by Large Effort first with
+    different results: those two, then every split of the shortfall between them (the player chooses, as when
+    paying); one when there is no choice; none when it cannot be paid (the player dies).
     """
     return [
         (state.amount(SE) - res[SE].value, state.amount(ME) - res[ME].value, state.amount(LE) - res[LE].value)
@@ -391,7 +432,8 @@ def loss_plans(state: State, r: Resource, n: int) -> list[tuple[int, int, int]]:
 
 def loss_ways(state: State, r: Resource, n: int) -> list[Res]:
     """The tracks after each of the distinct ways to lose ``n`` Effort of category ``r`` (see :func:`loss_plans`):
-    Medium Effort covering a Small Effort shortfall first, then (if the result differs) Large Effort first."""
+    Medium Effort covering a Small Effort shortfall first, then (if the result differs) Large Effort first, then
+    each split of the shortfall between them, least Large Effort first."""
     if r in EFFORT:  # the Effort tracks alone move (see ``_effort_left``)
         res = state.res
         se, me, le = (n, 0, 0) if r == SE else (0, n, 0) if r == ME else (0, 0, n)
@@ -407,6 +449,15 @@ def loss_ways(state: State, r: Resource, n: int) -> list[Res]:
                 out = list(res)
                 _set_effort(res, out, other)
                 ways.append(tuple(out))
+                # then the splits between them, least Large Effort first (after the two orders, whose places
+                # records keep)
+                shares = _shares(res[SE].value - n, res[ME].value, res[LE].value)
+                for large in shares[1:-1]:
+                    split = _effort_left(res, se, me, le, large)
+                    assert split is not None  # within what each category can cover
+                    out = list(res)
+                    _set_effort(res, out, split)
+                    ways.append(tuple(out))
         return ways
     need = no_resources()
     need[r] = n

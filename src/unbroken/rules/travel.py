@@ -71,13 +71,13 @@ __all__ = [
     "craft_ok",
     "explore",
     "general_action",
+    "orienteer_matters",
     "prep_actions",
     "reveal_count",
 ]
 
 #: The action abilities in play, in ``Use`` index order: each one's card (``kind:id``), index there, and ability.
 ActionAbilities = tuple[tuple[str, int, Ability], ...]
-MAX_REVEAL = 12
 #: "Reveal 2 cards (certain effects may increase or decrease this number)".
 REVEAL = 2
 #: Orienteer: "reveal 2 extra Encounter Cards".
@@ -320,17 +320,38 @@ def general_options(state: State) -> list[Action]:
 
 
 def reveal_count(state: State) -> int:
-    """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed)."""
+    """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed), at most every card the
+    deck and its discards hold (the discards are reshuffled when the deck runs out; no other bound)."""
     if state.committed:
         return 1
+    return _revealed(state.encounters, _reveal_wanted(state))
+
+
+def _reveal_wanted(state: State) -> int:
+    """The cards an uncommitted Exploration asks for: 2, the Reveal bonus (Orienteer, Map Fragment) and the Reveal
+    statics in play (Pathfinder's +1, a condition's -1)."""
     bonuses = triggers.static_ops(state, "reveal")
-    n = REVEAL + state.reveal_bonus + (sum(o.n for o in bonuses) if bonuses else 0)
-    pile = state.encounters
-    if len(pile.counts) + len(pile.discards) >= min(MAX_REVEAL, n):
+    return REVEAL + state.reveal_bonus + (sum(o.n for o in bonuses) if bonuses else 0)
+
+
+def _revealed(pile: Pile[int], n: int) -> int:
+    """The cards revealed when ``n`` are asked for: at least 1, at most every card of ``pile`` and its discards."""
+    if len(pile.counts) + len(pile.discards) >= n:
         # every distinct card counts at least once: the deck and its discards hold that many (``Pile.total``
         # would add up the copies of every card for a bound that cannot win the ``min``)
-        return max(1, min(MAX_REVEAL, n))
-    return max(1, min(MAX_REVEAL, n, pile.total))
+        return max(1, n)
+    return max(1, min(n, pile.total))
+
+
+def orienteer_matters(state: State) -> bool:
+    """Whether Orienteer ("reveal 2 extra Encounter Cards during the Exploration Step") would reveal more: not while
+    committed to the next encounter (1 card, "regardless of effects or modifiers"), nor once the next Exploration
+    reveals every card left to reveal (the deck and its discards). The rulebook sets no other limit."""
+    if state.committed:
+        return False
+    n = _reveal_wanted(state)
+    pile = state.encounters
+    return _revealed(pile, n + ORIENTEER_BONUS) > _revealed(pile, n)
 
 
 # ----- listings in one pass -----------------------------------------------------------------------------------------
@@ -380,7 +401,7 @@ def gates(state: State) -> tuple[bool, ...]:
     return (
         True,
         not committed,
-        not committed and state.reveal_bonus + REVEAL < MAX_REVEAL,
+        not committed and state.pos.phase == "travel" and orienteer_matters(state),
         not state.monster,
         len(state.weapons) > 1,
         state.uses > 0,
@@ -481,7 +502,7 @@ def plain_prep_actions(state: State) -> list[Action]:
         out.append(ACT[FIGHT])
     out.append(ACT[EXPLORE])
     out += general_options(state)
-    if not state.committed and state.reveal_bonus + REVEAL < MAX_REVEAL and affords_need(state, _ORIENTEER_NEED):
+    if orienteer_matters(state) and affords_need(state, _ORIENTEER_NEED):
         out.append(ACT[ORIENTEER])
     if not state.monster and affords_need(state, _SCOUT_NEED[state.level]):
         out.append(ACT[SCOUT])
