@@ -122,11 +122,14 @@ def _work(values: list[Any]) -> dict[str, tuple[Callable[[], object], Callable[[
 
         return run
 
-    return {
+    works = {
         "init": (init_compiled, init_pure),
         "hash": (hash_with(lambda h: h), hash_with(lambda h: h.__wrapped__)),
         "eq": (eq_with(lambda e: e), eq_with(lambda e: e.__wrapped__)),
     }
+    # A part no value of this game goes through (the compiled hash is on hash-cached classes only) has no figure.
+    present = {"init": bool(calls), "hash": bool(hashed), "eq": bool(compared)}
+    return {part: work for part, work in works.items() if present[part]}
 
 
 def _timed(fn: Callable[[], object], budget: float) -> float:
@@ -142,8 +145,8 @@ def _timed(fn: Callable[[], object], budget: float) -> float:
     return spent / calls
 
 
-def parts(seconds: float, repeat: int, slice_: float) -> dict[str, dict[str, float]]:
-    """Each game's ratio pure / compiled for every part."""
+def parts(seconds: float, repeat: int, slice_: float) -> dict[str, dict[str, float | None]]:
+    """Each game's ratio pure / compiled for every part (``None`` where the game's values never use it)."""
     works = {name: _work(accelerated_values(name)) for name in GAMES}
     sweeps: dict[str, dict[str, list[float]]] = {n: {p: [] for p in PARTS} for n in GAMES}
     pieces = max(1, round(seconds / slice_))
@@ -151,14 +154,14 @@ def parts(seconds: float, repeat: int, slice_: float) -> dict[str, dict[str, flo
         spent: dict[tuple[str, str, int], float] = {}
         for _piece in range(pieces):  # every figure measures a piece before any measures its next one
             for name in GAMES:
-                for part in PARTS:
+                for part in works[name]:
                     for side, fn in enumerate(works[name][part]):
                         key = (name, part, side)
                         spent[key] = spent.get(key, 0.0) + _timed(fn, slice_ / 2)
         for name in GAMES:
-            for part in PARTS:
+            for part in works[name]:
                 sweeps[name][part].append(spent[(name, part, 1)] / spent[(name, part, 0)])
-    return {n: {p: statistics.median(sweeps[n][p]) for p in PARTS} for n in GAMES}
+    return {n: {p: statistics.median(sweeps[n][p]) if sweeps[n][p] else None for p in PARTS} for n in GAMES}
 
 
 def _run_games(pure: bool, seconds: float) -> dict[str, dict[str, float]]:
@@ -187,10 +190,11 @@ def whole_games(seconds: float, repeat: int) -> dict[str, dict[str, float]]:
     return {n: {c: statistics.median(pairs[n][c]) for c in WHOLE} for n in GAMES}
 
 
-def _table(title: str, columns: tuple[str, ...], ratios: dict[str, dict[str, float]]) -> str:
+def _table(title: str, columns: tuple[str, ...], ratios: Any) -> str:
     lines = [title, f"{'game':<18}" + "".join(f"{c:>14}" for c in columns)]
     for name, row in ratios.items():
-        lines.append(f"{name:<18}" + "".join(f"{row[c]:>13.2f}x" for c in columns))
+        cells = (f"{row[c]:>13.2f}x" if row[c] is not None else f"{'not compiled':>14}" for c in columns)
+        lines.append(f"{name:<18}" + "".join(cells))
     return "\n".join(lines)
 
 
@@ -211,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         result["games"] = whole_games(args.seconds, args.repeat)
         print()
         print(_table("whole games: compiled rate / pure rate (child processes)", WHOLE, result["games"]))
-    low = [f"{n} {p}" for n, row in result["parts"].items() for p, r in row.items() if r < THRESHOLD]
+    low = [f"{n} {p}" for n, row in result["parts"].items() for p, r in row.items() if r is not None and r < THRESHOLD]
     print()
     print(f"parts under {THRESHOLD}x: {', '.join(low) if low else 'none'}")
     if args.json is not None:

@@ -305,9 +305,10 @@ def accelerate(cls: type[T]) -> type[T]:
     ``__attrs_post_init__``. A wrong call raises ``TypeError`` as attrs' does (the wording differs). Its
     ``__wrapped__`` is attrs' ``__init__``, so ``inspect.signature(cls)`` is unchanged.
 
-    ``__eq__`` and ``__hash__`` are compiled where attrs generated them and no field has an ``eq`` key function:
-    the same fields compared in order with ``==`` (the first false result, else the last, as attrs' ``and``
-    chain), and a hash of the hashed fields, kept in the hash cache of ``cache_hash=True``. The hash's value
+    ``__eq__`` is compiled where attrs generated it and no field has an ``eq`` key function: the same fields
+    compared in order with ``==`` (the first false result, else the last, as attrs' ``and`` chain). ``__hash__``
+    is compiled on the same terms and only for ``cache_hash=True`` classes: a hash of the hashed fields, kept in
+    the hash cache. The hash's value
     differs from attrs' own, which, like every ``str`` hash, differs from one process to the next anyway.
 
     Use it as a decorator above ``@attrs.frozen`` on the classes rule code builds most often; without the
@@ -331,7 +332,9 @@ def accelerate(cls: type[T]) -> type[T]:
     if _attrs_made(cls, "__eq__"):
         compared = [_slot(cls, f.name) for f in fields if f.eq]
         setattr(cls, "__eq__", _speedups.Eq(cls, compared, cls.__eq__))  # noqa: B010  # as above
-    if _attrs_made(cls, "__hash__"):
+    # The compiled hash pays only where a hash is cached (``cache_hash=True``: the values search memoizes on), over
+    # 3x there and under 1.1x on the other classes, so those keep attrs' own (``make bench`` measures both).
+    if _attrs_made(cls, "__hash__") and hash_slot is not None:
         hashed = [_slot(cls, f.name) for f in fields if f.hash is True or (f.hash is None and f.eq)]
         salt = hash(f"{cls.__module__}.{cls.__qualname__}")
         setattr(cls, "__hash__", _speedups.Hash(cls, hashed, hash_slot, salt, cls.__hash__))  # noqa: B010

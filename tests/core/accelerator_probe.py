@@ -109,7 +109,7 @@ def threads(name: str) -> object:
 
 
 @accelerate
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # the compiled __hash__ is given to hash-cached classes only
 class Nest:
     inner: Any
 

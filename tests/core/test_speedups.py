@@ -490,6 +490,12 @@ class _Compared:
 
 @accelerate
 @attrs.frozen
+class _Uncached:
+    a: Any
+
+
+@accelerate
+@attrs.frozen
 class _Keyed:
     a: str = attrs.field(eq=str.lower)
 
@@ -501,6 +507,9 @@ def test_the_compiled_eq_and_hash_answer_as_attrs_own_do() -> None:
     assert isinstance(_Compared.__dict__["__eq__"], speedups.Eq)
     assert isinstance(_Compared.__dict__["__hash__"], speedups.Hash)
     assert not isinstance(_Keyed.__dict__["__eq__"], speedups.Eq)  # a key function: attrs' own methods
+    assert isinstance(_Uncached.__dict__["__eq__"], speedups.Eq)
+    assert not isinstance(_Uncached.__dict__["__hash__"], speedups.Hash)  # no hash cache: attrs' own hash
+    assert hash(_Uncached(1)) == hash(_Uncached(1)) != hash(_Uncached(2))
     own_eq = _Compared.__dict__["__eq__"].__wrapped__
     nan = float("nan")
     odd_false, odd_true = _Odd(0), _Odd("yes")
