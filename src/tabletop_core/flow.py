@@ -512,7 +512,8 @@ class _Loop(_Words[S, A]):
         return outcomes
 
     def is_legal(self, state: S, action: object) -> bool:
-        """Whether ``action`` is legal in ``state`` (``False`` when over or when the frame cannot read it).
+        """Whether ``action`` is legal in ``state`` (``False`` when over, when the frame cannot read it, or when
+        comparing it raises: whatever an action's ``__eq__`` raises, ``is_legal`` answers).
 
         When the legal actions (or the outcomes) of ``state`` were just derived, this is a membership test in
         them; otherwise the frame's own check, which builds no list.
@@ -535,7 +536,7 @@ class _Loop(_Words[S, A]):
                 return False
             frame = self.locate(state)
             return frame is not None and frame.is_legal(state, action)
-        except (TypeError, ValueError, AttributeError, LookupError):
+        except Exception:  # an object's own __eq__ may raise anything: it is not a legal action
             return False
 
 

@@ -651,22 +651,7 @@ def test_new_game_refuses_bad_seeds_with_a_typed_error_and_is_legal_never_raises
         state = game.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
 
 
-#: The driver's is_legal (tabletop_core/flow.py, ``_Loop.is_legal``) turns only TypeError, ValueError,
-#: AttributeError and LookupError into False, and a frame without its own check (``Frame.is_legal``) compares the
-#: action with each legal one: any other exception an action's ``__eq__`` raises escapes.
-_DRIVER_LETS_OTHER_ERRORS_THROUGH = pytest.mark.xfail(
-    strict=True, raises=RuntimeError, reason="flow.py's is_legal catches four exception types, not every one"
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param("runebound_coop"),
-        pytest.param("unbroken", marks=_DRIVER_LETS_OTHER_ERRORS_THROUGH),
-        pytest.param("unrest", marks=_DRIVER_LETS_OTHER_ERRORS_THROUGH),
-    ],
-)
+@pytest.mark.parametrize("name", ["runebound_coop", "unbroken", "unrest"])
 def test_is_legal_never_raises_whatever_an_action_raises(name: str) -> None:
     game: Any = GAMES[name]
     rng = np.random.default_rng(1)
