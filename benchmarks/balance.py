@@ -336,7 +336,7 @@ def aggregate(lines: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 @attrs.frozen
 class Target:
-    """One balance target of the issue and the content guide, and whether the measurement meets it."""
+    """One balance target of the content guide, and whether the measurement meets it."""
 
     name: str
     met: bool

@@ -15,7 +15,7 @@ Three experiments, each a resumable simulation under ``--out``:
 ``--budget short`` fits in about ten minutes of CPU (fixed iteration counts, so it reproduces exactly);
 ``--budget second`` is "1 s per move" as fixed iteration counts (each configuration's iterations per CPU second
 on the idle 2-core machine, see ``SECOND``), so it reproduces on any machine and under any load; ``--budget full``
-is the issue's table (1 s of wall time per move, 400 games per seat), hours of CPU: run it on a Ray cluster with
+is the full table (1 s of wall time per move, 400 games per seat), hours of CPU: run it on a Ray cluster with
 ``--backend ray --address ADDR``. ``--games N`` plays N games per line instead of the budget's number (a larger N
 extends a finished run), ``--fights K`` the first K Runebound fights, ``--fight HERO:ENEMY`` (repeatable) the
 named ones, and ``--runebound-agent SPEC`` replaces the budget's Runebound search (the Runebound target names no

@@ -353,7 +353,7 @@ class Fight:
 
 # The rules' most frequent copies of a fight and a pool, each made once by ``fastcopy.replacer``: with the compiled
 # accelerator a copy is one C call (about 90 ns for the state, against about 260 ns for a Python function calling
-# the class with every other field read by name). tests/runebound_coop/test_speed_s7.py checks each against
+# the class with every other field read by name). tests/runebound_coop/test_speed_memos.py checks each against
 # ``attrs.evolve``.
 
 #: ``pool_with_sides(p, sides)``: ``p`` with ``sides`` replaced.

@@ -116,7 +116,7 @@ def test_register_env_makes_the_game_available_to_gymnasium_make() -> None:
     assert info["action_mask"].tolist() == [1, 1]
 
 
-# ----- issue 17: the mask at the end of an episode, bounds, render modes, vector environments -------------------
+# ----- the mask at the end of an episode, bounds, render modes, vector environments -------------------
 
 
 def test_the_mask_of_a_finished_episode_marks_only_the_action_masked_sampling_falls_back_to() -> None:

@@ -723,7 +723,7 @@ def test_openspiels_rl_environment_plays_every_library_game(name: str) -> None:
     assert totals.tolist() == list(tt.returns(openspiel.tabletop_state(env.get_state)))
 
 
-# ----- issue 17: registration on import, public observers, readable strings, utility from the options ----------
+# ----- registration on import, public observers, readable strings, utility from the options ----------
 
 
 def test_importing_the_adapter_registers_every_installed_game_in_a_fresh_process() -> None:

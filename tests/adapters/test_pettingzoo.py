@@ -201,7 +201,7 @@ def test_deepcopy_is_independent_and_in_the_same_position_for_every_game(case: C
     assert _play_masked(twin, np.random.default_rng(7)) == original  # same actions, same chance: same game
 
 
-# ----- issue 17: PettingZoo's state, render and max-cycles tests ------------------------------------------------
+# ----- PettingZoo's state, render and max-cycles tests ------------------------------------------------
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)

@@ -1,4 +1,4 @@
-"""Each game's glossary (issue 15): the rule of every step reached, a text for every card on the table, a legend
+"""Each game's glossary: the rule of every step reached, a text for every card on the table, a legend
 for the render's symbols, and why the game ended."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The core's defaults for the per-seat description and glossary hooks (issue 15, requirement 1)."""
+"""The core's defaults for the per-seat description and glossary hooks."""
 
 from __future__ import annotations
 

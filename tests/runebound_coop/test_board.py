@@ -109,7 +109,7 @@ def test_blast_may_be_cancelled_with_one_tactics() -> None:
     assert rb.legal_actions(state) == (Respond(False), Respond(True))
     # Cancelled: the tactics copy of a skull is blocked by the shield, the 2 skulls hit: 2.
     assert rb.step(state, Respond(True)).hero_damage == (2,)
-    # Allowed: Blast 3; Elian chooses to spend the tactics as a shield (issue 11, point 9): tactics-as-shield 1 and
+    # Allowed: Blast 3; Elian chooses to spend the tactics as a shield (the hero's choice): tactics-as-shield 1 and
     # shield 1 block 2: 1; the tactics copy 1; the skulls 2: 4.
     allowed = rb.step(state, Respond(False))
     assert rb.legal_actions(allowed) == (Block(False), Block(True))
@@ -158,7 +158,7 @@ def test_double_skips_surge_once_no_surge_ability_is_left() -> None:
 
 def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -> None:
     """ "Resolve all of the tokens in that space." The Mirror Imp shows two agility tokens (0: A*, 4: A): in one
-    action each fires Echo ("Recast any spent token"), not only the first (issue 11, point 11)."""
+    action each fires Echo ("Recast any spent token"), not only the first."""
     state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",))
     state = attack_all(state, "physical")  # Corbin spends 2P and P*; then the Imp acts once
     fight = fight_of(state)
@@ -172,7 +172,7 @@ def test_point_12_a_token_moved_into_a_resolved_space_resolves_again() -> None:
     """ "Whenever it is the enemy's turn to take a combat action, resolve the next space on the combat board that
     contains a token (from top to bottom)" and "If a token is recast or flipped to a different symbol, move it to
     the corresponding space": every action looks for the first space holding a token, so a space can resolve again
-    in the same round (never twice in one action) (issue 11, point 12, kept). Savage board: double, skull,
+    in the same round (never twice in one action). Savage board: double, skull,
     agility (flip own), tactics, surge."""
     state = forced("aaa aabaaa", heroes=("Lord Hawthorne",), enemies=("Thornback Boar",))
     state = rb.step(state, Pass())

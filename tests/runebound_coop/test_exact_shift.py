@@ -124,7 +124,7 @@ PINNED: list[tuple[str, str, dict[str, Any], tuple[int, int, int], dict[str, Any
 
 @pytest.mark.slow
 def test_odds_elian_sorcerer_10_rounds_is_mains_answer_to_the_bit() -> None:
-    """Issue 16's fight: the same win, loss, undecided, damage distribution and state count as main's solver."""
+    """The 10-round fight: the same win, loss, undecided, damage distribution and state count as main's solver."""
     assert _hexes(rb.odds("Elian", "Sorcerer", max_rounds=10)) == ELIAN_SORCERER_10
 
 

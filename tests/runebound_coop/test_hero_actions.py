@@ -182,7 +182,7 @@ def test_hero_wins_a_fight_by_defeating_the_enemy() -> None:
 def test_point_9_the_heros_tactics_block_is_the_heros_choice() -> None:
     """ "When a player is about to take damage, that player *can* spend one tactics symbol ... as a copy of a
     symbol that would allow him or her to block or prevent that damage"; the automatic order ("the tactics symbol
-    is always spent as a shield to block damage first") is written for "an enemy" (issue 11, point 9)."""
+    is always spent as a shield to block damage first") is written for "an enemy"."""
     # Elian shows 2P, T, S*; the Mirror Imp (two initiative marks) acts first: its tactics copies a skull, 1 damage.
     state = forced("bba aaabab", heroes=("Elian",), enemies=("Mirror Imp",))
     assert rb.current_player(state) == 0 and rb.legal_actions(state) == (Block(False), Block(True))
@@ -204,7 +204,7 @@ def test_point_9_no_block_question_when_there_is_one_choice() -> None:
 
 def test_point_10_the_hero_chooses_which_tokens_of_the_type_an_attack_spends(tmp_path: Path) -> None:
     """ "One action: spend damage symbols of ONE type (physical or magic, values summed)": nothing says all of
-    them, and a split deals more against a shield worth 2 (issue 11, point 10). Corbin shows 2P, P*, P."""
+    them, and a split deals more against a shield worth 2. Corbin shows 2P, P*, P."""
     (tmp_path / "token_sets.toml").write_text(
         '[[token_set]]\ntrait = "warrior"\nsource = "standin"\n'
         'tokens = [{ id = "X", faces = "2S/2S" }, { id = "Y", faces = "B/B" }]\n'

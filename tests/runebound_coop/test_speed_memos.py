@@ -1,4 +1,4 @@
-"""The seventh session's memos and fused copies give what the plain computation gives.
+"""The rules' memos and fused copies give what the plain computation gives.
 
 Every memo of the rules is checked against the long way (the same rule written with ``attrs.evolve`` and no memo)
 on every state of random games of every hero against every enemy, once with the memos filled and once with them

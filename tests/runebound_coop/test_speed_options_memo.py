@@ -1,4 +1,4 @@
-"""The eighth session's fast paths give what the plain computation gives.
+"""The options made once per argument list give what the plain computation gives.
 
 Each is checked against the long way (the rule written without the fast path) on the states of seeded random games
 of every hero against every enemy in the three choice modes, or on every argument list that reaches it.

@@ -1,4 +1,4 @@
-"""The default pack's balance targets (issue 14, the content guide), guarded at a small, fast sample.
+"""The default pack's balance targets (the content guide's), guarded at a small, fast sample.
 
 The full measurement is ``make balance`` (``python -m benchmarks.balance``: 1,000 bot games per character and
 difficulty, ``docs/balance/unbroken.md``). Here the targets that the pack's numbers alone decide are checked

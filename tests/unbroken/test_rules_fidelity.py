@@ -1,4 +1,4 @@
-"""Rules fidelity (issue 11, Unbroken points 1-8): each test quotes the clause it holds the code to."""
+"""Rules fidelity: each test quotes the clause it holds the code to."""
 
 from __future__ import annotations
 

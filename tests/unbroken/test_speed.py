@@ -54,7 +54,7 @@ def _playout_copies(steps: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, i
 def test_a_random_step_makes_fewer_state_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     GAME.new_game()  # the starting state of the default options, made once
     steps, copies = _playout_copies(3000, monkeypatch)
-    # main before this work: 3.63 copies a step on this playout, a new game's included (about one per frame
+    # before these shortcuts: 3.63 copies a step on this playout, a new game's included (about one per frame
     # event); now about 2.1.
     assert copies / steps < 2.3, copies / steps
 

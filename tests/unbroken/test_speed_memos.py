@@ -1,4 +1,5 @@
-"""The third round of ``docs/performance-unbroken.md``: each shortcut against the long way it stands for.
+"""One-copy events, the cards-in-play memo and one-pass cost checks (``docs/performance-unbroken.md``): each
+shortcut against the long way it stands for.
 
 States come from random games of every difficulty and character (``test_fast_paths.resting_states``); where a
 shortcut depends on content (a weapon's Crafts), every card of the pack is tried on them.
@@ -183,7 +184,7 @@ def _playout_counts(steps: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, i
 
 def test_a_random_step_makes_fewer_calls_and_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     steps, copies, calls = _playout_counts(3000, monkeypatch)
-    # main before this round (cfa938c): 2.11 copies and 96 Python calls a step on this playout (the benchmark's
+    # before these shortcuts (cfa938c): 2.11 copies and 96 Python calls a step on this playout (the benchmark's
     # loop included: sampling, the rng); now about 1.63 and 80. Counts, so the load cannot make it flake.
     assert copies / steps < 1.66, copies / steps
     assert calls / steps < 83, calls / steps

@@ -1,4 +1,6 @@
-"""The eighth session's fast paths (``docs/performance-unbroken.md``), each against the plain computation.
+"""Fast paths that find shared values by identity answer alike for equal values of their own (a loaded state,
+equal fields in other objects), and their memos stay bounded: each against the plain computation
+(``docs/performance-unbroken.md``).
 
 States come from random games of every difficulty and character (``test_fast_paths.resting_states``) and from
 random playouts run here through both drivers.

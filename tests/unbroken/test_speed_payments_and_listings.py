@@ -1,4 +1,5 @@
-"""The ninth session's fast paths (``docs/performance-unbroken.md``), each against the plain computation.
+"""Payments, listings, trigger stages and costs on their fast paths (``docs/performance-unbroken.md``), each against
+the plain computation.
 
 States come from random games of every difficulty and character (``test_fast_paths.resting_states``); tracks are
 also set to other values, so that the rarer cases (both Medium and Large Effort in hand) are met.

@@ -1,4 +1,4 @@
-"""Per-seat descriptions (issue 15): every event of the solo game in words, draws, rolls and their effects."""
+"""Per-seat descriptions: every event of the solo game in words, draws, rolls and their effects."""
 
 from __future__ import annotations
 

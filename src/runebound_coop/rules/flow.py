@@ -190,7 +190,7 @@ def landed(fight: Fight, side: int) -> Fight:
     """The fight after its next token being cast landed on ``side`` (what :func:`land` puts in the state).
 
     Worked out at every cast, not kept in a memo: with compiled copies the two copies cost less than hashing the
-    fight to look the landing up (the memo of the seventh session: 5% more instructions a playout step).
+    fight to look the landing up (a memo of landings cost 5% more instructions a playout step).
     """
     casting = fight.casting
     who, i = split_ref(casting[0])
