@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXTRAS_TEST := dev,cli,openspiel,pettingzoo,gymnasium,docs,sim,plot,ray,server,design
 
-.PHONY: load demo test test-asan test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
+.PHONY: dist load demo test test-asan test-pure docs lint typecheck pytest bench odds-bench bench-sim strength strength-second strength-full soak clean playthroughs analysis-docs balance fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,15 @@ test: $(VENV)/.installed-test
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/python -m pytest -n 2
 	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 -q $(PURE_SUBSET)
+
+## dist: the sdist and a wheel into dist/ (and a wheel built without a C compiler into build/dist-pure/), each
+## wheel installed into a fresh virtual environment and run from an empty folder: demo, check of every game, and
+## whether the C accelerator is in use
+dist: $(VENV)/.installed-test
+	rm -rf dist build/dist-pure
+	$(BIN)/python -m build --outdir dist .
+	CC=false $(BIN)/python -m build --wheel --outdir build/dist-pure .
+	$(BIN)/python -m tests.wheel_check dist/*.whl build/dist-pure/*.whl
 
 ## docs: the documentation site, built with --strict (a broken link or API reference fails) into site/
 docs: $(VENV)/.installed-docs
@@ -130,4 +139,4 @@ balance: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks.balance --games 1000 --out docs/balance $(BALANCE_ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site build
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site build dist

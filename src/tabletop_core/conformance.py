@@ -206,6 +206,7 @@ def check_game(
     deep_every: int = 1,
     invariant: Callable[[S], None] | None = None,
     leaks: LeakBudget | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> ConformanceReport:
     """Play ``games`` seeded playouts (seeds ``seed, seed+1, ...``) and check every protocol promise at each state.
 
@@ -224,6 +225,7 @@ def check_game(
             in addition to the game's own ``validate_state``.
         leaks: the budget of the hidden-information checks (:mod:`tabletop_core.leakcheck`), run on every playout
             of a game that is not of perfect information; ``LeakBudget(states=0)`` turns them off.
+        progress: called as ``progress(done, games)`` at the start and after each playout.
 
     Raises:
         ConformanceError: on the first violation, naming the seed, the step and the check.
@@ -231,6 +233,8 @@ def check_game(
     totals = {"states": 0, "decisions": 0, "chance": 0, "terminal": 0}
     spec = game.spec
     hidden = LeakCheck(game, leaks)
+    if progress is not None:
+        progress(0, games)
     for g in range(games):
         game_seed = seed + g
         checker = _Checker(game, game_seed, np.random.default_rng([game_seed, 1]), invariant)
@@ -269,4 +273,6 @@ def check_game(
             raise checker.fail("replaying the record reproduces the game", f"{type(exc).__name__}: {exc}") from exc
         checker.expect(tuple(replayed) == tuple(trail), "replaying the record reproduces the game", f"{len(ids)} ids")
         hidden.playout(trail, [game.action_from_id(s, i) for s, i in zip(trail, ids, strict=False)], game_seed)
+        if progress is not None:
+            progress(g + 1, games)
     return ConformanceReport(games, totals["states"], totals["decisions"], totals["chance"], totals["terminal"])

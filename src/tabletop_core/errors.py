@@ -6,6 +6,9 @@ callers can catch the whole family or one member. Messages name the input, the p
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 __all__ = [
     "ConformanceError",
     "ContentError",
@@ -14,7 +17,20 @@ __all__ = [
     "OptionError",
     "StateFormatError",
     "TabletopError",
+    "did_you_mean",
 ]
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A hint for an unknown name: ``"; did you mean 'x'?"`` for the closest choice, else ``""``.
+
+    >>> did_you_mean("dificulty", ["difficulty", "character"])
+    "; did you mean 'difficulty'?"
+    >>> did_you_mean("zzz", ["difficulty"])
+    ''
+    """
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 class TabletopError(ValueError):

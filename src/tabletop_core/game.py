@@ -20,7 +20,7 @@ import numpy as np
 from tabletop_core.actions import action_text
 from tabletop_core.agent import Agent, RandomAgent, SearchAgent
 from tabletop_core.chance import settle
-from tabletop_core.errors import IllegalActionError, OptionError
+from tabletop_core.errors import IllegalActionError, OptionError, did_you_mean
 from tabletop_core.spec import CHANCE, TERMINAL, GameSpec, Information
 
 __all__ = ["ActionT", "Game", "HasOptions", "OptionsT", "StateT", "carries_options"]
@@ -435,13 +435,43 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
 
     def make_options(self, **options: Any) -> OptionsT:
         """Build and validate the options object; an unknown or bad option raises ``OptionError``."""
+        kind: Any = self.options_type
+        fields = [f.name for f in attrs.fields(kind) if f.init] if attrs.has(kind) else []
+        for key in options:
+            if attrs.has(kind) and key not in fields:
+                hint = did_you_mean(key, fields)
+                listed = f"options: {', '.join(fields)}" if fields else "it has no options"
+                raise OptionError(f"{self.spec.short_name}: unknown option {key!r}{hint} ({listed})")
+        lists = {f.name for f in attrs.fields(kind) if _is_text_list(f.type)} if attrs.has(kind) else set()
+        # A list of names may be written as one text of comma-separated names (`heroes=Elian,Lissa`).
+        options = {k: _split_names(v) if k in lists else v for k, v in options.items()}
         try:
             return _canonical(self.options_type(**options))
         except (TypeError, ValueError) as exc:
-            fields = [f.name for f in attrs.fields(self.options_type)]  # type: ignore[arg-type]  # options are attrs classes
             # attrs validators raise with (message, attribute, ...) args: keep the message, drop the reprs.
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
             raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {reason} (options: {fields})") from exc
+
+    def option_choices(self) -> dict[str, tuple[Any, ...]]:
+        """The values each option allows, for help and shell completion (``tabletop options`` shows them).
+
+        By default, the choices of an option's ``attrs.validators.in_`` validator, and ``False, True`` for a
+        ``bool`` option; an option of any value of its type is left out. A game whose allowed values come from
+        its content (a pack's characters, heroes or enemies) overrides this to name them.
+        """
+        kind: Any = self.options_type
+        if not attrs.has(kind):
+            return {}
+        out: dict[str, tuple[Any, ...]] = {}
+        for field in attrs.fields(kind):
+            if not field.init:
+                continue
+            allowed = _in_choices(field.validator)
+            if allowed is None and field.type in (bool, "bool"):
+                allowed = (False, True)
+            if allowed is not None:
+                out[field.name] = allowed
+        return out
 
     def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any) -> StateT:
         """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node.
@@ -538,3 +568,38 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         shown = ", ".join(self.action_to_str(state, a) for a in legal[:_SHOWN_LEGAL])
         more = f" and {len(legal) - _SHOWN_LEGAL} more" if len(legal) > _SHOWN_LEGAL else ""
         return f"{head}; legal: {shown or 'none'}{more}"
+
+
+def _in_choices(validator: Any) -> tuple[Any, ...] | None:
+    """The values an ``attrs.validators.in_`` validator allows (looking inside ``and_`` and lists), else None."""
+    if validator is None:
+        return None
+    options = getattr(validator, "options", None)
+    if options is not None and not callable(options):
+        return tuple(options)
+    inner = getattr(validator, "_validators", None) or (validator if isinstance(validator, list | tuple) else ())
+    for v in inner:
+        found = _in_choices(v)
+        if found is not None:
+            return found
+    return None
+
+
+def _is_text_list(kind: Any) -> bool:
+    """Whether an options field's type is a tuple of texts (optionally ``| None``)."""
+    text = kind if isinstance(kind, str) else str(kind)
+    return text.replace("typing.", "").replace("Optional[", "").split(" | ")[0] in (
+        "tuple[str, ...]",
+        "Tuple[str, ...]",
+    )
+
+
+def _split_names(value: Any) -> Any:
+    """``"Elian, Lissa"`` as ``("Elian", "Lissa")``; any other value as it is.
+
+    >>> _split_names("Elian, Lissa"), _split_names(["Elian"])
+    (('Elian', 'Lissa'), ['Elian'])
+    """
+    if isinstance(value, str) and "," in value:
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    return value

@@ -37,4 +37,4 @@ def test_a_missing_framework_names_the_extra_to_install(adapter: str) -> None:
         f"except ImportError as exc:\n    print(exc)\n"
     )
     assert done.returncode == 0, done.stderr
-    assert f"pip install 'tabletop-rules[{adapter}]'" in done.stdout
+    assert f"pip install -e '.[{adapter}]' in a clone" in done.stdout

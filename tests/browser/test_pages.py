@@ -41,7 +41,7 @@ def test_a_replay_page_steps_through_the_game_with_buttons_keys_and_the_seat_swi
     browser: Any, tmp_path: Path
 ) -> None:
     record = tmp_path / "unrest.json"
-    _tabletop("play", "unrest", "--seed", "3", "--record", str(record))
+    _tabletop("play", "unrest", "--bots", "--seed", "3", "--record", str(record))
     html = tmp_path / "replay.html"
     _tabletop("replay", str(record), "--html", str(html), "--reveal")
     page, errors = _open(browser, html)

@@ -156,7 +156,7 @@ def test_end_of_input_saves_and_says_so(tmp_path: Path) -> None:
 
 def test_replay_step_through_a_terminal(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    done = spawn("play", "unrest", "--seed", "4", "--record", str(record), cwd=tmp_path)
+    done = spawn("play", "unrest", "--bots", "--seed", "4", "--record", str(record), cwd=tmp_path)
     done.expect(pexpect.EOF)
     done.close()
     child = spawn("replay", str(record), "--step", "--seat", "1", cwd=tmp_path)

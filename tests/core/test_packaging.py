@@ -62,8 +62,9 @@ def test_core_exports_the_designed_names() -> None:
 def test_core_dependencies_stay_light() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     names = sorted(dep.split(">")[0].split("=")[0].split("[")[0].strip() for dep in project["dependencies"])
-    # rich is the command line's: small, and a core dependency so that the core install's `tabletop` works.
-    assert names == ["attrs", "cattrs", "numpy", "rich"]
+    # rich and argcomplete are the command line's: small, and core dependencies so the core install's `tabletop`
+    # works, with completion.
+    assert names == ["argcomplete", "attrs", "cattrs", "numpy", "rich"]
     assert project["optional-dependencies"]["cli"] == []  # kept, empty, for installs that name the extra
     assert {"dev", "openspiel", "pettingzoo", "gymnasium", "ray", "plot"} <= set(project["optional-dependencies"])
     assert project["scripts"]["tabletop"] == "tabletop_core.cli:main"

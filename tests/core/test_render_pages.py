@@ -40,7 +40,7 @@ def _data(html: str) -> Any:
 @pytest.fixture
 def record(tmp_path: Path) -> Path:
     path = tmp_path / "unrest.json"
-    assert _tabletop("play", "unrest", "--seed", "3", "--record", str(path))[0] == 0
+    assert _tabletop("play", "unrest", "--bots", "--seed", "3", "--record", str(path))[0] == 0
     return path
 
 

@@ -48,7 +48,7 @@ try:
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "tabletop_core.adapters.gymnasium needs Gymnasium: pip install 'tabletop-rules[gymnasium]'"
+        "tabletop_core.adapters.gymnasium needs Gymnasium: pip install -e '.[gymnasium]' in a clone"
     ) from exc
 
 from tabletop_core.adapters._common import check_illegal_mode, decode_action, shown

@@ -73,7 +73,7 @@ try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "tabletop_core.adapters.openspiel needs OpenSpiel: pip install 'tabletop-rules[openspiel]'"
+        "tabletop_core.adapters.openspiel needs OpenSpiel: pip install -e '.[openspiel]' in a clone"
     ) from exc
 
 from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError

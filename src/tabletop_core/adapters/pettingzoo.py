@@ -51,7 +51,7 @@ try:
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "tabletop_core.adapters.pettingzoo needs PettingZoo: pip install 'tabletop-rules[pettingzoo]'"
+        "tabletop_core.adapters.pettingzoo needs PettingZoo: pip install -e '.[pettingzoo]' in a clone"
     ) from exc
 
 from tabletop_core.adapters._common import check_illegal_mode, decode_action, shown

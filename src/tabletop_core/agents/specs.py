@@ -37,6 +37,7 @@ MCTSAgent(iterations=50, seconds=None, exploration=2, rollout='random')
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -45,7 +46,7 @@ from typing import Any
 
 import attrs
 
-from tabletop_core.errors import OptionError
+from tabletop_core.errors import OptionError, did_you_mean
 
 __all__ = [
     "AGENT_ENTRY_POINT_GROUP",
@@ -182,11 +183,56 @@ class AgentSpec:
                 if kwargs:
                     raise OptionError(f"agent spec {self.text!r}: heuristic takes no parameters")
                 return game.default_agents(state)[seat]
-            if self.kind in ("class", "installed"):
-                return self._class()(**kwargs)
-            return factories[self.kind](**kwargs)
+            factory = self._class() if self.kind in ("class", "installed") else factories[self.kind]
+            _check_params(factory, kwargs, self.text)
+            return factory(**kwargs)
         except TypeError as exc:
             raise OptionError(f"agent spec {self.text!r}: {exc}") from exc
+
+
+#: What a parameter annotated with one of these types must be given as, in words.
+_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "int": ((int,), "a whole number"),
+    "float": ((int, float), "a number"),
+    "bool": ((bool,), "true or false"),
+    "str": ((str,), "a word"),
+}
+
+
+def _check_params(factory: Callable[..., Any], kwargs: dict[str, Any], spec: str) -> None:
+    """Refuse, in the spec's words, a parameter ``factory`` does not take or a value of the wrong type.
+
+    Only what the signature says is checked: a parameter whose annotation names other types than ``int``,
+    ``float``, ``bool``, ``str`` and ``None`` is left to the agent.
+
+    Raises:
+        OptionError: an unknown parameter (with the closest name) or a value of the wrong type.
+    """
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # no signature to read (a builtin): the agent checks for itself
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    named = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    for key, value in kwargs.items():
+        if key not in params:
+            takes = ", ".join(named) if named else "no parameters"
+            raise OptionError(
+                f"agent spec {spec!r}: unknown parameter {key!r}{did_you_mean(key, named)} (takes {takes})"
+            )
+        annotation = params[key].annotation
+        text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+        parts = [part.strip() for part in text.split("|")] if text else []
+        if not parts or any(part not in (*_KINDS, "None") for part in parts):
+            continue
+        if value is None and "None" in parts:
+            continue
+        kinds = [_KINDS[part] for part in parts if part != "None"]
+        if any(isinstance(value, types) and (bool in types or not isinstance(value, bool)) for types, _ in kinds):
+            continue
+        wanted = " or ".join(words for _, words in kinds)
+        raise OptionError(f"agent spec {spec!r}: {key} must be {wanted}, not {value!r}")
 
 
 def parse_agent_spec(text: str, *, allow_import: bool = False) -> AgentSpec:

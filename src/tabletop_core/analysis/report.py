@@ -525,7 +525,7 @@ def write_report(
         plots = []
     text = markdown(result, plots, reading, traces=bool(traces))
     if not plots:
-        text += "\n(No plots: matplotlib is not installed; pip install 'tabletop-rules[plot]'.)\n"
+        text += "\n(No plots: matplotlib is not installed; pip install -e '.[plot]' in a clone.)\n"
     atomic_write_text(out / "report.md", text)
     paths += [out / p for p in plots] + [out / "report.md"]
     return paths

@@ -1,7 +1,7 @@
 """The ``tabletop`` command line: one module per command, each with ``add_parser(sub)`` and ``run(args, out)``.
 
-Every user error (an unknown game, a bad seat or option, a missing or broken file, a closed pipe, Ctrl-C) ends
-in one line on standard error and a non-zero exit status, never a traceback.
+Every user error (an unknown game, a bad seat or option, a missing or broken file, Ctrl-C) ends in one line on
+standard error and a non-zero exit status, never a traceback; a closed output pipe ends quietly.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ try:
         analyze,
         check,
         compare,
+        completion,
         demo,
         games,
+        helptext,
         options,
         play,
         replay,
@@ -31,10 +33,10 @@ try:
         simulate,
     )
     from tabletop_core.cli.common import run_game
-except ModuleNotFoundError as exc:  # the command line's own extra is not installed
+except ModuleNotFoundError as exc:  # a dependency removed from the environment by hand
     if exc.name != "rich":
         raise
-    sys.stderr.write("tabletop: the command line needs rich: pip install 'tabletop-rules[cli]'\n")
+    sys.stderr.write("tabletop: the command line needs rich, a dependency of tabletop-rules: pip install rich\n")
     raise SystemExit(2) from None
 
 __all__ = ["build_parser", "main", "run_game"]
@@ -55,11 +57,18 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tabletop``."""
-    parser = _Parser(prog="tabletop", description="Play, replay and check tabletop-rules games.")
+    parser = _Parser(
+        prog="tabletop",
+        description="Play, watch, replay, check and simulate tabletop-rules games.",
+        epilog="examples:\n  tabletop list\n  tabletop play unbroken --seed 1\n  tabletop demo unrest\n"
+        '  tabletop COMMAND --help\n\nshell completion (bash, zsh): eval "$(register-python-argcomplete tabletop)"',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"tabletop-rules {library_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
+    helptext.apply(sub)
     return parser
 
 
@@ -67,17 +76,20 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit status."""
     stream = out if out is not None else sys.stdout
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        if argv is None:
+            completion.attach(parser)  # the shell asking for completions: answered here, and the process exits
+        args = parser.parse_args(argv)
         code: int = args.func(args, stream)
         stream.flush()
     except TabletopError as exc:
         sys.stderr.write(f"tabletop: {exc}\n")
         return USER_ERROR
     except BrokenPipeError:
-        # The reader went away (`tabletop demo | head`): say so once, and keep Python's exit flush quiet.
+        # The reader went away (`tabletop replay game.json | head`): it has what it wanted, so end quietly, as
+        # other commands at the head of a pipe do, and keep Python's exit flush quiet too.
         if out is None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.stderr.write("tabletop: output closed before the end (broken pipe)\n")
         return BROKEN_PIPE
     except KeyboardInterrupt:
         sys.stderr.write("\ntabletop: interrupted\n")

@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -44,6 +45,7 @@ __all__ = [
     "run_game",
     "seat_index",
     "step_rng",
+    "terminal_progress",
     "write_or_rescue",
 ]
 
@@ -207,6 +209,33 @@ class _Console(Console):
     def on_broken_pipe(self) -> None:
         # rich exits with status 1 by itself; let `tabletop` say what happened and exit as a closed pipe does.
         raise BrokenPipeError
+
+
+@contextlib.contextmanager
+def terminal_progress(out: TextIO, what: str, unit: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on ``out`` while the block runs, when ``out`` is a terminal (gone when it ends); ``None``,
+    and nothing printed, when ``out`` is a pipe or a file. Yields the ``progress(done, total)`` to call."""
+    if not out.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        TimeElapsedColumn(),
+        console=make_console(out),
+        transient=True,
+    )
+    task = bar.add_task(what, total=None)
+
+    def progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield progress
 
 
 def make_console(out: TextIO) -> Console:

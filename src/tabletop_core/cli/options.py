@@ -1,40 +1,64 @@
-"""``tabletop options``: every option of a game, with its type, default, allowed values and meaning."""
+"""``tabletop options``: every option of a game, with its type, default, allowed values, an example and meaning."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import shlex
 from typing import Any, TextIO
 
 import attrs
 from rich.table import Table
 
 from tabletop_core.cli.common import make_console
+from tabletop_core.game import _in_choices
 from tabletop_core.registry import available_games, load_game
 
-__all__ = ["allowed_values", "describe_options"]
+__all__ = ["allowed_values", "as_typed", "choices", "describe_options"]
 
 
 def add_parser(sub: Any) -> None:
     """Register the command."""
-    opt = sub.add_parser("options", help="list a game's options", description=__doc__)
+    opt = sub.add_parser("options", help="list a game's options")
     opt.add_argument("game", help=f"the game ({', '.join(available_games())}, or module:ATTR)")
     opt.set_defaults(func=run)
 
 
 def allowed_values(validator: Any) -> tuple[Any, ...] | None:
     """The values an ``attrs.validators.in_`` validator allows (looking inside ``and_`` and lists), else None."""
-    if validator is None:
-        return None
-    options = getattr(validator, "options", None)
-    if options is not None and not callable(options):
-        return tuple(options)
-    inner = getattr(validator, "_validators", None) or (validator if isinstance(validator, list | tuple) else ())
-    for v in inner:
-        found = allowed_values(v)
-        if found is not None:
-            return found
-    return None
+    return _in_choices(validator)
+
+
+def choices(game: Any) -> dict[str, tuple[Any, ...]]:
+    """The values each option of ``game`` allows (:meth:`~tabletop_core.game.Game.option_choices`)."""
+    found = getattr(game, "option_choices", None)
+    return dict(found()) if callable(found) else {}
+
+
+def as_typed(value: Any) -> str:
+    """A value as it is typed after ``--option KEY=``: words bare, lists comma-separated, the rest as JSON.
+
+    >>> as_typed("hard"), as_typed(("Elian", "Corbin")), as_typed(False), as_typed(None), as_typed(""), as_typed(())
+    ('hard', 'Elian,Corbin', 'false', 'null', '""', '[]')
+    """
+    if isinstance(value, str) and value and value.strip() == value and "," not in value:
+        return value
+    if isinstance(value, tuple | list) and value and all(isinstance(v, str) and v and "," not in v for v in value):
+        return ",".join(value)
+    return json.dumps(value, separators=(",", ":"))
+
+
+#: Types as the player reads them.
+_KIND_WORDS = {
+    "str": "text",
+    "bool": "true or false",
+    "int": "whole number",
+    "float": "number",
+    "tuple[str, ...]": "list of names",
+    "tuple[tuple[str, ...], ...]": "list of name lists (JSON)",
+    "tuple[tuple[str, ...], ...] | None": "list of name lists (JSON), or null",
+}
 
 
 def _docs(cls: type) -> dict[str, str]:
@@ -55,10 +79,12 @@ def _docs(cls: type) -> dict[str, str]:
     return {k: re.sub(r":\w+:`~?([^`]*)`", r"\1", v).replace("``", "") for k, v in out.items()}
 
 
-def describe_options(game: Any) -> list[tuple[str, str, str, str, str]]:
-    """Each option of ``game``: name, type, default, allowed values ('' when any value of its type) and meaning."""
+def describe_options(game: Any) -> list[tuple[str, str, str, str, str, str]]:
+    """Each option of ``game``: name, type, default, allowed values ('' when any value of its type), an example
+    ``KEY=VALUE`` and meaning; values as they are typed on the command line."""
     cls = game.options_type
     docs = _docs(cls)
+    allowed_by_name = choices(game)
     rows = []
     for field in attrs.fields(cls):
         if not field.init:
@@ -67,11 +93,20 @@ def describe_options(game: Any) -> list[tuple[str, str, str, str, str]]:
         factory = getattr(default, "factory", None)  # an attrs.Factory default
         if callable(factory):
             default = factory()
-        shown = "(required)" if default is attrs.NOTHING else repr(default)
-        allowed = allowed_values(field.validator)
+        shown = "(required)" if default is attrs.NOTHING else as_typed(default)
+        allowed = allowed_by_name.get(field.name)
         kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", str(field.type))
+        others = [v for v in allowed or () if v != default]
+        example = shlex.quote(f"{field.name}={as_typed(others[0]) if others else shown}")
         rows.append(
-            (field.name, str(kind), shown, ", ".join(map(repr, allowed)) if allowed else "", docs.get(field.name, ""))
+            (
+                field.name,
+                _KIND_WORDS.get(str(kind), str(kind)),
+                shown,
+                ", ".join(map(as_typed, allowed)) if allowed else "",
+                example,
+                docs.get(field.name, ""),
+            )
         )
     return rows
 
@@ -79,8 +114,9 @@ def describe_options(game: Any) -> list[tuple[str, str, str, str, str]]:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Print the options as a table."""
     game = load_game(args.game)
-    table = Table(title=f"options of {args.game} (tabletop play {args.game} --option KEY=VALUE)", title_justify="left")
-    for column in ("option", "type", "default", "allowed", "meaning"):
+    title = f"options of {args.game} (tabletop play {args.game} --option KEY=VALUE; a list: a,b,c)"
+    table = Table(title=title, title_justify="left")
+    for column in ("option", "type", "default", "allowed", "example", "meaning"):
         table.add_column(column, overflow="fold")
     for row in describe_options(game):
         table.add_row(*row)

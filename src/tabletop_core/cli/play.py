@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any, TextIO
 
 from tabletop_core.cli.common import (
@@ -27,14 +28,18 @@ from tabletop_core.registry import available_games, load_game
 
 def add_parser(sub: Any) -> None:
     """Register the command."""
-    play = sub.add_parser(
-        "play",
-        help="play a game: you in one seat (--seat), bots in the others",
-        description="Play a game at the table. Without --seat, bots play every seat and the game is printed.",
-    )
+    play = sub.add_parser("play", help="play a game: you in one seat, bots in the others")
     play.add_argument("game", help=f"the game to play ({', '.join(available_games())}, or module:ATTR)")
     play.add_argument(
-        "--seat", metavar="N|ROLE", help="take this seat yourself: its number or its role (e.g. Rebellion, Elian)"
+        "--seat",
+        metavar="N|ROLE",
+        help="take this seat yourself: its number or its role (e.g. Rebellion, Elian; default: seat 0, the only "
+        "seat of a one-player game)",
+    )
+    play.add_argument(
+        "--bots",
+        action="store_true",
+        help="bots play every seat and the game is printed (what happens without a terminal to play from)",
     )
     play.add_argument("--human", dest="seat", metavar="N", help=argparse.SUPPRESS)  # the old spelling of --seat
     play.add_argument(
@@ -81,13 +86,37 @@ def seat_specs(game: Any, state: Any, seat: int | None, vs: list[str], *, allow_
     return specs
 
 
+def _seat(game: Any, state: Any, args: argparse.Namespace, out: TextIO) -> int | None:
+    """The person's seat: ``--seat``, else seat 0 when there is a terminal to play from; ``None`` for bots only.
+
+    Without ``--seat``, standard input that is not a terminal (a pipe, a file, no input at all) means nobody is
+    there to answer, so bots play every seat, as ``--bots`` asks.
+
+    Raises:
+        OptionError: ``--seat`` and ``--bots`` together, or a seat the game does not have.
+    """
+    if args.bots:
+        if args.seat is not None:
+            raise OptionError("--seat and --bots: give one (--bots means bots in every seat)")
+        return None
+    if args.seat is not None:
+        return seat_index(game, state, args.seat)
+    if not sys.stdin.isatty():
+        return None
+    n = game.num_players(state)
+    if n > 1:
+        names = ", ".join(f"{p} {game.seat_name(state, p)}" for p in range(n))
+        out.write(f"you play seat 0 ({game.seat_name(state, 0)}); --seat picks another ({names})\n")
+    return 0
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Play one game; with a seat, at the table; optionally write its record."""
     game = load_game(args.game)
     options = parse_options(args.option or [])
     opts = game.make_options(**options)
     state = game.initial_state(opts)
-    seat = seat_index(game, state, args.seat) if args.seat is not None else None
+    seat = _seat(game, state, args, out)
     vs = list(args.vs or []) + (["random"] if args.random else [])
     allow = bool(args.allow_import_agent)
     specs = seat_specs(game, state, seat, vs, allow_import=allow)

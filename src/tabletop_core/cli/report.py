@@ -38,7 +38,7 @@ def console(out: TextIO) -> Any:
     try:
         from rich.console import Console
     except ImportError as exc:
-        raise OptionError("tables need rich: pip install 'tabletop-rules[sim]'") from exc
+        raise OptionError("tables need rich: pip install rich") from exc
     tty = bool(getattr(out, "isatty", lambda: False)())
     return Console(file=out, width=None if tty else 140, force_terminal=tty or None, no_color=not tty)
 
@@ -172,7 +172,7 @@ def write_plots_or_say(
 
         paths = write_plots(summary, lines, folder)
     except ImportError:
-        out.write("plots: install the plot extra (pip install 'tabletop-rules[plot]') to write PNG plots\n")
+        out.write("plots: install the plot extra (pip install -e '.[plot]' in a clone) to write PNG plots\n")
         return
     out.write("plots: " + ", ".join(str(p) for p in paths) + "\n")
 

@@ -24,7 +24,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
         from tabletop_core.server.app import build_app
     except ModuleNotFoundError as exc:
-        sys.stderr.write(f"tabletop serve needs the server extra ({exc.name}): pip install 'tabletop-rules[server]'\n")
+        sys.stderr.write(f"tabletop serve needs the server extra ({exc.name}): pip install -e '.[server]' in a clone\n")
         return 2
     app = build_app(args.database, rate=args.rate)
     out.write(f"tabletop serve: http://{args.host}:{args.port}/ (database {args.database.split('@')[-1]})\n")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, non_negative, parse_options, positive
-from tabletop_core.errors import OptionError
+from tabletop_core.errors import OptionError, TabletopError
 
 #: The most games one run may plan (seatings x --games): ``report`` reads ``games.jsonl`` up to 4 GiB
 #: (:data:`tabletop_core.simulation.runner.MAX_RESULTS_BYTES`), about ten million lines of a few hundred bytes.
@@ -39,7 +41,12 @@ def add_parser(sub: Any) -> None:
     )
     sim.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
     sim.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
-    sim.add_argument("--out", required=True, metavar="DIR", help="results directory (rerun to resume)")
+    sim.add_argument(
+        "--out",
+        metavar="DIR",
+        help="results directory (rerun to resume; default: tabletop-results-GAME-SEED here, or the first "
+        "tabletop-results-GAME-SEED-N that is free or holds this plan)",
+    )
     sim.add_argument("--records", action="store_true", help="keep each game's replayable record in DIR/records")
     sim.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
     sim.add_argument("--batch-size", type=positive, help="games per task (default: automatic)")
@@ -84,6 +91,10 @@ class _Plain:
         if done < total and now - self.last < 2.0 and done != self.first:
             return
         self.last = now
+        if done == self.first:  # no game played yet: no rate to tell
+            self.out.write(f"{done}/{total} games\n")
+            self.out.flush()
+            return
         rate = (done - self.first) / (now - self.start) if now > self.start else 0.0
         eta = f"{(total - done) / rate:.0f} s" if rate > 0 else "?"
         self.out.write(f"{done}/{total} games, {rate:.2f} games/s, ETA {eta}\n")
@@ -121,6 +132,43 @@ def _rich_progress(out: TextIO) -> Any:
     )
 
 
+def games_kept(sim: Any, out: str) -> int:
+    """How many of the plan's games the folder ``out`` already holds (0 for a new folder or another plan)."""
+    from tabletop_core.simulation import load_results
+    from tabletop_core.simulation.runner import PLAN_FILE, read_plan
+
+    folder = Path(out)
+    if not (folder / PLAN_FILE).is_file():
+        return 0
+    try:
+        if not read_plan(folder).same_work(sim):
+            return 0  # refused by the run, with what differs
+        return len(load_results(folder, plan=sim).lines)
+    except (TabletopError, OSError):  # a damaged folder: the run says what is wrong with it
+        return 0
+
+
+def default_out(sim: Any) -> str:
+    """The results folder when ``--out`` is not given: ``tabletop-results-GAME-SEED``, or the first numbered
+    one that is free or holds this same plan (so that running the same command again resumes it)."""
+    from tabletop_core.simulation.runner import PLAN_FILE, read_plan
+
+    base = f"tabletop-results-{sim.game.split(':')[-1].rsplit('.', 1)[-1]}-{sim.seed}"
+    for n in range(1, 10_000):
+        name = base if n == 1 else f"{base}-{n}"
+        folder = Path(name)
+        if not os.path.lexists(folder):
+            return name
+        try:
+            if folder.is_dir() and read_plan(folder).same_work(sim):
+                return name
+        except (TabletopError, OSError):
+            pass
+        if folder.is_dir() and not (folder / PLAN_FILE).exists() and not any(folder.iterdir()):
+            return name
+    raise OptionError(f"no free results folder named {base}-N here; give --out")
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Plan, play (or resume) and summarize."""
     from tabletop_core.simulation import Simulation
@@ -151,6 +199,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise OptionError(
             f"--workers {args.workers}: more workers than the {total} games planned; give at most {total}"
         )
+    if args.out is None:
+        args.out = default_out(sim)
+    kept = games_kept(sim, args.out)
     workers = usable_workers(args.workers, total, backend=args.backend, address=args.address)
     if workers < args.workers:
         sys.stderr.write(
@@ -161,6 +212,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"{args.game}: {len(sim.seatings)} seating(s) x {args.games} games = {total} games -> {args.out}\n")
         for i, seating in enumerate(sim.seatings):
             out.write(f"  seating {i}: {', '.join(seating)}\n")
+        if kept >= total:
+            out.write(f"all {total} games are already in {args.out}: nothing to play\n")
+        elif kept:
+            out.write(f"{kept} of {total} games are already in {args.out}: playing the other {total - kept}\n")
     tty = bool(getattr(out, "isatty", lambda: False)())
     kwargs: dict[str, Any] = {
         "workers": workers,
@@ -171,7 +226,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "allow_import": allow,
     }
     try:
-        if args.quiet:
+        if args.quiet or kept >= total:
             results = simulate(sim, args.out, **kwargs)
         elif tty:
             with _rich_progress(out) as bar:

@@ -222,11 +222,29 @@ class HumanTable:
         start), so undo and resume replay the bots' and chance's answers exactly.
         """
         rng = step_rng(self.seed, len(self.ids))
-        for step in playout(self.game, self.agents, state, rng, max_steps=limit - len(self.ids)):
-            self.ids.append(step.action_id)
-            self.states.append(step.after)
-            if self.game.current_player(step.after) == self.human:
-                return
+        with self._thinking(state) as status:
+            for step in playout(self.game, self.agents, state, rng, max_steps=limit - len(self.ids)):
+                self.ids.append(step.action_id)
+                self.states.append(step.after)
+                if self.game.current_player(step.after) == self.human:
+                    return
+                if status is not None:
+                    status.update(self._thinking_line(step.after))
+
+    def _thinking_line(self, state: Any) -> str:
+        player = self.game.current_player(state)
+        if player < 0:  # chance or the end
+            return "..."
+        return f"{self.game.seat_name(state, player)} is thinking..."
+
+    @contextlib.contextmanager
+    def _thinking(self, state: Any) -> Iterator[Any]:
+        """A spinner naming the bot to move, on a terminal only: a search bot may think for seconds."""
+        if not self.console.is_terminal:
+            yield None
+            return
+        with self.console.status(self._thinking_line(state)) as status:
+            yield status
 
     def _advance(self, action: Any, *, check: bool = False) -> None:
         state = self.states[-1]

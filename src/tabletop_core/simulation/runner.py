@@ -243,7 +243,7 @@ def _ray(fn: Callable[[Any], list[Any]], batches: Iterable[Any], workers: int, a
     try:
         import ray
     except ImportError as exc:
-        raise OptionError("the ray backend needs Ray: pip install 'tabletop-rules[ray]'") from exc
+        raise OptionError("the ray backend needs Ray: pip install -e '.[ray]' in a clone") from exc
     started = not ray.is_initialized()
     if started:
         if address:
@@ -529,13 +529,45 @@ class _FolderLock:
             self.fd = None
 
 
+def _differences(old: Simulation, new: Simulation) -> str:
+    """What a folder's plan and a new one differ in, in a few words each.
+
+    >>> old = Simulation("unrest", (("heuristic", "random"),), 4)
+    >>> _differences(old, Simulation("unrest", (("random", "random"),), 4, 3))
+    'seed 0 there, 3 here; agents heuristic, random there, random, random here'
+    """
+
+    def agents(sim: Simulation) -> str:
+        shown = " / ".join(", ".join(seating) for seating in sim.seatings)
+        return shown if len(shown) <= 80 else shown[:77] + "..."
+
+    def options(sim: Simulation) -> str:
+        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in sim.options) or "none"
+        return shown if len(shown) <= 80 else shown[:77] + "..."
+
+    parts = [
+        f"{what} {mine} there, {theirs} here"
+        for what, mine, theirs in (
+            ("game", old.game, new.game),
+            ("seed", old.seed, new.seed),
+            ("agents", agents(old), agents(new)),
+            ("options", options(old), options(new)),
+        )
+        if mine != theirs
+    ]
+    return "; ".join(parts) or "a plan of another form"
+
+
 def _prepare(sim: Simulation, folder: Path) -> Results:
     folder.mkdir(parents=True, exist_ok=True)
     plan_path = folder / PLAN_FILE
     if os.path.lexists(plan_path):
         old = read_plan(folder)
         if not old.same_work(sim):
-            raise OptionError(f"{folder} holds results of another simulation ({old.to_json()}); use another --out")
+            raise OptionError(
+                f"{folder} holds results of another simulation ({_differences(old, sim)}); use another --out, "
+                "or the same game, seed, agents and options to go on with it"
+            )
     _repair_last_line(folder / GAMES_FILE)
     atomic_write_text(plan_path, sim.to_json() + "\n")
     return load_results(folder, plan=sim)
