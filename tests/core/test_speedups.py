@@ -437,12 +437,10 @@ def test_the_driver_calls_a_subclass_run_and_keeps_errors_apart() -> None:
                            over=lambda s: s == "end")  # fmt: skip
         return made
 
-    # An action the frame cannot read is not legal (TypeError, ValueError, AttributeError, LookupError) ...
-    for error in (TypeError("t"), ValueError("v"), AttributeError("a"), KeyError("k")):
+    # Whatever the check raises (an action's own __eq__ may raise anything), the action is not legal; a bug in a
+    # frame's check still shows, as the conformance suite compares is_legal with the listed legal actions.
+    for error in (TypeError("t"), ValueError("v"), AttributeError("a"), KeyError("k"), ZeroDivisionError("z")):
         assert driver_with(_Loud(error)).is_legal("s", 0) is False
-    # ... any other error is a bug and propagates.
-    with pytest.raises(ZeroDivisionError):
-        driver_with(_Loud(ZeroDivisionError("z"))).is_legal("s", 0)
     with pytest.raises(RuntimeError, match="over"):
         bad: Any = Driver("bad", flow, {("play", "only"): _Loud(KeyError())}, position=lambda s: Position(1, "play",
                           "only"), over=lambda s: (_ for _ in ()).throw(RuntimeError("over")))  # fmt: skip

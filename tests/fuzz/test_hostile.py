@@ -155,7 +155,7 @@ def test_unbroken_an_effect_no_card_or_rule_makes_is_refused() -> None:
 
 def test_unbroken_a_draw_past_the_picks_is_refused() -> None:
     doc = find("unbroken", lambda s: type(s.pending.top).__name__ == "DrawEncounters")
-    doc["data"]["pending"]["frames"][-1]["n"] = 24
+    doc["data"]["pending"]["frames"][-1]["n"] = 10_000  # more cards than any deck holds (and than the pick ids)
     refused("unbroken", doc, "encounters to pick from")
 
 
