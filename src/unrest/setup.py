@@ -124,7 +124,7 @@ _BY_SIZE = tuple(
 _OUTCOMES: dict[tuple[int, ...], tuple[tuple[Draw, float], ...]] = {}
 #: Small, so that entries go while they are young: a search asks again about the decks of its last few rollouts,
 #: and random playouts hardly ever ask twice. At 16,384 entries, the entries lived long enough to be moved to the
-#: cyclic collector's oldest generation and set off its full collections (see docs/performance.md, ninth session).
+#: cyclic collector's oldest generation and set off its full collections (see docs/performance.md, "Unrest").
 _OUTCOMES_SIZE = 1 << 9
 
 

@@ -45,7 +45,7 @@ def test_bots_district_value_is_two_for_a_met_mission() -> None:
 
 
 def test_bots_measure_every_mission_by_its_rule_and_its_own_limits() -> None:
-    """Issue 10 requirement 3: the bots' progress toward a Mission reaches 1 exactly when the Mission's rule holds,
+    """The bots' progress toward a Mission reaches 1 exactly when the Mission's rule holds,
     for every Mission of the pack, read through the content's ids and the rule's own limits (no index or target
     typed into the bots); the Revolution's target is the rule's, 25 in the Capitol variant's Capitol."""
     rng = np.random.default_rng(3)

@@ -213,7 +213,7 @@ def test_render_names_the_district_being_proven() -> None:
     assert "Proving Ministry of Peace: revealed 4I so far" in unrest.render(state, EMPIRE)
 
 
-# ----- issue 11 point 13: a proof is minimal against everything the Empire knows ------------------------------------
+# ----- a proof is minimal against everything the Empire knows ---------------------------------------------------------
 # "The Rebellion immediately reveals enough cards to prove to the Empire that the Mission card's conditions have been
 # met (they do not have to reveal more cards than necessary)." A hidden card can only be one the Empire has not seen
 # face up anywhere (the deck of 24 is known): a proof the face-up cards already make needs no reveal.

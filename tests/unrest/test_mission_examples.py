@@ -1,4 +1,4 @@
-"""Issue 11 point 15: every Mission card's example, played (the rulebook's "Mission Card Reference").
+"""Every Mission card's example, played (the rulebook's "Mission Card Reference").
 
 Each test lays the example's cards in Peace, the last of them by the Rebellion's placement at the end of a round,
 and plays the liberation check through the public API. Revolution, Coup, Espionage, Energized Press and Civil

@@ -209,7 +209,7 @@ def test_unmet_missions_have_no_proof() -> None:
     assert minimal_proofs(stack("(2I) (3D)"), (ESPIONAGE, REVOLUTION)) == ()
 
 
-# ----- issue 11 point 13: proofs against everything the Empire has seen ---------------------------------------------
+# ----- proofs against everything the Empire has seen ----------------------------------------------------------------
 
 
 def test_point_13_minimal_proofs_use_the_cards_seen_outside_the_stack() -> None:

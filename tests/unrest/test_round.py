@@ -215,7 +215,7 @@ def test_power_token_order_and_plan_slots_in_strings() -> None:
     assert state.tokens[REROUTE]
 
 
-# ----- issue 11 point 14: the Blockade in the Final Encounter ------------------------------------------------------
+# ----- the Blockade in the Final Encounter -------------------------------------------------------------------------
 # Blockade: "No cards may be placed into that District by the Rebellion this round. Place your Blockade token on top
 # of the District for the remainder of the round." The Final Encounter: "They play their three cards as usual but,
 # after the Empire takes their actions, the Rebellion may move the remaining cards to any unliberated District(s)."

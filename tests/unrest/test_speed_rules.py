@@ -1,4 +1,4 @@
-"""The fast paths of this session's speed work give what the long way gives (see ``docs/performance.md``, "Unrest").
+"""These fast paths give what the long way gives (see ``docs/performance.md``, "Unrest").
 
 Unrest's own driver loop against the core driver over the same frames, the liberation check's memo against the
 check made afresh, and the proof search against its plain definition.

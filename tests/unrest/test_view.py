@@ -440,7 +440,7 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
 
 
 def test_point_13_determinize_at_a_proof_that_counts_the_cards_seen_elsewhere_matches_the_exact_posterior() -> None:
-    # Issue 11 point 13: the proof is minimal against every card the Empire has seen, and the determinizer judges
+    # The proof is minimal against every card the Empire has seen, and the determinizer judges
     # each world's proof the same way. Final Encounter; unseen: 2S, 5S, 3I, M (the 6S and every other card face up).
     # Peace holds 4D 4S and a hidden round-7 card X, then gets 6D face up and the hidden M and 3I: Fortified
     # Organizers (Disruption 10 above Supplies). The Rebellion's one minimal proof is {M, 3I}: with both shown the

@@ -254,7 +254,7 @@ def defend_actions(state: UnrestState) -> tuple[EmpireAction, ...]:
 # Keyed by the Districts in id order, not the row in its order: random playouts meet about 1,500 keys so, all of them
 # held, against 15,000 by the row, which turned the cache over about 8,000 times a second. Each entry made so outlived
 # a collection or two and was then dropped: the cyclic collector, run by those survivors, took a few per cent of a
-# playout's time in a process holding every game (see docs/performance.md, ninth session).
+# playout's time in a process holding every game (see docs/performance.md, "Unrest").
 @functools.lru_cache(maxsize=4096)  # a pure function of public facts that recur all game (tokens, Districts, slots)
 def _defences(tokens: tuple[bool, ...], districts: tuple[int, ...], slots: tuple[int, ...]) -> tuple[EmpireAction, ...]:
     surveil, destroy, reroute, blockade = tokens

@@ -1,4 +1,4 @@
-"""The eighth session's fast paths give what the long way gives (see ``docs/performance.md``, "Unrest").
+"""These fast paths give what the long way gives (see ``docs/performance.md``, "Unrest").
 
 Each shortcut is checked against the plain computation it replaced, on the states of seeded random playouts or on
 random inputs.
@@ -16,14 +16,14 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE
 from tests.unrest.helpers import random_states
 from tests.unrest.test_speed_rules import _minimal_proofs_plainly
-from tests.unrest.test_speed_s7 import _coup_plainly as _coup
-from tests.unrest.test_speed_s7 import _plot_plainly as _plot
+from tests.unrest.test_speed_shortcuts import _coup_plainly as _coup
+from tests.unrest.test_speed_shortcuts import _plot_plainly as _plot
 from unrest.rules import liberation, missions
 from unrest.rules.cards import DECK, DISRUPTION, INTELLIGENCE, KINDS, SUPPLIES, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
 from unrest.state import LAST_ROUND, StackCard
 
-# ----- the Missions' worst cases, against the seventh session's forms -----------------------------------------------
+# ----- the Missions' worst cases, against the plain forms -------------------------------------------------------------
 
 
 def _count(pool: Sequence[int], kinds: Sequence[int] | range) -> int:
@@ -62,7 +62,7 @@ def _fortified(t: Tally, hidden: int, pool: list[int]) -> bool:
 
 
 def _sleeper(t: Tally, hidden: int, pool: list[int]) -> bool:
-    """Every set of values meeting every run (not only the least ones), as the seventh session checked."""
+    """Every set of values meeting every run (not only the least ones), as the plain forms check."""
     if _runs_plainly(t.values):
         return True
     total = _count(pool, range(KINDS))

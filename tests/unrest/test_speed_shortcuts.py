@@ -1,4 +1,4 @@
-"""The seventh session's fast paths give what the long way gives (see ``docs/performance.md``, "Unrest").
+"""These fast paths give what the long way gives (see ``docs/performance.md``, "Unrest").
 
 Each shortcut is checked against the plain computation on the states of seeded random playouts.
 """

@@ -1,4 +1,4 @@
-"""The ninth session's change to Unrest's caches (see ``docs/performance.md``, "Ninth session").
+"""Unrest's caches keyed by facts that recur (see ``docs/performance.md``, "Unrest").
 
 The Empire's options are cached by facts that recur: random playouts find nearly every answer in the cache instead
 of turning it over, so its entries do not keep setting off the interpreter's cyclic collector.
