@@ -156,7 +156,7 @@ def test_double_skips_surge_once_no_surge_ability_is_left() -> None:
     assert fight_of(state).enemy_pool.links == (1 * 16 + 3,)
 
 
-def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -> None:
+def test_every_agility_token_in_the_space_fires_the_agility_ability() -> None:
     """ "Resolve all of the tokens in that space." The Mirror Imp shows two agility tokens (0: A*, 4: A): in one
     action each fires Echo ("Recast any spent token"), not only the first."""
     state = forced("aaa abaaba", heroes=("Corbin",), enemies=("Mirror Imp",))
@@ -168,7 +168,7 @@ def test_point_11_every_agility_token_in_the_space_fires_the_agility_ability() -
     assert fight.casting == (1, 16)
 
 
-def test_point_12_a_token_moved_into_a_resolved_space_resolves_again() -> None:
+def test_a_token_moved_into_a_resolved_space_resolves_again() -> None:
     """ "Whenever it is the enemy's turn to take a combat action, resolve the next space on the combat board that
     contains a token (from top to bottom)" and "If a token is recast or flipped to a different symbol, move it to
     the corresponding space": every action looks for the first space holding a token, so a space can resolve again

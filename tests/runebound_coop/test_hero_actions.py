@@ -179,7 +179,7 @@ def test_hero_wins_a_fight_by_defeating_the_enemy() -> None:
     assert ENEMY == 1
 
 
-def test_point_9_the_heros_tactics_block_is_the_heros_choice() -> None:
+def test_the_heros_tactics_block_is_the_heros_choice() -> None:
     """ "When a player is about to take damage, that player *can* spend one tactics symbol ... as a copy of a
     symbol that would allow him or her to block or prevent that damage"; the automatic order ("the tactics symbol
     is always spent as a shield to block damage first") is written for "an enemy"."""
@@ -194,7 +194,7 @@ def test_point_9_the_heros_tactics_block_is_the_heros_choice() -> None:
     assert Copy(Sym.PHYSICAL, 2) not in rb.legal_actions(spent)
 
 
-def test_point_9_no_block_question_when_there_is_one_choice() -> None:
+def test_no_block_question_when_there_is_one_choice() -> None:
     # The Blast example: once Elian cancels Blast with his tactics, the Sorcerer's tactics copy (1 skull) meets only
     # Elian's shield: no question, the shield blocks; the 2 skulls hit.
     state = forced("a b a  a a a a a a", heroes=("Elian",), enemies=("Sorcerer",))
@@ -202,7 +202,7 @@ def test_point_9_no_block_question_when_there_is_one_choice() -> None:
     assert state.hero_damage == (2,) and state.pending.top is None
 
 
-def test_point_10_the_hero_chooses_which_tokens_of_the_type_an_attack_spends(tmp_path: Path) -> None:
+def test_the_hero_chooses_which_tokens_of_the_type_an_attack_spends(tmp_path: Path) -> None:
     """ "One action: spend damage symbols of ONE type (physical or magic, values summed)": nothing says all of
     them, and a split deals more against a shield worth 2. Corbin shows 2P, P*, P."""
     (tmp_path / "token_sets.toml").write_text(
@@ -230,7 +230,7 @@ def test_point_10_the_hero_chooses_which_tokens_of_the_type_an_attack_spends(tmp
     assert rest.enemy_damage == (3,)
 
 
-def test_point_10_a_single_token_attack_asks_nothing() -> None:
+def test_a_single_token_attack_asks_nothing() -> None:
     # Elian shows 2P, T, S*: one physical token, so the attack strikes at once (no choice to ask).
     state = forced("bba aaaaaa", heroes=("Elian",), enemies=("Sorcerer",))
     after = rb.step(state, Attack(Sym.PHYSICAL))

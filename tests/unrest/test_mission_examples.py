@@ -62,7 +62,7 @@ def met_only(state: UnrestState, mission: int) -> bool:
     )
 
 
-def test_point_15_revolution_total_of_21_or_more() -> None:
+def test_revolution_total_of_21_or_more() -> None:
     # "The stack of cards must have a total sum of 21 or more" (no printed example): 6 + 6 + 6 + 3.
     state = play_example("(6I) (6U)", "(6D) 3S", REVOLUTION, (CIVIL, SLEEPER))
     assert state.freed[PEACE] == 2 and met_only(state, REVOLUTION)
@@ -71,7 +71,7 @@ def test_point_15_revolution_total_of_21_or_more() -> None:
     assert state.freed[PEACE] == 0
 
 
-def test_point_15_political_surge_three_face_up_intelligence_cards() -> None:
+def test_political_surge_three_face_up_intelligence_cards() -> None:
     # "The stack contains three face up Intelligence cards (2 of Intelligence, 3 of Intelligence, and 4 of
     # Intelligence)": liberated without a reveal.
     state = play_example("2I 3I", "4I", SURGE, (CIVIL, PLOT))
@@ -81,7 +81,7 @@ def test_point_15_political_surge_three_face_up_intelligence_cards() -> None:
     assert play_example("2I 3I", "(4I)", SURGE, (CIVIL, PLOT)).freed[PEACE] == 0
 
 
-def test_point_15_fortified_organizers_examples_and_the_trap() -> None:
+def test_fortified_organizers_examples_and_the_trap() -> None:
     # "The stack contains ... 4 of Disruption, 5 of Disruption and 5 of Supplies": 9 above 5, and 5 more than 3.
     state = play_example("(4D) (5D)", "5S", FORTIFIED, (CIVIL, PLOT))
     assert state.freed[PEACE] == 2 and met_only(state, FORTIFIED)
@@ -90,21 +90,21 @@ def test_point_15_fortified_organizers_examples_and_the_trap() -> None:
     assert state.freed[PEACE] == 0 and not MISSIONS[FORTIFIED].is_met(state.stacks[PEACE])
 
 
-def test_point_15_coup_one_card_of_each_suit() -> None:
+def test_coup_one_card_of_each_suit() -> None:
     # "at least one card of each suit (Intelligence, Disruption, Upheaval, and Supplies)" (no printed example).
     state = play_example("(2I) (3U)", "(4D) 5S", COUP, (CIVIL, PLOT))
     assert state.freed[PEACE] == 2 and met_only(state, COUP)
     assert play_example("(2I) (3U)", "(4D) 5D", COUP, (CIVIL, PLOT)).freed[PEACE] == 0  # no Supplies
 
 
-def test_point_15_coordinated_plot_three_fives() -> None:
+def test_coordinated_plot_three_fives() -> None:
     # "The stack contains 5 of Intelligence, 5 of Supplies, and 5 of Upheaval."
     state = play_example("(5I) (5S)", "5U", PLOT, (CIVIL, COUP))
     assert state.freed[PEACE] == 2 and met_only(state, PLOT)
     assert [c.proved for c in state.stacks[PEACE]] == [True, True, False]
 
 
-def test_point_15_sleeper_cell_run_of_four_and_no_wrap() -> None:
+def test_sleeper_cell_run_of_four_and_no_wrap() -> None:
     # "the stack contains 3 and 4 of Supplies, 5 of Intelligence, and 6 of Upheaval."
     state = play_example("(3S) (4S)", "(5I) 6U", SLEEPER, (CIVIL, COUP))
     assert state.freed[PEACE] == 2 and met_only(state, SLEEPER)
@@ -112,21 +112,21 @@ def test_point_15_sleeper_cell_run_of_four_and_no_wrap() -> None:
     assert play_example("(6S) (2S)", "(3I) 4U", SLEEPER, (CIVIL, COUP)).freed[PEACE] == 0
 
 
-def test_point_15_espionage_intel_and_disruption_four_or_more() -> None:
+def test_espionage_intel_and_disruption_four_or_more() -> None:
     # "The total Intel value is 4 or more and the total Disruption value is 4 or more" (no printed example).
     state = play_example("(4I)", "4D", ESPIONAGE, (CIVIL, PLOT))
     assert state.freed[PEACE] == 2 and met_only(state, ESPIONAGE)
     assert play_example("(3I)", "4D", ESPIONAGE, (CIVIL, PLOT)).freed[PEACE] == 0
 
 
-def test_point_15_energized_press_intel_above_upheaval_of_three_or_more() -> None:
+def test_energized_press_intel_above_upheaval_of_three_or_more() -> None:
     # "The total Intel value is more than the total Upheaval value and the Upheaval value is 3 or more."
     state = play_example("(5I)", "3U", PRESS, (CIVIL, PLOT))
     assert state.freed[PEACE] == 2 and met_only(state, PRESS)
     assert play_example("(4I)", "4U", PRESS, (CIVIL, PLOT)).freed[PEACE] == 0  # not more
 
 
-def test_point_15_civil_disobedience_upheaval_eight_and_no_disruption() -> None:
+def test_civil_disobedience_upheaval_eight_and_no_disruption() -> None:
     # "The total Upheaval value is 8 or more and there are no Disruption cards" (no printed example).
     state = play_example("(2U)", "6U", CIVIL, (COUP, PLOT))
     assert state.freed[PEACE] == 2 and met_only(state, CIVIL)

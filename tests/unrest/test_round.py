@@ -238,7 +238,7 @@ def final_encounter_plan() -> UnrestState:
     )
 
 
-def test_point_14_a_blockade_closes_its_district_in_the_final_encounter() -> None:
+def test_a_blockade_closes_its_district_in_the_final_encounter() -> None:
     state = act(final_encounter_plan(), "blockade Police", "destroy card 3")
     assert state.step == "place" and state.aoi == ()
     assert strings(state) == ["place 5D in Plenty", "place 5D in Peace", "place 5D in Capitol"]
@@ -248,7 +248,7 @@ def test_point_14_a_blockade_closes_its_district_in_the_final_encounter() -> Non
     assert state.stacks[POLICE] == () and state.winner >= 0  # the Final Encounter ends the game
 
 
-def test_point_14_without_a_blockade_the_final_encounter_places_anywhere_unliberated() -> None:
+def test_without_a_blockade_the_final_encounter_places_anywhere_unliberated() -> None:
     state = act(final_encounter_plan(), "surveil card 1", "destroy card 3")
     # Every District still in play, the Area of Interest's two or not; never the liberated Truth.
     assert strings(state) == [f"place 5D in {name}" for name in ("Plenty", "Peace", "Capitol", "Police")]
