@@ -86,11 +86,15 @@ def attach(parser: argparse.ArgumentParser) -> None:
     for action in _walk(parser):
         dest = action.dest
         if dest in GAME_ARGS and not action.option_strings:
-            action.completer = complete_games  # type: ignore[attr-defined]  # argcomplete reads this attribute
+            completer: Any = complete_games
         elif dest in OPTION_ARGS:
-            action.completer = complete_options  # type: ignore[attr-defined]
+            completer = complete_options
         elif dest in AGENT_ARGS:
-            action.completer = complete_agents  # type: ignore[attr-defined]
+            completer = complete_agents
+        else:
+            continue
+        # argparse.Action declares no ``completer``; argcomplete reads it from the action.
+        setattr(action, "completer", completer)  # noqa: B010
     with contextlib.suppress(ImportError):  # completion is a convenience: the command works without argcomplete
         import argcomplete
 
