@@ -33,8 +33,9 @@ $(VENV)/.installed-docs: $(BUILD_INPUTS) | $(BIN)/python
 demo: $(VENV)/.installed-core
 	$(BIN)/tabletop demo
 
-## test: ruff, mypy --strict, the documentation site (--strict), pytest (installs the test extras), then the
-## driver's tests and every game's conformance tests again on the pure-Python path (C accelerator turned off)
+## test: ruff, mypy --strict, the documentation site (--strict), pytest (installs the test extras; one line per
+## test file as its last test finishes), then the driver's tests and every game's conformance tests again on the
+## pure-Python path (C accelerator turned off)
 PURE_SUBSET := tests/core/test_flow.py tests/unrest/test_conformance.py tests/unbroken/test_conformance.py \
 	tests/runebound_coop/test_conformance.py
 test: $(VENV)/.installed-test
@@ -42,7 +43,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff format --check src tests examples benchmarks docs/_ext
 	$(BIN)/mypy --strict src tests docs/_ext
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 -p tests.file_summary
 	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 -q $(PURE_SUBSET)
 
 ## dist: the sdist and a wheel into dist/ (and a wheel built without a C compiler into build/dist-pure/), each
@@ -61,7 +62,7 @@ docs: $(VENV)/.installed-docs
 ## test-pure: the whole pytest suite with the C accelerator turned off (the pure-Python path a machine without a
 ## C compiler runs; make test runs a part of it: the driver and the conformance tests of every game)
 test-pure: $(VENV)/.installed-test
-	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2
+	TABLETOP_PURE_PYTHON=1 $(BIN)/python -m pytest -n 2 -p tests.file_summary
 
 ## test-asan: the C accelerator built with AddressSanitizer and UBSan (into build/asan, a copy of src/) runs its
 ## own tests, the thread and hostile-object crash tests and every game's conformance tests; run it before C lands
