@@ -196,7 +196,9 @@ def compare(
         seed: the comparison's seed (deal ``d``'s seeds derive from it).
         options: options every variant starts from.
         confidence: of every interval; a difference is called when its Holm-adjusted p is below ``1 - confidence``.
-        workers, backend, address: where the games run (see :func:`tabletop_core.simulation.runner.map_batches`).
+        workers: worker processes, or Ray CPUs (see :func:`tabletop_core.simulation.runner.map_batches`).
+        backend: where the games run: ``local`` (a process pool) or ``ray``.
+        address: the Ray cluster to join (``None``: a local Ray instance).
         resamples: bootstrap and permutation resamples per measure.
         measures: keep only these measures (names, or prefixes ending in ``:``); default every measure.
 
