@@ -39,3 +39,45 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+class LiveServer:
+    """A real ``tabletop serve`` app under uvicorn on loopback, in a thread: its ``base`` URL and its ``store``."""
+
+    def __init__(self, base: str, store: Any) -> None:
+        self.base, self.store = base, store
+
+
+@pytest.fixture
+def live_server(tmp_path: Any) -> Iterator[LiveServer]:
+    """The server on an SQLite file in ``tmp_path``, on a free loopback port, stopped after the test."""
+    import importlib.util
+    import socket
+    import threading
+    import time
+
+    pytest.importorskip("starlette", reason="the server extra is not installed")
+    uvicorn = pytest.importorskip("uvicorn", reason="the server extra is not installed")
+    from tabletop_core.server.app import build_app
+
+    # Without one of these uvicorn refuses every WebSocket upgrade, and the match pages never get a view.
+    assert importlib.util.find_spec("websockets") or importlib.util.find_spec("wsproto"), (
+        "uvicorn has no WebSocket library: the server extra must bring websockets (or wsproto)"
+    )
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    # A page plays every move of its seat; the default rate (100 in 10 s) is for the open internet, not this test.
+    app = build_app(f"sqlite:///{tmp_path / 'matches.db'}", rate=100_000)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started, "the server did not start"
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app.state.store)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

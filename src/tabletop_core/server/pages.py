@@ -4,7 +4,9 @@ from __future__ import annotations
 
 __all__ = ["LOBBY", "MATCH"]
 
-_STYLE = """<style>body{font-family:sans-serif;max-width:1000px;margin:1em auto}button{margin:2px}
+# An empty icon: else the browser asks for /favicon.ico and logs the 404 as a console error.
+_STYLE = """<link rel="icon" href="data:,">
+<style>body{font-family:sans-serif;max-width:1000px;margin:1em auto}button{margin:2px}
 #log{max-height:20em;overflow:auto;font-size:90%}.err{color:#a00}</style>"""
 
 LOBBY = (
@@ -34,11 +36,13 @@ document.getElementById('create').onclick=async()=>{
  const j=await r.json();if(!r.ok){out.className='err';out.textContent=j.error;return}
  out.className='';const hot=j.seats.filter(s=>s.token).map(s=>s.token).join(',');
  out.innerHTML='';for(const s of j.seats){if(s.link){const a=document.createElement('a');a.href=s.link;
-  a.className='invite';a.textContent='seat '+s.seat+' ('+s.kind+') invite link';out.appendChild(a);
+  a.className='invite';a.dataset.seat=s.seat;a.textContent='seat '+s.seat+' ('+s.kind+') invite link';
+  out.appendChild(a);
   out.appendChild(document.createElement('br'));}}
- const w=document.createElement('a');w.href=j.watch;w.textContent='watch';out.appendChild(w);
+ const w=document.createElement('a');w.id='watch';w.href=j.watch;w.textContent='watch';out.appendChild(w);
  out.appendChild(document.createElement('br'));
- const h=document.createElement('a');h.href=j.watch+'#hotseat='+hot;h.textContent='hot-seat (all seats here)';
+ const h=document.createElement('a');h.id='hotseat';h.href=j.watch+'#hotseat='+hot;
+ h.textContent='hot-seat (all seats here)';
  out.appendChild(h);};
 </script></body></html>"""
 )
@@ -69,11 +73,16 @@ function current(){ // hot-seat: the page shows the seat to move
 function show(){const c=current();if(!c)return;const [token,v]=c;
  document.getElementById('title').textContent=v.game+' - '+(v.seat===null?'spectator':v.seats[v.seat].name);
  let st='move '+v.move+(v.to_move!==null?', '+v.seats[v.to_move].name+' to move':'');
+ if(v.legal.length){st+=' (your move)';}
  if(v.finished){st='finished; returns '+JSON.stringify(v.returns);}
- document.getElementById('status').textContent=st;
+ const status=document.getElementById('status');status.textContent=st;
+ // For scripts and tests: the view shown (its move number, whose move, this page's seat, whether it is over).
+ status.dataset.move=v.move;status.dataset.toMove=v.to_move===null?'':v.to_move;
+ status.dataset.seat=v.seat===null?'':v.seat;status.dataset.finished=v.finished;
  document.getElementById('picture').innerHTML=v.picture;
  const mv=document.getElementById('moves');mv.innerHTML='';
- for(const a of v.legal){const b=document.createElement('button');b.className='move';b.textContent=a.text;
+ for(const a of v.legal){const b=document.createElement('button');b.className='move';b.dataset.action=a.id;
+  b.textContent=a.text;
   b.onclick=()=>{document.getElementById('error').textContent='';
    sockets[token].send(JSON.stringify({move:v.move,action:a.id}));};mv.appendChild(b);}
  if(v.finished){const a=document.createElement('a');a.href='/api/matches/'+id+'/record';a.id='record';
