@@ -12,6 +12,7 @@ notation to :mod:`runebound_coop.notation`, state checks to :mod:`runebound_coop
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import typing
@@ -22,11 +23,13 @@ import numpy as np
 
 from runebound_coop import bots, glossary, invariants, notation, setup, view
 from runebound_coop.actions import NUM_ACTIONS, Action, Land, action_id, decode_decision
-from runebound_coop.content.loader import load_content, pack_option
+from runebound_coop.content.loader import BUILTIN, builtin_content, content_of, load_content, pack_option
 from runebound_coop.content.roster import setup_of
+from runebound_coop.content.schema import Content
+from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_HAND, MAX_ROUNDS
 from runebound_coop.rules import flow
-from runebound_coop.state import RuneboundOptions, RuneboundState
-from tabletop_core.errors import ContentError, IllegalActionError, OptionError
+from runebound_coop.state import CHOICE_MODES, RuneboundOptions, RuneboundState
+from tabletop_core.errors import ContentError, IllegalActionError, OptionError, did_you_mean
 from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 
@@ -71,6 +74,44 @@ def _plain_options(game: RuneboundCoop, key: tuple[tuple[str, object, object], .
     """The options of plain keyword arguments, made once (a bounded memo of a pure function: options are immutable
     values; a new game of a fight asks for them every time)."""
     return game._make_options({name: value for name, _typed_value, value in key})
+
+
+def _known_choice(options: dict[str, Any]) -> dict[str, Any]:
+    """``options``, once their ``enemy_choices`` (a text) is known to be one of the modes.
+
+    Raises:
+        OptionError: another text, in one line naming the closest mode.
+    """
+    value = options.get("enemy_choices")
+    if isinstance(value, str) and value not in CHOICE_MODES:
+        hint = did_you_mean(value, CHOICE_MODES)
+        listed = ", ".join(CHOICE_MODES)
+        raise OptionError(f"runebound_coop: unknown enemy_choices {value!r}{hint} (enemy_choices: {listed})")
+    return options
+
+
+#: What each list of names in the options names, one and many, and where the pack holds them.
+_NAMED = (("hero", "heroes"), ("enemy", "enemies"), ("asset", "assets"), ("card", "cards"))
+
+
+def _known_names(options: RuneboundOptions, pack: Content) -> None:
+    """Refuse options naming a hero, enemy, asset or card the pack lacks, in one line naming the closest.
+
+    Raises:
+        OptionError: an unknown name.
+    """
+    given = {
+        "heroes": options.heroes,
+        "enemies": options.enemies,
+        "assets": tuple(name for names in options.assets for name in names),
+        "cards": tuple(name for names in options.cards or () for name in names),
+    }
+    for one, many in _NAMED:
+        known: dict[str, Any] = getattr(pack, many)
+        for name in given[many]:
+            if name not in known:
+                hint = did_you_mean(name, known)
+                raise OptionError(f"runebound_coop: unknown {one} {name!r}{hint} ({many}: {', '.join(sorted(known))})")
 
 
 class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
@@ -133,7 +174,9 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
                 options = {**options, "pack": pack_option(options["pack"])}
         except ContentError as exc:
             raise OptionError(f"{self.spec.short_name}: bad options: {exc}") from exc
-        made = super().make_options(**options)
+        made = super().make_options(**_known_choice(options))
+        with contextlib.suppress(ContentError):  # a pack this process was not given: refused just below
+            _known_names(made, content_of(made.pack))
         try:
             # The cached resolution the rules read (setup.check_options resolves anew): a new game of options seen
             # before resolves nothing again; a bad name is never cached, so it raises every time.
@@ -143,6 +186,35 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
             raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {reason} (options: {fields})") from exc
         return made
+
+    def option_choices(self) -> dict[str, tuple[Any, ...]]:
+        """The values each option allows: the names a hero or enemy may have in the built-in pack (another pack,
+        given to ``tabletop compare --pack``, names its own), the enemy's choice modes, the acts, both values of
+        ``retreat``, the hand sizes, and the built-in pack."""
+        pack = builtin_content()
+        return {
+            **super().option_choices(),
+            "heroes": tuple(sorted(pack.heroes)),
+            "enemies": tuple(sorted(pack.enemies)),
+            "hand": tuple(range(MAX_HAND + 1)),
+            "pack": (BUILTIN,),
+        }
+
+    def option_help(self) -> dict[str, tuple[str, Any]]:
+        """For ``tabletop options``, the options whose values are no short list of choices: how they are written
+        (the names of the built-in pack), and an example value."""
+        pack = builtin_content()
+        return {
+            "assets": (
+                f"one JSON list per hero of up to {MAX_ASSETS} of: {', '.join(sorted(pack.assets))}",
+                (("Short Bow",),),
+            ),
+            "cards": (
+                f"null, or one JSON list per hero of up to {MAX_CARDS} of: {', '.join(sorted(pack.cards))}",
+                (("Twin Blades",), ("Field Dressing",)),
+            ),
+            "max_rounds": (f"1 to {MAX_ROUNDS}", 20),
+        }
 
     def initial_state(self, options: RuneboundOptions) -> RuneboundState:
         return setup.initial_state(options)

@@ -189,22 +189,28 @@ class RuneboundOptions:
     """The options of a co-op encounter (names are checked against the content pack where options are made,
     :meth:`RuneboundCoop.make_options`, and where a game starts, :func:`runebound_coop.setup.initial_state`).
 
+    A custom pack is given to ``new_game``/``make_options`` as the pack itself (``load_content(path)``) or its
+    directory's ``pathlib.Path``: it is added to :data:`runebound_coop.content.loader.PACKS` and ``pack`` holds its
+    reference, ``name@sha256``; a string is a pack's name or reference only, never read as a path.
+
     Attributes:
-        heroes: 1 to 4 hero names, one per player (default: Elian and Corbin, a two-hero party).
-        enemies: the encounter, fought in this order (1 to 8 enemy names; repeats allowed; default: the
-            rulebook's Sorcerer, then its Orc Brigand).
-        assets: per hero, the assets whose tokens join that hero's pool.
-        cards: per hero, the skill cards in hand (``None``: each hero's own starting cards).
-        enemy_choices: ``evaluate`` (the enemy takes the choice most detrimental to the hero by the documented
-            evaluation), ``damage`` (the rulebook's alternative: 2 damage to the hero instead of the effect) or
-            ``player`` (the enemy is an extra, last player who decides).
-        act: 1 or 2 (the Warrior set's sixth token joins in act II).
-        retreat: whether the engaged hero may withdraw from a fight at the end of each round.
-        hand: skill cards each hero holds to exert (each exert discards one) for its cards' combat actions.
-        max_rounds: rounds after which an undecided fight ends with the hero withdrawing.
-        pack: ``''`` for the built-in pack, or a custom pack as ``name@sha256`` (never a path): pass the pack
-            itself (``load_content(path)``) or its directory's ``pathlib.Path`` to ``new_game``/``make_options``,
-            which add it to ``runebound_coop.content.loader.PACKS`` and write its reference here.
+        heroes: the heroes in the party, one per player: 1 to 4 names from the pack, comma separated, each once
+            (default: Elian and Corbin).
+        enemies: the enemies to fight, in this order: 1 to 8 names from the pack, comma separated, repeats allowed
+            (default: the rulebook's Sorcerer, then its Orc Brigand).
+        assets: the assets each hero brings, whose combat tokens join that hero's: one list per hero, in the order of
+            the heroes (default: none).
+        cards: the skill cards in each hero's hand: one list per hero (default, null: each hero's own starting
+            cards).
+        enemy_choices: who decides when an enemy ability leaves a choice: evaluate (the enemy takes the choice
+            worst for the hero), damage (the rulebook's alternative: 2 damage to the hero instead of the effect)
+            or player (the enemy is an extra, last player who decides).
+        act: the act being played, 1 or 2 (from act 2 on, Warrior enemies cast a sixth token).
+        retreat: whether the hero fighting may withdraw from the fight at the end of each round.
+        hand: how many skill cards each hero holds to exert (each exert discards one) for its cards' combat
+            actions.
+        max_rounds: the rounds after which a fight still undecided ends with the hero withdrawing.
+        pack: the content pack played: empty for the built-in one (tabletop compare --pack FOLDER plays another).
     """
 
     heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)

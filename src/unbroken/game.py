@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_core.errors import ContentError, IllegalActionError, OptionError
+from tabletop_core.errors import ContentError, IllegalActionError, OptionError, did_you_mean
 from tabletop_core.flow import Driven
 from tabletop_core.records import Step
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
@@ -35,12 +35,12 @@ from unbroken.actions import (
     decision_from_id,
 )
 from unbroken.bots import HeuristicAgent
-from unbroken.content.loader import PACKS, Pack, load_pack
+from unbroken.content.loader import DEFAULT, PACKS, Pack, load_pack
 from unbroken.rules.chance import CardDraw, DieRoll
 from unbroken.rules.flow import DRIVER
 from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
 from unbroken.rules.scoring import score
-from unbroken.state import Options, State
+from unbroken.state import DIFFICULTIES, Options, State
 from unbroken.view import OBS_SHAPE, TENSOR_HIGH, TENSOR_LOW, View, describe, observation, observe, render
 
 __all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
@@ -100,9 +100,22 @@ class Unbroken(Driven[State, Action, Options]):
             if isinstance(pack, Pack):
                 ref = PACKS.add(pack)
                 options = {**options, "pack": ref.name, "pack_sha256": ref.sha256}
-            return setup.bind_pack(super().make_options(**options))
+            made = super().make_options(**_known_difficulty(options))
+            _known_character(made)
+            return setup.bind_pack(made)
         except ContentError as exc:
             raise OptionError(f"unbroken: bad options {options!r}: {exc}") from exc
+
+    def option_choices(self) -> dict[str, tuple[Any, ...]]:
+        """The values each option allows: the difficulties, the characters of the built-in pack (another pack,
+        given to ``tabletop compare --pack``, names its own), either value of ``easy_se15``, the built-in pack's
+        name and an empty ``pack_sha256`` (the game fills it in)."""
+        return {
+            **super().option_choices(),
+            "character": tuple(c.id for c in PACKS.builtin().characters),
+            "pack": (DEFAULT,),
+            "pack_sha256": ("",),
+        }
 
     def initial_state(self, options: Options) -> State:
         """Setup (see :mod:`unbroken.setup`), then the rules run to the first decision or chance node.
@@ -213,6 +226,35 @@ class Unbroken(Driven[State, Action, Options]):
         from unbroken.measures import tally
 
         return tally(steps, final)
+
+
+def _known_difficulty(options: dict[str, Any]) -> dict[str, Any]:
+    """``options``, once their difficulty (a text) is known to be one of :data:`~unbroken.state.DIFFICULTIES`.
+
+    Raises:
+        OptionError: another text, in one line naming the closest difficulty.
+    """
+    value = options.get("difficulty")
+    if isinstance(value, str) and value not in DIFFICULTIES:
+        hint = did_you_mean(value, DIFFICULTIES)
+        raise OptionError(f"unbroken: unknown difficulty {value!r}{hint} (difficulty: {', '.join(DIFFICULTIES)})")
+    return options
+
+
+def _known_character(options: Options) -> None:
+    """Refuse options whose character is not in their pack, in one line naming the closest character.
+
+    Raises:
+        ContentError: the options name a pack this process was not given.
+        OptionError: the character is not in the pack.
+    """
+    digest = options.pack_sha256
+    if options.pack != DEFAULT and not digest:
+        digest = PACKS.named(options.pack).sha256
+    ids = [c.id for c in PACKS.get(options.pack, digest).characters]
+    if options.character not in ids:
+        hint = did_you_mean(options.character, ids)
+        raise OptionError(f"unbroken: unknown character {options.character!r}{hint} (characters: {', '.join(ids)})")
 
 
 @functools.lru_cache(maxsize=1)

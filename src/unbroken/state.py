@@ -111,16 +111,21 @@ def _check_options(inst: Options, _attr: object, _value: object) -> None:
 class Options:
     """The game's options.
 
+    A custom pack is given to ``new_game``/``make_options`` as the pack itself (``unbroken.load_pack(path)``) or
+    the pack file's ``pathlib.Path``: it is made available (:data:`unbroken.content.loader.PACKS`) and named here by
+    its name and the SHA-256 of its content (:func:`unbroken.setup.bind_pack`); a string is a pack's name only,
+    never read as a path. A saved game names its pack by both and refuses any other pack, and nothing a saved game
+    says makes the library read a file.
+
     Attributes:
-        difficulty: ``easy``, ``normal`` or ``hard``.
-        character: the id of the character sheet in play.
-        easy_se15: on Easy, begin with 15 Small Effort (the rulebook's "easier game").
-        pack: ``default`` or the name of a custom pack (a word, never a path): pass the pack itself
-            (``unbroken.load_pack(path)``) or the pack file's ``pathlib.Path`` to ``new_game``/``make_options``,
-            which keep its name here and make it available (``unbroken.content.loader.PACKS``).
-        pack_sha256: the SHA-256 of the custom pack's content, filled in by ``GAME.make_options`` (see
-            :func:`unbroken.setup.bind_pack`; leave it empty); a saved game names its pack by both and refuses
-            any other pack, and nothing a saved game says makes the library read a file.
+        difficulty: how hard the game is: easy (an extra starting resource, and a choice of two starting skills),
+            normal, or hard (10 Small Effort instead of 13, and the monster acts first in combat).
+        character: the character you play, from the pack (the built-in pack's four are listed).
+        easy_se15: Easy only (with difficulty=easy): start with 15 Small Effort instead of 13, the rulebook's
+            "easier game" (the name reads "Easy: Small Effort 15").
+        pack: the content pack played: default, the built-in one (tabletop compare --pack FILE plays another).
+        pack_sha256: leave it empty: the game fills in a fingerprint of the pack's content, so that a saved game
+            plays only the pack it was made with.
     """
 
     TAG: ClassVar[str] = "unbroken.options"

@@ -171,15 +171,15 @@ def _research(inst: UnrestOptions, _attr: attrs.Attribute[bool], value: bool) ->
 
 @attrs.frozen
 class UnrestOptions:
-    """Options of a game of Unrest.
+    """Options of a game of Unrest (the research game's deck: :data:`unrest.setup.RESEARCH_DECK`).
 
     Attributes:
-        variant: ``"standard"``, or ``"capitol"`` for the Capitol variant (the Capitol in the centre;
-            liberating it wins at once; its Revolution needs 25).
-        research: a small game for tabular research, **not the published game** (Capitol variant only; see
-            :data:`unrest.setup.RESEARCH_DECK`): the Districts laid and the Missions dealt in a fixed order, a
-            Rebel deck of four cards, an opening hand of three, the Empire's Surveil and Destroy face up, and the
-            first round the Final Encounter (the deck holds fewer than three cards), so the game is one round.
+        variant: which game: standard, or capitol for the Capitol variant (the Capitol in the centre; liberating
+            it wins at once; its Revolution needs 25).
+        research: a small game for study, not the published game (only with variant=capitol): the Districts laid
+            and the Missions dealt in a fixed order, a Rebel deck of four cards, an opening hand of three, the
+            Empire's Surveil and Destroy face up, and the first round the Final Encounter (the deck holds fewer than
+            three cards), so the game is one round.
     """
 
     TAG: ClassVar[str] = "unrest.options"

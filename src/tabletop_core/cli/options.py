@@ -15,7 +15,7 @@ from tabletop_core.cli.common import make_console
 from tabletop_core.game import _in_choices
 from tabletop_core.registry import available_games, load_game
 
-__all__ = ["allowed_values", "as_typed", "choices", "describe_options"]
+__all__ = ["allowed_values", "as_typed", "choices", "describe_options", "example_value", "explained", "listed"]
 
 
 def add_parser(sub: Any) -> None:
@@ -33,6 +33,14 @@ def allowed_values(validator: Any) -> tuple[Any, ...] | None:
 def choices(game: Any) -> dict[str, tuple[Any, ...]]:
     """The values each option of ``game`` allows (:meth:`~tabletop_core.game.Game.option_choices`)."""
     found = getattr(game, "option_choices", None)
+    return dict(found()) if callable(found) else {}
+
+
+def explained(game: Any) -> dict[str, tuple[str, Any]]:
+    """The options ``game`` explains itself, for those whose values are no short list of choices (a range of
+    numbers, lists of lists of names): per option, how its values are written and an example value. A game gives
+    them with an ``option_help()`` method returning that mapping; without one, none."""
+    found = getattr(game, "option_help", None)
     return dict(found()) if callable(found) else {}
 
 
@@ -79,12 +87,44 @@ def _docs(cls: type) -> dict[str, str]:
     return {k: re.sub(r":\w+:`~?([^`]*)`", r"\1", v).replace("``", "") for k, v in out.items()}
 
 
+def listed(allowed: tuple[Any, ...]) -> str:
+    """Allowed values as they are typed, a run of four or more whole numbers as ``low to high``.
+
+    >>> listed(("easy", "hard")), listed((0, 1, 2, 3, 4)), listed((1, 2)), listed((False, True))
+    ('easy, hard', '0 to 4', '1, 2', 'false, true')
+    """
+    numbers = [v for v in allowed if type(v) is int]
+    if len(numbers) == len(allowed) >= 4 and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        return f"{numbers[0]} to {numbers[-1]}"
+    return ", ".join(map(as_typed, allowed))
+
+
+def example_value(default: Any, allowed: tuple[Any, ...]) -> Any:
+    """A value to show as an example: for a list of names, the default's first name and another allowed one (so
+    the example shows the comma form); otherwise the first allowed value other than the default, else the default.
+
+    >>> example_value(("Elian", "Corbin"), ("Corbin", "Elian", "Laurel of Bloodwood", "Lissa"))
+    ('Elian', 'Lissa')
+    >>> example_value("normal", ("easy", "normal", "hard")), example_value(3, ())
+    ('easy', 3)
+    """
+    if isinstance(default, tuple) and all(isinstance(v, str) for v in (*default, *allowed)) and allowed:
+        others = [v for v in allowed if v not in default]
+        plain = [v for v in others if " " not in v] or others
+        return (*default[:1], *plain[:1]) if default else allowed[:2]
+    others = [v for v in allowed if v != default]
+    return others[0] if others else default
+
+
 def describe_options(game: Any) -> list[tuple[str, str, str, str, str, str]]:
-    """Each option of ``game``: name, type, default, allowed values ('' when any value of its type), an example
-    ``KEY=VALUE`` and meaning; values as they are typed on the command line."""
+    """Each option of ``game``: name, type, default, allowed values, an example ``KEY=VALUE`` and meaning; values as
+    they are typed on the command line. The allowed values are the option's choices
+    (:meth:`~tabletop_core.game.Game.option_choices`), or how the game says its values are written (``option_help``,
+    see :func:`explained`), or else any value of its type."""
     cls = game.options_type
     docs = _docs(cls)
     allowed_by_name = choices(game)
+    notes = explained(game)
     rows = []
     for field in attrs.fields(cls):
         if not field.init:
@@ -94,20 +134,15 @@ def describe_options(game: Any) -> list[tuple[str, str, str, str, str, str]]:
         if callable(factory):
             default = factory()
         shown = "(required)" if default is attrs.NOTHING else as_typed(default)
-        allowed = allowed_by_name.get(field.name)
+        allowed = tuple(allowed_by_name.get(field.name, ()))
         kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", str(field.type))
-        others = [v for v in allowed or () if v != default]
-        example = shlex.quote(f"{field.name}={as_typed(others[0]) if others else shown}")
-        rows.append(
-            (
-                field.name,
-                _KIND_WORDS.get(str(kind), str(kind)),
-                shown,
-                ", ".join(map(as_typed, allowed)) if allowed else "",
-                example,
-                docs.get(field.name, ""),
-            )
-        )
+        words = _KIND_WORDS.get(str(kind), str(kind))
+        if field.name in notes:
+            how, value = notes[field.name]
+        else:
+            how, value = (listed(allowed) if allowed else f"any {words}"), example_value(default, allowed)
+        example = shlex.quote(f"{field.name}={shown if value is attrs.NOTHING else as_typed(value)}")
+        rows.append((field.name, words, shown, how, example, docs.get(field.name, "")))
     return rows
 
 
