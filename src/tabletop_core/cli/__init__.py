@@ -18,6 +18,7 @@ from tabletop_core.records import library_version
 try:
     from tabletop_core.cli import (
         analyze,
+        certify,
         check,
         compare,
         completion,
@@ -31,6 +32,7 @@ try:
         resume,
         serve,
         simulate,
+        tune,
     )
     from tabletop_core.cli.common import run_game
 except ModuleNotFoundError as exc:  # a dependency removed from the environment by hand
@@ -39,10 +41,10 @@ except ModuleNotFoundError as exc:  # a dependency removed from the environment 
     sys.stderr.write("tabletop: the command line needs rich, a dependency of tabletop-rules: pip install rich\n")
     raise SystemExit(2) from None
 
-__all__ = ["build_parser", "main", "run_game"]
+__all__ = ["build_parser", "main", "os_error_line", "run_game"]
 
 #: The command modules, in the order ``tabletop --help`` lists them.
-COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report, analyze, serve, compare)
+COMMANDS = (games, options, demo, play, resume, replay, check, simulate, report, analyze, serve, compare, tune, certify)
 
 #: Exit statuses: a user error, a closed output pipe (128 + SIGPIPE), Ctrl-C (128 + SIGINT).
 USER_ERROR, BROKEN_PIPE, INTERRUPTED = 2, 141, 130
@@ -95,7 +97,33 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write("\ntabletop: interrupted\n")
         return INTERRUPTED
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        sys.stderr.write(f"tabletop: {where}{exc.strerror or exc}\n")
+        sys.stderr.write(f"tabletop: {os_error_line(exc)}\n")
         return USER_ERROR
     return code
+
+
+def os_error_line(exc: OSError) -> str:
+    """The one line of a failed read or write: the file (both files of a failed rename or link), then why.
+
+    >>> os_error_line(OSError(28, "No space left on device", "results/games.jsonl"))
+    'results/games.jsonl: No space left on device'
+    >>> os_error_line(OSError(18, "Invalid cross-device link", "a.tmp", None, "b.json"))
+    'a.tmp -> b.json: Invalid cross-device link'
+    >>> os_error_line(OSError(27, "File too large"))
+    'a file could not be written or read (its name was not given by the system): File too large'
+    """
+    why = exc.strerror or str(exc)
+    first, second = _file_name(exc.filename), _file_name(exc.filename2)
+    if first and second:
+        return f"{first} -> {second}: {why}"
+    if first or second:
+        return f"{first or second}: {why}"
+    return f"a file could not be written or read (its name was not given by the system): {why}"
+
+
+def _file_name(name: object) -> str:
+    if name is None:
+        return ""
+    if isinstance(name, str | bytes | os.PathLike):
+        return os.fsdecode(name)
+    return str(name)  # a file descriptor's number

@@ -101,6 +101,25 @@ COMMAND_HELP: dict[str, tuple[str, tuple[str, ...]]] = {
             "tabletop compare unrest --agents heuristic --agents ismcts:iterations=50 --games 100",
         ),
     ),
+    "tune": (
+        "Search the numbers a targets file marks free (never one the rulebook prints) for a content pack that "
+        "meets its balance targets on the tuning deals, and write that pack with a report of every change. The "
+        "study is kept in an Optuna storage, so an interrupted run resumes and several processes can share it "
+        "(needs the design extra).",
+        (
+            "tabletop tune unbroken --targets targets.toml --seeds 0:400 --trials 40 --out tuned.toml",
+            "tabletop tune unbroken --targets targets.toml --seeds 0:400 --out tuned.toml --workers 2",
+        ),
+    ),
+    "certify": (
+        "Decide each balance target of a targets file on held-out deals: pass, fail, or undecided (more deals "
+        "would decide it), each by a bootstrap bound, jointly at the stated confidence. A pack that tune wrote is "
+        "refused on the deals it was tuned on. Exits 0 when every target passes, 1 when not.",
+        (
+            "tabletop certify unbroken --targets targets.toml --seeds 10000:12000",
+            "tabletop certify unbroken --pack tuned.toml --targets targets.toml --seeds 10000:12000 --json cert.json",
+        ),
+    ),
 }
 
 
