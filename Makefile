@@ -106,7 +106,8 @@ odds-bench: $(VENV)/.installed-test
 soak: $(VENV)/.installed-test
 	nice -n 10 $(BIN)/python -m benchmarks.soak
 
-## load: 50 concurrent bot-vs-bot matches through the server's protocol on loopback for a minute (moves/s, p50/p99)
+## load: 50 concurrent bot-vs-bot matches through the server's protocol on loopback for a minute on SQLite, then a
+## minute on a throwaway PostgreSQL where installed (moves/s, p50/p99); one only: make load LOAD_DATABASE=sqlite
 load: $(VENV)/.installed-test
 	$(BIN)/python -m tests.server.load
 

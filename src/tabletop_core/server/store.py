@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Boolean, Column, Engine, Integer, MetaData, String, Table, Text, create_engine, select
+from sqlalchemy import Boolean, Column, Engine, Integer, MetaData, String, Table, Text, create_engine, make_url, select
 
 __all__ = ["MATCHES", "METADATA", "MatchRow", "Store"]
 
@@ -65,7 +65,10 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        # A pooled connection a database server has since closed (PostgreSQL restarted, a proxy's idle timeout) is
+        # found and replaced at checkout, so no request fails on it. An SQLite file has no server to lose.
+        server = make_url(url).get_backend_name() != "sqlite"
+        self.engine: Engine = create_engine(url, pool_pre_ping=server)
         self.upgrade()
 
     def upgrade(self) -> None:
