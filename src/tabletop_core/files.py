@@ -32,6 +32,7 @@ from tabletop_core.errors import TabletopError
 __all__ = [
     "AppendLog",
     "FileReadError",
+    "FileWriteError",
     "atomic_write_bytes",
     "atomic_write_text",
     "atomic_writer",
@@ -46,6 +47,21 @@ PathLike = str | os.PathLike[str]
 
 class FileReadError(TabletopError):
     """A file that cannot be read as input: missing, not a regular file, too large or unreadable.
+
+    Attributes:
+        path: the path as given.
+        problem: what was wrong, in words.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class FileWriteError(TabletopError):
+    """A path that the project refuses to write through: a symbolic link, a folder, a pipe or a device where a
+    regular file (or nothing) was expected.
 
     Attributes:
         path: the path as given.
@@ -227,7 +243,7 @@ def _atomic(target: Path, mode: str, encoding: str, newline: str | None) -> Iter
         temp.unlink(missing_ok=True)
         raise
     try:
-        with handle:
+        with _naming(target), handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -275,6 +291,10 @@ class AppendLog:
     for appending (so a process killed at any moment leaves whole lines, or at most one line cut short at the end),
     and the data is fsynced at most every ``sync_every`` seconds and on :meth:`close`.
 
+    The log is only ever a regular file of its own: a symbolic link at the path is refused (never followed, with
+    ``O_NOFOLLOW`` where the platform has it), and so is a folder, a named pipe or a device, by a
+    :class:`FileWriteError` naming the path.
+
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
     >>> with AppendLog(target) as log:
@@ -286,20 +306,24 @@ class AppendLog:
     def __init__(self, path: PathLike, *, sync_every: float = 1.0) -> None:
         self.path = Path(os.fspath(path))
         self.sync_every = sync_every
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-        self._fd: int | None = os.open(self.path, flags, 0o666)
+        self._fd: int | None = _open_log(self.path)
         self._dirty = False
         self._synced = _monotonic()
         fsync_folder(self.path.parent)
 
     def write_line(self, line: str) -> None:
-        """Append ``line`` and a newline, in one write."""
+        """Append ``line`` and a newline, in one write.
+
+        Raises:
+            OSError: the write failed (a full disk, a file-size limit), with the log's path as its ``filename``.
+        """
         if self._fd is None:
             raise ValueError("the log is closed")
         data = (line + "\n").encode("utf-8")
-        written = os.write(self._fd, data)
-        while written < len(data):  # a short write (a signal, a nearly full disk): write the rest
-            written += os.write(self._fd, data[written:])
+        with _naming(self.path):
+            written = os.write(self._fd, data)
+            while written < len(data):  # a short write (a signal, a nearly full disk): write the rest
+                written += os.write(self._fd, data[written:])
         self._dirty = True
         if _monotonic() - self._synced >= self.sync_every:
             self.sync()
@@ -307,7 +331,8 @@ class AppendLog:
     def sync(self) -> None:
         """Flush what was written to the disk."""
         if self._fd is not None and self._dirty:
-            os.fsync(self._fd)
+            with _naming(self.path):
+                os.fsync(self._fd)
             self._dirty = False
         self._synced = _monotonic()
 
@@ -326,6 +351,56 @@ class AppendLog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _open_log(path: Path) -> int:
+    """The descriptor of ``path`` opened for appending (created if missing): never through a symbolic link at
+    ``path`` and never anything but a regular file (a named pipe or a device would stall or swallow the lines).
+
+    Raises:
+        FileWriteError: ``path`` is a symbolic link, a folder, a pipe, a device or a socket.
+        OSError: the file cannot be opened or created (a missing folder, no permission).
+    """
+    label = os.fspath(path)
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | nofollow | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOCTTY", 0)
+    link = "a symbolic link: a log is never written through one (put the file itself there)"
+    if not nofollow and os.path.islink(label):  # no O_NOFOLLOW on this platform: the check before the open
+        raise FileWriteError(label, link)
+    try:
+        fd = os.open(label, flags, 0o666)
+    except OSError:
+        try:
+            mode = os.lstat(label).st_mode
+        except OSError:
+            raise  # the open's own error: a missing folder, no permission
+        if stat.S_ISLNK(mode):  # O_NOFOLLOW's refusal (ELOOP, or EMLINK on some BSDs)
+            raise FileWriteError(label, link) from None
+        if not stat.S_ISREG(mode):  # a folder; a named pipe with no reader (ENXIO); a device
+            raise FileWriteError(label, f"not a regular file ({_kind(mode)}): a log is not written to it") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileWriteError(label, f"not a regular file ({_kind(mode)}): a log is not written to it")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+@contextlib.contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """An ``OSError`` raised inside without a file name (``os.write``, ``os.fsync`` on a descriptor) gets ``path``
+    as its name, so that the one line the command line prints says which file failed."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:
+            exc.filename = os.fspath(path)
+        raise
 
 
 def _monotonic() -> float:

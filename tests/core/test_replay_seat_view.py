@@ -1,8 +1,9 @@
 """``tabletop replay`` of an Unrest game one seat saved or recorded: the real command in a subprocess, real files.
 
-A replay shows the game as the seat that saved (or recorded) it saw it, and says so; the Rebellion's hidden plans,
-hand and face-down cards stay hidden from the Empire's file. ``--reveal`` shows the whole truth and says so. A
-record of bots only has no seat of its own, and a game with hidden information then refuses to guess.
+A replay shows the game as the seat that played it (a saved game) or that it was recorded for (a record) saw it,
+and says which; the Rebellion's hidden plans, hand and face-down cards stay hidden from the Empire's file.
+``--reveal`` shows the whole truth and says so. A record of bots only has no seat of its own, and a game with
+hidden information then shows a spectator's view, only what every seat knows, and says so.
 
 The expected screens come from the library itself: the saved record replayed to its states, each move described
 and the last table rendered for the Empire (``1``) or for the whole truth (``None``).
@@ -23,7 +24,7 @@ import pytest
 import unrest
 from tabletop_core.cli.session import Session
 from tabletop_core.records import replay
-from tests.core.test_cli_file_safety import TIMEOUT, one_line, tabletop
+from tests.core.test_cli_file_safety import TIMEOUT, tabletop
 from unrest.actions import Action, Plan
 from unrest.rules.cards import card_name
 from unrest.state import EMPIRE, UnrestState
@@ -31,8 +32,16 @@ from unrest.view import card_words
 
 GAME = unrest.GAME
 SEED = "3"
-#: The line above a replay that defaults to the file's own seat.
-AS_EMPIRE = "as Empire saw it, the seat that saved this game (--reveal: all)"
+#: The line above a replay that defaults to the file's own seat, for a saved game and for a record.
+AS_EMPIRE = {
+    "saved": "as Empire saw it, the seat that played this saved game (--reveal: all)",
+    "recorded": "as Empire saw it, the seat this record was kept for (--reveal: all)",
+}
+#: The line above a replay of a record of bots only.
+AS_SPECTATOR = (
+    "a record of bots only: as a spectator saw it, only what every seat knows "
+    "(--seat N|ROLE: one seat's view; --reveal: the whole truth)"
+)
 #: The line above a replay with ``--reveal``.
 REVEALED = "--reveal: showing the whole truth, every seat's hidden cards included"
 _MOVE = re.compile(r"^ *\d+\. |^ {6}-> ")
@@ -137,7 +146,7 @@ def test_the_empires_file_replays_as_the_empire_saw_it_and_says_so(which: str, r
     out = _replay(played.path)
     moves, table = _screen(out)
     n = len(played.actions)
-    assert out.splitlines()[0] == AS_EMPIRE
+    assert out.splitlines()[0] == AS_EMPIRE[which]
     assert f"Unrest: {n} moves, as Empire saw it" in out and f"after move {n} of {n} (as Empire saw it)" in out
     assert "whole truth" not in out and "Deck (unordered)" not in out
     assert moves == played.moves(EMPIRE) and table == played.table(EMPIRE)
@@ -169,13 +178,27 @@ def test_reveal_shows_every_hidden_card_and_says_it_is_the_whole_truth(
     assert [s for s in played.secrets() if s in hidden] == []
 
 
-def test_a_record_of_bots_only_refuses_to_choose_a_view_in_one_line(tmp_path: Path) -> None:
+def test_a_record_of_bots_only_replays_as_a_spectator_saw_it_and_says_so(tmp_path: Path) -> None:
     done = tabletop("play", "unrest", "--bots", "--seed", "4", "--record", "bots.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    refused = tabletop("replay", "bots.json", cwd=tmp_path)
-    line = one_line(refused)
-    assert refused.returncode == 2 and refused.stdout == ""  # not one move or card printed
-    assert line == (
-        "tabletop: bots.json is a record of bots only and unrest has hidden information: choose what to show with "
-        "--seat N|ROLE, or --reveal for the whole truth (--html shows a spectator's view)"
+    played = Played.read(tmp_path / "bots.json")
+    assert played.secrets()  # the file is worth the test: the Rebellion hid cards
+    out = _replay(played.path)
+    moves, table = _screen(out)
+    n = len(played.actions)
+    assert out.splitlines()[0] == AS_SPECTATOR
+    assert (
+        f"Unrest: {n} moves, as a spectator saw it" in out and f"after move {n} of {n} (as a spectator saw it)" in out
     )
+    assert "whole truth, every hidden card" not in out and "Deck (unordered)" not in out
+    public = []
+    for i, action in enumerate(played.actions, 1):
+        first, *rest = GAME.describe_public(played.states[i - 1], action, played.states[i])
+        public += [f"{i:>4}. {first}", *(f"{'':>6}-> {line}" for line in rest)]
+    # a spectator learns what the Empire learns (Unrest's public information), and sees the Empire's table
+    assert moves == public and table == played.table(EMPIRE)
+    shown = "\n".join(moves + table)
+    assert [s for s in played.secrets() if s in shown] == []
+    # one seat's view and the whole truth are still there on asking
+    assert f"Unrest: {n} moves, as Rebellion saw it" in _replay(played.path, "--seat", "Rebellion")
+    assert _replay(played.path, "--reveal").splitlines()[0] == REVEALED

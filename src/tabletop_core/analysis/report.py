@@ -573,7 +573,11 @@ def rewrite_report(
 
     out = Path(folder)
     plan = out / "analysis.json"
-    old = parse_json(read_regular(plan, max_bytes=MAX_ANALYSIS_BYTES, error=refused), max_bytes=MAX_ANALYSIS_BYTES)
+    data = read_regular(plan, max_bytes=MAX_ANALYSIS_BYTES, error=refused)
+    try:
+        old = parse_json(data, max_bytes=MAX_ANALYSIS_BYTES)
+    except StateFormatError as exc:
+        raise StateFormatError(f"{plan}: not the analysis.json of a study ({exc})") from None
     try:
         study = attrs.evolve(study_from_json(old["study"]), allow_import=allow_import)
         seconds = float(old["seconds"])
@@ -585,7 +589,10 @@ def rewrite_report(
             "names it as the game"
         )
     for spec in (*study.agents, *study.ladder):  # resolved against the installed agents before anything is read
-        parse_agent_spec(spec, allow_import=allow_import)
+        try:
+            parse_agent_spec(spec, allow_import=allow_import)
+        except OptionError as exc:
+            raise OptionError(f"{plan}: {exc}") from None
     if study.restrictions and study.restrictions != restrictions:
         raise StateFormatError(
             f"{plan}: names the restriction hook {study.restrictions!r}, which is imported only when the command line "

@@ -4,6 +4,7 @@ restricted play) written as Markdown, PNG plots and JSON."""
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -72,7 +73,10 @@ def add_parser(sub: Any) -> None:
     cmd.add_argument("--workers", type=int, default=1, help="worker processes, or Ray CPUs (default 1)")
     cmd.add_argument("--backend", choices=("local", "ray"), default="local", help="local process pool, or Ray")
     cmd.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
-    cmd.add_argument("--out", required=True, metavar="DIR", help="the report's folder")
+    cmd.add_argument("--out", required=True, metavar="DIR", help="the report's folder (a new or empty one, or --force)")
+    cmd.add_argument(
+        "--force", action="store_true", help="replace an earlier study's files in DIR (analysis.json, report.md, ...)"
+    )
     cmd.add_argument("--no-traces", action="store_true", help="do not write each game's trace (DIR/games.jsonl)")
     cmd.add_argument(
         "--rewrite",
@@ -81,6 +85,37 @@ def add_parser(sub: Any) -> None:
     )
     cmd.add_argument("--quiet", action="store_true", help="no progress lines")
     cmd.set_defaults(func=run)
+
+
+def check_out(folder: str, *, force: bool) -> None:
+    """Check, before a game is played, that the study can be written to ``folder``: a folder (or nothing yet) in a
+    writable folder, which holds no earlier study's files unless ``force`` says to replace them.
+
+    Raises:
+        OptionError: naming the folder and what is in the way.
+    """
+    from tabletop_core.analysis.report import PLOTS
+    from tabletop_core.cli.common import check_output
+
+    out = Path(folder)
+    if os.path.lexists(out) and not out.is_dir():
+        raise OptionError(f"--out {folder}: not a folder; name a folder for the study")
+    if not out.is_dir():
+        parent = out.parent
+        while not parent.is_dir() and parent != parent.parent:  # the study makes the missing folders
+            parent = parent.parent
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OptionError(f"--out {folder}: the folder {parent} is not writable")
+        return
+    names = ("analysis.json", "games.jsonl", "report.md", *PLOTS.values())
+    earlier = [name for name in names if os.path.lexists(out / name)]
+    if earlier and not force:
+        shown = ", ".join(earlier[:4]) + (", ..." if len(earlier) > 4 else "")
+        raise OptionError(
+            f"--out {folder}: holds an earlier study ({shown}); give --force to replace it, or another folder"
+        )
+    for name in names:  # each file the study writes: a folder in the way, or a folder that cannot take it
+        check_output(str(out / name), force=True, what="--out")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -127,6 +162,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         allow_import=bool(args.allow_import_agent),
         sections=tuple(args.sections or SECTIONS),
     )
+    check_out(args.out, force=bool(getattr(args, "force", False)))  # before a game is played
     if not args.quiet:
         out.write(f"{args.game}: agents {', '.join(study.agents)}; ladder {', '.join(study.ladder)} -> {args.out}\n")
     try:

@@ -1,9 +1,10 @@
 """``tabletop replay``: every move of a record or saved game with its description, the table after any move,
 a walk forward and back.
 
-A replay shows what the file's own seat saw: a game saved at the table, or a record played from a seat, replays
-as that seat saw it, and a record of bots only in a game with hidden information needs a choice (``--seat``).
-The whole truth, hidden cards included, takes ``--reveal``, and the screen says so.
+A replay shows what the file's own seat saw: a game saved at the table replays as the seat that played it, a record
+played from a seat as that seat saw it, and a record of bots only in a game with hidden information as a spectator
+saw it (only what every seat knows; ``--seat`` picks one seat's view). The whole truth, hidden cards included,
+takes ``--reveal``, and the screen says so.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
+from rich.panel import Panel
 from rich.text import Text
 
 from tabletop_core.cli.common import (
@@ -39,7 +41,10 @@ def add_parser(sub: Any) -> None:
     rep.add_argument("--at", type=non_negative, metavar="N", help="show the table after move N (0: before any move)")
     rep.add_argument("--step", action="store_true", help="walk through the game: Enter or n forward, b back, q quit")
     rep.add_argument(
-        "--seat", metavar="N|ROLE", help="as this seat saw it (default: the seat that saved or recorded the game)"
+        "--seat",
+        metavar="N|ROLE",
+        help="as this seat saw it (default: the seat that played the saved game or that the record was kept for; "
+        "a spectator's view for a record of bots only)",
     )
     rep.add_argument("--reveal", action="store_true", help="show the whole truth, every seat's hidden cards included")
     rep.add_argument(
@@ -56,18 +61,27 @@ def add_parser(sub: Any) -> None:
 
 
 class Replay:
-    """A finished or saved game, move by move, as one seat (or everyone) saw it."""
+    """A finished or saved game, move by move, as one seat, a spectator (``public``) or everyone saw it."""
 
-    def __init__(self, game: Any, states: tuple[Any, ...], ids: tuple[int, ...], seat: int | None) -> None:
-        self.game, self.states, self.ids, self.seat = game, states, ids, seat
+    def __init__(
+        self, game: Any, states: tuple[Any, ...], ids: tuple[int, ...], seat: int | None, *, public: bool = False
+    ) -> None:
+        self.game, self.states, self.ids, self.seat, self.public = game, states, ids, seat, public
         self.actions = [game.action_from_id(states[i], a) for i, a in enumerate(ids)]
+        #: For a spectator: the seat that knows only the public facts at every step, whose table is shown.
+        self.spectator = _public_seat(game, states) if public else None
 
     def lines(self, i: int) -> tuple[str, ...]:
-        """The description of move ``i`` (1-based) for the seat."""
-        return tuple(self.game.describe(self.states[i - 1], self.actions[i - 1], self.states[i], self.seat))
+        """The description of move ``i`` (1-based) for the seat (a spectator: the public description)."""
+        before, action, after = self.states[i - 1], self.actions[i - 1], self.states[i]
+        if self.public:
+            return tuple(self.game.describe_public(before, action, after))
+        return tuple(self.game.describe(before, action, after, self.seat))
 
     def who(self) -> str:
-        """'the whole truth', or 'as <seat> saw it'."""
+        """'the whole truth', 'as a spectator saw it', or 'as <seat> saw it'."""
+        if self.public:
+            return "as a spectator saw it"
         if self.seat is None:
             if self.game.spec.information != Information.PERFECT:
                 return "the whole truth, every hidden card shown"
@@ -77,7 +91,48 @@ class Replay:
     def table(self, console: Console, i: int) -> None:
         """The table after move ``i``."""
         state = self.states[i]
-        print_table(console, self.game, state, self.seat, f"after move {i} of {len(self.ids)} ({self.who()})")
+        title = f"after move {i} of {len(self.ids)} ({self.who()})"
+        if self.public:
+            text = public_table(self.game, state, self.spectator)
+            panel = Panel(Text(text), title=Text(title, style="bold"), title_align="left")
+            console.print(panel, soft_wrap=False)
+        else:
+            print_table(console, self.game, state, self.seat, title)
+
+    def legend_seat(self) -> int | None:
+        """The seat whose key to the symbols is shown (a spectator's: a seat that knows only the public facts)."""
+        return self.spectator if self.public else self.seat
+
+
+def _public_seat(game: Any, states: tuple[Any, ...]) -> int | None:
+    """A seat whose view of every state is exactly the public information (its own seat number aside), or
+    ``None``.
+
+    The game's own test of what is private (:meth:`~tabletop_core.game.Game.private_observation`) decides: a seat
+    with nothing private but its seat sees what a spectator sees, so its table shows no hidden card.
+    """
+    for player in range(game.num_players(states[0])):
+        try:
+            if all(name == "player" for s in states for name, _value in game.private_observation(s, player)):
+                return player
+        except NotImplementedError:
+            return None
+    return None
+
+
+def public_table(game: Any, state: Any, seat: int | None) -> str:
+    """The table as a spectator sees it, as text: the table of ``seat``, a seat that knows only the public facts
+    (see :func:`_public_seat`), else the public observation itself (as the replay page shows it when it cannot
+    draw it).
+
+    Raises:
+        NotImplementedError: the game does not say what is public.
+    """
+    if game.spec.information == Information.PERFECT:
+        return str(game.render(state, None))
+    if seat is not None:
+        return str(game.render(state, seat))
+    return str(game.public_observation(state))
 
 
 def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] = input) -> int:
@@ -96,22 +151,29 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
         raise OptionError("--reveal shows every seat; --seat shows one: give one of them")
     html = getattr(args, "html", None)  # a Namespace built by hand (tests, other front ends) may lack the option
     target = check_output(html, force=getattr(args, "force", False), what="--html") if html else None
-    states: tuple[Any, ...] = replay(session.record, game, states=True)
+    try:
+        states: tuple[Any, ...] = replay(session.record, game, states=True)
+    except StateFormatError as exc:
+        raise StateFormatError(f"{args.file}: {exc}") from None
     console = make_console(out)
     seat = _viewer(game, states[0], session, args)
     if target is not None:
         return _write_html(game, states, session, seat, args, target, console)
-    if seat is None and not args.reveal and game.spec.information != Information.PERFECT:
-        raise OptionError(
-            f"{args.file} is a record of bots only and {game.spec.short_name} has hidden information: choose what to "
-            "show with --seat N|ROLE, or --reveal for the whole truth (--html shows a spectator's view)"
+    public = seat is None and not args.reveal and game.spec.information != Information.PERFECT
+    rep = Replay(game, states, session.record.actions, seat, public=public)
+    if public:
+        console.print(
+            "a record of bots only: as a spectator saw it, only what every seat knows "
+            "(--seat N|ROLE: one seat's view; --reveal: the whole truth)"
         )
-    rep = Replay(game, states, session.record.actions, seat)
-    if seat is None and game.spec.information != Information.PERFECT:
+    elif seat is None and game.spec.information != Information.PERFECT:
         console.print(Text("--reveal: showing the whole truth, every seat's hidden cards included", style="bold red"))
     elif seat is not None and args.seat is None:
-        console.print(f"as {game.seat_name(states[0], seat)} saw it, the seat that saved this game (--reveal: all)")
+        name = game.seat_name(states[0], seat)
+        whose = "the seat that played this saved game" if session.seats else "the seat this record was kept for"
+        console.print(f"as {name} saw it, {whose} (--reveal: all)")
     legend = Legend()
+    shown = rep.legend_seat()
     n = len(rep.ids)
     if args.at is not None:
         if args.at > n:
@@ -119,7 +181,7 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
         if args.at:
             print_lines(console, rep.lines(args.at), args.at)
         rep.table(console, args.at)
-        legend.show(console, game.legend(states[args.at], seat))
+        legend.show(console, game.legend(states[args.at], shown))
         return 0
     if args.step:
         return _walk(rep, console, legend, read_line)
@@ -127,7 +189,7 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
     for i in range(1, n + 1):
         print_lines(console, rep.lines(i), i)
     rep.table(console, n)
-    legend.show(console, game.legend(states[n], seat))
+    legend.show(console, game.legend(states[n], shown))
     final = states[n]
     console.print(Text(game.end_reason(final) or f"the game stops here, unfinished, after {n} moves", style="bold"))
     return 0
@@ -185,7 +247,7 @@ def _walk(rep: Replay, console: Console, legend: Legend, read_line: Callable[[st
         if i:
             print_lines(console, rep.lines(i), i)
         rep.table(console, i)
-        legend.show(console, rep.game.legend(rep.states[i], rep.seat))
+        legend.show(console, rep.game.legend(rep.states[i], rep.legend_seat()))
         if i == n:
             console.print(Text(rep.game.end_reason(rep.states[n]) or "the recorded game stops here", style="bold"))
         while True:

@@ -10,6 +10,7 @@ from a saved file goes on exactly as it would have.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -21,9 +22,10 @@ from rich.console import Console
 from rich.text import Text
 
 from tabletop_core.agents import Agent, SearchAgent
+from tabletop_core.agents.specs import parse_agent_spec
 from tabletop_core.cli.common import HUMAN, Legend, make_agent, print_lines, print_table, step_rng, write_or_rescue
 from tabletop_core.cli.moves import match_move, normal
-from tabletop_core.cli.session import Session
+from tabletop_core.cli.session import Session, read_text
 from tabletop_core.errors import StateFormatError, TabletopError
 from tabletop_core.files import atomic_write_text
 from tabletop_core.records import Record, options_from_json, options_json, playout
@@ -40,7 +42,8 @@ COMMANDS: dict[str, str] = {
     "rules": "the rule of the current step and the text of every card in view",
     "key": "the key to every symbol of the table",
     "undo": "take back your last decision (and what followed it)",
-    "save [FILE]": "save the game (default: the file Ctrl-C saves to); go on later with 'tabletop resume FILE'",
+    "save [FILE]": "save the game (default: the file Ctrl-C saves to; a FILE already there is written over only "
+    "if it is a saved game); go on later with 'tabletop resume FILE'",
     "quit": "save the game and stop",
 }
 _WORDS = ("help", "moves", "table", "rules", "key", "undo", "save", "quit")
@@ -106,6 +109,7 @@ class HumanTable:
         record_to: where to write the game record when the game ends (optional).
         allow_import: let the bots' specs import classes by module path (a command line's explicit choice; never
             for specs read from a saved game).
+        source: the saved game ``record`` was read from, named in every message about it (default: ``save_to``).
     """
 
     def __init__(
@@ -120,19 +124,23 @@ class HumanTable:
         save_to: str,
         record_to: str | None = None,
         allow_import: bool = False,
+        source: str | None = None,
     ) -> None:
         self.game, self.name, self.console, self.read_line = game, name, console, read_line
         self.seats = tuple(seats)
         self.human = self.seats.index(HUMAN)
         self.save_to, self.record_to = save_to, record_to
+        where = source or save_to
         try:
             self.options = options_from_json(game, record.options)
         except TabletopError as exc:
-            raise StateFormatError(f"the saved options are invalid: {exc}") from None
+            raise StateFormatError(f"{where}: the saved options are invalid: {exc}") from None
         self.seed = record.seed if record.seed is not None else 0
         first = game.initial_state(self.options)
         if len(self.seats) != game.num_players(first):
-            raise StateFormatError(f"{len(self.seats)} seats saved for a game of {game.num_players(first)} players")
+            raise StateFormatError(
+                f"{where}: {len(self.seats)} seats saved for a game of {game.num_players(first)} players"
+            )
         # Every bot resolves (against the installed agents) before a saved move is replayed or anything is written.
         self.agents: list[Agent | SearchAgent] = [
             _PersonSeat() if s == HUMAN else make_agent(s, game, first, p, allow_import=allow_import)
@@ -144,7 +152,12 @@ class HumanTable:
             try:
                 self._advance(game.action_from_id(self.states[-1], action_id), check=True)
             except (TabletopError, ValueError) as exc:
-                raise StateFormatError(f"saved action {i} (id {action_id}) does not apply: {exc}") from None
+                raise StateFormatError(f"{where}: saved action {i} (id {action_id}) does not apply: {exc}") from None
+        #: The seats whose bots were imported by module path (allowed on this command line only): a saved game of
+        #: them cannot be resumed, since ``tabletop resume`` never imports what a file names.
+        self.imported = tuple(
+            p for p, s in enumerate(self.seats) if s != HUMAN and parse_agent_spec(s, allow_import=True).kind == "class"
+        )
         self.shown = max(0, len(self.ids) - 12)  # on resume, repeat the last moves before going on
         self.legend = Legend()
         self.seat = game.seat_name(first, self.human)
@@ -330,7 +343,7 @@ class HumanTable:
                 if self._undo():
                     return None
             elif word == "save":
-                path = self._save(rest.strip() or self.save_to)
+                path = self._save_command(rest.strip() or self.save_to)
                 if path:
                     self.console.print(self._saved_line(path))
             elif word in ("quit", "exit"):
@@ -386,6 +399,36 @@ class HumanTable:
     def _say(self, line: str) -> None:
         self.console.print(Text(line, style="red" if line.startswith("cannot") else ""))
 
+    def _save_command(self, path: str) -> str:
+        """``save FILE``: save to ``path`` unless a file is there that is neither this game's save file nor a saved
+        game of ours (a ``save README.md`` never costs the README). Returns where it was saved (``""``: nowhere)."""
+        refusal = self._overwrite_refusal(path)
+        if refusal:
+            self._say(f"cannot save to {path}: {refusal}; the game goes on (save NEWFILE names another file)")
+            return ""
+        return self._save(path)
+
+    def _overwrite_refusal(self, path: str) -> str:
+        """Why ``save`` may not write ``path`` (``""``: it may): only this game's own save file, a new file or a
+        saved game of ours is written over."""
+        if os.path.abspath(path) == os.path.abspath(self.save_to):
+            return ""
+        if self.record_to and os.path.abspath(path) == os.path.abspath(self.record_to):
+            return "the game's record is written there when the game ends"
+        if not os.path.lexists(path):
+            return ""
+        if os.path.islink(path):
+            return "it is a symbolic link, not a saved game"
+        if os.path.isdir(path):
+            return "it is a folder"
+        try:
+            found = Session.from_json(read_text(path), path)
+        except StateFormatError:
+            return "a file is there that is not a saved game, and it is not written over"
+        if not found.seats:
+            return "a game record is there, not a saved game, and it is not written over"
+        return ""
+
     def _save(self, path: str, *, rescue: bool = False) -> str:
         """Save atomically to ``path``; with ``rescue`` (the game is stopping), a failed write saves to a free name in
         the current or temporary folder instead. Returns where it was saved (``""``: nowhere)."""
@@ -399,8 +442,14 @@ class HumanTable:
             return ""
         return path
 
-    @staticmethod
-    def _saved_line(path: str) -> str:
+    def _saved_line(self, path: str) -> str:
         if not path:
             return "the game was not saved"
+        if self.imported:
+            bots = ", ".join(f"{self.game.seat_name(self.states[0], p)}'s {self.seats[p]!r}" for p in self.imported)
+            return (
+                f"game saved to {path}; it cannot be resumed: its bots ({bots}) were imported by module path with "
+                "--allow-import-agent, which tabletop resume never does for what a file names (replay it with: "
+                f"tabletop replay {path})"
+            )
         return f"game saved to {path}; go on with: tabletop resume {path}"

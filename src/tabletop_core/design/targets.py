@@ -51,10 +51,23 @@ import numpy as np
 
 from tabletop_core.errors import OptionError
 
-__all__ = ["Cell", "Target", "Targets", "evaluate", "load_targets", "parse_seeds", "resampled_sums", "statistic"]
+__all__ = [
+    "MAX_TARGETS_BYTES",
+    "MAX_TARGETS_DEPTH",
+    "Cell",
+    "Target",
+    "Targets",
+    "evaluate",
+    "load_targets",
+    "parse_seeds",
+    "resampled_sums",
+    "statistic",
+]
 
 #: A targets file larger than this is refused unread.
 MAX_TARGETS_BYTES = 1 << 20
+#: A targets file whose tables and lists nest deeper than this is refused (its keys nest three deep at most).
+MAX_TARGETS_DEPTH = 16
 
 Tallies = dict[str, tuple[float, float]]
 #: One cell's options, as sorted ``(axis, value)`` pairs.
@@ -114,7 +127,8 @@ def _fail(where: str, problem: str) -> OptionError:
 
 
 def load_targets(path: str | Path) -> Targets:
-    """Read and check a targets file (a regular file of at most 1 MiB, TOML; see the module).
+    """Read and check a targets file (a regular file of at most 1 MiB, TOML nested at most
+    :data:`MAX_TARGETS_DEPTH` deep; see the module).
 
     Raises:
         OptionError: naming the file and the key of the first mistake.
@@ -122,11 +136,33 @@ def load_targets(path: str | Path) -> Targets:
     from tabletop_core.files import read_regular
 
     text = read_regular(Path(path), max_bytes=MAX_TARGETS_BYTES, error=_fail).decode("utf-8", "replace")
+    deep = f"nested too deeply (past {MAX_TARGETS_DEPTH} tables and lists)"
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _fail(str(path), f"not valid TOML: {exc}") from None
+    except RecursionError:  # the TOML reader recurses once per bracket
+        raise _fail(str(path), deep) from None
+    if _depth(doc) > MAX_TARGETS_DEPTH:  # values are later written as JSON, which recurses too
+        raise _fail(str(path), deep)
     return parse_targets(doc, str(path))
+
+
+def _depth(value: object) -> int:
+    """How deeply ``value``'s tables and lists nest (a number: 0), counted without recursion."""
+    deepest = 0
+    todo: list[tuple[object, int]] = [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            children: list[object] = list(item.values())
+        elif isinstance(item, list):
+            children = list(item)
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        todo.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _number(value: object, where: str) -> float:

@@ -3,17 +3,26 @@ its plots (PNG inlined as data URIs), a table of every game with filters by seat
 and links to the replay pages of the recorded games (``simulate --records``), written beside it.
 
 The recorded games are bots only, so their replay pages show the whole truth and every seat, and say so.
+
+A results folder may come from someone else, so every file the page reads is read as hostile: a record that a
+line of ``games.jsonl`` names (``"record"``), ``run.json`` and every plot must lie inside its folder (no ``..``, no
+absolute path, no symbolic link leading out), be a regular file (a named pipe or a device is refused without
+blocking) and stay under a size bound (:func:`tabletop_core.files.read_regular`); a plot must also be a PNG. A file
+that fails is skipped and named in a note on standard error and on the page; nothing outside the folder is read.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path, PurePath
 from typing import Any
 
-from tabletop_core.files import atomic_write_text
+from tabletop_core.errors import StateFormatError
+from tabletop_core.files import atomic_write_text, read_regular
 from tabletop_core.render.pages import html_page
 from tabletop_core.render.svg import esc
 
@@ -23,6 +32,13 @@ __all__ = ["FILTER_OPTIONS", "write_results_page"]
 FILTER_OPTIONS = ("character", "difficulty")
 #: At most this many replay pages are written (each holds a picture of every position of every view).
 MAX_REPLAYS = 20
+#: The largest plot embedded (the plots of ``tabletop report`` are tens of kilobytes).
+MAX_PLOT_BYTES = 16 << 20
+#: The largest ``run.json`` read (the simulation's own bound on its plan).
+MAX_RUN_BYTES = 1 << 20
+#: At most this many skipped files are named one by one; the rest are counted.
+MAX_NOTES = 20
+_PNG = b"\x89PNG\r\n\x1a\n"
 
 _FILTER_JS = r"""
 (function(){
@@ -63,21 +79,55 @@ def _table(heads: Sequence[str], rows: Sequence[tuple[Sequence[str], Mapping[str
     return f"<table><caption>{esc(caption)}</caption><tr>{head}</tr>{''.join(body)}</table>"
 
 
-def _record_options(folder: Path, line: Mapping[str, Any], run_options: Mapping[str, Any]) -> dict[str, Any]:
-    options = dict(run_options)
-    rel = line.get("record")
-    if isinstance(rel, str):
-        try:
-            doc = json.loads((folder / rel).read_text(encoding="utf-8"))
-            options.update(doc.get("record", {}).get("options", {}))
-        except (OSError, ValueError, AttributeError):
-            pass
-    return options
+def _refused(path: str, problem: str) -> Exception:
+    return StateFormatError(f"{path}: {problem}")
 
 
-def _write_replay(folder: Path, rel: str, target: Path) -> bool:
-    """The replay page of one recorded game (the whole truth and every seat: the seats were all bots)."""
-    from tabletop_core.cli.session import Session, read_text
+def _inside(folder: Path, name: object) -> Path:
+    """The file that ``name`` (a path a file gave, relative to ``folder``) names, checked to lie inside ``folder``:
+    a relative path without ``..`` whose real path, symbolic links followed, is still inside ``folder``.
+
+    Raises:
+        StateFormatError: naming the path and what was wrong (the file is not opened).
+    """
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise StateFormatError(f"{name!r}: not a file name")
+    shown = name if len(name) <= 120 else name[:117] + "..."
+    pure = PurePath(name)
+    if pure.is_absolute() or pure.anchor or name.startswith(("/", "\\")):
+        raise StateFormatError(f"{shown}: an absolute path; only a file inside {folder} is read")
+    if ".." in pure.parts or ".." in name.replace("\\", "/").split("/"):
+        raise StateFormatError(f"{shown}: leads out of {folder} (..); only a file inside it is read")
+    target = folder / name
+    try:
+        real, root = Path(os.path.realpath(target)), Path(os.path.realpath(folder))
+    except (OSError, ValueError) as exc:
+        raise StateFormatError(f"{target}: cannot be resolved ({exc})") from None
+    if real != root and root not in real.parents:
+        raise StateFormatError(f"{target}: a symbolic link leading out of {folder}; only a file inside it is read")
+    return real
+
+
+def _load_record(folder: Path, rel: object) -> Any:
+    """The session (record of bots) that a line's ``"record"`` names, read safely (see the module)."""
+    from tabletop_core.cli.session import MAX_FILE_BYTES, Session
+
+    path = _inside(folder, rel)
+    shown = str(folder / str(rel))
+    data = read_regular(path, max_bytes=MAX_FILE_BYTES, error=lambda _p, problem: _refused(shown, problem))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StateFormatError(f"{shown}: not a text file (not UTF-8), so not a record") from None
+    return Session.from_json(text, shown)
+
+
+def _write_replay(session: Any, rel: str, target: Path) -> None:
+    """The replay page of one recorded game (the whole truth and every seat: the seats were all bots).
+
+    Raises:
+        StateFormatError: the record names no installed game or does not replay.
+    """
     from tabletop_core.records import replay
     from tabletop_core.registry import installed_game
     from tabletop_core.render.pages import replay_page
@@ -85,18 +135,50 @@ def _write_replay(folder: Path, rel: str, target: Path) -> bool:
     from tabletop_core.spec import Information
 
     try:
-        session = Session.from_json(read_text(str(folder / rel)), rel)
         game = installed_game(session.game)
         states = replay(session.record, game, states=True)
-    except Exception:
-        return False
-    players = list(range(game.num_players(states[0])))
-    hidden = game.spec.information != Information.PERFECT
-    seats = [TRUTH, *players] if hidden else players
-    data = build_replay(game, states, session.record.actions, seats=seats, default=seats[0], source=rel)
+        players = list(range(game.num_players(states[0])))
+        hidden = game.spec.information != Information.PERFECT
+        seats = [TRUTH, *players] if hidden else players
+        data = build_replay(game, states, session.record.actions, seats=seats, default=seats[0], source=rel)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        raise StateFormatError(f"does not replay: {exc}") from None
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(target, replay_page(data))
-    return True
+
+
+def _run_options(folder: Path, say: Callable[[str], None]) -> Mapping[str, Any]:
+    """The simulation's options from ``run.json`` (nothing when it cannot be read safely)."""
+    from tabletop_core.serialize import parse_json
+
+    if not os.path.lexists(folder / "run.json"):
+        return {}
+    try:
+        path = _inside(folder, "run.json")
+        run = parse_json(read_regular(path, max_bytes=MAX_RUN_BYTES, error=_refused), max_bytes=MAX_RUN_BYTES)
+    except StateFormatError as exc:
+        say(f"{exc}; the page is made without its options")
+        return {}
+    simulation = run.get("simulation") if isinstance(run, dict) else None
+    options = simulation.get("options") if isinstance(simulation, dict) else None
+    return options if isinstance(options, dict) else {}
+
+
+def _plot_uri(plot: Path) -> str:
+    """The data URI of a plot: a regular PNG file inside its own folder, of at most :data:`MAX_PLOT_BYTES`.
+
+    Raises:
+        StateFormatError: naming the plot and what was wrong.
+    """
+    path = _inside(plot.parent, plot.name)
+    data = read_regular(path, max_bytes=MAX_PLOT_BYTES, error=lambda _p, problem: _refused(str(plot), problem))
+    if not data.startswith(_PNG):
+        raise StateFormatError(f"{plot}: not a PNG image")
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+
+
+def _stderr_note(line: str) -> None:
+    sys.stderr.write(f"tabletop: {line}\n")
 
 
 def write_results_page(
@@ -105,15 +187,23 @@ def write_results_page(
     lines: Sequence[Mapping[str, Any]],
     plots: Sequence[Path],
     out: Path,
+    *,
+    note: Callable[[str], object] = _stderr_note,
 ) -> list[Path]:
     """Write the results page of ``folder`` to ``out`` and the replay pages of its recorded games to
-    ``<out stem>-replays/`` beside it. Returns every file written, the page first."""
-    run_options: Mapping[str, Any] = {}
-    try:
-        run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-        run_options = run.get("simulation", {}).get("options", {}) or {}
-    except (OSError, ValueError, AttributeError):
-        pass
+    ``<out stem>-replays/`` beside it. Returns every file written, the page first.
+
+    A record, ``run.json`` or plot that cannot be read safely (see the module) is skipped; each is named once to
+    ``note`` (by default on standard error, the first :data:`MAX_NOTES` one by one) and counted on the page.
+    """
+    skipped: list[str] = []
+
+    def say(line: str) -> None:
+        skipped.append(line)
+        if len(skipped) <= MAX_NOTES:
+            note(line)
+
+    run_options = _run_options(folder, say)
     solo = any("score_share" in r for r in summary["agents"])
     heads = ["games", "W-T-L", "win rate (95%)", "mean return (95%)"] + (["score / max"] if solo else [])
 
@@ -164,12 +254,17 @@ def write_results_page(
         ]
         parts.append(_table(["entry", "Elo", "interval", "comparisons"], rating_rows, f"ratings: {rated['model']}"))
     for p in plots:
-        if p.suffix.lower() == ".png" and p.is_file():
-            uri = "data:image/png;base64," + base64.b64encode(p.read_bytes()).decode("ascii")
-            parts.append(
-                f'<figure><img src="{uri}" alt="{esc(p.stem)}" style="max-width:100%">'
-                f"<figcaption>{esc(p.stem)}</figcaption></figure>"
-            )
+        if p.suffix.lower() != ".png":
+            continue
+        try:
+            uri = _plot_uri(p)
+        except StateFormatError as exc:
+            say(f"plot skipped: {exc}")
+            continue
+        parts.append(
+            f'<figure><img src="{uri}" alt="{esc(p.stem)}" style="max-width:100%">'
+            f"<figcaption>{esc(p.stem)}</figcaption></figure>"
+        )
 
     written = [out]
     replay_dir = out.parent / f"{out.stem}-replays"
@@ -179,7 +274,17 @@ def write_results_page(
     for line in lines:
         seats = [str(s) for s in line.get("seats", [])]
         agents = [str(a) for a in line.get("agents", [])]
-        options = _record_options(folder, line, run_options)
+        options = dict(run_options)
+        rel = line.get("record")
+        session = None
+        if rel is not None:
+            try:
+                session = _load_record(folder, rel)
+            except StateFormatError as exc:
+                say(f"record skipped: {exc}")
+            else:
+                if isinstance(session.record.options, Mapping):
+                    options.update(session.record.options)
         attrs = {"game": str(line.get("deal", "")), "seat": json.dumps(seats), "agent": json.dumps(agents)}
         values["seat"].update(seats)
         values["agent"].update(agents)
@@ -188,10 +293,13 @@ def write_results_page(
                 attrs[k] = json.dumps([str(options[k])])
                 values[k].add(str(options[k]))
         link = ""
-        rel = line.get("record")
-        if isinstance(rel, str) and replays < MAX_REPLAYS:
+        if session is not None and isinstance(rel, str) and replays < MAX_REPLAYS:
             target = replay_dir / (Path(rel).stem + ".html")
-            if _write_replay(folder, rel, target):
+            try:
+                _write_replay(session, rel, target)
+            except StateFormatError as exc:
+                say(f"record skipped: {folder / rel}: {exc}")
+            else:
                 replays += 1
                 written.append(target)
                 link = f'<a href="{esc(replay_dir.name)}/{esc(target.name)}">replay</a>'
@@ -216,16 +324,26 @@ def write_results_page(
             f'<option value="">all</option>{opts}</select></label>'
         )
     parts.append('<h2>Games</h2><div class="controls">' + " ".join(filters) + ' <span id="shown"></span></div>')
-    note = ""
+    truth_note = ""
     if replays:
         more = f" The first {MAX_REPLAYS} only." if replays >= MAX_REPLAYS else ""
-        note = (
+        truth_note = (
             '<p class="note truth">The replays of recorded games (bots in every seat) show the whole truth, every '
             f"seat's hidden cards included, and each seat's own view.{more}</p>"
         )
+    if skipped:
+        shown = "".join(f"<li>{esc(line)}</li>" for line in skipped[:MAX_NOTES])
+        more = f"<li>and {len(skipped) - MAX_NOTES} more</li>" if len(skipped) > MAX_NOTES else ""
+        skipped_note = (
+            f'<div class="note"><p>{len(skipped)} file{"s" * (len(skipped) != 1)} of the folder could not be read '
+            f"safely and {'were' if len(skipped) != 1 else 'was'} left out:</p><ul>{shown}{more}</ul></div>"
+        )
+        parts.append(skipped_note)
+        if len(skipped) > MAX_NOTES:
+            note(f"and {len(skipped) - MAX_NOTES} more files skipped")
     heads_games = ["deal", "seats", "outcomes", "returns", "length", "options", "replay"]
     parts.append(
-        note
+        truth_note
         + "<table><caption>every game</caption><tr>"
         + "".join(f"<th>{h}</th>" for h in heads_games)
         + "</tr>"
