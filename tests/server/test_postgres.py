@@ -10,6 +10,7 @@ import asyncio
 import os
 import signal
 import subprocess
+import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -87,8 +88,14 @@ def test_concurrent_copies_of_one_move_are_applied_once(database_url: str) -> No
             )
             return list(answers), (await http.get(f"/api/matches/{mid}")).json()
 
+    # In a thread of its own: an xdist worker that ran the browser tests before has Playwright's loop running here.
+    done: list[Any] = []
+    worker = threading.Thread(target=lambda: done.append(asyncio.run(run())))
     try:
-        answers, after = asyncio.run(run())
+        worker.start()
+        worker.join(120)
+        assert done, "the concurrent moves did not finish"
+        answers, after = done[0]
     finally:
         app.state.store.engine.dispose()
     assert [r.status_code for r in answers] == [200] * 8
