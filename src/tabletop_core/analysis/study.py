@@ -235,7 +235,9 @@ def analyze(
         workers: processes (``local``) or CPUs of a local Ray instance (``ray`` without ``address``).
         backend: ``local`` (this process for one worker, else a process pool) or ``ray``.
         address: the Ray cluster to join.
-        progress: called as ``progress(done, total)`` as games finish.
+        progress: called as ``progress(done, total)`` as games finish: ``total`` games, ``done`` the work finished
+            in games of average cost (a search or drama game counts for more; see
+            :class:`~tabletop_core.analysis.tasks.WorkMeter`), so that its rate gives a fair ETA.
 
     Raises:
         OptionError: for bad options, agents or backend.

@@ -12,9 +12,20 @@ from typing import Any, TextIO
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, non_negative, parse_options, positive
 from tabletop_core.errors import OptionError, TabletopError
 
-#: The most games one run may plan (seatings x --games): ``report`` reads ``games.jsonl`` up to 4 GiB
-#: (:data:`tabletop_core.simulation.runner.MAX_RESULTS_BYTES`), about ten million lines of a few hundred bytes.
-MAX_PLANNED_GAMES = 10_000_000
+
+def __getattr__(name: str) -> int:
+    # MAX_PLANNED_GAMES lives with the runner (a plan file is held to it too); named here as the docs name it,
+    # without importing the runner when the command line starts.
+    if name == "MAX_PLANNED_GAMES":
+        from tabletop_core.simulation.runner import MAX_PLANNED_GAMES
+
+        return MAX_PLANNED_GAMES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: The share of a run's work done before an ETA is shown: the first games finish in a burst once the workers
+#: have started (or slowly, the costly ones first), and a rate read from them says little.
+ETA_AFTER = 0.05
 
 HELP_AGENT = (
     "SEAT=SPEC fixes an agent to a seat (an index, player N or a seat name, e.g. 1=heuristic); a bare SPEC joins the "
@@ -49,6 +60,12 @@ def add_parser(sub: Any) -> None:
     )
     sim.add_argument("--records", action="store_true", help="keep each game's replayable record in DIR/records")
     sim.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
+    sim.add_argument(
+        "--pack",
+        metavar="FILE",
+        help="play this content pack file (the game's pack option; the plan names it by name and SHA-256, so a "
+        "changed file is another plan)",
+    )
     sim.add_argument("--batch-size", type=positive, help="games per task (default: automatic)")
     sim.add_argument("--quiet", action="store_true", help="no progress and no tables")
     sim.set_defaults(func=run)
@@ -76,16 +93,22 @@ def split_agents(items: list[str]) -> tuple[dict[str, str], list[str]]:
 
 
 class _Plain:
-    """Progress as plain lines (when the output is not a terminal): at most one every two seconds."""
+    """Progress as plain lines (when the output is not a terminal): at most one every two seconds.
 
-    def __init__(self, out: TextIO) -> None:
+    The rate is this run's (games already in the folder do not count), measured from its start; the ETA is shown
+    once :data:`ETA_AFTER` of this run's work is done, and is the work left at that rate. A caller whose tasks
+    differ in cost reports ``done`` in units of work (see :func:`tabletop_core.analysis.tasks.run_tasks`).
+    """
+
+    def __init__(self, out: TextIO, clock: Any = time.perf_counter) -> None:
         self.out = out
-        self.start = time.perf_counter()
+        self.clock = clock
+        self.start = clock()
         self.first: int | None = None
         self.last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
+        now = self.clock()
         if self.first is None:
             self.first = done
         if done < total and now - self.last < 2.0 and done != self.first:
@@ -96,8 +119,10 @@ class _Plain:
             self.out.flush()
             return
         rate = (done - self.first) / (now - self.start) if now > self.start else 0.0
-        eta = f"{(total - done) / rate:.0f} s" if rate > 0 else "?"
-        self.out.write(f"{done}/{total} games, {rate:.2f} games/s, ETA {eta}\n")
+        line = f"{done}/{total} games, {rate:.2f} games/s"
+        if done < total and rate > 0 and done - self.first >= ETA_AFTER * (total - self.first):
+            line += f", ETA {(total - done) / rate:.0f} s"
+        self.out.write(line + "\n")
         self.out.flush()
 
 
@@ -120,6 +145,16 @@ def _rich_progress(out: TextIO) -> Any:
             speed = task.speed
             return Text(f"{speed:.2f} games/s" if speed else "- games/s")
 
+    class Eta(TimeRemainingColumn):
+        """rich's estimate (over its speed window), shown once ``ETA_AFTER`` of the run's work is done."""
+
+        def render(self, task: Any) -> Text:
+            begun = task.fields.get("begun", 0)
+            left = (task.total or 0) - begun
+            if task.finished or task.completed - begun >= ETA_AFTER * left:
+                return super().render(task)
+            return Text("-:--:--", style="progress.remaining")
+
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -127,9 +162,34 @@ def _rich_progress(out: TextIO) -> Any:
         Rate(),
         TimeElapsedColumn(),
         TextColumn("ETA"),
-        TimeRemainingColumn(),
+        Eta(),
         console=console(out),
+        # A longer window than rich's 30 s: the rate of the last few seconds swings with each batch.
+        speed_estimate_period=120.0,
     )
+
+
+def _pack_options(game_name: str, options: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The options that name the pack file ``path`` (by name and SHA-256, as the game binds it): what the plan
+    keeps, so that ``run.json`` reads nothing and a changed file is another plan.
+
+    Raises:
+        OptionError: no such file, or the game refuses it (not a pack, invalid, no ``pack`` option).
+    """
+    from tabletop_core.records import options_json
+    from tabletop_core.registry import load_game
+
+    if not path.is_file():
+        raise OptionError(f"--pack {path}: no such file")
+    game = load_game(game_name)
+    try:
+        bound = options_json(game.make_options(**{**options, "pack": path}))
+    except TypeError as exc:
+        raise OptionError(f"--pack: {game_name} takes no content pack ({exc})") from None
+    named = {k: v for k, v in bound.items() if k == "pack" or k.startswith("pack_")}
+    if "pack" not in named:
+        raise OptionError(f"--pack: {game_name} takes no content pack")
+    return named
 
 
 def games_kept(sim: Any, out: str) -> int:
@@ -173,19 +233,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Plan, play (or resume) and summarize."""
     from tabletop_core.simulation import Simulation
     from tabletop_core.simulation import run as simulate
-    from tabletop_core.simulation.runner import usable_workers
+    from tabletop_core.simulation.runner import MAX_PLANNED_GAMES, usable_workers
 
     seats, pool = split_agents(args.agent)
     if not seats and not pool:
         pool = ["heuristic"]
     allow = bool(args.allow_import_agent)
+    options = parse_options(args.option or [])
+    pack = None
+    if getattr(args, "pack", None):
+        pack = Path(args.pack)
+        options.update(_pack_options(args.game, options, pack))
     sim = Simulation.build(
         args.game,
         seats,
         pool,
         games=args.games,
         seed=args.seed,
-        options=parse_options(args.option or []),
+        options=options,
         allow_import=allow,
     )
     total = len(sim.tasks())
@@ -224,6 +289,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "records": args.records,
         "batch_size": args.batch_size,
         "allow_import": allow,
+        "pack": pack,
     }
     try:
         if args.quiet or kept >= total:
@@ -236,7 +302,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 def show(done: int, _total: int) -> None:
                     if not started:  # resumed games are not this run's speed
                         started.append(done)
-                        bar.reset(task, total=total, completed=done)
+                        bar.reset(task, total=total, completed=done, begun=done)
                     else:
                         bar.update(task, completed=done)
 

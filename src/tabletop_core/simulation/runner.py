@@ -8,6 +8,12 @@ Ctrl-C keeps every finished game; running the same plan into the same directory 
 are missing. The games a worker plays depend only on the plan, so the results are the same for any number of
 workers and either backend (only the wall times differ).
 
+**Workers start fresh.** A local worker is a new interpreter (``spawn``; never a ``fork`` of this process, which
+is unsafe once a thread runs, such as a progress bar's), so it holds nothing of this process but what travels
+with its work: the plan (the game by its registry name, the agent specs, the options), and a content pack given
+to :func:`run` as ``pack``, handed to each worker's game before its first game. A script that calls :func:`run`
+with several workers needs the ``if __name__ == "__main__":`` guard.
+
 **One writer at a time.** A run holds a lock on ``DIR/writer.lock`` (an ``fcntl`` lock, released by the system
 when the process ends however it ends) with the holder's process id and host written in it; a second run into
 the same folder is refused with a message naming the holder. **Readers never change the folder.**
@@ -19,6 +25,7 @@ only a resuming run may repair the folder, and only by cutting a last line left 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -51,6 +58,7 @@ __all__ = [
     "GAMES_FILE",
     "LOCK_FILE",
     "MAX_LINE_BYTES",
+    "MAX_PLANNED_GAMES",
     "MAX_PLAN_BYTES",
     "MAX_RESULTS_BYTES",
     "PLAN_FILE",
@@ -75,6 +83,9 @@ MAX_PLAN_BYTES = 1 << 20
 MAX_RESULTS_BYTES = 4 << 30
 #: The longest result line read (a line is a few hundred bytes; records are files of their own).
 MAX_LINE_BYTES = 1 << 16
+#: The most games one plan may hold (seatings x games): ``games.jsonl`` is read up to :data:`MAX_RESULTS_BYTES`,
+#: about ten million lines of a few hundred bytes.
+MAX_PLANNED_GAMES = 10_000_000
 
 
 class FolderLockedError(OptionError):
@@ -152,14 +163,69 @@ def _play_batch_args(args: tuple[str, Sequence[Sequence[int]], bool, bool]) -> l
     return _play_batch(*args)
 
 
-#: How worker processes start: forked where the platform allows (fast, and a user's script needs no
-#: ``if __name__ == "__main__"`` guard), spawned elsewhere (there the script that calls ``run`` needs the guard).
-_START = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+def bind_pack(game_name: str, options: dict[str, Any], pack: Any) -> None:
+    """Hand ``pack`` to the game in this process, then check that the plan's ``options`` name it.
+
+    ``pack`` is what the game's ``make_options(pack=...)`` takes (a pack object, or the ``pathlib.Path`` of a
+    pack file): giving it there makes the pack available to the process. A worker runs this before its first game,
+    so a fresh interpreter plays the pack the plan names by reference (name and SHA-256), whatever this process held.
+
+    Raises:
+        OptionError: the pack cannot be read, or is not the one the options name (a file changed since the plan).
+    """
+    from tabletop_core.errors import ContentError
+
+    game = load_game(game_name)
+    try:
+        given = game.make_options(**{**options, "pack": pack})
+        named = game.make_options(**options)
+    except ContentError as exc:
+        raise OptionError(f"the content pack of the plan: {exc}") from exc
+    if given != named:
+        shown = pack if isinstance(pack, os.PathLike) else getattr(pack, "name", type(pack).__name__)
+        raise OptionError(
+            f"the content pack {shown} is not the one the plan names ({_options_text(options)}): the file changed "
+            "since, or it is another pack"
+        )
 
 
-def _quiet_worker() -> None:
+def _options_text(options: dict[str, Any]) -> str:
+    shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(options.items()) if str(k).startswith("pack"))
+    return shown if len(shown) <= 120 else shown[:117] + "..."
+
+
+#: How local worker processes start: spawned, each a new interpreter, on every platform. Never forked from this
+#: process: a fork copies whatever this process holds (so a worker could play what only this process was given),
+#: and forking once a thread runs, such as the progress bar's, may deadlock the child (Python 3.12 warns). Not the
+#: fork server either: it is started once per process with the ``sys.path`` of that moment, so a ``module:Class``
+#: agent importable later would not be in a worker; it saves only about 0.1 s of a run's start.
+#: The script that calls :func:`run` with several workers needs the ``if __name__ == "__main__"`` guard.
+_START = "spawn"
+#: A worker's setup failure, raised by its first batch (an initializer that raises would only be restarted).
+_SETUP_FAILED: list[BaseException] = []
+
+
+def _quiet_worker(setup: Callable[[], object] | None = None) -> None:
     # Ctrl-C in a terminal reaches the whole process group: leave it to the parent, which stops the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup is not None:
+        try:
+            setup()
+        except Exception as exc:
+            _SETUP_FAILED.append(exc)
+
+
+def _in_worker(fn: Callable[[Any], list[Any]], batch: Any) -> list[Any]:
+    """Run ``fn`` on one batch in a pool worker, first raising the failure of the worker's setup, if any."""
+    if _SETUP_FAILED:
+        raise _SETUP_FAILED[0]
+    return fn(batch)
+
+
+def _ray_call(setup: Callable[[], object], fn: Callable[[Any], list[Any]], batch: Any) -> list[Any]:
+    """A Ray task with a setup: ``setup()`` (cheap next to a batch), then ``fn(batch)``."""
+    setup()
+    return fn(batch)
 
 
 def _batches(tasks: Iterable[tuple[int, int]], size: int) -> Iterator[list[tuple[int, int]]]:
@@ -181,36 +247,86 @@ def usable_workers(workers: int, tasks: int, *, backend: str = "local", address:
 
 
 def map_batches(
-    fn: Callable[[Any], list[Any]], batches: Iterable[Any], *, workers: int, backend: str, address: str | None
+    fn: Callable[[Any], list[Any]],
+    batches: Iterable[Any],
+    *,
+    workers: int,
+    backend: str,
+    address: str | None,
+    setup: Callable[[], object] | None = None,
 ) -> Iterator[list[Any]]:
     """Run ``fn`` on every batch, yielding each result as it finishes (in any order).
 
     The one place where work meets a backend, shared by the simulation and the analysis: in this process when
     ``workers`` is 1, else on a local process pool (``local``), or as Ray tasks of one CPU each (``ray``: on a local
     instance started with ``workers`` CPUs and shut down after, or on the cluster at ``address``). ``fn`` must be a
-    module-level function so that workers can import it. ``batches`` is read as work is handed out (a few per
-    worker ahead), so it may be a generator of any length.
+    module-level function so that workers can import it: local workers are fresh processes (see :data:`_START`)
+    that share nothing with this one but the batches. ``batches`` is read as work is handed out (a few per worker
+    ahead), so it may be a generator of any length. ``setup`` (picklable: a module-level function or a
+    ``functools.partial`` of one) runs once in every local worker before its first batch, before every Ray task,
+    and once here when this process plays the batches; a failure of it is raised as the first batch's.
 
     Raises:
         OptionError: for the ray backend when Ray is not installed.
     """
     if backend == "ray":
-        yield from _ray(fn, batches, workers, address)
+        yield from _ray(fn, batches, workers, address, setup)
     elif workers == 1:
+        if setup is not None:
+            setup()
         for batch in batches:
             yield fn(batch)
     else:
-        pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker)
-        try:
-            yield from _bounded_pool(pool, fn, batches, 2 * workers)
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
+        if _importing_main():  # a worker running an unguarded script again: tell the parent, which stops
+            _report_unguarded()
+        import tempfile
+
+        with tempfile.NamedTemporaryFile(prefix="tabletop-workers-", suffix=".txt") as marker:
+            before = os.environ.get(_UNGUARDED_ENV)
+            os.environ[_UNGUARDED_ENV] = marker.name  # read by every worker the pool spawns, respawns included
+            try:
+                pool = multiprocessing.get_context(_START).Pool(workers, initializer=_quiet_worker, initargs=(setup,))
+            finally:
+                if before is None:
+                    os.environ.pop(_UNGUARDED_ENV, None)
+                else:
+                    os.environ[_UNGUARDED_ENV] = before
+            try:
+                yield from _bounded_pool(pool, fn, batches, 2 * workers, Path(marker.name))
+                pool.close()
+            finally:
+                pool.terminate()
+                pool.join()
 
 
-def _bounded_pool(pool: Any, fn: Callable[[Any], list[Any]], batches: Iterable[Any], window: int) -> Iterator[Any]:
-    """``pool.imap_unordered`` with at most ``window`` batches handed out and not yet returned."""
+#: The file a worker writes to when it finds itself running an unguarded script (see :func:`_importing_main`).
+_UNGUARDED_ENV = "TABLETOP_WORKER_UNGUARDED"
+_UNGUARDED = (
+    "the worker processes cannot start: each worker is a new interpreter that imports the main script again, and "
+    "this script starts its workers when imported; put the code that runs the games under "
+    '`if __name__ == "__main__":`'
+)
+
+
+def _importing_main() -> bool:
+    """Whether this process is a worker still importing the main script: a script without the ``__main__`` guard
+    that starts workers again as it is imported (multiprocessing refuses that, and the pool would only respawn)."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))  # what multiprocessing checks
+
+
+def _report_unguarded() -> None:
+    marker = os.environ.get(_UNGUARDED_ENV)
+    if marker:
+        with open(marker, "a", encoding="utf-8") as fh:
+            fh.write(_UNGUARDED + "\n")
+    raise OptionError(_UNGUARDED)
+
+
+def _bounded_pool(
+    pool: Any, fn: Callable[[Any], list[Any]], batches: Iterable[Any], window: int, marker: Path | None = None
+) -> Iterator[Any]:
+    """``pool.imap_unordered`` with at most ``window`` batches handed out and not yet returned; raises
+    :class:`OptionError` when a worker writes to ``marker`` that it cannot start (an unguarded script)."""
     done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     it = iter(batches)
     pending = 0
@@ -220,14 +336,22 @@ def _bounded_pool(pool: Any, fn: Callable[[Any], list[Any]], batches: Iterable[A
         if batch is _END:
             return False
         pool.apply_async(
-            fn, (batch,), callback=lambda r: done.put((True, r)), error_callback=lambda e: done.put((False, e))
+            _in_worker,
+            (fn, batch),
+            callback=lambda r: done.put((True, r)),
+            error_callback=lambda e: done.put((False, e)),
         )
         return True
 
     while pending < window and submit():
         pending += 1
     while pending:
-        ok, value = done.get()
+        try:
+            ok, value = done.get(timeout=0.25)
+        except queue.Empty:
+            if marker is not None and marker.stat().st_size:
+                raise OptionError(_UNGUARDED) from None
+            continue
         pending -= 1
         if not ok:
             raise value
@@ -239,7 +363,13 @@ def _bounded_pool(pool: Any, fn: Callable[[Any], list[Any]], batches: Iterable[A
 _END = object()
 
 
-def _ray(fn: Callable[[Any], list[Any]], batches: Iterable[Any], workers: int, address: str | None) -> Any:
+def _ray(
+    fn: Callable[[Any], list[Any]],
+    batches: Iterable[Any],
+    workers: int,
+    address: str | None,
+    setup: Callable[[], object] | None = None,
+) -> Any:
     try:
         import ray
     except ImportError as exc:
@@ -250,16 +380,19 @@ def _ray(fn: Callable[[Any], list[Any]], batches: Iterable[Any], workers: int, a
             ray.init(address=address, logging_level=logging.WARNING)
         else:
             ray.init(num_cpus=workers, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
-    task = ray.remote(num_cpus=1)(fn)
+    if setup is None:
+        submit = ray.remote(num_cpus=1)(fn).remote
+    else:
+        submit = functools.partial(ray.remote(num_cpus=1)(_ray_call).remote, setup, fn)
     it = iter(batches)
     window = 4 * workers
-    pending = [task.remote(batch) for batch in islice(it, window)]
+    pending = [submit(batch) for batch in islice(it, window)]
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 yield ray.get(ref)
-            pending.extend(task.remote(batch) for batch in islice(it, window - len(pending)))
+            pending.extend(submit(batch) for batch in islice(it, window - len(pending)))
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
@@ -426,11 +559,16 @@ def _state_error(path: str, problem: str) -> Exception:
 
 
 def read_plan(folder: Path) -> Simulation:
-    """The plan of a results folder, its game and agents checked against the installed registries.
+    """The plan of a results folder, read without importing anything it names.
+
+    Its game is checked against the installed games (an entry point or a core test game: a plan naming a
+    ``module:ATTR`` game of a script is refused, its module not imported); its agent specs are not resolved here
+    (whoever builds the agents does, as a resuming run before it plays).
 
     Raises:
-        StateFormatError: when the folder holds no readable plan, or the plan names a game no installed package
-            provides (nothing it names is imported).
+        StateFormatError: naming the file, when the folder is missing or holds no readable plan, the plan asks for
+            more games than a results folder holds (:data:`MAX_PLANNED_GAMES`), or it names a game no installed
+            package provides.
     """
     path = folder / PLAN_FILE
     if not folder.is_dir():
@@ -441,6 +579,12 @@ def read_plan(folder: Path) -> Simulation:
         raise StateFormatError(f"{path}: not UTF-8 text") from None
     except (OptionError, StateFormatError) as exc:
         raise StateFormatError(f"{folder}: not a simulation results directory ({exc})") from None
+    planned = len(sim.tasks())
+    if planned > MAX_PLANNED_GAMES:
+        raise StateFormatError(
+            f"{path}: plans {planned} games ({len(sim.seatings)} seating(s) x {sim.games}), more than a results "
+            f"folder holds (at most {MAX_PLANNED_GAMES})"
+        )
     if not is_installed_game(sim.game):
         try:
             installed_game(sim.game)
@@ -461,8 +605,8 @@ def load_results(out: str | os.PathLike[str], *, plan: Simulation | None = None)
             own, checked plan).
 
     Raises:
-        StateFormatError: when ``out`` holds no simulation, or a plan that names a game or an agent no installed
-            package provides.
+        StateFormatError: when ``out`` holds no simulation, or a plan that :func:`read_plan` refuses (without
+            ``plan``), or ``games.jsonl`` is not a regular file or is too large.
     """
     folder = Path(out)
     sim = plan if plan is not None else read_plan(folder)
@@ -472,17 +616,21 @@ def load_results(out: str | os.PathLike[str], *, plan: Simulation | None = None)
 
 
 def _repair_last_line(path: Path) -> int:
-    """Cut a last line left unfinished by a hard stop, appending what was cut to ``games.jsonl.cut``; the bytes cut."""
-    try:
-        with path.open("rb") as fh:
-            size = fh.seek(0, os.SEEK_END)
-            if size == 0:
-                return 0
-            back = min(size, MAX_LINE_BYTES + 1)
-            fh.seek(size - back)
-            tail = fh.read(back)
-    except FileNotFoundError:
+    """Cut a last line left unfinished by a hard stop, appending what was cut to ``games.jsonl.cut``; the bytes cut.
+
+    Raises:
+        StateFormatError: naming the file, when it is not a regular file (a pipe, a folder, a device: opened
+            without blocking and refused unread) or cannot be read.
+    """
+    if not os.path.lexists(path):
         return 0
+    with open_regular(path, max_bytes=MAX_RESULTS_BYTES, error=_state_error) as fh:
+        size = fh.seek(0, os.SEEK_END)
+        if size == 0:
+            return 0
+        back = min(size, MAX_LINE_BYTES + 1)
+        fh.seek(size - back)
+        tail = fh.read(back)
     if tail.endswith(b"\n"):
         return 0
     keep = tail.rfind(b"\n") + 1  # 0 when the whole tail is one unfinished line
@@ -584,6 +732,7 @@ def run(
     progress: Progress | None = None,
     batch_size: int | None = None,
     allow_import: bool = False,
+    pack: Any = None,
 ) -> Results:
     """Play every game of ``sim`` that ``out`` does not already hold, writing each as it finishes.
 
@@ -596,14 +745,20 @@ def run(
         records: keep each game's replayable record (``out/records/``).
         progress: called as ``progress(done, total)`` after each batch of games (and once at the start).
         batch_size: games per task (default: 1 locally; on Ray eight tasks per worker, at most 64 games each).
-        allow_import: let the plan's agent specs import classes by module path (as ``Simulation.build``).
+        allow_import: let the plan's agent specs import classes by module path (as ``Simulation.build``); a worker
+            imports them by the same module path.
+        pack: the custom content pack the plan's options name (by name and SHA-256), as the game's
+            ``make_options(pack=...)`` takes it: a pack object (sent to every worker, pickled) or the
+            ``pathlib.Path`` of its file (read by every worker). Workers are fresh processes (see the module): a
+            pack this process was given and the plan only names reaches them this way only.
 
     Workers beyond what the run can use (its games, this machine's CPUs) are not started: see
     :func:`usable_workers`.
 
     Raises:
-        OptionError: for a bad backend, worker count or batch size, a folder holding another plan, or a folder
-            another run is writing (:class:`FolderLockedError`).
+        OptionError: for a bad backend, worker count or batch size, a plan larger than a results folder holds
+            (:data:`MAX_PLANNED_GAMES`), a pack that is not the one the options name, a folder holding another plan,
+            or a folder another run is writing (:class:`FolderLockedError`).
         KeyboardInterrupt: after Ctrl-C, once every finished game is written and the workers are stopped.
     """
     if backend not in BACKENDS:
@@ -614,9 +769,17 @@ def run(
         raise OptionError(f"batch_size must be a whole number >= 1, not {batch_size!r}")
     if address and backend != "ray":
         raise OptionError("--address needs the ray backend")
+    if out is not None and len(sim.tasks()) > MAX_PLANNED_GAMES:
+        raise OptionError(
+            f"the plan holds {len(sim.tasks())} games, more than a results folder holds (at most {MAX_PLANNED_GAMES})"
+        )
     for seating in sim.seatings:  # every agent resolves before a game is played or a file is touched
         for text in seating:
             parse_agent_spec(text, allow_import=allow_import)
+    setup = None
+    if pack is not None:
+        setup = functools.partial(bind_pack, sim.game, dict(sim.options), pack)
+        setup()  # here first: a pack that is not the plan's is refused before a file is touched
     how: dict[str, Any] = {
         "workers": workers,
         "backend": backend,
@@ -625,6 +788,7 @@ def run(
         "progress": progress,
         "batch_size": batch_size,
         "allow_import": allow_import,
+        "setup": setup,
     }
     folder = Path(out) if out is not None else None
     if folder is None:
@@ -647,6 +811,7 @@ def _run_into(
     progress: Progress | None,
     batch_size: int | None,
     allow_import: bool,
+    setup: Callable[[], object] | None,
 ) -> Results:
     done = {(ln["seating"], ln["deal"]) for ln in kept.lines}
     total = len(sim.tasks())
@@ -661,7 +826,9 @@ def _run_into(
     workers = usable_workers(workers, math.ceil(remaining / size), backend=backend, address=address)
     plan = sim.to_json()
     args = ((plan, b, records, allow_import) for b in _batches(todo, size))
-    stream = map_batches(_play_batch_args, args, workers=workers, backend=backend, address=address)
+    if workers == 1 and backend == "local":
+        setup = None  # this process plays the games: run() has handed the pack over here already
+    stream = map_batches(_play_batch_args, args, workers=workers, backend=backend, address=address, setup=setup)
     log = AppendLog(folder / GAMES_FILE) if folder is not None else None
     try:
         for batch in stream:
