@@ -180,7 +180,7 @@ def collect(
             out.append(_task(t))
             tick()
         return out
-    with get_context("fork").Pool(workers) as pool:
+    with get_context("spawn").Pool(workers) as pool:
         for line in pool.imap(_task, tasks, chunksize=8):
             out.append(line)
             tick()

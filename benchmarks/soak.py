@@ -26,6 +26,7 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 from tabletop_core import available_games, load_game
 from tabletop_core.conformance import ConformanceError, check_game
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers == 1:
         results = [_job(n, share, k, opts) for n, share, k in jobs]
     else:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        with ProcessPoolExecutor(max_workers=args.workers, mp_context=get_context("spawn")) as pool:
             futures = [pool.submit(_job, n, share, k, opts) for n, share, k in jobs]
             results = [f.result() for f in futures]
     failures = 0

@@ -59,6 +59,22 @@ def test_a_resumed_run_refuses_a_games_file_that_is_a_named_pipe_at_once(tmp_pat
     assert str(games) in str(failure[0]) and "named pipe" in str(failure[0])
 
 
+def test_a_resumed_run_refuses_a_games_file_that_is_a_link_and_leaves_its_target_alone(tmp_path: Path) -> None:
+    sim = _kuhn(2)
+    folder = tmp_path / "results"
+    run(sim, folder)
+    target = tmp_path / "elsewhere.txt"
+    target.write_bytes(b"a line of someone else's\nand an unfinished one")
+    games = folder / "games.jsonl"
+    games.unlink()
+    games.symlink_to(target)
+    with pytest.raises(StateFormatError) as caught:
+        run(sim, folder)
+    assert str(games) in str(caught.value) and "a link" in str(caught.value)
+    assert target.read_bytes() == b"a line of someone else's\nand an unfinished one"
+    assert not (folder / "games.jsonl.cut").exists()
+
+
 def test_a_plan_file_asking_for_more_games_than_a_folder_holds_is_refused(tmp_path: Path) -> None:
     too_many = Simulation(KUHN_NAME, (("random", "first"), ("first", "random")), runner.MAX_PLANNED_GAMES // 2 + 1)
     (tmp_path / PLAN_FILE).write_text(too_many.to_json() + "\n")

@@ -154,6 +154,20 @@ def test_resume_of_a_saved_game_whose_moves_do_not_apply_names_the_file(
     assert capsys.readouterr().err.startswith("tabletop: k.json: saved action 0 (id 999) does not apply")
 
 
+def test_resume_to_another_file_names_the_file_it_read_when_the_save_is_wrong(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _play(monkeypatch, "quit\n", "play", KUHN, "--seat", "0", "--vs", "random", "--save-to", "k.json")
+    doc = json.loads((tmp_path / "k.json").read_text())
+    doc["record"]["record"]["actions"] = [999]
+    (tmp_path / "k.json").write_text(json.dumps(doc))
+    assert main(["resume", "k.json", "--save-to", "elsewhere.json"], io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tabletop: k.json: saved action 0 (id 999) does not apply"), err
+    assert not (tmp_path / "elsewhere.json").exists()
+
+
 # ----- tabletop analyze --out ------------------------------------------------------------------------------------
 
 

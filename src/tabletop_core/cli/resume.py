@@ -57,7 +57,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     console = make_console(out)
     try:
         table = HumanTable(
-            game, session.game, session.record, session.seats, console, save_to=save_to, record_to=args.record
+            game,
+            session.game,
+            session.record,
+            session.seats,
+            console,
+            save_to=save_to,
+            record_to=args.record,
+            source=args.file,
         )
     except OptionError as exc:
         raise StateFormatError(f"{args.file}: {exc}") from None

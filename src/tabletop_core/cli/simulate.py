@@ -12,17 +12,6 @@ from typing import Any, TextIO
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, non_negative, parse_options, positive
 from tabletop_core.errors import OptionError, TabletopError
 
-
-def __getattr__(name: str) -> int:
-    # MAX_PLANNED_GAMES lives with the runner (a plan file is held to it too); named here as the docs name it,
-    # without importing the runner when the command line starts.
-    if name == "MAX_PLANNED_GAMES":
-        from tabletop_core.simulation.runner import MAX_PLANNED_GAMES
-
-        return MAX_PLANNED_GAMES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 #: The share of a run's work done before an ETA is shown: the first games finish in a burst once the workers
 #: have started (or slowly, the costly ones first), and a rate read from them says little.
 ETA_AFTER = 0.05

@@ -619,11 +619,13 @@ def _repair_last_line(path: Path) -> int:
     """Cut a last line left unfinished by a hard stop, appending what was cut to ``games.jsonl.cut``; the bytes cut.
 
     Raises:
-        StateFormatError: naming the file, when it is not a regular file (a pipe, a folder, a device: opened
-            without blocking and refused unread) or cannot be read.
+        StateFormatError: naming the file, when it is a link (never followed: the cut is written back) or not a
+            regular file (a pipe, a folder, a device: opened without blocking and refused unread) or cannot be read.
     """
     if not os.path.lexists(path):
         return 0
+    if os.path.islink(path):
+        raise _state_error(str(path), "a link; a results log is read and mended only as a regular file of the folder")
     with open_regular(path, max_bytes=MAX_RESULTS_BYTES, error=_state_error) as fh:
         size = fh.seek(0, os.SEEK_END)
         if size == 0:
@@ -638,9 +640,12 @@ def _repair_last_line(path: Path) -> int:
     good = size - len(cut)
     with AppendLog(path.parent / CUT_FILE, sync_every=0) as side:
         side.write_line(cut.decode("utf-8", errors="replace"))
-    with path.open("r+b") as fh:
-        fh.truncate(good)
-        os.fsync(fh.fileno())
+    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.ftruncate(fd, good)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return len(cut)
 
 
