@@ -28,7 +28,7 @@ from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Content
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_HAND, MAX_ROUNDS
 from runebound_coop.rules import flow
-from runebound_coop.state import CHOICE_MODES, RuneboundOptions, RuneboundState
+from runebound_coop.state import RuneboundOptions, RuneboundState
 from tabletop_core.errors import ContentError, IllegalActionError, OptionError, did_you_mean
 from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
@@ -74,20 +74,6 @@ def _plain_options(game: RuneboundCoop, key: tuple[tuple[str, object, object], .
     """The options of plain keyword arguments, made once (a bounded memo of a pure function: options are immutable
     values; a new game of a fight asks for them every time)."""
     return game._make_options({name: value for name, _typed_value, value in key})
-
-
-def _known_choice(options: dict[str, Any]) -> dict[str, Any]:
-    """``options``, once their ``enemy_choices`` (a text) is known to be one of the modes.
-
-    Raises:
-        OptionError: another text, in one line naming the closest mode.
-    """
-    value = options.get("enemy_choices")
-    if isinstance(value, str) and value not in CHOICE_MODES:
-        hint = did_you_mean(value, CHOICE_MODES)
-        listed = ", ".join(CHOICE_MODES)
-        raise OptionError(f"runebound_coop: unknown enemy_choices {value!r}{hint} (enemy_choices: {listed})")
-    return options
 
 
 #: What each list of names in the options names, one and many, and where the pack holds them.
@@ -174,7 +160,7 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
                 options = {**options, "pack": pack_option(options["pack"])}
         except ContentError as exc:
             raise OptionError(f"{self.spec.short_name}: bad options: {exc}") from exc
-        made = super().make_options(**_known_choice(options))
+        made = super().make_options(**options)
         with contextlib.suppress(ContentError):  # a pack this process was not given: refused just below
             _known_names(made, content_of(made.pack))
         try:

@@ -434,7 +434,11 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
     # ----- the framework: shared by every game -------------------------------------------------------------------
 
     def make_options(self, **options: Any) -> OptionsT:
-        """Build and validate the options object; an unknown or bad option raises ``OptionError``."""
+        """Build and validate the options object; an unknown or bad option raises ``OptionError``.
+
+        An unknown option, or a text that is none of an option's allowed values (an ``attrs.validators.in_``
+        validator), is named in one line with the closest known one ("did you mean").
+        """
         kind: Any = self.options_type
         fields = [f.name for f in attrs.fields(kind) if f.init] if attrs.has(kind) else []
         for key in options:
@@ -442,6 +446,15 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
                 hint = did_you_mean(key, fields)
                 listed = f"options: {', '.join(fields)}" if fields else "it has no options"
                 raise OptionError(f"{self.spec.short_name}: unknown option {key!r}{hint} ({listed})")
+        for field in attrs.fields(kind) if attrs.has(kind) else ():
+            allowed = _in_choices(field.validator) if field.name in options else None
+            value = options.get(field.name)
+            if allowed is not None and isinstance(value, str) and value not in allowed:
+                hint = did_you_mean(value, [str(a) for a in allowed])
+                listed = ", ".join(str(a) for a in allowed)
+                raise OptionError(
+                    f"{self.spec.short_name}: unknown {field.name} {value!r}{hint} ({field.name}: {listed})"
+                )
         lists = {f.name for f in attrs.fields(kind) if _is_text_list(f.type)} if attrs.has(kind) else set()
         # A list of names may be written as one text of comma-separated names (`heroes=Elian,Lissa`).
         options = {k: _split_names(v) if k in lists else v for k, v in options.items()}
@@ -472,6 +485,14 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
             if allowed is not None:
                 out[field.name] = allowed
         return out
+
+    def option_help(self) -> dict[str, tuple[str, Any]]:
+        """How the options whose values are no short list of choices are written, each with an example value.
+
+        ``tabletop options`` shows these beside :meth:`option_choices` (a range of numbers, lists of lists of
+        names). By default, none; a game overrides this to explain such options in the player's words.
+        """
+        return {}
 
     def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any) -> StateT:
         """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node.

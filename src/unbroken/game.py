@@ -40,7 +40,7 @@ from unbroken.rules.chance import CardDraw, DieRoll
 from unbroken.rules.flow import DRIVER
 from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
 from unbroken.rules.scoring import score
-from unbroken.state import DIFFICULTIES, Options, State
+from unbroken.state import Options, State
 from unbroken.view import OBS_SHAPE, TENSOR_HIGH, TENSOR_LOW, View, describe, observation, observe, render
 
 __all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
@@ -100,7 +100,7 @@ class Unbroken(Driven[State, Action, Options]):
             if isinstance(pack, Pack):
                 ref = PACKS.add(pack)
                 options = {**options, "pack": ref.name, "pack_sha256": ref.sha256}
-            made = super().make_options(**_known_difficulty(options))
+            made = super().make_options(**options)
             _known_character(made)
             return setup.bind_pack(made)
         except ContentError as exc:
@@ -226,19 +226,6 @@ class Unbroken(Driven[State, Action, Options]):
         from unbroken.measures import tally
 
         return tally(steps, final)
-
-
-def _known_difficulty(options: dict[str, Any]) -> dict[str, Any]:
-    """``options``, once their difficulty (a text) is known to be one of :data:`~unbroken.state.DIFFICULTIES`.
-
-    Raises:
-        OptionError: another text, in one line naming the closest difficulty.
-    """
-    value = options.get("difficulty")
-    if isinstance(value, str) and value not in DIFFICULTIES:
-        hint = did_you_mean(value, DIFFICULTIES)
-        raise OptionError(f"unbroken: unknown difficulty {value!r}{hint} (difficulty: {', '.join(DIFFICULTIES)})")
-    return options
 
 
 def _known_character(options: Options) -> None:

@@ -23,8 +23,9 @@ import pytest
 from runebound_coop.content.loader import builtin_content
 from tabletop_core.cli.common import parse_options
 from tabletop_core.cli.completion import complete_options
-from tabletop_core.cli.options import describe_options
-from tabletop_core.registry import load_game
+from tabletop_core.cli.options import allowed_values, describe_options
+from tabletop_core.errors import OptionError
+from tabletop_core.registry import installed_game, load_game
 from unbroken.content.loader import default_pack
 
 #: The console script the install put beside the interpreter: the command a player types.
@@ -194,6 +195,7 @@ def test_a_list_option_takes_names_with_spaces_and_repeats_comma_separated(tmp_p
         ),
         ("unbroken", "character=snaek", "unknown character 'snaek'; did you mean 'sneak'?", "sneak, sage, hunter"),
         ("unbroken", "difficulty=hadr", "unknown difficulty 'hadr'; did you mean 'hard'?", "easy, normal, hard"),
+        ("unrest", "variant=capitl", "unknown variant 'capitl'; did you mean 'capitol'?", "standard, capitol"),
     ],
 )
 def test_a_wrong_value_is_one_line_naming_the_closest(
@@ -207,3 +209,21 @@ def test_a_wrong_value_is_one_line_naming_the_closest(
 def test_completion_offers_the_packs_names() -> None:
     assert complete_options("heroes=Elian,Li", Namespace(game="runebound_coop")) == ["heroes=Elian,Lissa"]
     assert complete_options("character=s", Namespace(game="unbroken")) == ["character=sneak", "character=sage"]
+
+
+def test_every_game_refuses_a_value_outside_an_allowed_list_naming_the_closest() -> None:
+    """The core checks every option with a list of allowed values, so a new game needs no code of its own."""
+    from tabletop_core.testing.kuhn import GAME as KUHN
+
+    assert KUHN.option_help() == {}  # the core declares it; a game without explanations has none
+    for name in ("unbroken", "runebound_coop", "unrest"):
+        game = installed_game(name)
+        fields = attrs.fields(game.options_type)
+        listed = {f.name: allowed_values(f.validator) or () for f in fields}
+        texts = {k: v for k, v in listed.items() if v and all(isinstance(c, str) for c in v)}
+        assert texts, name  # each game has at least one option with a list of allowed texts
+        for option, allowed in texts.items():
+            typo = allowed[0][:-1] + "x"
+            with pytest.raises(OptionError) as refused:
+                game.make_options(**{option: typo})
+            assert f"unknown {option} {typo!r}" in str(refused.value), (name, option, refused.value)

@@ -39,7 +39,8 @@ def choices(game: Any) -> dict[str, tuple[Any, ...]]:
 def explained(game: Any) -> dict[str, tuple[str, Any]]:
     """The options ``game`` explains itself, for those whose values are no short list of choices (a range of
     numbers, lists of lists of names): per option, how its values are written and an example value. A game gives
-    them with an ``option_help()`` method returning that mapping; without one, none."""
+    them with :meth:`~tabletop_core.game.Game.option_help` (an object that only follows the game protocol, without
+    the method, explains none)."""
     found = getattr(game, "option_help", None)
     return dict(found()) if callable(found) else {}
 
