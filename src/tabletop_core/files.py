@@ -31,6 +31,7 @@ from tabletop_core.errors import TabletopError
 
 __all__ = [
     "AppendLog",
+    "FileError",
     "FileReadError",
     "FileWriteError",
     "atomic_write_bytes",
@@ -45,8 +46,8 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 
-class FileReadError(TabletopError):
-    """A file that cannot be read as input: missing, not a regular file, too large or unreadable.
+class FileError(TabletopError):
+    """A file the project refuses to read or write, naming it and what was wrong (the base of the two below).
 
     Attributes:
         path: the path as given.
@@ -59,19 +60,13 @@ class FileReadError(TabletopError):
         super().__init__(f"{path}: {problem}")
 
 
-class FileWriteError(TabletopError):
+class FileReadError(FileError):
+    """A file that cannot be read as input: missing, not a regular file, too large or unreadable."""
+
+
+class FileWriteError(FileError):
     """A path that the project refuses to write through: a symbolic link, a folder, a pipe or a device where a
-    regular file (or nothing) was expected.
-
-    Attributes:
-        path: the path as given.
-        problem: what was wrong, in words.
-    """
-
-    def __init__(self, path: str, problem: str) -> None:
-        self.path = path
-        self.problem = problem
-        super().__init__(f"{path}: {problem}")
+    regular file (or nothing) was expected."""
 
 
 def _open_checked(label: str, error: Callable[[str, str], Exception]) -> int:
