@@ -145,3 +145,25 @@ def test_the_loss_is_zero_inside_the_bounds_and_grows_outside() -> None:
     spread = Target("s", measure="win", spread="character", at_most=1.5)
     assert violation(spread, 1.4) == 0 and violation(spread, 3.0) == pytest.approx(0.6931, abs=1e-4)
     assert violation(spread, float("inf")) == 10 and violation(rate, float("nan")) == 1
+
+
+@pytest.mark.parametrize("command", ["certify", "compare"])
+def test_a_confidence_outside_one_half_to_one_is_refused_before_any_game(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_core.cli import main
+
+    argv = [command, "unbroken", "--confidence", "5"]
+    if command == "certify":
+        argv += ["--targets", str(tmp_path / "unread.toml"), "--seeds", "0:10"]
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert "a confidence is at least 0.5 and below 1, not 5" in capsys.readouterr().err
+
+
+def test_a_targets_file_of_another_game_is_refused_naming_both(tmp_path: Path) -> None:
+    from tabletop_core.cli.common import targets_for
+
+    with pytest.raises(OptionError, match=r"is for 'unbroken', not 'unrest'"):
+        targets_for(str(_targets(tmp_path)), "unrest")

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop_core.cli.common import check_output, positive
+from tabletop_core.cli.common import add_where_arguments, check_output, confidence, positive, targets_for
 from tabletop_core.errors import OptionError
 
 __all__ = ["add_parser", "run"]
@@ -24,11 +24,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--targets", required=True, metavar="FILE", help="the targets file")
     p.add_argument("--seeds", required=True, metavar="START:END", help="the held-out deals (END excluded)")
     p.add_argument("--pack", metavar="FILE", help="the content pack to certify (default: the built-in one)")
-    p.add_argument("--confidence", type=float, default=0.95, help="of the certificate as a whole (default 0.95)")
+    p.add_argument("--confidence", type=confidence, default=0.95, help="of the certificate as a whole (default 0.95)")
     p.add_argument("--resamples", type=positive, default=2000, help="bootstrap resamples (default 2000)")
-    p.add_argument("--workers", type=positive, default=1, help="worker processes (default 1)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where the games run")
-    p.add_argument("--address", help="a Ray cluster's address (with --backend ray)")
+    add_where_arguments(p)
     p.add_argument("--json", metavar="FILE", help="also write the verdicts and their evidence as JSON")
     p.add_argument("--force", action="store_true", help="overwrite the --json file")
     p.set_defaults(func=run)
@@ -43,12 +41,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     from tabletop_core.cli.report import console
     from tabletop_core.design.certify import certify
-    from tabletop_core.design.targets import load_targets, parse_seeds
+    from tabletop_core.design.targets import parse_seeds
     from tabletop_core.files import atomic_write_text
 
-    targets = load_targets(args.targets)
-    if targets.game != args.game:
-        raise OptionError(f"--targets {args.targets} is for {targets.game!r}, not {args.game!r}")
+    targets = targets_for(args.targets, args.game)
     seeds = parse_seeds(args.seeds)
     pack = Path(args.pack) if args.pack else None
     if pack is not None and not pack.exists():

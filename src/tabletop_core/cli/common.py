@@ -181,6 +181,38 @@ def non_negative(text: str) -> int:
     return _bounded(text, 0, "a whole number of 0 or more")
 
 
+def confidence(text: str) -> float:
+    """An argparse type: a confidence level, at least 0.5 and below 1 (``0.95``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (a confidence such as 0.95)") from None
+    if not 0.5 <= value < 1:
+        raise argparse.ArgumentTypeError(f"a confidence is at least 0.5 and below 1, not {text}")
+    return value
+
+
+def add_where_arguments(parser: Any, what: str = "the games") -> None:
+    """``--workers``, ``--backend`` and ``--address``: where a command that plays many games plays ``what``."""
+    parser.add_argument("--workers", type=positive, default=1, help=f"worker processes for {what} (default 1)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local", help=f"where {what} run")
+    parser.add_argument("--address", help="a Ray cluster's address (with --backend ray)")
+
+
+def targets_for(path: str, game: str) -> Any:
+    """The balance targets file ``path`` (:func:`tabletop_core.design.targets.load_targets`), when it is for ``game``.
+
+    Raises:
+        OptionError: the file is for another game (or cannot be read as a targets file).
+    """
+    from tabletop_core.design.targets import load_targets
+
+    targets = load_targets(path)
+    if targets.game != game:
+        raise OptionError(f"--targets {path} is for {targets.game!r}, not {game!r}")
+    return targets
+
+
 #: The largest number an option takes (seeds, games, workers): beyond it, a typo rather than a plan.
 MAX_OPTION_NUMBER = 2**63 - 1
 

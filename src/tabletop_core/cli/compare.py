@@ -8,7 +8,14 @@ import math
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop_core.cli.common import check_output, non_negative, parse_options, positive
+from tabletop_core.cli.common import (
+    add_where_arguments,
+    check_output,
+    confidence,
+    non_negative,
+    parse_options,
+    positive,
+)
 from tabletop_core.errors import OptionError
 
 __all__ = ["add_parser", "print_comparison", "run", "variants_of"]
@@ -64,10 +71,8 @@ def add_parser(sub: Any) -> None:
         metavar="NAME",
         help="only this measure (a name, or a prefix ending in ':'); repeat for more",
     )
-    p.add_argument("--confidence", type=float, default=0.95, help="of every interval (default 0.95)")
-    p.add_argument("--workers", type=positive, default=1, help="worker processes (default 1)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where the games run")
-    p.add_argument("--address", help="a Ray cluster's address (with --backend ray)")
+    p.add_argument("--confidence", type=confidence, default=0.95, help="of every interval (default 0.95)")
+    add_where_arguments(p)
     p.add_argument("--json", metavar="FILE", help="also write the whole comparison as JSON")
     p.add_argument("--force", action="store_true", help="overwrite the --json file")
     p.set_defaults(func=run)
@@ -174,8 +179,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop_core.files import atomic_write_text
     from tabletop_core.registry import installed_game
 
-    if not 0.5 <= args.confidence < 1:
-        raise OptionError(f"--confidence must be at least 0.5 and below 1, not {args.confidence}")
     target = check_output(args.json, force=args.force, what="--json") if args.json else None
     game = installed_game(args.game)
     result = compare(

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabletop_core.cli.common import check_output, positive
-from tabletop_core.errors import OptionError
+from tabletop_core.cli.common import add_where_arguments, check_output, positive, targets_for
 
 __all__ = ["add_parser", "run"]
 
@@ -29,23 +28,19 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--study", default="tabletop-tune", metavar="NAME", help="the study's name in the storage")
     p.add_argument("--seed", type=int, default=0, help="the sampler's seed (default 0)")
-    p.add_argument("--workers", type=positive, default=1, help="worker processes for each trial's games")
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where each trial's games run")
-    p.add_argument("--address", help="a Ray cluster's address (with --backend ray)")
+    add_where_arguments(p, "each trial's games")
     p.add_argument("--force", action="store_true", help="overwrite --out and its report")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from tabletop_core.cli.common import terminal_progress
-    from tabletop_core.design.targets import load_targets, parse_seeds
+    from tabletop_core.design.targets import parse_seeds
     from tabletop_core.design.tune import tune, tuned_pack_text
     from tabletop_core.files import atomic_write_text
     from tabletop_core.registry import installed_game
 
-    targets = load_targets(args.targets)
-    if targets.game != args.game:
-        raise OptionError(f"--targets {args.targets} is for {targets.game!r}, not {args.game!r}")
+    targets = targets_for(args.targets, args.game)
     game = installed_game(args.game)
     seeds = parse_seeds(args.seeds)
     pack = check_output(args.out, force=args.force, what="--out")
