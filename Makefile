@@ -130,11 +130,11 @@ strength-full: $(VENV)/.installed-test
 ## analysis-docs: regenerate the three games' analysis reports in docs/analysis/ at the defaults (minutes each on two idle cores)
 analysis-docs: $(VENV)/.installed-test
 	$(BIN)/tabletop analyze unbroken --option difficulty=easy --option character=hunter --workers 2 --no-traces \
-		--reading docs/analysis/unbroken/reading.md --out docs/analysis/unbroken
+		--force --reading docs/analysis/unbroken/reading.md --out docs/analysis/unbroken
 	$(BIN)/tabletop analyze runebound_coop --workers 2 --no-traces \
-		--reading docs/analysis/runebound_coop/reading.md --out docs/analysis/runebound_coop
+		--force --reading docs/analysis/runebound_coop/reading.md --out docs/analysis/runebound_coop
 	$(BIN)/tabletop analyze unrest --workers 2 --no-traces \
-		--reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
+		--force --reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
 
 ## balance: Unbroken's balance report (1,000 bot games per character and difficulty) into docs/balance/
 balance: $(VENV)/.installed-test

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,6 +41,9 @@ def test_the_report_plots_of_a_self_play_match_show_something(tmp_path: Path) ->
     titles = {name: check_png(tmp_path / "plots" / name) for name in written}
     assert all(str(tmp_path / "plots" / name) in text for name in written)
     assert "12 games" in titles["returns.png"] and "comparisons" in titles["ratings.png"]
+    seat_rows = re.findall(r"heuristic\W+(Rebellion|Empire)\W+12\W", text)  # the agents-by-seat rows of 12 games
+    assert sorted(seat_rows) == ["Empire", "Rebellion"], "a self-play match shows both seats, not seat 0 alone"
+    assert re.search(r"heuristic \(12 self-play\)\W+24\W", text)  # the agent's row counts a game once per seat
 
 
 def test_a_co_op_game_of_one_agent_writes_no_ratings_plot_and_does_not_list_one(tmp_path: Path) -> None:
@@ -48,3 +53,34 @@ def test_a_co_op_game_of_one_agent_writes_no_ratings_plot_and_does_not_list_one(
     assert not (tmp_path / "plots" / "ratings.png").exists() and "ratings.png" not in text
     for path in (tmp_path / "plots").glob("*.png"):
         check_png(path)
+
+
+def test_every_plot_an_analysis_writes_shows_something_and_names_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tabletop_core.analysis.report import PLOTS
+    from tabletop_core.simulation import plots
+
+    panels: dict[str, list[str]] = {}
+    save_png = plots.save_png
+
+    def keep_panels(fig: Any, path: Path, *, dpi: int = 100) -> None:
+        panels[path.name] = [ax.get_title() for ax in fig.axes]
+        save_png(fig, path, dpi=dpi)
+
+    monkeypatch.setattr(plots, "save_png", keep_panels)
+
+    argv = ["analyze", "unrest", "--agents", "random", "--ladder", "random", "first", "--games=12",
+            "--ladder-games=10", "--luck-replicates=2", "--drama-games=2", "--drama-points=3", "--drama-rollouts=2",
+            "--restrict-games=2", "--seed=3", "--no-traces", "--quiet", "--out", str(tmp_path)]  # fmt: skip
+    assert main(argv, io.StringIO()) == 0
+    written = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert written == sorted(PLOTS.values())  # every section has something to show at these sizes
+    report = (tmp_path / "report.md").read_text()
+    for name in written:
+        title = check_png(tmp_path / name)
+        assert "n = " in title, f"{name}: the title {title!r} does not give its games"
+        assert f"]({name})" in report
+    with Image.open(tmp_path / "restricted.png") as image:
+        assert "paired games per item" in str(image.text.get("Title", ""))  # type: ignore[attr-defined]  # PngImageFile has text
+    assert panels["restricted.png"] == ["Rebellion", "Empire"]  # each side's items in a panel of its own

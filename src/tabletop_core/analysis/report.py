@@ -36,6 +36,13 @@ def _f(x: Any, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
+def _p(x: Any) -> str:
+    """A p-value to three places; one that would print as 0.000 is shown as below 0.001, since p is never 0."""
+    if x is not None and 0 <= x < 0.0005:
+        return "< 0.001"
+    return _f(x)
+
+
 def _ci(values: Sequence[Any], digits: int = 3) -> str:
     low, high = values
     if low is None or high is None:
@@ -218,7 +225,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                 lines += [
                     f"Rise with the search budget: the score (win 1, tie 1/2) changes by {_f(rise['per_doubling'])} "
                     f"per doubling of the iterations, interval {_ci(rise['interval'])} (least squares over "
-                    f"{rise['games']} games, p = {_f(rise['p_value'])}).",
+                    f"{rise['games']} games, p {'= ' if rise['p_value'] >= 0.0005 else ''}{_p(rise['p_value'])}).",
                     "",
                 ]
         plot("ladder")
@@ -253,7 +260,7 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                     continue
                 p = part.get("p_value")
                 rows.append(
-                    [label, _f(part["share"]), _ci(part["interval"]), str(part["df"]), _f(p) if p is not None else ""]
+                    [label, _f(part["share"]), _ci(part["interval"]), str(part["df"]), _p(p) if p is not None else ""]
                 )
             lines += _table(["share of the variance", "share", "interval", "df", "F-test p"], rows)
         plot("luck")
@@ -334,9 +341,9 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
                             s["seat_name"],
                             value,
                             interval,
-                            _f(w.get("p_value")),
-                            _f(w.get("holm_p")),
-                            _f(w.get("bh_p")),
+                            _p(w.get("p_value")),
+                            _p(w.get("holm_p")),
+                            _p(w.get("bh_p")),
                             _f(s["return_change"]["change"]),
                             _f(s["rounds_change"]["change"], 2),
                             f"{r['games_restricted']}/{r['games']}" if "may not" in r["how"] else "removed",
