@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -42,22 +45,45 @@ def browser() -> Iterator[Any]:
 
 
 class LiveServer:
-    """A real ``tabletop serve`` app under uvicorn on loopback, in a thread: its ``base`` URL and its ``store``."""
+    """A real ``tabletop serve`` app under uvicorn on loopback, in a thread: its ``base`` URL and its ``store``.
 
-    def __init__(self, base: str, store: Any) -> None:
-        self.base, self.store = base, store
+    :meth:`stop` shuts the server down (its WebSockets are closed) and :meth:`start` starts it again on the same
+    port and database, as a restarted server would be.
+    """
+
+    def __init__(self, app: Any, port: int) -> None:
+        self.app, self.port = app, port
+        self.base, self.store = f"http://127.0.0.1:{port}", app.state.store
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        import uvicorn
+
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.server.started, "the server did not start"
+
+    def stop(self) -> None:
+        if self.server is not None and self.thread is not None:
+            self.server.should_exit = True
+            self.thread.join(timeout=30)
+            assert not self.thread.is_alive(), "the server did not stop"
+        self.server = self.thread = None
 
 
 @pytest.fixture
 def live_server(tmp_path: Any) -> Iterator[LiveServer]:
     """The server on an SQLite file in ``tmp_path``, on a free loopback port, stopped after the test."""
     import importlib.util
-    import socket
-    import threading
-    import time
 
     pytest.importorskip("starlette", reason="the server extra is not installed")
-    uvicorn = pytest.importorskip("uvicorn", reason="the server extra is not installed")
+    pytest.importorskip("uvicorn", reason="the server extra is not installed")
     from tabletop_core.server.app import build_app
 
     # Without one of these uvicorn refuses every WebSocket upgrade, and the match pages never get a view.
@@ -68,16 +94,9 @@ def live_server(tmp_path: Any) -> Iterator[LiveServer]:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     # A page plays every move of its seat; the default rate (100 in 10 s) is for the open internet, not this test.
-    app = build_app(f"sqlite:///{tmp_path / 'matches.db'}", rate=100_000)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and thread.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started, "the server did not start"
+    live = LiveServer(build_app(f"sqlite:///{tmp_path / 'matches.db'}", rate=100_000), port)
+    live.start()
     try:
-        yield LiveServer(f"http://127.0.0.1:{port}", app.state.store)
+        yield live
     finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+        live.stop()

@@ -54,6 +54,14 @@ _SNAPSHOT = """n => {
 }"""
 
 
+#: Whether the lobby shows ``n`` seats, and they are the seats of the game and options its form holds now.
+SEATS_SHOWN = """n => {
+  const shown = document.getElementById('seats').dataset.shows;
+  const form = document.getElementById('game').value + '\\n' + document.getElementById('options').value;
+  return shown === form && document.querySelectorAll('.seat').length === n;
+}"""
+
+
 @dataclass
 class _Seat:
     """One open match page: the seat it plays (``None``: a spectator) and the console errors it logged."""
@@ -79,10 +87,12 @@ def _open(browser: Any, url: str, seat: int | None, contexts: list[Any]) -> _Sea
 def _create_in_lobby(lobby: _Seat, base: str, game: str, options: dict[str, Any], seats: list[str]) -> dict[str, Any]:
     """Fill the lobby page's form and create the match; its id, invite link per human seat, and watch link."""
     page = lobby.page
-    page.goto(f"{base}/?seats={len(seats)}")
-    page.wait_for_function("n => document.querySelectorAll('.seat').length === n", arg=len(seats))
+    page.goto(f"{base}/")
+    page.wait_for_selector(f'#game option[value="{game}"]', state="attached")
     page.select_option("#game", game)
     page.fill("#options", json.dumps(options))
+    # The server says how many seats the game has with these options; the page offers that many.
+    page.wait_for_function(SEATS_SHOWN, arg=len(seats))
     for i, kind in enumerate(seats):
         page.locator(".seat").nth(i).select_option(kind)
     page.click("#create")

@@ -67,7 +67,9 @@ async def _bot(http: httpx.AsyncClient, stop: float, tally: _Tally, seed: int) -
 
 async def _main(matches: int, seconds: float, base: str) -> _Tally:
     tally = _Tally()
-    limits = httpx.Limits(max_connections=matches)
+    # Idle connections are dropped before the server's keep-alive timeout (uvicorn's 5 s) ends them: else a request
+    # may go out on a connection the server is just closing, and fail with a read error no server fault caused.
+    limits = httpx.Limits(max_connections=matches, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         stop = time.monotonic() + seconds
         await asyncio.gather(*(_bot(http, stop, tally, k) for k in range(matches)))

@@ -185,3 +185,62 @@ def test_a_seat_is_told_nothing_of_what_it_may_not_know(client: Any) -> None:
                 b = client.get(f"/api/matches/{twin.id}", headers=headers).json()
                 assert {**a, "match": ""} == {**b, "match": ""}
     assert differing  # the twins did differ in what was hidden
+
+
+def test_the_seats_of_a_match_follow_the_game_and_its_options(client: Any) -> None:
+    def seats(game: str, options: dict[str, Any] | None = None) -> list[str]:
+        query = {} if options is None else {"options": json.dumps(options)}
+        r = client.get(f"/api/games/{game}/seats", params=query)
+        assert r.status_code == 200, r.text
+        return [s["name"] for s in r.json()["seats"]]
+
+    assert seats("unrest") == ["Rebellion", "Empire"]
+    assert seats("unbroken") == ["you"]
+    assert seats("runebound_coop", {"heroes": ["Elian", "Corbin", "Lissa"]}) == ["Elian", "Corbin", "Lissa"]
+    assert seats("runebound_coop", {"heroes": ["Lissa"], "enemy_choices": "player"}) == ["Lissa", "the enemy"]
+    for game, options, said in (
+        ("runebound_coop", '{"heroes": ["Nobody"]}', "Nobody"),
+        ("runebound_coop", '{"colour": 1}', "unknown option"),
+        ("unrest", "{not json", "not JSON"),
+        ("unrest", "[1]", "JSON object"),
+        ("os:system", "{}", "no installed game"),
+    ):
+        r = client.get(f"/api/games/{game}/seats", params={"options": options})
+        assert r.status_code == 400 and said in r.json()["error"], r.text
+
+
+def test_a_match_is_refused_unless_its_seats_are_the_games_players(client: Any) -> None:
+    options = {"heroes": ["Elian", "Corbin", "Lissa"]}
+    r = client.post("/api/matches", json={"game": "runebound_coop", "options": options, "seats": ["human", "human"]})
+    assert r.status_code == 400
+    assert r.json()["error"] == "runebound_coop with these options has 3 seats (Elian, Corbin, Lissa); 2 given"
+    r = client.post("/api/matches", json={"game": "unbroken", "seats": ["human", "bot:random"]})
+    assert r.status_code == 400 and r.json()["error"] == "unbroken with these options has 1 seat (you); 2 given"
+    made = client.post("/api/matches", json={"game": "runebound_coop", "options": options, "seats": ["human"] * 3})
+    assert made.status_code == 201 and len(made.json()["seats"]) == 3
+
+
+def test_the_server_resolves_each_game_once_not_once_a_move(tmp_path: Path, monkeypatch: Any) -> None:
+    """Resolving a name through the entry points costs more than a move: a server does it once per game."""
+    from tabletop_core.server import matches as matches_module
+
+    resolved: list[str] = []
+
+    def counted(name: str) -> Any:
+        resolved.append(name)
+        return installed_game(name)
+
+    monkeypatch.setattr(matches_module, "installed_game", counted)
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    try:
+        for _ in range(2):  # a second server process (its own Matches) resolves the game for itself
+            played = matches_module.Matches(store)
+            row = played.create("unrest", {}, ["open", "bot:random"], seed=3)
+            for _ in range(5):
+                view = played.view(row, 0)
+                row, applied = played.move(row.id, row.seats[0]["token"], view["move"], view["legal"][0]["id"])
+                assert applied
+            played.view(row, None)
+    finally:
+        store.engine.dispose()
+    assert resolved == ["unrest", "unrest"]

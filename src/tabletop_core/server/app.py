@@ -16,7 +16,6 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tabletop_core.registry import available_games
 from tabletop_core.server.matches import MatchError, Matches
 from tabletop_core.server.pages import LOBBY, MATCH
 from tabletop_core.server.store import Store
@@ -102,7 +101,23 @@ def build_app(database: str, *, rate: int = RATE, window: float = 10.0) -> Starl
         return HTMLResponse(MATCH)
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": list(available_games())})
+        return JSONResponse({"games": list(matches.names)})
+
+    async def seats(request: Request) -> Response:
+        async def work() -> Response:
+            game, raw = request.path_params["game"], request.query_params.get("options") or "{}"
+            if len(raw.encode()) > MAX_MESSAGE:
+                raise MatchError(f"the options are larger than {MAX_MESSAGE} bytes", 413)
+            try:
+                options = json.loads(raw)
+            except ValueError:
+                raise MatchError("the options are not JSON") from None
+            if not isinstance(options, dict):
+                raise MatchError("the options must be a JSON object")
+            names = matches.seat_names(game, options)
+            return JSONResponse({"game": game, "seats": [{"seat": p, "name": n} for p, n in enumerate(names)]})
+
+        return await guarded(request, None, work)
 
     async def create(request: Request) -> Response:
         async def work() -> Response:
@@ -213,6 +228,7 @@ def build_app(database: str, *, rate: int = RATE, window: float = 10.0) -> Starl
         Route("/", lobby),
         Route("/match/{match_id}", match_page),
         Route("/api/games", games),
+        Route("/api/games/{game}/seats", seats),
         Route("/api/matches", create, methods=["POST"]),
         Route("/api/matches/{match_id}", show),
         Route("/api/matches/{match_id}/moves", move, methods=["POST"]),
@@ -221,4 +237,5 @@ def build_app(database: str, *, rate: int = RATE, window: float = 10.0) -> Starl
     ]
     app = Starlette(routes=routes)
     app.state.store = matches.store
+    app.state.matches = matches
     return app

@@ -16,6 +16,7 @@ import numpy as np
 
 from tabletop_core.agents.specs import parse_agent_spec
 from tabletop_core.errors import TabletopError
+from tabletop_core.game import Game
 from tabletop_core.registry import available_games, installed_game
 from tabletop_core.serialize import state_from_json, to_json
 from tabletop_core.server.store import MatchRow, Store
@@ -33,22 +34,52 @@ class MatchError(TabletopError):
         self.status = status
 
 
+class _MovedOnError(Exception):
+    """Another writer committed a move to the match after it was read."""
+
+
 def _rng(seed: int, step: int, stream: int) -> np.random.Generator:
     return np.random.default_rng((seed, step, stream))
 
 
 class Matches:
-    """The matches of one store."""
+    """The matches of one store.
+
+    The installed games are looked up once per ``Matches`` (a process's server holds one): resolving a name through
+    the entry points costs more than a move.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.names = available_games()
+        self._games: dict[str, Game[Any, Any, Any]] = {}
+
+    def game(self, name: str) -> Game[Any, Any, Any]:
+        """The installed game ``name``, resolved on first use and kept; a name no installed game has is refused."""
+        found = self._games.get(name)
+        if found is None:
+            if name not in self.names:
+                raise MatchError(f"no installed game named {name[:40]!r}; installed: {', '.join(self.names)}")
+            found = self._games[name] = installed_game(name)
+        return found
+
+    def seat_names(self, game_name: str, options: dict[str, Any]) -> list[str]:
+        """The seats a match of ``game_name`` with ``options`` has, by name (the game's own player count).
+
+        Raises:
+            MatchError: for a game that is not installed or options the game refuses.
+        """
+        game = self.game(game_name)
+        try:
+            state = game.initial_state(game.make_options(**options))
+        except (TabletopError, TypeError) as exc:
+            raise MatchError(str(exc)) from None
+        return [game.seat_name(state, p) for p in range(game.num_players(state))]
 
     def create(
         self, game_name: str, options: dict[str, Any], seats: Sequence[str], seed: int | None = None
     ) -> MatchRow:
-        if game_name not in available_games():
-            raise MatchError(f"no installed game named {game_name[:40]!r}; installed: {', '.join(available_games())}")
-        game = installed_game(game_name)
+        game = self.game(game_name)
         match_seed = secrets.randbits(31) if seed is None else seed
         try:
             state = game.new_game(rng=_rng(match_seed, 0, 0), **options)
@@ -56,7 +87,10 @@ class Matches:
             raise MatchError(str(exc)) from None
         n = game.num_players(state)
         if len(seats) != n:
-            raise MatchError(f"{game_name} has {n} seats; {len(seats)} given")
+            names = ", ".join(game.seat_name(state, p) for p in range(n))
+            raise MatchError(
+                f"{game_name} with these options has {n} seat{'s' if n != 1 else ''} ({names}); {len(seats)} given"
+            )
         filled: list[dict[str, Any]] = []
         for seat, spec in enumerate(seats):
             kind, _, agent = spec.partition(":")
@@ -101,7 +135,23 @@ class Matches:
         raise MatchError("the token holds no seat of this match", 403)
 
     def move(self, match_id: str, token: str | None, move_no: object, action_id: object) -> tuple[MatchRow, bool]:
-        """Apply a seat's move; returns the stored match and whether this call applied it (False for a retry)."""
+        """Apply a seat's move; returns the stored match and whether this call applied it (False for a retry).
+
+        The move is committed only if the stored match is still at the move it was read at. When another server on
+        the same database committed one in between, the match is read again and the move answered as if it had
+        come after that one: a copy of the same move is a retry (not applied again), any other move is refused.
+        """
+        try:
+            return self._move(match_id, token, move_no, action_id)
+        except _MovedOnError:
+            pass
+        # Read again, the match is past ``move_no``: the same move is a retry, another one is refused.
+        try:
+            return self._move(match_id, token, move_no, action_id)
+        except MatchError as exc:
+            raise MatchError(f"another move was committed first: {exc}", exc.status) from None
+
+    def _move(self, match_id: str, token: str | None, move_no: object, action_id: object) -> tuple[MatchRow, bool]:
         row = self.get(match_id)
         seat = self.seat_of(row, token)
         if seat is None:
@@ -115,7 +165,7 @@ class Matches:
             raise MatchError(f"move {move_no} is already played; the next is {row.move_no}", 409)
         if move_no != row.move_no:
             raise MatchError(f"the next move is number {row.move_no}, not {move_no}", 409)
-        game = installed_game(row.game)
+        game = self.game(row.game)
         state = state_from_json(game, row.state)
         if game.is_terminal(state):
             raise MatchError("the match is over", 409)
@@ -123,9 +173,11 @@ class Matches:
             raise MatchError("it is not your seat's turn", 409)
         if action_id not in game.legal_action_ids(state):
             raise MatchError(f"action {action_id} is not legal now", 422)
+        read_at = row.move_no
         row = self._apply(row, game, state, seat, game.action_from_id(state, action_id))
         row = self._play_bots(row)
-        self.store.save(row)
+        if not self.store.commit(row, read_at=read_at):
+            raise _MovedOnError
         return row, True
 
     def _apply(self, row: MatchRow, game: Any, state: Any, seat: int, action: Any) -> MatchRow:
@@ -144,7 +196,7 @@ class Matches:
         )
 
     def _play_bots(self, row: MatchRow) -> MatchRow:
-        game = installed_game(row.game)
+        game = self.game(row.game)
         state = state_from_json(game, row.state)
         while not game.is_terminal(state):
             seat = game.current_player(state)
@@ -163,7 +215,7 @@ class Matches:
 
     def view(self, row: MatchRow, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) may know: its picture, text, log, and its legal moves."""
-        game = installed_game(row.game)
+        game = self.game(row.game)
         state = state_from_json(game, row.state)
         n = game.num_players(state)
         seen = game.public_observation(state) if seat is None else game.observe(state, seat)
@@ -194,7 +246,7 @@ class Matches:
         """The finished match's record: game, options, seed and every move (refused before the end)."""
         if not row.finished:
             raise MatchError("the record is shown once the match is over", 409)
-        game = installed_game(row.game)
+        game = self.game(row.game)
         state = state_from_json(game, row.state)
         return {
             "game": row.game,

@@ -15,17 +15,40 @@ LOBBY = (
     + """</head><body><h1>New match</h1>
 <label>Game <select id="game"></select></label>
 <label>Options (JSON) <input id="options" value="{}"></label>
+<p id="seat-note" class="err"></p>
 <div id="seats"></div>
-<button id="create">Create match</button>
+<button id="create" disabled>Create match</button>
 <p id="out"></p>
 <script>
-const seatsDiv = document.getElementById('seats');
-function seatRow(i){const d=document.createElement('div');d.innerHTML='Seat '+i+
- ' <select class="seat"><option>human</option><option>open</option><option>bot:random</option>'+
- '<option>bot:heuristic</option></select>';seatsDiv.appendChild(d);}
-fetch('/api/games').then(r=>r.json()).then(j=>{const g=document.getElementById('game');
- for(const n of j.games){const o=document.createElement('option');o.textContent=n;g.appendChild(o);}
- const n=parseInt(new URLSearchParams(location.search).get('seats')||'2');for(let i=0;i<n;i++)seatRow(i);});
+// The seats come from the server: the game's own player count for the chosen game and options.
+const seatsDiv=document.getElementById('seats'),gameSel=document.getElementById('game');
+const optionsIn=document.getElementById('options'),createBtn=document.getElementById('create');
+const KINDS=['human','open','bot:random','bot:heuristic'];
+let asked=0,timer=null;
+async function refreshSeats(){
+ const k=++asked,game=gameSel.value,text=optionsIn.value,note=document.getElementById('seat-note');
+ seatsDiv.dataset.shows='';createBtn.disabled=true;
+ const done=(msg)=>{if(k!==asked)return false;note.textContent=msg;return true;};
+ let options;try{options=JSON.parse(text.trim()||'{}')}catch(e){done('options: not JSON');return}
+ let r,j;try{r=await fetch('/api/games/'+encodeURIComponent(game)+'/seats?options='+
+  encodeURIComponent(JSON.stringify(options)));j=await r.json();}
+ catch(e){done('the server did not answer');return}
+ if(!r.ok){done(j.error);return}
+ if(!done(''))return;
+ const kept=[...document.querySelectorAll('.seat')].map(s=>s.value);seatsDiv.innerHTML='';
+ for(const s of j.seats){const d=document.createElement('div');d.className='seat-row';
+  const l=document.createElement('label');l.textContent='Seat '+s.seat+' ('+s.name+') ';
+  const sel=document.createElement('select');sel.className='seat';sel.dataset.name=s.name;
+  for(const kind of KINDS){const o=document.createElement('option');o.textContent=kind;sel.appendChild(o);}
+  sel.value=kept[s.seat]||'human';l.appendChild(sel);d.appendChild(l);seatsDiv.appendChild(d);}
+ // For scripts and tests: the game and options text the seats shown belong to.
+ seatsDiv.dataset.shows=game+'\\n'+text;createBtn.disabled=false;}
+gameSel.onchange=refreshSeats;
+optionsIn.oninput=()=>{clearTimeout(timer);seatsDiv.dataset.shows='';createBtn.disabled=true;
+ timer=setTimeout(refreshSeats,250);};
+fetch('/api/games').then(r=>r.json()).then(j=>{
+ for(const n of j.games){const o=document.createElement('option');o.value=o.textContent=n;gameSel.appendChild(o);}
+ refreshSeats();});
 document.getElementById('create').onclick=async()=>{
  const out=document.getElementById('out');out.textContent='';
  let options;try{options=JSON.parse(document.getElementById('options').value)}
@@ -50,22 +73,30 @@ document.getElementById('create').onclick=async()=>{
 MATCH = (
     """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tabletop: match</title>"""
     + _STYLE
-    + """</head><body><h1 id="title">Match</h1><p id="status"></p><div id="picture"></div>
+    + """</head><body><h1 id="title">Match</h1><p id="status"></p>
+<p id="connection" data-state="connecting">connecting...</p><div id="picture"></div>
 <div id="moves"></div><p id="error" class="err"></p><h2>Log</h2><ol id="log"></ol>
 <script>
 const id=location.pathname.split('/').pop();
 const frag=new URLSearchParams(location.hash.slice(1));
 const tokens=frag.get('hotseat')?frag.get('hotseat').split(','):(frag.get('token')?[frag.get('token')]:['']);
 const sockets={};let views={};let delay=500;
+function isOpen(token){return !!sockets[token]&&sockets[token].readyState===WebSocket.OPEN;}
+// While any of the page's sockets is down, say so and offer no move: a move needs an open socket.
+function connection(){const c=document.getElementById('connection');
+ const down=tokens.filter(t=>!isOpen(t)).length;c.dataset.state=down?'reconnecting':'open';
+ c.textContent=down?'connection lost; reconnecting...':'';
+ for(const b of document.querySelectorAll('#moves button.move'))b.disabled=!!down;}
 function connect(token){
  const ws=new WebSocket((location.protocol==='https:'?'wss://':'ws://')+location.host+'/ws/matches/'+id+
   (token?'?token='+encodeURIComponent(token):''));
  sockets[token]=ws;
- ws.onopen=()=>{delay=500};
+ ws.onopen=()=>{delay=500;connection();};
  ws.onmessage=e=>{const m=JSON.parse(e.data);
   if(m.type==='view'){views[token]=m.view;show();}
   else if(m.type==='error'){document.getElementById('error').textContent=m.error;}};
- ws.onclose=()=>{setTimeout(()=>connect(token),delay);delay=Math.min(delay*2,8000);};
+ ws.onclose=()=>{if(sockets[token]!==ws)return;connection();
+  setTimeout(()=>connect(token),delay);delay=Math.min(delay*2,8000);};
 }
 function current(){ // hot-seat: the page shows the seat to move
  const vs=tokens.map(t=>[t,views[t]]).filter(x=>x[1]);
@@ -83,12 +114,14 @@ function show(){const c=current();if(!c)return;const [token,v]=c;
  const mv=document.getElementById('moves');mv.innerHTML='';
  for(const a of v.legal){const b=document.createElement('button');b.className='move';b.dataset.action=a.id;
   b.textContent=a.text;
-  b.onclick=()=>{document.getElementById('error').textContent='';
-   sockets[token].send(JSON.stringify({move:v.move,action:a.id}));};mv.appendChild(b);}
+  b.onclick=()=>{const err=document.getElementById('error');
+   if(!isOpen(token)){err.textContent='not connected: the move was not sent; reconnecting...';connection();return;}
+   err.textContent='';sockets[token].send(JSON.stringify({move:v.move,action:a.id}));};mv.appendChild(b);}
  if(v.finished){const a=document.createElement('a');a.href='/api/matches/'+id+'/record';a.id='record';
   a.textContent='the match record (JSON)';mv.appendChild(a);}
  const log=document.getElementById('log');log.innerHTML='';
  for(const lines of v.log){const li=document.createElement('li');li.textContent=lines.join(' ');log.appendChild(li);}
+ connection();
 }
 for(const t of tokens)connect(t);
 </script></body></html>"""

@@ -84,7 +84,20 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(MATCHES.insert().values(**_values(row)))
 
+    def commit(self, row: MatchRow, *, read_at: int) -> bool:
+        """Store ``row`` over the match if the stored one is still at move ``read_at``; whether it was.
+
+        The check and the write are one conditional ``UPDATE``, so of two writers that read the match at the same
+        move (two servers on one database) exactly one succeeds; the other is told ``False`` and changes nothing.
+        """
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                MATCHES.update().where(MATCHES.c.id == row.id, MATCHES.c.move_no == read_at).values(**_values(row))
+            )
+        return bool(done.rowcount == 1)
+
     def save(self, row: MatchRow) -> None:
+        """Store ``row`` over the match, whatever move the stored one is at (moves go through :meth:`commit`)."""
         with self.engine.begin() as conn:
             conn.execute(MATCHES.update().where(MATCHES.c.id == row.id).values(**_values(row)))
 
