@@ -332,7 +332,9 @@ class ProofWorlds:
             groups.setdefault(rnd, []).append(j)
         self._groups = tuple(tuple(g) for g in groups.values())
         self._face_up = Tally([c for c in stack if c.revealed])
-        self._witnesses: dict[Mission, list[tuple[int, ...]]] = {}
+        #: Worlds found (a kind per slot), each with the ids of the Missions it meets none of and those Missions
+        #: (held, so that no id is reused while the world is kept).
+        self._witnesses: list[tuple[tuple[int, ...], frozenset[int], tuple[Mission, ...]]] = []
         self._ready = False
         self._own: tuple[tuple[Tally, tuple[int, ...], tuple[Mission, ...]], ...] = ()
         self._other: _Others | None = None
@@ -358,6 +360,12 @@ class ProofWorlds:
     def fails(self, stack: Sequence[StackCard], shown: Sequence[int], mission: Mission) -> bool:
         """Whether some world whose cards at the stack indices ``shown`` (unknown ones) are ``stack``'s fails
         ``mission``: then showing them does not prove it."""
+        return self.fails_all(stack, shown, (mission,))
+
+    def fails_all(self, stack: Sequence[StackCard], shown: Sequence[int], missions: Sequence[Mission]) -> bool:
+        """Whether some world whose cards at the stack indices ``shown`` (unknown ones) are ``stack``'s meets none
+        of ``missions``: then showing them proves none of them (one search where a Mission at a time would take
+        one each; most candidate proofs have such a world)."""
         if not self._ready:
             self._prepare()
         h = len(self._rounds)
@@ -370,49 +378,72 @@ class ProofWorlds:
             kinds[slot[i]] = k
             pool[k] -= 1
             fixed.append(k)
-        for w in self._witnesses.get(mission, ()):
-            if self._agrees(w, kinds):
-                return True
+        ids = [id(m) for m in missions]  # by identity: a Mission's attrs hash is computed at every call
+        for w, failed, _ in self._witnesses:
+            for mid in ids:
+                if mid not in failed:
+                    break
+            else:
+                if self._agrees(w, kinds):
+                    return True
         free = [j for j in range(h) if kinds[j] < 0]
         depth_of = {j: t for t, j in enumerate(free)}
         n = len(free)
         triggers: list[list[tuple[Tally, tuple[int, ...], tuple[Mission, ...]]]] = [[] for _ in range(n)]
         for check in self._own:
-            base, slots, missions = check
+            base, slots, ms = check
             last = max((depth_of[j] for j in slots if j in depth_of), default=-1)
             if last >= 0:
                 triggers[last].append(check)
-            elif _meets(base.plus([kinds[j] for j in slots]), missions):
+            elif _meets(base.plus([kinds[j] for j in slots]), ms):
                 return False  # no world shows these cards here
         tally = self._face_up.plus(fixed)
-        if mission.certain(tally, n, pool):
-            return False
+        for m in missions:
+            if m.certain(tally, n, pool):
+                return False
         # The stack's own kinds first: a world found agrees with it on more cards, and answers more candidates.
         at = self._at
         own = [stack[at[j]].card for j in free]
-        order = [*dict.fromkeys(own), *(k for k in range(KINDS) if k not in own)]
-        rounds = self._rounds
         others = self._other
         assert others is not None
+        # Then the kinds the other places' own deal leaves spare (a world of them passes ``feasible`` at once),
+        # then the rest: the order finds a different world first, never a different answer.
+        need = others.truth
+        if need is None:
+            order = [*dict.fromkeys(own), *(k for k in range(KINDS) if k not in own)]
+        else:
+            spare = [pool[k] - need[k] for k in range(KINDS)]
+            for k in own:
+                spare[k] -= 1
+            order = [*dict.fromkeys(own)]
+            order += [k for k in range(KINDS) if spare[k] > 0 and k not in own]
+            order += [k for k in range(KINDS) if spare[k] <= 0 and k not in own]
+        rounds = self._rounds
 
         def search(depth: int, t: Tally, lo: int) -> bool:
             if depth == n:
-                return not mission.holds(t) and others.feasible(pool)
+                return not _meets(t, missions) and others.feasible(pool)
             j = free[depth]
             start = lo if depth and rounds[free[depth - 1]] == rounds[j] else 0
+            left = n - depth - 1
             for r in range(start, len(order)):
                 k = order[r]
                 if pool[k] <= 0:
                     continue
                 pool[k] -= 1
                 kinds[j] = k
-                u = t.plus((k,))
+                u = t.plus1(k)
                 ok = True
-                for base, slots, missions in triggers[depth]:
-                    if _meets(base.plus([kinds[s] for s in slots]), missions):
+                for base, slots, ms in triggers[depth]:
+                    if _meets(base.plus([kinds[s] for s in slots]), ms):
                         ok = False
                         break
-                if ok and not mission.certain(u, n - depth - 1, pool) and search(depth + 1, u, r):
+                if ok:
+                    for m in missions:
+                        if m.certain(u, left, pool):
+                            ok = False
+                            break
+                if ok and search(depth + 1, u, r):
                     pool[k] += 1
                     return True
                 pool[k] += 1
@@ -420,7 +451,7 @@ class ProofWorlds:
             return False
 
         if search(0, tally, 0):
-            self._witnesses.setdefault(mission, []).append(tuple(kinds))
+            self._witnesses.append((tuple(kinds), frozenset(ids), tuple(missions)))
             return True
         return False
 
@@ -445,7 +476,7 @@ class _Others:
     unknown cards the other checks cover, so that each meets no Mission, and then a numbered card to each hidden
     destroyed card (the hand, the deck and the unchecked hidden cards take whatever is left)."""
 
-    __slots__ = ("groups", "memo", "n_not_m", "slots", "triggers", "truth")
+    __slots__ = ("groups", "memo", "n_not_m", "orders", "slots", "triggers", "truth")
 
     def __init__(self, state: UnrestState, district: int, checks: Sequence[Check]) -> None:
         r = state.pos.round
@@ -479,6 +510,18 @@ class _Others:
             need[k] += 1
         ok = all(not _meets(base.plus([truth[s] for s in slots]), ms) for trig in triggers for base, slots, ms in trig)
         self.truth = need if ok else None
+        # The kinds each place tries, in order: its group's own kinds (the world's deal passes the checks, so a
+        # search mostly keeps it), a Misdirection (it counts toward no Mission), then the rest. One order per group,
+        # so that a group's places still take its kinds as a multiset.
+        orders: dict[tuple[int, int], tuple[int, ...]] = {}
+        for g, k in zip(self.groups, truth, strict=True):
+            orders.setdefault(g, ())
+            if k not in orders[g]:
+                orders[g] = (*orders[g], k)
+        for g, first in orders.items():
+            rest = [k for k in _M_FIRST if k not in first]
+            orders[g] = (*first, *rest)
+        self.orders = tuple(orders[g] for g in self.groups)
 
     def feasible(self, pool: list[int]) -> bool:
         """Whether the other places can be dealt from ``pool`` (copies per kind; left as it was)."""
@@ -503,13 +546,15 @@ class _Others:
         groups = self.groups
         triggers = self.triggers
         need = self.n_not_m
+        orders = self.orders
 
         def search(depth: int, lo: int) -> bool:
             if depth == n:
                 return sum(pool) - pool[MISDIRECTION] >= need
             start = lo if depth and groups[depth - 1] == groups[depth] else 0
+            order = orders[depth]
             for r in range(start, KINDS):
-                k = _M_FIRST[r]
+                k = order[r]
                 if pool[k] <= 0:
                     continue
                 pool[k] -= 1

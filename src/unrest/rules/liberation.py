@@ -155,7 +155,9 @@ def minimal_proofs(
     each one's totals are those of the face-up cards plus its own cards (the definition, a :class:`Tally` of the
     seen cards per candidate, is checked against this in ``tests/unrest/test_speed.py``). Each Mission's worst case
     over the unseen pool (``certain``) settles a candidate first; with ``worlds``, one it does not settle is asked
-    of the worlds (:meth:`~unrest.knowledge.ProofWorlds.fails`).
+    of the worlds: first whether one world meets none of the met Missions
+    (:meth:`~unrest.knowledge.ProofWorlds.fails_all`, which rules most candidates out in one search), then each
+    Mission alone (:meth:`~unrest.knowledge.ProofWorlds.fails`).
     """
     tally = Tally(stack)
     met = [m for m in missions if m.holds(tally)]
@@ -173,7 +175,7 @@ def minimal_proofs(
     for m in met:  # the empty set first: the cards face up prove it, and every other set is a superset
         if m.certain(face_up, len(hidden), base):
             return ((),)
-    if worlds is not None:
+    if worlds is not None and not (len(met) > 1 and worlds.fails_all(stack, (), met)):
         for m in met:
             if not worlds.fails(stack, (), m):
                 return ((),)
@@ -196,6 +198,8 @@ def minimal_proofs(
                 if worlds is None:
                     continue
                 indices = [hidden[p] for p in positions]
+                if len(met) > 1 and worlds.fails_all(stack, indices, met):
+                    continue  # a world agreeing with these cards meets none of the Missions
                 for m in met:
                     if not worlds.fails(stack, indices, m):
                         break

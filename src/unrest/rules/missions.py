@@ -132,6 +132,21 @@ class Tally:
         t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, kinds
         return t
 
+    def plus1(self, k: CardKind) -> Tally:
+        """``self.plus((k,))``, for the one card a search adds at each step (no loop, and a Misdirection shares
+        this tally's lists, which no tally changes once made)."""
+        if k == MISDIRECTION:
+            return self
+        t = _new_tally(Tally)
+        s = _SUIT[k]
+        v = _VALUE[k]
+        sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
+        sums[s] += v
+        counts[s] += 1
+        values[v - 2] += 1
+        t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, [*self.kinds, k]
+        return t
+
 
 @attrs.frozen
 class Mission(abc.ABC):
