@@ -34,11 +34,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tabletop_core.fastcopy import replace
-from unrest.rules.cards import KINDS, MISDIRECTION, CardKind
+from unrest.rules.cards import KINDS, MISDIRECTION, CardKind, value_of
 from unrest.rules.missions import _FEWEST, Mission, Tally, missions_for
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
-from unrest.state import EMPIRE, N_DISTRICTS, REBELLION, StackCard, UnrestState
+from unrest.state import EMPIRE, LAST_ROUND, N_DISTRICTS, REBELLION, StackCard, UnrestState
 from unrest.view import all_misdirection_round
 
 __all__ = [
@@ -260,11 +260,68 @@ def knowledge(state: UnrestState) -> Knowledge:
 
 #: The kinds in the order the feasibility search tries them: a Misdirection first (it counts toward no Mission).
 _M_FIRST = (MISDIRECTION, *range(MISDIRECTION))
+#: The most unknown cards :meth:`ProofWorlds.fails_all_by_swaps` deals (beyond, the full search answers).
+_SWAPPED = 3
+#: The kinds lightest first: a Misdirection, then by value.
+_LIGHT_FIRST = (MISDIRECTION, *sorted(range(MISDIRECTION), key=lambda k: (value_of(k), k)))
 
 
 def _meets(tally: Tally, missions: Sequence[Mission]) -> bool:
     for m in missions:  # noqa: SIM110  # a loop: no generator per check
         if m.holds(tally):
+            return True
+    return False
+
+
+#: :func:`_first_met` by the identity of the stack: ``id(stack) -> (stack, missions, round)``, each entry holding
+#: its stack and Missions so that neither id is reused while it lives (a stack is shared by every later state until a
+#: card joins it). Emptied when full (a cache of a pure function).
+_FIRST_MET: dict[int, tuple[tuple[StackCard, ...], tuple[Mission, ...], int]] = {}
+_FIRST_MET_SIZE = 1 << 9
+#: Later than any round.
+_NEVER = LAST_ROUND + 1
+
+
+def _first_met(stack: tuple[StackCard, ...], missions: tuple[Mission, ...]) -> int:
+    """The first round whose cards of ``stack`` up to it (all of them, hidden or not) meet one of ``missions``, or
+    :data:`_NEVER`."""
+    known = _FIRST_MET.get(id(stack))
+    if known is not None and known[0] is stack and known[1] is missions:
+        return known[2]
+    first = _NEVER
+    for r in sorted({c.round for c in stack}):
+        cards = [c for c in stack if c.round <= r]
+        if len(cards) >= _FEWEST and _meets(Tally(cards), missions):
+            first = r
+            break
+    if len(_FIRST_MET) >= _FIRST_MET_SIZE:
+        _FIRST_MET.clear()
+    _FIRST_MET[id(stack)] = (stack, missions, first)
+    return first
+
+
+def _swap_fits(
+    rest: Tally,
+    snaps: Sequence[tuple[Tally, list[int]]],
+    kinds: list[int],
+    missions: Sequence[Mission],
+    mine: Sequence[Mission],
+) -> bool:
+    """Whether the stack with ``kinds`` dealt (to the totals ``rest`` of its other cards) meets none of
+    ``missions``, and each own snapshot (its other cards' totals, and which dealt cards it holds) none of ``mine``."""
+    if _meets(rest.plus(kinds), missions):
+        return False
+    for base, dealt in snaps:  # noqa: SIM110  # a loop: no generator per deal tried
+        if dealt and _meets(base.plus([kinds[t] for t in dealt]), mine):
+            return False
+    return True
+
+
+def _prefixes_meet(stack: Sequence[StackCard], missions: Sequence[Mission], first: int, last: int) -> bool:
+    """Whether the cards of ``stack`` up to some round from ``first`` to ``last`` meet one of ``missions``."""
+    for r in sorted({c.round for c in stack if first <= c.round <= last}):
+        cards = [c for c in stack if c.round <= r]
+        if len(cards) >= _FEWEST and _meets(Tally(cards), missions):
             return True
     return False
 
@@ -289,10 +346,12 @@ class ProofWorlds:
     """
 
     __slots__ = (
+        "_all_m",
         "_at",
         "_checks",
         "_face_up",
         "_groups",
+        "_missions",
         "_other",
         "_own",
         "_ready",
@@ -300,6 +359,7 @@ class ProofWorlds:
         "_slot",
         "_stack",
         "_state",
+        "_swap",
         "_witnesses",
         "district",
         "indices",
@@ -314,6 +374,7 @@ class ProofWorlds:
         self._stack = stack
         r = state.pos.round
         all_m = all_misdirection_round(state)
+        self._all_m = all_m
         pool = unseen_counts(state)
         forced = sum(1 for p in state.plan if p is not None and not p.revealed) if all_m else 0
         if all_m:
@@ -338,6 +399,8 @@ class ProofWorlds:
         self._ready = False
         self._own: tuple[tuple[Tally, tuple[int, ...], tuple[Mission, ...]], ...] = ()
         self._other: _Others | None = None
+        self._swap: tuple[list[int], tuple[tuple[int, ...], ...]] | bool | None = False
+        self._missions = missions_for(state, district)
 
     def _prepare(self) -> None:
         """The checks, split into the District's own (by slot) and the rest (:class:`_Others`), made when first
@@ -356,6 +419,136 @@ class ProofWorlds:
         self._own = tuple(own)
         self._other = _Others(state, d, [c for c in checks if c[0] != d])
         self._ready = True
+
+    def _swaps(self) -> tuple[list[int], tuple[tuple[int, ...], ...]] | None:
+        """What :meth:`fails_all_by_swaps` deals from: the kinds of the hand and the deck (copies per kind), and the
+        District's own snapshots (stack indices); ``None`` where the world itself may not be one of the worlds (an
+        all-Misdirection round, a hidden destroyed Misdirection, or a stack elsewhere whose cards of some finished
+        round met a Mission: a hand-laid table), which a world changed in this District's stack, the hand and the
+        deck only needs."""
+        swap = self._swap
+        if swap is not False:
+            return swap  # type: ignore[return-value]  # made once: a tuple, or None
+        state, d = self._state, self.district
+        out: tuple[list[int], tuple[tuple[int, ...], ...]] | None = None
+        if not self._all_m and not any(not x.revealed and x.card == MISDIRECTION for x in state.destroyed):
+            done = done_round(state)
+            left = left_of(state, d)
+            clean = True
+            for e, stack in enumerate(state.stacks):
+                if e == d or len(stack) < _FEWEST:
+                    continue
+                freed = state.freed[e]
+                last = LAST_ROUND if e in left else (min(done, freed - 1) if freed else done)
+                if _first_met(stack, missions_for(state, e)) <= last:
+                    clean = False
+                    break
+            if clean:
+                counts = list(state.deck)
+                for k in state.hand:
+                    counts[k] += 1
+                for p in state.plan:
+                    if p is not None and not p.revealed:
+                        counts[p.card] += 1
+                # This round's hidden cards of the Districts right of this one: no check has covered them yet.
+                r = state.pos.round
+                for e in state.row:
+                    if e != d and e not in left:
+                        for c in state.stacks[e]:
+                            if c.round == r and not c.revealed:
+                                counts[c.card] += 1
+                stack = self._stack
+                own = tuple(
+                    tuple(i for i, c in enumerate(stack) if c.round <= r)
+                    for r in snapshot_rounds(stack, state.freed[d], done)
+                )
+                out = (counts, tuple(o for o in own if len(o) >= _FEWEST))
+        self._swap = out
+        return out
+
+    def fails_all_by_swaps(self, stack: Sequence[StackCard], shown: Sequence[int], missions: Sequence[Mission]) -> bool:
+        """Whether a world of :meth:`fails_all` is found near the world itself: the stack's unknown cards not at
+        ``shown`` (at most :data:`_SWAPPED`) exchanged with cards no check covers (the hand, the deck, a hidden plan,
+        this round's hidden cards right of the District), or one such card exchanged with a hidden destroyed card
+        or with a hidden card a check covers (that stack's checks asked again). ``True`` answers :meth:`fails_all`
+        (such a deal is one of the worlds, the rest of the table being the world's own, which :meth:`_swaps` holds
+        to every check first); ``False`` may still have a world elsewhere. It needs none of the model of the other
+        places that :meth:`fails_all` builds."""
+        swaps = self._swaps()
+        if swaps is None:
+            return False
+        free = [i for i in self.indices if i not in shown]
+        if len(free) > _SWAPPED:
+            return False
+        counts, own = swaps
+        pool = counts.copy()
+        for i in free:
+            pool[stack[i].card] += 1
+        mine = self._missions
+        n = len(free)
+        kinds = [0] * n
+        # The totals of the cards that stay, of the stack and of each own snapshot, and where the dealt ones join.
+        at = {i: t for t, i in enumerate(free)}
+        rest = Tally([c for i, c in enumerate(stack) if i not in at])
+        snaps = [
+            (Tally([stack[i] for i in indices if i not in at]), [at[i] for i in indices if i in at]) for indices in own
+        ]
+        rounds = [stack[i].round for i in free]
+
+        def deal(depth: int, lo: int) -> bool:
+            if depth == n:
+                return _swap_fits(rest, snaps, kinds, missions, mine)
+            # One round's cards of the stack are alike to every snapshot: its kinds ascending, as a multiset.
+            start = lo if depth and rounds[depth - 1] == rounds[depth] else 0
+            for r in range(start, KINDS):
+                k = _LIGHT_FIRST[r]
+                if pool[k] <= 0:
+                    continue
+                pool[k] -= 1
+                kinds[depth] = k
+                found = deal(depth + 1, r)
+                pool[k] += 1
+                if found:
+                    return True
+            return False
+
+        if deal(0, 0):
+            return True
+        if n != 1:
+            return False
+        # One card: exchanged with a hidden card that a check covers (another stack's, each of its checks asked
+        # again) or with a hidden destroyed card (the card going there numbered).
+        i = free[0]
+        k0 = stack[i].card
+        state = self._state
+        d = self.district
+        done = done_round(state)
+        left = left_of(state, d)
+        tried = {k0}
+        for x in state.destroyed:
+            k = x.card
+            if not x.revealed and k0 != MISDIRECTION and k not in tried:
+                tried.add(k)
+                kinds[0] = k
+                if _swap_fits(rest, snaps, kinds, missions, mine):
+                    return True
+        for e, other in enumerate(state.stacks):
+            if e == d:
+                continue
+            freed = state.freed[e]
+            last = LAST_ROUND if e in left else (min(done, freed - 1) if freed else done)
+            for j, c in enumerate(other):
+                k = c.card
+                if c.revealed or k in tried or c.round > last:
+                    continue  # a card no check covers is one of the free places above
+                kinds[0] = k
+                if not _swap_fits(rest, snaps, kinds, missions, mine):
+                    continue
+                moved = (*other[:j], StackCard(k0, False, c.round), *other[j + 1 :])
+                if _prefixes_meet(moved, missions_for(state, e), c.round, last):
+                    continue
+                return True
+        return False
 
     def fails(self, stack: Sequence[StackCard], shown: Sequence[int], mission: Mission) -> bool:
         """Whether some world whose cards at the stack indices ``shown`` (unknown ones) are ``stack``'s fails
@@ -401,23 +594,17 @@ class ProofWorlds:
         for m in missions:
             if m.certain(tally, n, pool):
                 return False
-        # The stack's own kinds first: a world found agrees with it on more cards, and answers more candidates.
-        at = self._at
-        own = [stack[at[j]].card for j in free]
+        # Lightest first (a Misdirection, then by value): most Missions need more or larger cards, so a world that
+        # fails them is found early; the kinds the other places' own deal leaves spare before the others (a world of
+        # them passes ``feasible`` at once). The order finds a different world first, never a different answer.
         others = self._other
         assert others is not None
-        # Then the kinds the other places' own deal leaves spare (a world of them passes ``feasible`` at once),
-        # then the rest: the order finds a different world first, never a different answer.
         need = others.truth
         if need is None:
-            order = [*dict.fromkeys(own), *(k for k in range(KINDS) if k not in own)]
+            order = list(_LIGHT_FIRST)
         else:
-            spare = [pool[k] - need[k] for k in range(KINDS)]
-            for k in own:
-                spare[k] -= 1
-            order = [*dict.fromkeys(own)]
-            order += [k for k in range(KINDS) if spare[k] > 0 and k not in own]
-            order += [k for k in range(KINDS) if spare[k] <= 0 and k not in own]
+            order = [k for k in _LIGHT_FIRST if pool[k] > need[k]]
+            order += [k for k in _LIGHT_FIRST if pool[k] <= need[k]]
         rounds = self._rounds
 
         def search(depth: int, t: Tally, lo: int) -> bool:

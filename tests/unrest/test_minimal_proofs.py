@@ -50,7 +50,7 @@ from tests.unrest.helpers import (
 from tests.unrest.test_liberation import at_place
 from tests.unrest.test_speed_rules import _minimal_proofs_plainly
 from unrest.invariants import validate_table
-from unrest.knowledge import unseen_counts
+from unrest.knowledge import ProofWorlds, unseen_counts
 from unrest.rules.cards import DISRUPTION, KINDS, MISDIRECTION, card_name, parse_card, suit_of
 from unrest.rules.liberation import Proof, minimal_proofs, missions_for, outside
 from unrest.rules.missions import Mission, Tally
@@ -409,3 +409,48 @@ def test_the_proof_search_costs_little_more_than_the_plain_worst_case() -> None:
         exact += time.perf_counter() - t1
         loose += t1 - t0
     assert exact / len(tables) < 0.005, (exact, loose, len(tables))
+
+
+def test_the_largest_sets_holding_no_proof_are_those_a_plain_enumeration_finds() -> None:
+    """``_largest_misses`` (the complements of the minimal sets meeting every proof) against every subset tried."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n = int(rng.integers(1, 7))
+        masks = sorted({int(rng.integers(1, 1 << n)) for _ in range(int(rng.integers(1, 4)))})
+        masks = [m for m in masks if not any(o != m and o & m == o for o in masks)]
+
+        def holds_none(s: int, masks: list[int] = masks) -> bool:
+            return all(m & s != m for m in masks)
+
+        free = [s for s in range(1 << n) if holds_none(s)]
+        largest = sorted(s for s in free if all(not holds_none(s | 1 << b) for b in range(n) if not s >> b & 1))
+        assert sorted(unrest.rules.liberation._largest_misses(masks, n)) == largest, (n, masks)
+
+
+def test_a_world_found_near_the_given_one_is_a_world_the_full_search_finds_too() -> None:
+    """Wherever ``fails_all_by_swaps`` finds a world that shows a set of cards and meets none of the met Missions,
+    the full search over the Empire's knowledge finds one too; and the proofs with the shortcuts are those of the
+    search that asks the worlds of every candidate the worst case leaves open."""
+    tables = [s for s in random_states(40, 133) if s.pending.top is not None and not s.pending.top.chosen]
+    tables = [_before(s) for s in tables]
+    assert len(tables) >= 20
+    found = compared = 0
+    for t in tables:
+        d = t.pending.top.district if t.pending.top is not None else 0
+        stack = t.stacks[d]
+        met = [m for m in missions_for(t, d) if m.is_met(list(stack))]
+        quick, full = ProofWorlds(t, d), ProofWorlds(t, d)
+        for size in range(len(quick.indices) + 1):
+            for shown in combinations(quick.indices, size):
+                if quick.fails_all_by_swaps(stack, shown, met):
+                    found += 1
+                    assert full.fails_all(stack, shown, met), (t, shown)
+        everyone = ProofWorlds(t, d)
+        base, hidden = everyone.pool.copy(), list(everyone.indices)
+        face_up = Tally([c for c in stack if c.revealed])
+        if not any(m.certain(face_up, len(hidden), base) for m in met):
+            asked, _ = unrest.rules.liberation._proven_by_pool(stack, met, base, hidden, face_up, worlds=everyone)
+            plain = tuple(sorted(asked)) if unrest.rules.liberation._rejected(stack, met, (), everyone) else ((),)
+            assert unrest.rules.liberation.proofs_at(t, d) == plain, t
+            compared += 1
+    assert found >= 50 and compared >= 20, (found, compared)

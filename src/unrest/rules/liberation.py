@@ -154,10 +154,14 @@ def minimal_proofs(
     The candidate sets are tried smallest first, each as a bit mask (a superset of a proof found is skipped), and
     each one's totals are those of the face-up cards plus its own cards (the definition, a :class:`Tally` of the
     seen cards per candidate, is checked against this in ``tests/unrest/test_speed.py``). Each Mission's worst case
-    over the unseen pool (``certain``) settles a candidate first; with ``worlds``, one it does not settle is asked
-    of the worlds: first whether one world meets none of the met Missions
-    (:meth:`~unrest.knowledge.ProofWorlds.fails_all`, which rules most candidates out in one search), then each
-    Mission alone (:meth:`~unrest.knowledge.ProofWorlds.fails`).
+    over the unseen pool (``certain``) settles a candidate first. With ``worlds``, the sets it proves are proofs
+    against the worlds too, and the worlds prove more in few tables: whether they prove any set that contains none
+    of those is asked of the largest such sets only (:func:`_no_more`; proving is monotone), each first of worlds
+    that differ from the given one in this stack, the hand, the deck and at most a card elsewhere
+    (:meth:`~unrest.knowledge.ProofWorlds.fails_all_by_swaps`, no model of the other places needed). Only where the
+    worlds prove more is each candidate the worst case leaves open asked of the worlds: whether one world meets none
+    of the met Missions (:meth:`~unrest.knowledge.ProofWorlds.fails_all`), then each Mission alone
+    (:meth:`~unrest.knowledge.ProofWorlds.fails`).
     """
     tally = Tally(stack)
     met = [m for m in missions if m.holds(tally)]
@@ -167,18 +171,38 @@ def minimal_proofs(
         base, hidden = stack_unseen(stack, seen)
     else:
         base, hidden = worlds.pool.copy(), list(worlds.indices)
-    shown_up = [c for c in stack if c.revealed]
-    hidden_kinds = [stack[i].card for i in hidden]
     # The tally of the face-up cards (``Tally(stack, up)``: a hidden card is never face up, so leaving the hidden
     # cards out changes no count).
-    face_up = Tally(shown_up)
+    face_up = Tally([c for c in stack if c.revealed])
     for m in met:  # the empty set first: the cards face up prove it, and every other set is a superset
         if m.certain(face_up, len(hidden), base):
             return ((),)
-    if worlds is not None and not (len(met) > 1 and worlds.fails_all(stack, (), met)):
+    found, masks = _proven_by_pool(stack, met, base, hidden, face_up, worlds=None)
+    if worlds is None or _no_more(stack, met, hidden, masks, worlds):
+        return tuple(sorted(found))
+    # The worlds prove a set the pool's worst case leaves open: the search again, asking the worlds of each set the
+    # worst case leaves open (smallest first, so that only minimal ones are kept).
+    if not (len(met) > 1 and worlds.fails_all(stack, (), met)):
         for m in met:
             if not worlds.fails(stack, (), m):
                 return ((),)
+    found, _ = _proven_by_pool(stack, met, base, hidden, face_up, worlds=worlds)
+    return tuple(sorted(found))
+
+
+def _proven_by_pool(
+    stack: Sequence[StackCard],
+    met: Sequence[Mission],
+    base: list[int],
+    hidden: list[int],
+    face_up: Tally,
+    *,
+    worlds: ProofWorlds | None,
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The minimal non-empty sets of ``hidden`` (stack indices) that prove one of ``met``, smallest first, and their
+    bit masks over the positions in ``hidden``: by each Mission's worst case over ``base`` alone, or with ``worlds``
+    also by the worlds (:func:`_rejected`) where the worst case leaves a set open."""
+    hidden_kinds = [stack[i].card for i in hidden]
     found: list[tuple[int, ...]] = []
     masks: list[int] = []
     for mask, positions, left in _subsets(len(hidden)):
@@ -195,19 +219,63 @@ def minimal_proofs(
                 if m.certain(t, left, pool):
                     break
             else:
-                if worlds is None:
-                    continue
-                indices = [hidden[p] for p in positions]
-                if len(met) > 1 and worlds.fails_all(stack, indices, met):
-                    continue  # a world agreeing with these cards meets none of the Missions
-                for m in met:
-                    if not worlds.fails(stack, indices, m):
-                        break
-                else:
+                if worlds is None or _rejected(stack, met, [hidden[p] for p in positions], worlds):
                     continue
             found.append(tuple([hidden[p] for p in positions]))
             masks.append(mask)
-    return tuple(sorted(found))
+    return found, masks
+
+
+def _rejected(stack: Sequence[StackCard], met: Sequence[Mission], indices: Sequence[int], worlds: ProofWorlds) -> bool:
+    """Whether showing the cards at ``indices`` proves none of ``met`` against ``worlds``: one world agreeing with
+    them meets none of the Missions (:meth:`~unrest.knowledge.ProofWorlds.fails_all`, one search for most sets), or
+    each Mission has a world that fails it."""
+    if len(met) > 1 and worlds.fails_all(stack, indices, met):
+        return True
+    return all(worlds.fails(stack, indices, m) for m in met)
+
+
+def _no_more(
+    stack: Sequence[StackCard], met: Sequence[Mission], hidden: list[int], masks: list[int], worlds: ProofWorlds
+) -> bool:
+    """Whether the worlds prove no set that contains none of the proofs ``masks`` (bit masks over the positions in
+    ``hidden``) found by the unseen pool's worst case: then those are the minimal proofs against the worlds too.
+
+    Proving is monotone (showing more cards leaves fewer worlds), so it is enough to ask of the largest such sets:
+    the complements of the minimal sets that meet every proof found (:func:`_largest_misses`). The worlds prove more
+    than the worst case in few tables, so this mostly answers with a handful of searches of few free cards each,
+    where asking the worlds of every set the worst case leaves open takes one search per set."""
+    for miss in _largest_misses(masks, len(hidden)):
+        shown = [hidden[p] for p in range(len(hidden)) if miss >> p & 1]
+        if not worlds.fails_all_by_swaps(stack, shown, met) and not _rejected(stack, met, shown, worlds):
+            return False
+    return True
+
+
+def _largest_misses(masks: Sequence[int], n: int) -> list[int]:
+    """The largest subsets of ``range(n)`` (as bit masks) that contain none of ``masks`` (non-empty sets): the
+    complements of the minimal sets meeting every one of ``masks`` (Berge's algorithm, one mask at a time)."""
+    cover = [0]
+    for e in masks:
+        grown: set[int] = set()
+        for c in cover:
+            if c & e:
+                grown.add(c)
+            else:
+                b = e
+                while b:
+                    low = b & -b
+                    grown.add(c | low)
+                    b ^= low
+        cover = []
+        for c in sorted(grown, key=int.bit_count):
+            for kept in cover:
+                if kept & c == kept:
+                    break
+            else:
+                cover.append(c)
+    full = (1 << n) - 1
+    return [full & ~c for c in cover]
 
 
 def proofs_at(state: UnrestState, district: District) -> tuple[tuple[int, ...], ...]:
