@@ -383,16 +383,6 @@ class ProofWorlds:
         self.pool = pool
         unknown = [i for i, c in enumerate(stack) if not c.revealed and not (all_m and c.round == r)]
         self.indices = tuple(unknown)
-        # Slots: the unknown cards by round (then index); a round's slots are one group.
-        order = sorted(unknown, key=lambda i: (stack[i].round, i))
-        self._slot = {i: j for j, i in enumerate(order)}
-        self._at = tuple(order)
-        self._rounds = tuple(stack[i].round for i in order)
-        groups: dict[int, list[int]] = {}
-        for j, rnd in enumerate(self._rounds):
-            groups.setdefault(rnd, []).append(j)
-        self._groups = tuple(tuple(g) for g in groups.values())
-        self._face_up = Tally([c for c in stack if c.revealed])
         #: Worlds found (a kind per slot), each with the ids of the Missions it meets none of and those Missions
         #: (held, so that no id is reused while the world is kept).
         self._witnesses: list[tuple[tuple[int, ...], frozenset[int], tuple[Mission, ...]]] = []
@@ -406,11 +396,21 @@ class ProofWorlds:
         """The checks, split into the District's own (by slot) and the rest (:class:`_Others`), made when first
         needed (most proofs are settled by the unseen pool alone)."""
         state, d = self._state, self.district
+        stack = self._stack
+        # Slots: the unknown cards by round (then index); a round's slots are one group.
+        order = sorted(self.indices, key=lambda i: (stack[i].round, i))
+        self._slot = {i: j for j, i in enumerate(order)}
+        self._at = tuple(order)
+        self._rounds = tuple(stack[i].round for i in order)
+        groups: dict[int, list[int]] = {}
+        for j, rnd in enumerate(self._rounds):
+            groups.setdefault(rnd, []).append(j)
+        self._groups = tuple(tuple(g) for g in groups.values())
+        self._face_up = Tally([c for c in stack if c.revealed])
         checks = self._checks
         if checks is None:
             checks = _useful((*snapshot_checks(state), *passed_checks(state, left_of(state, d))))
         own = []
-        stack = self._stack
         slot = self._slot
         for e, indices, missions in checks:
             if e == d:
@@ -466,6 +466,34 @@ class ProofWorlds:
         self._swap = out
         return out
 
+    def rejects_near(self, stack: Sequence[StackCard], shown: Sequence[int], missions: Sequence[Mission]) -> bool:
+        """Whether showing the cards at ``shown`` is found to prove none of ``missions``: each has a world that
+        agrees with them and fails it. Where no snapshot of the District's own holds a card left to deal, each
+        Mission's worst case over the cards no check covers (as :meth:`fails_all_by_swaps` deals them) answers for
+        its own world; else, or where that finds none, :meth:`fails_all_by_swaps`. ``False`` may still have worlds
+        elsewhere."""
+        swaps = self._swaps()
+        if swaps is None:
+            return False
+        free = [i for i in self.indices if i not in shown]
+        counts, own = swaps
+        if not any(i in indices for indices in own for i in free):
+            mine = self._missions
+            for indices in own:
+                if _meets(Tally([stack[i] for i in indices]), mine):
+                    return False  # no world shows these cards here
+            pool = counts.copy()
+            for i in free:
+                pool[stack[i].card] += 1
+            rest = Tally([c for i, c in enumerate(stack) if i not in free])
+            n = len(free)
+            for m in missions:
+                if m.certain(rest, n, pool):
+                    break
+            else:
+                return True
+        return self.fails_all_by_swaps(stack, shown, missions)
+
     def fails_all_by_swaps(self, stack: Sequence[StackCard], shown: Sequence[int], missions: Sequence[Mission]) -> bool:
         """Whether a world of :meth:`fails_all` is found near the world itself: the stack's unknown cards not at
         ``shown`` (at most :data:`_SWAPPED`) exchanged with cards no check covers (the hand, the deck, a hidden plan,
@@ -512,42 +540,44 @@ class ProofWorlds:
                     return True
             return False
 
-        if deal(0, 0):
-            return True
         if n != 1:
-            return False
-        # One card: exchanged with a hidden card that a check covers (another stack's, each of its checks asked
-        # again) or with a hidden destroyed card (the card going there numbered).
+            return deal(0, 0)
+        # One card: the stack's side of a deal depends on its kind alone, asked once per kind.
+        answers: dict[int, bool] = {}
+
+        def fits(k: int) -> bool:
+            known = answers.get(k)
+            if known is None:
+                kinds[0] = k
+                known = answers[k] = _swap_fits(rest, snaps, kinds, missions, mine)
+            return known
+
+        for k in _LIGHT_FIRST:
+            if pool[k] > 0 and fits(k):
+                return True
+        # Then exchanged with a hidden destroyed card (the card going there numbered) or with a hidden card that a
+        # check covers (another stack's, each of its checks asked again).
         i = free[0]
         k0 = stack[i].card
         state = self._state
+        if k0 != MISDIRECTION:
+            for x in state.destroyed:
+                if not x.revealed and fits(x.card):
+                    return True
         d = self.district
         done = done_round(state)
         left = left_of(state, d)
-        tried = {k0}
-        for x in state.destroyed:
-            k = x.card
-            if not x.revealed and k0 != MISDIRECTION and k not in tried:
-                tried.add(k)
-                kinds[0] = k
-                if _swap_fits(rest, snaps, kinds, missions, mine):
-                    return True
         for e, other in enumerate(state.stacks):
             if e == d:
                 continue
             freed = state.freed[e]
             last = LAST_ROUND if e in left else (min(done, freed - 1) if freed else done)
             for j, c in enumerate(other):
-                k = c.card
-                if c.revealed or k in tried or c.round > last:
-                    continue  # a card no check covers is one of the free places above
-                kinds[0] = k
-                if not _swap_fits(rest, snaps, kinds, missions, mine):
-                    continue
+                if c.revealed or c.round > last or not fits(c.card):
+                    continue  # a card no check covers is among the pool's above
                 moved = (*other[:j], StackCard(k0, False, c.round), *other[j + 1 :])
-                if _prefixes_meet(moved, missions_for(state, e), c.round, last):
-                    continue
-                return True
+                if not _prefixes_meet(moved, missions_for(state, e), c.round, last):
+                    return True
         return False
 
     def fails(self, stack: Sequence[StackCard], shown: Sequence[int], mission: Mission) -> bool:

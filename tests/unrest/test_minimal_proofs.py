@@ -429,12 +429,13 @@ def test_the_largest_sets_holding_no_proof_are_those_a_plain_enumeration_finds()
 
 def test_a_world_found_near_the_given_one_is_a_world_the_full_search_finds_too() -> None:
     """Wherever ``fails_all_by_swaps`` finds a world that shows a set of cards and meets none of the met Missions,
-    the full search over the Empire's knowledge finds one too; and the proofs with the shortcuts are those of the
+    the full search over the Empire's knowledge finds one too; wherever ``rejects_near`` finds that the set proves
+    none of them, the full search does too; and the proofs with the shortcuts are those of the
     search that asks the worlds of every candidate the worst case leaves open."""
     tables = [s for s in random_states(40, 133) if s.pending.top is not None and not s.pending.top.chosen]
     tables = [_before(s) for s in tables]
     assert len(tables) >= 20
-    found = compared = 0
+    found = near = compared = 0
     for t in tables:
         d = t.pending.top.district if t.pending.top is not None else 0
         stack = t.stacks[d]
@@ -445,6 +446,9 @@ def test_a_world_found_near_the_given_one_is_a_world_the_full_search_finds_too()
                 if quick.fails_all_by_swaps(stack, shown, met):
                     found += 1
                     assert full.fails_all(stack, shown, met), (t, shown)
+                if quick.rejects_near(stack, shown, met):
+                    near += 1
+                    assert unrest.rules.liberation._rejected(stack, met, shown, full), (t, shown)
         everyone = ProofWorlds(t, d)
         base, hidden = everyone.pool.copy(), list(everyone.indices)
         face_up = Tally([c for c in stack if c.revealed])
@@ -453,4 +457,4 @@ def test_a_world_found_near_the_given_one_is_a_world_the_full_search_finds_too()
             plain = tuple(sorted(asked)) if unrest.rules.liberation._rejected(stack, met, (), everyone) else ((),)
             assert unrest.rules.liberation.proofs_at(t, d) == plain, t
             compared += 1
-    assert found >= 50 and compared >= 20, (found, compared)
+    assert found >= 50 and near >= found and compared >= 20, (found, near, compared)

@@ -247,7 +247,7 @@ def _no_more(
     where asking the worlds of every set the worst case leaves open takes one search per set."""
     for miss in _largest_misses(masks, len(hidden)):
         shown = [hidden[p] for p in range(len(hidden)) if miss >> p & 1]
-        if not worlds.fails_all_by_swaps(stack, shown, met) and not _rejected(stack, met, shown, worlds):
+        if not worlds.rejects_near(stack, shown, met) and not _rejected(stack, met, shown, worlds):
             return False
     return True
 
