@@ -3,21 +3,17 @@
 "Uniformly" is over the ways the 24 physical cards could lie (the four Misdirection cards are distinct objects
 with the same face), which is the exact posterior of a fair shuffle given what the Empire saw. The unseen
 cards (the deck minus every revealed card) are dealt to the unseen places: the hand, the deck, hidden planned
-cards, hidden stack cards (liberated stacks too) and hidden destroyed cards. The rules then restrict the deal:
+cards, hidden stack cards (liberated stacks too) and hidden destroyed cards. What the rules let the Empire infer
+is :mod:`unrest.knowledge` (the one model the liberation proofs use too): a hidden destroyed card is not a
+Misdirection; in an all-Misdirection round every hidden card of the round is one; every stack the liberation check
+passed over met no Mission (each finished round's snapshots, the Districts left of a proof, those left of the
+last liberation of a won game); a planning Rebellion can complete its plan. At a pending liberation proof the
+world's own proofs, minimal against the same knowledge as the truth's, must have the cards revealed so far begin
+one that is not yet complete (every reveal is a decision, so the Empire learns nothing from whether the Rebellion
+had a choice).
 
-- a destroyed card that stayed hidden is not a Misdirection (a destroyed Misdirection is revealed);
-- a complete plan with no revealed numbered card among this round's cards was planned with no numbered card
-  in hand, so every hidden card of this round is a Misdirection (only possible in the Final Encounter);
-- at the end of every finished round each District left in play met no Mission (the liberation check is not
-  optional), so each such stack, as it stood then, meets none; when the Rebellion has won by a liberation, so
-  did every District left in play to the left of the last one liberated (the check of that round got past
-  them);
-- during a liberation proof the Districts left of the one being proven meet no Mission, the proven one meets
-  one and the cards revealed so far begin a minimal proof that is not yet complete (every reveal is a
-  decision, so the Empire learns nothing from whether the Rebellion had a choice);
-- the Rebellion's planning so far can be completed (its plan step has a legal action).
-
-The first two are dealt exactly; the others by rejection (the true state always passes, so the loop ends).
+The Misdirection inferences are dealt exactly; the others by rejection (the true state always passes, so the loop
+ends).
 
 The Empire's information state also holds every decision so far (``moves``, public: kept as it is), and the
 sampled world needs the Rebellion's draws too (``draws``, which the Empire never saw): they are drawn
@@ -33,24 +29,30 @@ import numpy as np
 
 from tabletop_core.errors import TabletopError
 from tabletop_core.fastcopy import replace
+from unrest.knowledge import (
+    Knowledge,
+    before_proof,
+    done_round,
+    knowledge,
+    snapshot_checks,
+    snapshot_rounds,
+    unseen_cards,
+    won_passed,
+)
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, card_name
-from unrest.rules.liberation import _FEWEST, Proof, met_missions, minimal_proofs, missions_for, outside
-from unrest.rules.missions import Mission, Tally
+from unrest.rules.liberation import _FEWEST, Proof, met_missions, minimal_proofs, missions_for
+from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
 from unrest.state import (
     DRAW_SIZE,
-    EMPIRE,
     HAND_SIZE,
     LAST_ROUND,
-    N_DISTRICTS,
-    REBELLION,
     Destroyed,
     Planned,
     StackCard,
     UnrestState,
 )
-from unrest.view import all_misdirection_round
 
 __all__ = [
     "MAX_TRIES",
@@ -61,6 +63,7 @@ __all__ = [
     "draws_fit",
     "history_fits",
     "sample_draws",
+    "snapshot_checks",
     "unseen_cards",
 ]
 
@@ -70,119 +73,49 @@ __all__ = [
 MAX_TRIES = 20_000
 
 
-def unseen_cards(state: UnrestState) -> list[int]:
-    """The kinds of every card the Empire has not seen face up, one entry per physical card."""
-    counts = list(deck_for(state.options))
-    for stack in state.stacks:
-        for c in stack:
-            if c.revealed:
-                counts[c.card] -= 1
-    for p in state.plan:
-        if p is not None and p.revealed:
-            counts[p.card] -= 1
-    for x in state.destroyed:
-        if x.revealed:
-            counts[x.card] -= 1
-    return [k for k in range(KINDS) for _ in range(counts[k])]
-
-
-def _unproved(stack: tuple[StackCard, ...]) -> tuple[StackCard, ...]:
-    return tuple(replace(c, revealed=False, proved=False) if c.proved else c for c in stack)
-
-
-#: A snapshot check: a District, the stack indices of its cards as the stack stood at the end of a finished round,
-#: and the Missions that stack met none of.
-_Check = tuple[int, tuple[int, ...], tuple[Mission, ...]]
-
-
-def _done(state: UnrestState) -> int:
-    """The last finished round: the current one from its draw step on (or once the Empire has won), else the one
-    before."""
-    cur = state.pos.round
-    return cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
-
-
-def _snapshot_rounds(stack: tuple[StackCard, ...], freed: int, done: int) -> list[int]:
-    """The rounds ``r`` whose end's liberation check saw ``stack`` (of a District liberated in round ``freed``, or
-    0) in play with a card hidden from the Empire among its cards of rounds up to ``r``, ascending: the finished
-    rounds (up to ``done``) before the liberation that some card was placed in, from the first one holding a hidden
-    card on. A card the District's proof revealed later was hidden then."""
-    last = min(done, freed - 1) if freed else done
-    first = last + 1
-    for c in stack:
-        if c.round < first and (not c.revealed or (freed and c.proved)):
-            first = c.round
-    if first > last:  # most stacks: no hidden card in a finished round's snapshot
-        return []
-    return sorted({r for c in stack if first <= (r := c.round) <= last})
-
-
-def _snapshot_checks(state: UnrestState) -> tuple[_Check, ...]:
-    """The end-of-round snapshots :func:`consistent` checks: each stack as it stood at the end of each finished
-    round while its District was in play, those with a card hidden from the Empire (the others the true state
-    passes).
-
-    Which cards each snapshot holds, and whether one is hidden, is public (rounds, facings, proofs), so every deal
-    of the same state has the same checks: :func:`determinize_empire` derives them once, not at every try. A
-    proof reveal undone changes no tally (a proved card counts in the sums, and as face up before the proof in
-    neither case), only whether the snapshot holds a hidden card.
-    """
-    done = _done(state)
-    out: list[_Check] = []
-    for d, stack in enumerate(state.stacks):
-        if stack:
-            for r in _snapshot_rounds(stack, state.freed[d], done):
-                out.append((d, tuple(i for i, c in enumerate(stack) if c.round <= r), missions_for(state, d)))
-    return tuple(out)
-
-
-def _play_fits(state: UnrestState) -> bool:
-    """The inferences from how play went on that :func:`consistent` checks after the snapshots: the liberation
-    check of a round the Rebellion won passed over the Districts left of the last one liberated, and the
-    Rebellion's planning so far can be completed."""
-    if state.winner == REBELLION:
-        # The game ended at once when the last District was liberated: the check of this round had passed over
-        # every District left of it (the round's liberations go left to right), and those still in play met none.
-        cur = state.pos.round
-        last = max((state.laid.index(d) for d in range(N_DISTRICTS) if state.freed[d] == cur), default=-1)
-        for d in state.row:
-            if state.laid.index(d) > last:
-                break
-            if met_missions(state, d):
-                return False
-    return not (state.pos.step == "plan" and state.winner < 0 and not plan_actions(state))
-
-
-def consistent(state: UnrestState, truth: UnrestState, checks: tuple[_Check, ...] | None = None) -> UnrestState | None:
-    """``state`` (a deal of ``truth``'s unseen cards) if it obeys the rule inferences, with its proof frame
-    recomputed; ``None`` if it breaks one. Snapshots made only of seen cards are skipped (``truth`` passes
-    them); ``checks`` are the snapshot checks of ``truth`` when already derived (:func:`_snapshot_checks`)."""
-    stacks = state.stacks
-    for d, indices, missions in _snapshot_checks(state) if checks is None else checks:
-        stack = stacks[d]
-        tally = Tally([stack[i] for i in indices])
-        for m in missions:
-            if m.holds(tally):
-                return None
-    if not _play_fits(state):
+def consistent(state: UnrestState, truth: UnrestState, known: Knowledge | None = None) -> UnrestState | None:
+    """``state`` (a deal of ``truth``'s unseen cards) if it is a world of the Empire's knowledge of ``truth``
+    (:func:`unrest.knowledge.knowledge`, or ``known`` when already derived), with its proof frame recomputed;
+    ``None`` if it breaks an inference. At a pending proof the world's own minimal proofs, found against the same
+    knowledge as the truth's were (:attr:`unrest.knowledge.Knowledge.proof`), must have the cards revealed so far
+    begin one that is not yet complete."""
+    k = knowledge(truth) if known is None else known
+    if not k.fits(state):
         return None
     frame = state.pending.top
     if frame is not None:
-        for d in state.row:
-            if d == frame.district:
-                break
-            if met_missions(state, d):
-                return None
         d = frame.district
-        before = _unproved(state.stacks[d])
-        proofs = minimal_proofs(before, missions_for(state, d), outside(state, d))
-        k = len(frame.chosen)
-        open_ = tuple(p for p in proofs if p[:k] == frame.chosen)
-        new = Proof(d, frame.chosen, open_)
-        if not open_ or frame.chosen in open_:
+        before = before_proof(state).stacks[d]
+        key = tuple([c.card for c in before])
+        proofs = k.memo.get(key)
+        if proofs is None:
+            proofs = minimal_proofs(before, missions_for(state, d), worlds=k.proof)
+            k.memo[key] = proofs
+        chosen = frame.chosen
+        n = len(chosen)
+        open_ = tuple(p for p in proofs if p[:n] == chosen)
+        if not open_ or chosen in open_:
             return None
-        state = replace(state, pending=state.pending.replace_top(new))
+        state = replace(state, pending=state.pending.replace_top(Proof(d, chosen, open_)))
     return state
+
+
+#: The Empire's knowledge of the states determinized last, by identity (an ISMCTS search determinizes its root
+#: again at every iteration): ``id(state) -> (state, knowledge)``, the state held so that its id is not reused.
+_KNOWN: dict[int, tuple[UnrestState, Knowledge]] = {}
+_KNOWN_SIZE = 64
+
+
+def _knowledge(state: UnrestState) -> Knowledge:
+    """:func:`unrest.knowledge.knowledge` of ``state``, from :data:`_KNOWN` when it holds the very state."""
+    hit = _KNOWN.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    k = knowledge(state)
+    if len(_KNOWN) >= _KNOWN_SIZE:
+        _KNOWN.clear()
+    _KNOWN[id(state)] = (state, k)
+    return k
 
 
 def history_fits(state: UnrestState) -> bool:
@@ -194,11 +127,11 @@ def history_fits(state: UnrestState) -> bool:
     stacks: each snapshot's tally is taken from the stack's cards, with no list of indices built, and a snapshot
     of fewer cards than any Mission needs (:data:`unrest.rules.liberation._FEWEST`) is passed without one.
     """
-    done = _done(state)
+    done = done_round(state)
     for d, stack in enumerate(state.stacks):
         if not stack:
             continue
-        rounds = _snapshot_rounds(stack, state.freed[d], done)
+        rounds = snapshot_rounds(stack, state.freed[d], done)
         if rounds:
             missions = missions_for(state, d)
             for r in rounds:
@@ -209,38 +142,26 @@ def history_fits(state: UnrestState) -> bool:
                 for m in missions:
                     if m.holds(tally):
                         return False
-    return _play_fits(state)
+    # The winning round's check passed over the Districts left of the last one liberated; a planning Rebellion can
+    # complete its plan.
+    for d in won_passed(state):
+        if met_missions(state, d):
+            return False
+    return not (state.pos.step == "plan" and state.winner < 0 and not plan_actions(state))
 
 
 def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestState:
     """A full state drawn uniformly among those consistent with the Empire's view of ``state``."""
-    unseen = unseen_cards(state)
+    known = _knowledge(state)
+    unseen = list(known.unseen)
     r = state.pos.round
-    all_m = all_misdirection_round(state)
-    # Unseen places: (0, slot) plan, (1, district, index) stack, (2, index) destroyed, (3,) hand, (4,) deck.
-    forced_m: list[tuple[int, ...]] = []
-    not_m: list[tuple[int, ...]] = []
-    free: list[tuple[int, ...]] = []
-    for s, p in enumerate(state.plan):
-        if p is not None and not p.revealed:
-            (forced_m if all_m else free).append((0, s))
-    for d, stack in enumerate(state.stacks):
-        for i, c in enumerate(stack):
-            if not c.revealed:
-                (forced_m if all_m and c.round == r else free).append((1, d, i))
-    for j, x in enumerate(state.destroyed):
-        if not x.revealed:
-            not_m.append((2, j))
-    n_hand, n_deck = len(state.hand), sum(state.deck)
-    free.extend([(3,)] * n_hand)
-    free.extend([(4,)] * n_deck)
+    forced_m, not_m, free = known.forced_m, known.not_m, known.free
     if len(free) + len(forced_m) + len(not_m) != len(unseen):
         raise ValueError("unrest: determinize: unseen cards and unseen places disagree")
     numbered = [k for k in unseen if k != MISDIRECTION]
     n_m = len(unseen) - len(numbered) - len(forced_m)
     n_num, n_not_m = len(numbered), len(not_m)
     n_rest = n_num - n_not_m + n_m
-    checks = _snapshot_checks(state)
     places = [*forced_m, *not_m, *free]
     forced = [MISDIRECTION] * len(forced_m)
     for _ in range(MAX_TRIES):
@@ -259,7 +180,7 @@ def determinize_empire(state: UnrestState, rng: np.random.Generator) -> UnrestSt
             j = t + int(u[n_not_m + t] * (n_rest - t))
             rest[t], rest[j] = rest[j], rest[t]
         deal = _build(state, places, [*forced, *cards[:n_not_m], *rest])
-        ok = consistent(deal, state, checks)
+        ok = consistent(deal, state, known)
         if ok is not None:
             return replace(ok, draws=sample_draws(ok, rng))
     raise TabletopError(

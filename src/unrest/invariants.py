@@ -10,8 +10,6 @@ from __future__ import annotations
 import operator
 from typing import Any, cast
 
-import attrs
-
 from unrest import setup
 from unrest.actions import (
     DECISIONS,
@@ -27,8 +25,9 @@ from unrest.actions import (
     Target,
 )
 from unrest.determinization import draws_fit, history_fits
+from unrest.knowledge import ProofWorlds, before_proof
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
-from unrest.rules.liberation import met_missions, minimal_proofs, missions_for, outside
+from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
 from unrest.setup import ROWS, deck_for
 from unrest.state import (
     BLOCKADE,
@@ -291,10 +290,12 @@ def _check_proof(state: UnrestState) -> None:
         raise ValueError(f"proof of District {d}: chosen {chosen} are not ascending indices of its stack")
     if [i for i, c in enumerate(stack) if c.proved] != list(chosen) or any(not stack[i].revealed for i in chosen):
         raise ValueError(f"proof of District {d}: exactly the chosen cards {chosen} are revealed to prove it")
-    # The proofs were found before the chosen cards were revealed (a proof reveals hidden cards only).
-    before = tuple(attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in stack)
+    # The proofs were found before the chosen cards were revealed (a proof reveals hidden cards only), against the
+    # Empire's knowledge of the table as the check found it.
+    table = before_proof(state)
     k = len(chosen)
-    open_ = tuple(p for p in minimal_proofs(before, missions_for(state, d), outside(state, d)) if p[:k] == chosen)
+    proofs = minimal_proofs(table.stacks[d], missions_for(state, d), worlds=ProofWorlds(table, d))
+    open_ = tuple(p for p in proofs if p[:k] == chosen)
     if frame.proofs != open_ or not open_ or chosen in open_:
         raise ValueError(f"proof of District {d}: the open proofs must be {open_}, the minimal ones extending {chosen}")
 

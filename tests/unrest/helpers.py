@@ -13,7 +13,8 @@ from tabletop_core.flow import Position
 from tests.playouts import random_playout
 from unrest.determinization import batch_of, draw_deadlines
 from unrest.rules.cards import DECK, KINDS, parse_card
-from unrest.state import FLOW, Destroyed, Planned, StackCard, UnrestOptions, UnrestState
+from unrest.rules.missions import Mission, missions_for
+from unrest.state import EMPIRE, FLOW, N_DISTRICTS, Destroyed, Planned, StackCard, UnrestOptions, UnrestState
 
 PLENTY, PEACE, CAPITOL, POLICE, TRUTH = range(5)
 REVOLUTION, SURGE, FORTIFIED, COUP, PLOT, SLEEPER, ESPIONAGE, PRESS, CIVIL = range(9)
@@ -115,6 +116,40 @@ def destroyed_early(kinds: Iterable[int]) -> list[Destroyed]:
     return [Destroyed(k, True, batch_of(i) + 1) for i, k in enumerate(kinds)]
 
 
+def final_placement(
+    *,
+    stacks: dict[int, tuple[StackCard, ...]],
+    planned: str,
+    missions: tuple[int, ...],
+    hand: str = "",
+    hidden_destroyed: Iterable[Destroyed] = (),
+) -> UnrestState:
+    """The Rebellion's placement in the Final Encounter (round 8, the deck drawn out, Surveil and Destroy used) with
+    every card not in ``hand``, ``stacks``, ``planned`` (:func:`plan`) or ``hidden_destroyed`` destroyed face up in
+    an earlier round (:func:`destroyed_early`, by kind), then the hidden destroyed cards: a table the rules allow but
+    no play reaches (the Empire destroys one card a round at most), for posteriors over the few cards left unseen."""
+    planned_t = plan(planned)
+    hidden = list(hidden_destroyed)
+    counts = list(DECK)
+    for k in (*cards(hand), *(c.card for s in stacks.values() for c in s), *(p.card for p in planned_t)):
+        counts[k] -= 1
+    for x in hidden:
+        counts[x.card] -= 1
+    rest = [k for k in range(KINDS) for _ in range(counts[k])]
+    return table(
+        hand=hand,
+        deck="",
+        stacks=stacks,
+        planned=planned_t,
+        destroyed=[*destroyed_early(rest), *hidden],
+        rnd=8,
+        step="place",
+        final=True,
+        tokens=(False, False, True, True),
+        missions=missions,
+    )
+
+
 def with_draws(state: UnrestState) -> UnrestState:
     """``state`` with the Rebellion's draws filled in, earliest deadline first (every card drawn by the round
     before it was planned): a draw log history allows whenever one exists."""
@@ -177,3 +212,24 @@ def random_states(games: int, seed: int) -> list[UnrestState]:
     for g in range(games):
         out.extend(random_playout(unrest, unrest.new_game(variant="capitol" if g % 2 else "standard"), rng))
     return out
+
+
+def snapshot_checks_plainly(state: UnrestState) -> tuple[tuple[int, tuple[int, ...], tuple[Mission, ...]], ...]:
+    """Each stack as it stood at the end of each finished round while its District was in play (proof reveals of
+    a later liberation undone), where that snapshot holds a hidden card."""
+    cur = state.pos.round
+    done = cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
+    out = []
+    for d in range(N_DISTRICTS):
+        stack = state.stacks[d]
+        freed = state.freed[d]
+        for r in sorted({c.round for c in stack}):
+            if r > done or (freed and r >= freed):
+                continue
+            snapshot = [c for c in stack if c.round <= r]
+            if freed and freed > r:
+                snapshot = [attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in snapshot]
+            if all(c.revealed for c in snapshot):
+                continue
+            out.append((d, tuple(i for i, c in enumerate(stack) if c.round <= r), missions_for(state, d)))
+    return tuple(out)

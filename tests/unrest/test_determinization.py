@@ -13,15 +13,16 @@ import attrs
 import numpy as np
 import pytest
 
-from tests.unrest.helpers import random_states
-from unrest import determinization, invariants
-from unrest.determinization import _snapshot_checks, batch_of, consistent, draw_deadlines, draws_fit, history_fits
+from tests.unrest.helpers import random_states, snapshot_checks_plainly
+from unrest import invariants, knowledge
+from unrest.determinization import batch_of, consistent, draw_deadlines, draws_fit, history_fits
+from unrest.knowledge import snapshot_checks
 from unrest.rules.cards import KINDS, card_name
-from unrest.rules.liberation import met_missions, missions_for
-from unrest.rules.missions import Mission, Tally
+from unrest.rules.liberation import met_missions
+from unrest.rules.missions import Tally
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
-from unrest.state import EMPIRE, N_DISTRICTS, REBELLION, StackCard, UnrestState
+from unrest.state import N_DISTRICTS, REBELLION, StackCard, UnrestState
 
 
 def _swapped(state: UnrestState, rng: np.random.Generator) -> UnrestState:
@@ -36,31 +37,10 @@ def _swapped(state: UnrestState, rng: np.random.Generator) -> UnrestState:
     return attrs.evolve(state, stacks=tuple(tuple(s) for s in stacks), hand=tuple(sorted(kinds[len(places) :])))
 
 
-def _snapshot_checks_plainly(state: UnrestState) -> tuple[tuple[int, tuple[int, ...], tuple[Mission, ...]], ...]:
-    """Each stack as it stood at the end of each finished round while its District was in play (proof reveals of
-    a later liberation undone), where that snapshot holds a hidden card."""
-    cur = state.pos.round
-    done = cur if state.pos.step == "draw" or state.winner == EMPIRE else cur - 1
-    out = []
-    for d in range(N_DISTRICTS):
-        stack = state.stacks[d]
-        freed = state.freed[d]
-        for r in sorted({c.round for c in stack}):
-            if r > done or (freed and r >= freed):
-                continue
-            snapshot = [c for c in stack if c.round <= r]
-            if freed and freed > r:
-                snapshot = [attrs.evolve(c, revealed=False, proved=False) if c.proved else c for c in snapshot]
-            if all(c.revealed for c in snapshot):
-                continue
-            out.append((d, tuple(i for i, c in enumerate(stack) if c.round <= r), missions_for(state, d)))
-    return tuple(out)
-
-
 def _history_fits_plainly(state: UnrestState) -> bool:
     """No checked snapshot meets a Mission; a Rebellion won by liberation had passed over the Districts left of
     the last one liberated, meeting none; a planning Rebellion can complete its plan."""
-    for d, indices, missions in _snapshot_checks_plainly(state):
+    for d, indices, missions in snapshot_checks_plainly(state):
         tally = Tally([state.stacks[d][i] for i in indices])
         if any(m.holds(tally) for m in missions):
             return False
@@ -106,7 +86,7 @@ def test_snapshot_checks_are_the_plain_definition() -> None:
     rng = np.random.default_rng(1)
     for state in STATES:
         for s in (state, _swapped(state, rng)):
-            assert _snapshot_checks(s) == _snapshot_checks_plainly(s), s
+            assert snapshot_checks(s) == snapshot_checks_plainly(s), s
 
 
 def test_history_fits_is_consistent_less_the_proof_that_the_table_check_holds() -> None:
@@ -148,7 +128,7 @@ def test_draws_fit_is_the_plain_definition() -> None:
 
 
 def test_only_finished_rounds_in_play_with_a_hidden_card_are_snapshot() -> None:
-    rounds = determinization._snapshot_rounds
+    rounds = knowledge.snapshot_rounds
     # Two cards face up in round 1, a hidden one in round 2: the round-1 snapshot is public (the truth passes it).
     stack = (StackCard(0, True, 1), StackCard(1, True, 1), StackCard(2, False, 2))
     assert rounds(stack, 0, 3) == [2]

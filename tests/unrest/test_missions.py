@@ -212,7 +212,7 @@ def test_unmet_missions_have_no_proof() -> None:
 # ----- proofs against everything the Empire has seen ----------------------------------------------------------------
 
 
-def test_point_13_minimal_proofs_use_the_cards_seen_outside_the_stack() -> None:
+def test_minimal_proofs_use_the_cards_seen_outside_the_stack() -> None:
     # "they do not have to reveal more cards than necessary": with the 6S seen elsewhere the hidden card of
     # 6D 4D 4S (2S) adds at most 5 Supplies, and 4 + 5 < 10 already.
     s = stack("6D 4D 4S (2S)")
@@ -235,7 +235,7 @@ def _worlds(pool: list[int], hidden: int) -> set[tuple[int, ...]]:
 @pytest.mark.parametrize(
     "mission", [*MISSIONS, REVOLUTION_CAPITOL], ids=lambda m: f"{m.key}-{getattr(m, 'target', '')}"
 )
-def test_point_13_certain_is_exactly_every_world_the_empire_allows(mission: Mission) -> None:
+def test_certain_is_exactly_every_world_the_empire_allows(mission: Mission) -> None:
     """A Mission is proven exactly when it holds for every choice of the hidden cards among the cards the Empire has
     not seen face up (checked against all those choices on random stacks and random cards seen elsewhere)."""
     rng = np.random.default_rng(13)

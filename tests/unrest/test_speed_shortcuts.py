@@ -18,6 +18,7 @@ from tabletop_core.spec import CHANCE
 from tests.unrest.helpers import random_states, stack
 from unrest import actions, setup
 from unrest.actions import DRAWS, Action, DealMission, Draw, SetDistrict
+from unrest.knowledge import ProofWorlds
 from unrest.rules import liberation, missions, round
 from unrest.rules.cards import DECK, DISRUPTION, KINDS, MISDIRECTION, UPHEAVAL, kinds_of
 from unrest.rules.missions import Mission, Tally, unseen_pool
@@ -190,7 +191,7 @@ def _resolve_plainly(state: UnrestState) -> UnrestState:
     else:
         return liberation.end_round(state)
     proofs = liberation.minimal_proofs(
-        state.stacks[district], liberation.missions_for(state, district), liberation.outside(state, district)
+        state.stacks[district], liberation.missions_for(state, district), worlds=ProofWorlds(state, district)
     )
     if () in proofs:
         freed, row, winner = liberation._freed(state, district)

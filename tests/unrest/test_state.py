@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import unrest
 from tabletop_core import StateFormatError, from_json, to_json
 from tests.unrest.helpers import act, game_states, stack, table
-from unrest import determinization, invariants
+from unrest import determinization, invariants, knowledge
 from unrest.actions import DECISIONS, PLAN_HIDDEN, Place, Target, decision_id
 from unrest.rules.cards import MISDIRECTION
 from unrest.rules.liberation import minimal_proofs
@@ -225,5 +225,5 @@ def test_a_load_derives_a_pending_proof_once_and_builds_no_candidate_world(monke
         made.update(consistent=0, minimal_proofs=0, tallies=0)
         assert from_json(unrest.GAME, to_json(state)) == state
         # One tally a snapshot with a hidden card and two cards or more (one card meets no Mission).
-        snapshots = sum(len(indices) >= 2 for _, indices, _ in determinization._snapshot_checks(state))
+        snapshots = sum(len(indices) >= 2 for _, indices, _ in knowledge.snapshot_checks(state))
         assert made == {"consistent": 0, "minimal_proofs": 1, "tallies": snapshots}, (made, state)

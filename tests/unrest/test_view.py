@@ -27,6 +27,7 @@ from tests.unrest.helpers import (
     act,
     cards,
     destroyed_early,
+    final_placement,
     plan,
     stack,
     strings,
@@ -393,20 +394,10 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
     # destroyed card. Peace is being proven, nothing turned up yet. The rules, written out by hand below, leave
     # the deals where Peace meets Espionage (the 5D and an Intelligence card in it), its round-6 pair did not
     # (not {4I, 5D}), Plenty never did (not the 4I) and the destroyed card is not the M: all equally likely.
-    shown = {f"{v}{s}" for v in range(2, 7) for s in "IUDS"} - {"3I", "4I", "5D", "6U", "2I", "4D"}
-    state = table(
-        hand="",
-        deck="",
+    state = final_placement(
         stacks={PEACE: stack("(3I) (4I)", rnd=6), PLENTY: stack("4D (M)", rnd=7)},
-        planned=plan("(5D) 2I"),
-        destroyed=[
-            *destroyed_early([*(parse_card(n) for n in sorted(shown)), MISDIRECTION, MISDIRECTION, MISDIRECTION]),
-            Destroyed(parse_card("6U"), False, 6),
-        ],
-        rnd=8,
-        step="place",
-        final=True,
-        tokens=(False, False, True, True),
+        planned="(5D) 2I",
+        hidden_destroyed=[Destroyed(parse_card("6U"), False, 6)],
         missions=(REVOLUTION, ESPIONAGE, COUP, PLOT),
     )
     # No play reaches this table (most of the deck destroyed face up by round 8; the Empire destroys one card a
@@ -439,30 +430,20 @@ def test_determinize_at_a_proof_decision_matches_the_exact_posterior() -> None:
         assert abs(deals[deal] / n - 1 / len(expected)) < 0.02, (deal, deals[deal] / n)
 
 
-def test_point_13_determinize_at_a_proof_that_counts_the_cards_seen_elsewhere_matches_the_exact_posterior() -> None:
-    # The proof is minimal against every card the Empire has seen, and the determinizer judges
-    # each world's proof the same way. Final Encounter; unseen: 2S, 5S, 3I, M (the 6S and every other card face up).
-    # Peace holds 4D 4S and a hidden round-7 card X, then gets 6D face up and the hidden M and 3I: Fortified
-    # Organizers (Disruption 10 above Supplies). The Rebellion's one minimal proof is {M, 3I}: with both shown the
-    # last hidden card is 2S or 5S (4 + 5 < 10); shown in stack order, the M (card 5) first. Seeing the M turned up
-    # first, the Empire knows X is not the 3I (the proof would then be {X, M}, X first) nor the M, so X is 2S or 5S
-    # and the hidden destroyed card the other one (it is not the M): two worlds, equally likely. Were each hidden
-    # card any card not seen in Peace (the 6S too), the only proof would be all three cards, X first.
-    shown = [f"{v}{s}" for v in range(2, 7) for s in "IUDS"]
-    shown = [n for n in shown if n not in ("2S", "5S", "3I", "4D", "4S", "6D")]
-    state = table(
-        hand="",
-        deck="",
-        stacks={PEACE: (*stack("4D 4S", rnd=7), StackCard(parse_card("2S"), False, 7))},
-        planned=plan("6D (M) (3I)"),
-        destroyed=[
-            *destroyed_early([*(parse_card(n) for n in shown), MISDIRECTION, MISDIRECTION, MISDIRECTION]),
-            Destroyed(parse_card("5S"), False, 7),
-        ],
-        rnd=8,
-        step="place",
-        final=True,
-        tokens=(False, False, True, True),
+def test_determinize_at_a_proof_that_counts_the_cards_seen_elsewhere_matches_the_exact_posterior() -> None:
+    # The proof is minimal against everything the Empire knows, and the determinizer judges
+    # each world's proof the same way. Final Encounter; unseen: 2S, 5S, 3I, M (the 6S and every other card face up),
+    # the 5S in the Rebellion's hand. Peace holds 4D 4S and a hidden round-7 card X, then gets 6D face up and the
+    # hidden M and 3I: Fortified Organizers (Disruption 10 above Supplies). The Rebellion's one minimal proof is
+    # {M, 3I}: with both shown the last hidden card is 2S or 5S (4 + 5 < 10); shown in stack order, the M (card 5)
+    # first. Seeing the M turned up first, the Empire knows X is not the 3I (the proof would then be {X, M}, X first)
+    # nor the M, so X is 2S or 5S and the card in hand the other one: two worlds, equally likely. Were each hidden
+    # card any card not seen in Peace (the 6S too), the only proof would be all three cards, X first. (With the 5S
+    # destroyed face down instead of in hand, the 3I alone proves it: see test_minimal_proofs.py.)
+    state = final_placement(
+        hand="5S",
+        stacks={PEACE: stack("4D 4S (2S)", rnd=7)},
+        planned="6D (M) (3I)",
         missions=(REVOLUTION, FORTIFIED, COUP, PLOT),
     )
     # No play reaches this table (most of the deck destroyed face up by round 8; the Empire destroys one card a
@@ -481,7 +462,7 @@ def test_point_13_determinize_at_a_proof_that_counts_the_cards_seen_elsewhere_ma
     for _ in range(n):
         det = unrest.determinize(state, EMPIRE, rng)
         assert det.pending.top == state.pending.top  # the world's own proof: {M, 3I}, the M shown
-        deals[(card_name(det.stacks[PEACE][2].card), card_name(det.destroyed[-1].card))] += 1
+        deals[(card_name(det.stacks[PEACE][2].card), card_name(det.hand[0]))] += 1
     assert set(deals) == {("2S", "5S"), ("5S", "2S")}
     assert abs(deals[("2S", "5S")] / n - 0.5) < 0.05
 

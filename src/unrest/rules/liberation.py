@@ -1,16 +1,17 @@
 """Liberation and the end of the round (rulebook "Missions + Liberating Districts", "The End of the Round",
 "The Final Encounter", "Game End").
 
-At the end of every round the Rebellion checks each District, left to right. A District whose stack meets one
-of the Missions on the table is liberated: "The Rebellion immediately reveals enough cards to prove to the
-Empire that the Mission card's conditions have been met (they do not have to reveal more cards than
-necessary)". The proof is an inclusion-minimal set of hidden cards, minimal against everything the Empire has
-seen (a hidden card is one of the deck's 24 not face up anywhere), which the Rebellion reveals one card at a
-time in stack order (a :class:`Proof` frame on the pending stack), choosing among the minimal
-proofs when several exist. Each reveal is a decision even when only one card can come next, so the Empire
-cannot tell from the turn order whether the Rebellion had a choice. Then the District and its stack leave the
-row with their facings, and its neighbours become adjacent. Three liberated Districts (or the Capitol, in the
-Capitol variant) end the game at once.
+At the end of every round the Rebellion checks each District, left to right. A District whose stack meets one of the
+Missions on the table is liberated: "The Rebellion immediately reveals enough cards to prove to the Empire that the
+Mission card's conditions have been met (they do not have to reveal more cards than necessary)". The proof is an
+inclusion-minimal set of hidden cards, minimal against the Empire's whole information state
+(:mod:`unrest.knowledge`, the model the determinizer samples too): a card needs revealing only if some world of
+positive posterior probability fails the Mission without it, so what earlier liberation checks told the Empire
+counts. The Rebellion reveals the set one card at a time in stack order (a :class:`Proof` frame on the pending
+stack), choosing among the minimal proofs when several exist. Each reveal is a decision even when only one card can
+come next, so the Empire cannot tell from the turn order whether the Rebellion had a choice. Then the District and
+its stack leave the row with their facings, and its neighbours become adjacent. Three liberated Districts (or the
+Capitol, in the Capitol variant) end the game at once.
 
 The core driver runs the check (:class:`LiberateStep`, an automatic step frame, one District per resolution), the
 proof (:class:`Proof`, a decision frame on the pending stack) and the draws (:class:`DrawStep`, a chance frame).
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from typing import ClassVar
 
 import attrs
@@ -29,9 +30,10 @@ from tabletop_core.fastcopy import accelerate, replace, replacer
 from tabletop_core.flow import Automatic, Chance, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
-from unrest.rules.cards import DECK, DECK_SIZE, CardKind
+from unrest.knowledge import ProofWorlds
+from unrest.rules.cards import DECK, CardKind
 from unrest.rules.frames import Choice
-from unrest.rules.missions import MISSIONS, REVOLUTION_CAPITOL, Mission, Tally, unseen_pool
+from unrest.rules.missions import _FEWEST, Mission, Tally, _missions, missions_for, stack_unseen
 from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
@@ -50,6 +52,7 @@ from unrest.state import (
 )
 
 __all__ = [
+    "_FEWEST",
     "DrawStep",
     "LiberateStep",
     "Proof",
@@ -60,20 +63,9 @@ __all__ = [
     "next_reveals",
     "next_round",
     "outside",
+    "proofs_at",
     "reveal_actions",
 ]
-
-
-@functools.lru_cache(maxsize=1024)  # a pure function of content: the Missions dealt (at most 9 * 8 * 7 sets)
-def _missions(missions: tuple[int, ...], capitol: bool) -> tuple[Mission, ...]:
-    if capitol:
-        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in missions)
-    return tuple(MISSIONS[m] for m in missions)
-
-
-def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
-    """The Missions that apply to ``district`` (the Capitol's Revolution needs 25 in the Capitol variant)."""
-    return _missions(state.missions, district == CAPITOL and state.options.variant == "capitol")
 
 
 def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
@@ -83,24 +75,6 @@ def met_missions(state: UnrestState, district: int) -> tuple[Mission, ...]:
         return ()
     tally = Tally(stack)
     return tuple([m for m in missions_for(state, district) if m.holds(tally)])
-
-
-def _fewest() -> int:
-    """The fewest cards a stack can meet any Mission with (face up, so that Political Surge counts them): no stack
-    of fewer meets one, whatever its cards (searched over the deck's multisets at import)."""
-    missions = (*MISSIONS, REVOLUTION_CAPITOL)
-    for size in range(1, DECK_SIZE + 1):
-        for kinds in combinations_with_replacement(range(len(DECK)), size):
-            if any(kinds.count(k) > DECK[k] for k in set(kinds)):
-                continue
-            tally = Tally([StackCard(k, True, 1) for k in kinds])
-            if any(m.holds(tally) for m in missions):
-                return size
-    return DECK_SIZE + 1
-
-
-#: No stack with fewer cards meets a Mission (2 with the published Missions: 4I and 4D meet Espionage).
-_FEWEST = _fewest()
 
 
 #: The answers of :func:`_meets` by the identity of the stack: ``id(stack) -> (stack, missions, met)``. A stack is
@@ -161,39 +135,74 @@ def outside(state: UnrestState, district: District) -> tuple[CardKind, ...]:
 
 
 def minimal_proofs(
-    stack: Sequence[StackCard], missions: Sequence[Mission], seen: Iterable[CardKind] = ()
+    stack: Sequence[StackCard],
+    missions: Sequence[Mission],
+    seen: Iterable[CardKind] = (),
+    *,
+    worlds: ProofWorlds | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """Every inclusion-minimal set of hidden cards (as ascending stack indices) whose reveal proves a Mission.
 
-    A set proves a Mission when the condition holds whatever the stack's other hidden cards are, each being a card
-    the Empire has not seen face up: not in the stack's seen cards and not among ``seen``, the kinds face up
-    elsewhere (:func:`outside`). Only Missions the stack meets can be proven. Sorted; empty when no Mission is met.
+    A set proves a Mission when the condition holds in every world the Empire allows that shows those cards there.
+    With ``worlds`` (:class:`unrest.knowledge.ProofWorlds`: the Empire's whole information state as the liberation
+    check finds the District, which :func:`proofs_at` gives), those are the worlds of positive posterior
+    probability, and a card the Empire already knows (a Misdirection of an all-Misdirection round) is never shown.
+    Without it, a plainer Empire that knows only the cards face up: each other hidden card may be any card not among
+    the stack's face-up cards nor ``seen`` (the kinds face up elsewhere, :func:`outside`). Only Missions the stack
+    meets can be proven. Sorted; empty when no Mission is met.
 
     The candidate sets are tried smallest first, each as a bit mask (a superset of a proof found is skipped), and
     each one's totals are those of the face-up cards plus its own cards (the definition, a :class:`Tally` of the
-    seen cards per candidate, is checked against this in ``tests/unrest/test_speed.py``).
+    seen cards per candidate, is checked against this in ``tests/unrest/test_speed.py``). Each Mission's worst case
+    over the unseen pool (``certain``) settles a candidate first. With ``worlds``, the sets it proves are proofs
+    against the worlds too, and the worlds prove more in few tables: whether they prove any set that contains none
+    of those is asked of the largest such sets only (:func:`_no_more`; proving is monotone), each first of worlds
+    that differ from the given one in this stack, the hand, the deck and at most a card elsewhere
+    (:meth:`~unrest.knowledge.ProofWorlds.fails_all_by_swaps`, no model of the other places needed). Only where the
+    worlds prove more is each candidate the worst case leaves open asked of the worlds: whether one world meets none
+    of the met Missions (:meth:`~unrest.knowledge.ProofWorlds.fails_all`), then each Mission alone
+    (:meth:`~unrest.knowledge.ProofWorlds.fails`).
     """
     tally = Tally(stack)
     met = [m for m in missions if m.holds(tally)]
     if not met:
         return ()
-    base = unseen_pool(seen)
-    shown_up: list[StackCard] = []
-    hidden: list[int] = []
-    hidden_kinds: list[int] = []
-    for i, c in enumerate(stack):
-        if c.revealed:
-            shown_up.append(c)
-            base[c.card] -= 1
-        else:
-            hidden.append(i)
-            hidden_kinds.append(c.card)
+    if worlds is None:
+        base, hidden = stack_unseen(stack, seen)
+    else:
+        base, hidden = worlds.pool.copy(), list(worlds.indices)
     # The tally of the face-up cards (``Tally(stack, up)``: a hidden card is never face up, so leaving the hidden
     # cards out changes no count).
-    face_up = Tally(shown_up)
+    face_up = Tally([c for c in stack if c.revealed])
     for m in met:  # the empty set first: the cards face up prove it, and every other set is a superset
         if m.certain(face_up, len(hidden), base):
             return ((),)
+    found, masks = _proven_by_pool(stack, met, base, hidden, face_up, worlds=None)
+    if worlds is None or _no_more(stack, met, hidden, masks, worlds):
+        return tuple(sorted(found))
+    # The worlds prove a set the pool's worst case leaves open: the search again, asking the worlds of each set the
+    # worst case leaves open (smallest first, so that only minimal ones are kept).
+    if not (len(met) > 1 and worlds.fails_all(stack, (), met)):
+        for m in met:
+            if not worlds.fails(stack, (), m):
+                return ((),)
+    found, _ = _proven_by_pool(stack, met, base, hidden, face_up, worlds=worlds)
+    return tuple(sorted(found))
+
+
+def _proven_by_pool(
+    stack: Sequence[StackCard],
+    met: Sequence[Mission],
+    base: list[int],
+    hidden: list[int],
+    face_up: Tally,
+    *,
+    worlds: ProofWorlds | None,
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The minimal non-empty sets of ``hidden`` (stack indices) that prove one of ``met``, smallest first, and their
+    bit masks over the positions in ``hidden``: by each Mission's worst case over ``base`` alone, or with ``worlds``
+    also by the worlds (:func:`_rejected`) where the worst case leaves a set open."""
+    hidden_kinds = [stack[i].card for i in hidden]
     found: list[tuple[int, ...]] = []
     masks: list[int] = []
     for mask, positions, left in _subsets(len(hidden)):
@@ -208,10 +217,71 @@ def minimal_proofs(
             t = face_up.plus(shown)
             for m in met:
                 if m.certain(t, left, pool):
-                    found.append(tuple([hidden[p] for p in positions]))
-                    masks.append(mask)
                     break
-    return tuple(sorted(found))
+            else:
+                if worlds is None or _rejected(stack, met, [hidden[p] for p in positions], worlds):
+                    continue
+            found.append(tuple([hidden[p] for p in positions]))
+            masks.append(mask)
+    return found, masks
+
+
+def _rejected(stack: Sequence[StackCard], met: Sequence[Mission], indices: Sequence[int], worlds: ProofWorlds) -> bool:
+    """Whether showing the cards at ``indices`` proves none of ``met`` against ``worlds``: one world agreeing with
+    them meets none of the Missions (:meth:`~unrest.knowledge.ProofWorlds.fails_all`, one search for most sets), or
+    each Mission has a world that fails it."""
+    if len(met) > 1 and worlds.fails_all(stack, indices, met):
+        return True
+    return all(worlds.fails(stack, indices, m) for m in met)
+
+
+def _no_more(
+    stack: Sequence[StackCard], met: Sequence[Mission], hidden: list[int], masks: list[int], worlds: ProofWorlds
+) -> bool:
+    """Whether the worlds prove no set that contains none of the proofs ``masks`` (bit masks over the positions in
+    ``hidden``) found by the unseen pool's worst case: then those are the minimal proofs against the worlds too.
+
+    Proving is monotone (showing more cards leaves fewer worlds), so it is enough to ask of the largest such sets:
+    the complements of the minimal sets that meet every proof found (:func:`_largest_misses`). The worlds prove more
+    than the worst case in few tables, so this mostly answers with a handful of searches of few free cards each,
+    where asking the worlds of every set the worst case leaves open takes one search per set."""
+    for miss in _largest_misses(masks, len(hidden)):
+        shown = [hidden[p] for p in range(len(hidden)) if miss >> p & 1]
+        if not worlds.rejects_near(stack, shown, met) and not _rejected(stack, met, shown, worlds):
+            return False
+    return True
+
+
+def _largest_misses(masks: Sequence[int], n: int) -> list[int]:
+    """The largest subsets of ``range(n)`` (as bit masks) that contain none of ``masks`` (non-empty sets): the
+    complements of the minimal sets meeting every one of ``masks`` (Berge's algorithm, one mask at a time)."""
+    cover = [0]
+    for e in masks:
+        grown: set[int] = set()
+        for c in cover:
+            if c & e:
+                grown.add(c)
+            else:
+                b = e
+                while b:
+                    low = b & -b
+                    grown.add(c | low)
+                    b ^= low
+        cover = []
+        for c in sorted(grown, key=int.bit_count):
+            for kept in cover:
+                if kept & c == kept:
+                    break
+            else:
+                cover.append(c)
+    full = (1 << n) - 1
+    return [full & ~c for c in cover]
+
+
+def proofs_at(state: UnrestState, district: District) -> tuple[tuple[int, ...], ...]:
+    """The minimal proofs of ``district``'s stack as the liberation check finds it (no card revealed for it yet):
+    minimal against the Empire's whole information state (:class:`unrest.knowledge.ProofWorlds`)."""
+    return minimal_proofs(state.stacks[district], missions_for(state, district), worlds=ProofWorlds(state, district))
 
 
 #: The most hidden cards whose subsets :func:`_subsets` keeps in a table (1,023 subsets); more are generated.
@@ -387,7 +457,7 @@ class LiberateStep(Automatic[UnrestState]):
                 break
         else:
             return end_round(state)
-        proofs = minimal_proofs(state.stacks[district], missions_for(state, district), outside(state, district))
+        proofs = proofs_at(state, district)
         if () in proofs:
             return _liberate(state, district)
         return _pushed(state, state.pending.push(Proof(district, (), proofs)))

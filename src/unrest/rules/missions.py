@@ -18,9 +18,10 @@ True
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Collection, Iterable, Sequence
-from itertools import combinations
-from typing import ClassVar
+from itertools import combinations, combinations_with_replacement
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -28,6 +29,7 @@ from tabletop_core.errors import ContentError
 from unrest.content import CONTENT, FILE
 from unrest.rules.cards import (
     DECK,
+    DECK_SIZE,
     DISRUPTION,
     INTELLIGENCE,
     MISDIRECTION,
@@ -38,7 +40,10 @@ from unrest.rules.cards import (
     suit_of,
     value_of,
 )
-from unrest.state import StackCard
+from unrest.state import CAPITOL, StackCard
+
+if TYPE_CHECKING:
+    from unrest.state import UnrestState
 
 __all__ = [
     "CIVIL_DISOBEDIENCE",
@@ -55,6 +60,8 @@ __all__ = [
     "SLEEPER_CELL",
     "Mission",
     "Tally",
+    "missions_for",
+    "stack_unseen",
     "unseen_pool",
 ]
 
@@ -125,6 +132,21 @@ class Tally:
         t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, kinds
         return t
 
+    def plus1(self, k: CardKind) -> Tally:
+        """``self.plus((k,))``, for the one card a search adds at each step (no loop, and a Misdirection shares
+        this tally's lists, which no tally changes once made)."""
+        if k == MISDIRECTION:
+            return self
+        t = _new_tally(Tally)
+        s = _SUIT[k]
+        v = _VALUE[k]
+        sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
+        sums[s] += v
+        counts[s] += 1
+        values[v - 2] += 1
+        t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, [*self.kinds, k]
+        return t
+
 
 @attrs.frozen
 class Mission(abc.ABC):
@@ -176,6 +198,26 @@ def unseen_pool(outside: Iterable[int]) -> list[int]:
     for k in outside:
         pool[k] -= 1
     return pool
+
+
+def stack_unseen(stack: Sequence[StackCard], outside: Iterable[int] = ()) -> tuple[list[int], list[int]]:
+    """What the hidden cards of ``stack`` may be against the cards seen face up alone: copies per kind of the deck
+    less ``outside`` (the kinds face up elsewhere) and less the stack's own face-up cards, and the stack indices of
+    its hidden cards, ascending.
+
+    >>> from unrest.rules.cards import parse_card
+    >>> pool, hidden = stack_unseen([StackCard(parse_card("3I"), True, 1), StackCard(parse_card("5D"), False, 1)])
+    >>> pool[parse_card("3I")], pool[parse_card("5D")], hidden
+    (0, 1, [1])
+    """
+    pool = unseen_pool(outside)
+    hidden: list[int] = []
+    for i, c in enumerate(stack):
+        if c.revealed:
+            pool[c.card] -= 1
+        else:
+            hidden.append(i)
+    return pool, hidden
 
 
 def _least(pool: Sequence[int], hidden: int, weight: tuple[int, ...], order: tuple[int, ...] | None = None) -> int:
@@ -505,3 +547,33 @@ def _by_content() -> tuple[Mission, ...]:
 
 #: Missions by id (the content's order; id 0 is the Revolution).
 MISSIONS: tuple[Mission, ...] = _by_content()
+
+
+@functools.lru_cache(maxsize=1024)  # a pure function of content: the Missions dealt (at most 9 * 8 * 7 sets)
+def _missions(missions: tuple[int, ...], capitol: bool) -> tuple[Mission, ...]:
+    if capitol:
+        return tuple(REVOLUTION_CAPITOL if m == 0 else MISSIONS[m] for m in missions)
+    return tuple(MISSIONS[m] for m in missions)
+
+
+def missions_for(state: UnrestState, district: int) -> tuple[Mission, ...]:
+    """The Missions that apply to ``district`` (the Capitol's Revolution needs 25 in the Capitol variant)."""
+    return _missions(state.missions, district == CAPITOL and state.options.variant == "capitol")
+
+
+def _fewest() -> int:
+    """The fewest cards a stack can meet any Mission with (face up, so that Political Surge counts them): no stack
+    of fewer meets one, whatever its cards (searched over the deck's multisets at import)."""
+    missions = (*MISSIONS, REVOLUTION_CAPITOL)
+    for size in range(1, DECK_SIZE + 1):
+        for kinds in combinations_with_replacement(range(len(DECK)), size):
+            if any(kinds.count(k) > DECK[k] for k in set(kinds)):
+                continue
+            tally = Tally([StackCard(k, True, 1) for k in kinds])
+            if any(m.holds(tally) for m in missions):
+                return size
+    return DECK_SIZE + 1
+
+
+#: No stack with fewer cards meets a Mission (2 with the published Missions: 4I and 4D meet Espionage).
+_FEWEST = _fewest()
