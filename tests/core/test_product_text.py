@@ -53,6 +53,8 @@ RULES: dict[str, re.Pattern[str]] = {
     "the tracker's targets": re.compile(
         rf"\bthe\s+{_ISSUE}(?:'s|s')|\bthe\s+{_ISSUE}\s+(?:asks|says|wants|requires|sets|names)\b", re.I
     ),
+    # a test named for a numbered point of a tracker entry rather than for what it checks
+    "test named for a numbered point": re.compile(r"\btest_(?:point|item|req(?:uirement)?)_?[0-9]+", re.I),
     # the people who built it
     "the builders": re.compile(
         rf"\b{_ENGINEER}s?\b|\bthe\s+{_FOUNDER}s?\b|\bagent\s+{_S}s?\b"
@@ -125,6 +127,7 @@ def test_the_rules_catch_the_work_log_and_spare_the_other_senses() -> None:
         f"the {_FOUNDER} wanted",
         f"an agent {_S} wrote this",
         f"the Runebound {_HELPER}s wrote out the copies",
+        "def test_" + "point_13_a_proof_counts_the_cards() -> None:",
     ]
     spared = [
         f"a {_S} of bots only",  # the command line's saved game (tabletop_core.cli.session)
@@ -136,6 +139,7 @@ def test_the_rules_catch_the_work_log_and_spare_the_other_senses() -> None:
         "the state's small helpers",
         f"an {_ISSUE} of the game's rules",
         "s0 = do(s0, 'attack')",
+        "def test_points_are_scored_at_the_end() -> None:",
     ]
     for text in caught:
         assert any(rule.search(text) for rule in RULES.values()), text
