@@ -10,13 +10,18 @@ A game whose views do not draw themselves shows its text rendering instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
 from tabletop_core.render.svg import esc
 
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+
 __all__ = ["PUBLIC", "TRUTH", "ReplayData", "SeatView", "build_replay", "picture_of"]
+
+S = TypeVar("S")
 
 PUBLIC = -1
 TRUTH = -2
@@ -64,7 +69,7 @@ def _text_picture(text: str) -> str:
     return f'<pre class="text-picture">{esc(text)}</pre>'
 
 
-def picture_of(game: Any, state: Any, seat: int) -> str:
+def picture_of(game: Game[S, Any, Any], state: S, seat: int) -> str:
     """The picture of ``state`` for ``seat`` (``PUBLIC``: the public view; ``TRUTH``: the whole truth)."""
     if seat == TRUTH:
         draw = getattr(state, "svg", None)
@@ -85,7 +90,7 @@ def picture_of(game: Any, state: Any, seat: int) -> str:
 
 
 def build_replay(
-    game: Any, states: Sequence[Any], ids: Sequence[int], *, seats: Sequence[int], default: int, source: str
+    game: Game[S, Any, Any], states: Sequence[S], ids: Sequence[int], *, seats: Sequence[int], default: int, source: str
 ) -> ReplayData:
     """The replay of ``states`` (reached by the action ids ``ids``) for each of ``seats`` (seat indexes,
     ``PUBLIC``: a spectator, or ``TRUTH``), ``default`` the one shown first."""
