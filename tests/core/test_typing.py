@@ -114,30 +114,42 @@ def test_no_game_parameter_is_any_outside_the_allowed() -> None:
 _SNIPPET = """
 import numpy as np
 
+from tabletop_core.agent import RandomAgent
 from tabletop_core.agents import MCTSAgent
 from tabletop_core.analysis.exact import expected_returns
 from tabletop_core.records import playout
-from tabletop_core.agent import RandomAgent
-from tabletop_core.testing.kuhn import GAME, Move
+from tabletop_core.render.replays import Replayable
+from tabletop_core.testing.kuhn import GAME, Deal, KuhnState, Move
 
 state = GAME.new_game(seed=1)
 rng = np.random.default_rng(1)
-reveal_type(MCTSAgent(iterations=2).act_in(GAME, state, 0, rng))
-reveal_type([step.after for step in playout(GAME, [RandomAgent(), RandomAgent()], state, rng)])
-GAME.step(state, "bet")  # line 13: a text is no Kuhn action
-expected_returns(GAME, Move(1))  # line 14: an action where the state belongs
+reveal_type(MCTSAgent(iterations=2).act_in(GAME, state, 0, rng))  # reveal
+reveal_type([step.after for step in playout(GAME, [RandomAgent(), RandomAgent()], state, rng)])  # reveal
 GAME.step(state, Move(1))
+GAME.step(state, "bet")  # refused: a text is no Kuhn action
+expected_returns(GAME, Move(1))  # refused: an action where the state belongs
+replayable: Replayable[KuhnState, Move | Deal] = GAME
+not_replayable: Replayable[KuhnState, Move | Deal] = RandomAgent()  # refused: no game
 """
 
 
-def test_mypy_checks_search_and_playout_against_the_game(tmp_path: Path) -> None:
+def test_mypy_checks_search_playout_and_replays_against_the_game(tmp_path: Path) -> None:
     pytest.importorskip("mypy")
+    text = _SNIPPET.lstrip()
     snippet = tmp_path / "snippet.py"
-    snippet.write_text(_SNIPPET.lstrip(), encoding="utf-8")
+    snippet.write_text(text, encoding="utf-8")
     env = {**os.environ, "MYPYPATH": str(ROOT / "src")}
-    cache = ROOT / ".mypy_cache"
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(cache), str(snippet)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-error-summary",
+            "--cache-dir",
+            str(ROOT / ".mypy_cache"),
+            str(snippet),
+        ],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -146,14 +158,16 @@ def test_mypy_checks_search_and_playout_against_the_game(tmp_path: Path) -> None
         check=False,
     )
     out = done.stdout.replace(str(snippet), "snippet.py")
-    lines = [ln for ln in out.splitlines() if ln.startswith("snippet.py:")]
-    by_line: dict[int, list[str]] = {}
-    for ln in lines:
-        by_line.setdefault(int(ln.split(":")[1]), []).append(ln)
+    said: dict[int, str] = {}
+    for ln in out.splitlines():
+        if ln.startswith("snippet.py:"):
+            said[int(ln.split(":")[1])] = said.get(int(ln.split(":")[1]), "") + ln + "\n"
+    marked = {n: line for n, line in enumerate(text.splitlines(), 1) if "# refused" in line or "# reveal" in line}
+    # mypy speaks of the marked lines only: every refused line is an error, the others pass.
+    assert sorted(said) == sorted(marked), out
+    assert all(": error:" in said[n] for n, line in marked.items() if "# refused" in line), out
     # What a search and the playout loop give back is the game's own action and state type, not Any.
-    assert 'Revealed type is "tabletop_core.testing.kuhn.Move | tabletop_core.testing.kuhn.Deal"' in out, out
-    assert 'Revealed type is "list[tabletop_core.testing.kuhn.KuhnState]"' in out.replace("builtins.list", "list"), out
-    # A text is no Kuhn action; an action is no Kuhn state: both refused, and nothing else is.
-    assert any('incompatible type "str"; expected "Move | Deal"' in ln for ln in by_line.get(13, [])), out
-    assert any(": error:" in ln for ln in by_line.get(14, [])), out
-    assert sorted(by_line) == [11, 12, 13, 14], out
+    revealed = [said[n] for n, line in marked.items() if "# reveal" in line]
+    assert 'Revealed type is "tabletop_core.testing.kuhn.Move | tabletop_core.testing.kuhn.Deal"' in revealed[0], out
+    assert "list[tabletop_core.testing.kuhn.KuhnState]" in revealed[1], out
+    assert 'incompatible type "str"; expected "Move | Deal"' in out, out
