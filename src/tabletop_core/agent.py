@@ -24,7 +24,8 @@ class Agent(Protocol):
     seeded games are reproducible.
     """
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+    # A game's own bot declares its view and action types: a protocol over ``object`` (or generic) would refuse it.
+    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:  # Any: a game's types
         """Choose one of ``legal_actions``."""
         ...
 
@@ -38,7 +39,14 @@ class SearchAgent(Protocol):
     so a search agent can leak nothing that ``observe`` hides.
     """
 
-    def act_in(self, game: Game[Any, Any, Any], state: Any, player: int, rng: np.random.Generator) -> Any:
+    # A game's own search agent names its state type: a generic method (or ``object``) would refuse it.
+    def act_in(
+        self,
+        game: Game[Any, Any, Any],
+        state: Any,  # Any: a game's own state type (see above)
+        player: int,
+        rng: np.random.Generator,
+    ) -> Any:
         """Choose a legal action of ``player`` in ``state`` (a determinization of the true state)."""
         ...
 
@@ -65,7 +73,7 @@ class RandomAgent:
     'c'
     """
 
-    def act(self, view: Any, legal_actions: Sequence[A], rng: np.random.Generator) -> A:
+    def act(self, view: object, legal_actions: Sequence[A], rng: np.random.Generator) -> A:
         """A uniformly random legal action."""
         return legal_actions[int(rng.integers(len(legal_actions)))]
 
@@ -76,7 +84,7 @@ class RandomAgent:
 class FirstAgent:
     """Always picks the legal action with the lowest id (a deterministic baseline)."""
 
-    def act(self, view: Any, legal_actions: Sequence[A], rng: np.random.Generator) -> A:
+    def act(self, view: object, legal_actions: Sequence[A], rng: np.random.Generator) -> A:
         """The first legal action."""
         return legal_actions[0]
 

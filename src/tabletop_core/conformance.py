@@ -181,7 +181,7 @@ class _Checker(Generic[S, A]):
             self.expect_illegal(state, bad, before_json)
         self.expect_illegal(state, object(), before_json)
 
-    def expect_illegal(self, state: S, action: Any, before_json: str) -> None:
+    def expect_illegal(self, state: S, action: Any, before_json: str) -> None:  # Any: wrong types on purpose
         game = self.game
         self.expect(not game.is_legal(state, action), "is_legal rejects", repr(action))
         try:

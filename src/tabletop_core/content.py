@@ -187,14 +187,14 @@ def parse_toml(text: str, file: str) -> dict[str, Any]:
 # ----- strict primitives ------------------------------------------------------------------------------------------
 
 
-def _member(value: Any, kind: type[enum.Enum]) -> Any:
+def _member(value: object, kind: type[enum.Enum]) -> Any:
     """An ``IntEnum``/``StrEnum`` field (dispatched here by its ``int``/``str`` base): a member by its value."""
     if type(value) not in (int, str):
         raise TypeError(f"expected a {kind.__name__} value, got {value!r}")
     return kind(value)
 
 
-def _int(value: Any, _type: Any) -> int:
+def _int(value: object, _type: object) -> int:
     if _type is not int and isinstance(_type, type) and issubclass(_type, enum.Enum):
         number: int = _member(value, _type)
         return number
@@ -203,13 +203,13 @@ def _int(value: Any, _type: Any) -> int:
     return value
 
 
-def _float(value: Any, _type: Any) -> float:
+def _float(value: Any, _type: object) -> float:  # Any: a TOML value, its type checked before float() reads it
     if type(value) not in (int, float) or not math.isfinite(value):
         raise TypeError(f"expected a finite number, got {value!r}")
     return float(value)
 
 
-def _str(value: Any, _type: Any) -> str:
+def _str(value: object, _type: object) -> str:
     if _type is not str and isinstance(_type, type) and issubclass(_type, enum.Enum):
         member: str = _member(value, _type)
         return member
@@ -218,29 +218,29 @@ def _str(value: Any, _type: Any) -> str:
     return value
 
 
-def _bool(value: Any, _type: Any) -> bool:
+def _bool(value: object, _type: object) -> bool:
     if type(value) is not bool:
         raise TypeError(f"expected true or false, got {value!r}")
     return value
 
 
-def _source(value: Any, _type: Any) -> str:
+def _source(value: object, _type: object) -> str:
     if value not in SOURCES or type(value) is not str:
         raise ValueError(f"{value!r} is not one of {SOURCES}")
     return str(value)
 
 
-def _is_hom_tuple(t: Any) -> bool:
+def _is_hom_tuple(t: object) -> bool:
     args = get_args(t)
     return get_origin(t) is tuple and len(args) == 2 and args[1] is Ellipsis
 
 
-def _list_hook(conv: cattrs.Converter, t: Any) -> Callable[[Any, Any], Any]:
+def _list_hook(conv: cattrs.Converter, t: Any) -> Callable[[Any, Any], Any]:  # Any: tuple[X, ...], a type form
     """A ``tuple[X, ...]`` field takes a TOML array only (a string or a table is not iterated), item by item with
     the index of each bad item."""
     item = get_args(t)[0]
 
-    def hook(value: Any, _t: Any) -> tuple[Any, ...]:
+    def hook(value: object, _t: object) -> tuple[Any, ...]:
         if type(value) is not list:
             raise TypeError(f"expected an array, got {type(value).__name__} {value!r}"[:120])
         out: list[Any] = []
@@ -261,7 +261,9 @@ def _list_hook(conv: cattrs.Converter, t: Any) -> Callable[[Any, Any], Any]:
 # ----- errors, located ----------------------------------------------------------------------------------------------
 
 
-def _problems(exc: BaseException, path: str, cls: Any = None, located: bool = False) -> Iterator[tuple[str, str]]:
+def _problems(
+    exc: BaseException, path: str, cls: type | None = None, located: bool = False
+) -> Iterator[tuple[str, str]]:
     """Every leaf problem of a (nested) cattrs error, with the dotted path to the field it is about.
 
     ``cls`` is the attrs class being built where ``exc`` arose; ``located`` says a cattrs note already named the
@@ -296,7 +298,7 @@ def _problems(exc: BaseException, path: str, cls: Any = None, located: bool = Fa
     yield path, message
 
 
-def _validated_field(exc: BaseException, cls: Any) -> str | None:
+def _validated_field(exc: BaseException, cls: type | None) -> str | None:
     """The field an attrs validator refused, from its arguments (``(message, attribute, ...)``) or from the
     ``'name' must ...`` form of attrs' own messages; ``None`` when neither names a field of ``cls``."""
     if len(exc.args) > 1 and isinstance(exc.args[1], attrs.Attribute):
@@ -330,7 +332,7 @@ def refuse(field: str, problem: str, cls: type = object) -> cattrs.ClassValidati
     >>> @attrs.frozen
     ... class Die:
     ...     sides: int
-    >>> def die(value: Any, _t: Any) -> Die:
+    >>> def die(value: object, _t: object) -> Die:
     ...     if value.get("sides") not in (4, 6, 8):
     ...         raise refuse("sides", "a die has 4, 6 or 8 sides")
     ...     return Die(value["sides"])
@@ -375,7 +377,7 @@ class ContentReader:
             conv.register_structure_hook(kind, hook)
         self.converter = conv
 
-    def structure(self, data: Any, cls: type[T], *, file: str, entry: str) -> T:
+    def structure(self, data: object, cls: type[T], *, file: str, entry: str) -> T:
         """One entry of ``file`` as ``cls``.
 
         Raises:
@@ -466,7 +468,7 @@ def pack_name(text: str) -> str:
     return cleaned or "pack"
 
 
-def check_pack_name(name: Any) -> str:
+def check_pack_name(name: object) -> str:
     """``name`` if it is a pack name (:data:`PACK_NAME`).
 
     Raises:

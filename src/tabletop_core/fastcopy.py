@@ -154,7 +154,7 @@ def _plan_of(cls: type) -> _Plan | None:
 _REPLACERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
 
 
-def replace(obj: T, /, **changes: Any) -> T:
+def replace(obj: T, /, **changes: object) -> T:
     """A copy of the attrs instance ``obj`` with ``changes`` applied; validators and converters do not run.
 
     Args:
@@ -229,7 +229,7 @@ def _make_replacer(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
     if plan is None:
         return lambda obj, *values: attrs.evolve(obj, **dict(zip(names, values, strict=True)))
 
-    def other(obj: T, *values: Any) -> T:  # an instance of a subclass keeps its class
+    def other(obj: T, *values: object) -> T:  # an instance of a subclass keeps its class
         return replace(obj, **dict(zip(names, values, strict=True)))
 
     if _speedups is not None and plan.slots is not None:
@@ -251,7 +251,7 @@ def _python_replacer(cls: type[T], plan: _Plan, where: list[int], other: Callabl
     if len(where) == 2:  # two fields, the other common case: no loop over the values
         first, second = where
 
-        def two(obj: T, a: Any, b: Any) -> T:
+        def two(obj: T, a: object, b: object) -> T:
             if type(obj) is not kind:
                 return other(obj, a, b)
             current = list(every(obj))
@@ -262,7 +262,7 @@ def _python_replacer(cls: type[T], plan: _Plan, where: list[int], other: Callabl
         return two
     if len(where) > 1:
 
-        def several(obj: T, *values: Any) -> T:
+        def several(obj: T, *values: object) -> T:
             if type(obj) is not kind:
                 return other(obj, *values)
             current = list(every(obj))
@@ -278,18 +278,18 @@ def _python_replacer(cls: type[T], plan: _Plan, where: list[int], other: Callabl
     tail = attrgetter(*after) if len(after) > 1 else _tuple_getter(after)
     if not after:
 
-        def last(obj: T, value: Any) -> T:
+        def last(obj: T, value: object) -> T:
             return make(*head(obj), value) if type(obj) is kind else other(obj, value)
 
         return last
     if not before:
 
-        def first_field(obj: T, value: Any) -> T:
+        def first_field(obj: T, value: object) -> T:
             return make(value, *tail(obj)) if type(obj) is kind else other(obj, value)
 
         return first_field
 
-    def middle(obj: T, value: Any) -> T:
+    def middle(obj: T, value: object) -> T:
         return make(*head(obj), value, *tail(obj)) if type(obj) is kind else other(obj, value)
 
     return middle

@@ -53,7 +53,7 @@ __all__ = [
 F = TypeVar("F")
 
 
-def pending_top(state: Any) -> Any:
+def pending_top(state: Any) -> Any:  # Any: a game's state with a ``pending`` field
     """The top frame of ``state.pending`` (a :class:`Pending`), or ``None`` when it is empty: the ``top`` reader of
     a :class:`Driver` whose state keeps its stack in a field named ``pending`` (what ``state.pending.top`` reads,
     without the property's call: the driver asks before every frame).
@@ -210,7 +210,7 @@ class Frame(Generic[S, A]):
     #: without calling ``auto``. Set for every subclass when it is defined.
     waits: ClassVar[bool] = True
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls.waits = cls.auto is Frame.auto
 
@@ -635,7 +635,7 @@ class Driven(Game[StateT, ActionT, OptionsT]):
 
     driver: ClassVar[Driver[Any, Any]]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         driver = cls.__dict__.get("driver")
         if isinstance(driver, Driver):

@@ -49,7 +49,7 @@ _SHOWN_LEGAL = 8
 
 
 @functools.lru_cache(maxsize=1024)
-def _canonical_hashed(options: Any) -> Any:
+def _canonical_hashed(options: Any) -> Any:  # Any: lru_cache keeps no type variable; _canonical restores it
     return options
 
 
@@ -433,7 +433,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
 
     # ----- the framework: shared by every game -------------------------------------------------------------------
 
-    def make_options(self, **options: Any) -> OptionsT:
+    def make_options(self, **options: object) -> OptionsT:
         """Build and validate the options object; an unknown or bad option raises ``OptionError``.
 
         An unknown option, or a text that is none of an option's allowed values (an ``attrs.validators.in_``
@@ -494,7 +494,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         """
         return {}
 
-    def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: Any) -> StateT:
+    def new_game(self, *, seed: int | None = None, rng: np.random.Generator | None = None, **options: object) -> StateT:
         """A new game. With ``seed`` or ``rng`` the setup chance is resolved; with neither, the first chance node.
 
         Raises:
@@ -591,7 +591,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         return f"{head}; legal: {shown or 'none'}{more}"
 
 
-def _in_choices(validator: Any) -> tuple[Any, ...] | None:
+def _in_choices(validator: object) -> tuple[Any, ...] | None:
     """The values an ``attrs.validators.in_`` validator allows (looking inside ``and_`` and lists), else None."""
     if validator is None:
         return None
@@ -606,7 +606,7 @@ def _in_choices(validator: Any) -> tuple[Any, ...] | None:
     return None
 
 
-def _is_text_list(kind: Any) -> bool:
+def _is_text_list(kind: object) -> bool:
     """Whether an options field's type is a tuple of texts (optionally ``| None``)."""
     text = kind if isinstance(kind, str) else str(kind)
     return text.replace("typing.", "").replace("Optional[", "").split(" | ")[0] in (
@@ -615,7 +615,7 @@ def _is_text_list(kind: Any) -> bool:
     )
 
 
-def _split_names(value: Any) -> Any:
+def _split_names(value: object) -> object:
     """``"Elian, Lissa"`` as ``("Elian", "Lissa")``; any other value as it is.
 
     >>> _split_names("Elian, Lissa"), _split_names(["Elian"])

@@ -67,7 +67,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -75,6 +75,9 @@ import numpy as np
 from tabletop_core.errors import ConformanceError
 from tabletop_core.game import Game
 from tabletop_core.spec import Information
+
+if TYPE_CHECKING:
+    from attrs import AttrsInstance
 
 __all__ = ["LeakBudget", "LeakCheck", "LeakError", "check_leaks", "chi_square_p", "refusals", "seat_readings"]
 
@@ -134,7 +137,7 @@ TRUTH = "determinizer does not keep the true state"
 FREQUENCIES = "determinized worlds follow the posterior"
 
 
-def seat_readings(game: Game[Any, Any, Any], state: Any, player: int) -> Iterator[tuple[str, Any]]:
+def seat_readings(game: Game[Any, Any, Any], state: object, player: int) -> Iterator[tuple[str, Any]]:
     """Everything ``player`` can read at ``state``, as ``(field, value)`` pairs in a fixed order."""
     spec = game.spec
     view = game.observe(state, player)
@@ -190,7 +193,7 @@ def _refusal(attempt: Callable[[], Any]) -> str:
     return "accepted"
 
 
-def refusals(game: Game[Any, Any, Any], state: Any, player: int, to_act: bool) -> Iterator[tuple[str, str]]:
+def refusals(game: Game[Any, Any, Any], state: object, player: int, to_act: bool) -> Iterator[tuple[str, str]]:
     """The error texts ``player`` can provoke at ``state``, as ``(field, text)`` pairs: ``step`` of a value that
     is no action and ``parse_action`` of a text that names none (refused in every world, whoever is to act), and
     when ``player`` is to act, ``step`` of the first decision its legal actions do not hold (it knows which those
@@ -211,7 +214,7 @@ def refusals(game: Game[Any, Any, Any], state: Any, player: int, to_act: bool) -
         return
 
 
-def _first_difference(game: Game[Any, Any, Any], field: str, a: Any, b: Any) -> str | None:
+def _first_difference(game: Game[Any, Any, Any], field: str, a: object, b: object) -> str | None:
     """How ``a`` and ``b`` differ (``None`` if equal); arrays by their first index and, with a layout, its piece."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         x, y = np.asarray(a), np.asarray(b)
@@ -260,13 +263,13 @@ class LeakCheck:
     def fail(self, step: int, check: str, seat: int, field: str, detail: str) -> LeakError:
         return LeakError(self.name, self.seed, step, check, detail, seat, field)
 
-    def readings(self, state: Any, seat: int) -> dict[str, Any]:
+    def readings(self, state: object, seat: int) -> dict[str, Any]:
         key = (id(state), seat)
         if key not in self.cache:
             self.cache[key] = dict(seat_readings(self.game, state, seat))
         return self.cache[key]
 
-    def compare(self, step: int, seat: int, truth: Any, world: Any, what: str, *, adapters: bool = True) -> None:
+    def compare(self, step: int, seat: int, truth: object, world: object, what: str, *, adapters: bool = True) -> None:
         seen = self.readings(truth, seat)
         for field, value in seat_readings(self.game, world, seat):
             why = _first_difference(self.game, field, seen.get(field), value)
@@ -281,18 +284,18 @@ class LeakCheck:
                 if why is not None:
                     raise self.fail(step, LEAK, seat, f"{name} {field}", f"{what}: {why}")
 
-    def key(self, state: Any, seat: int) -> Any:
+    def key(self, state: object, seat: int) -> Any:
         view = self.game.observe(state, seat)
         return (view, self.game.information_state(state, seat)) if self.info else view
 
-    def trail_key(self, state: Any, seat: int) -> Any:
+    def trail_key(self, state: object, seat: int) -> Any:
         """:meth:`key` of a playout state, kept for the rest of the playout."""
         k = (id(state), seat)
         if k not in self.keys:
             self.keys[k] = self.key(state, seat)
         return self.keys[k]
 
-    def options(self, state: Any, truth: Any, action: Any, step: int, seat: int) -> list[Any]:
+    def options(self, state: object, truth: object, action: object, step: int, seat: int) -> list[Any]:
         """The actions a walk may try at ``state`` (step ``step``, where the playout took ``action``)."""
         game = self.game
         if game.current_player(state) != seat:
@@ -304,7 +307,7 @@ class LeakCheck:
         return [action]
 
     def walk(
-        self, trail: Sequence[Any], actions: Sequence[Any], seat: int, target: Any = None, nodes_left: int = 0
+        self, trail: Sequence[Any], actions: Sequence[Any], seat: int, target: object = None, nodes_left: int = 0
     ) -> tuple[list[Any], list[Any], bool]:
         """A history with ``seat``'s view of ``trail`` at every step (see the module docstring).
 
@@ -346,7 +349,7 @@ class LeakCheck:
                 untried.pop()
         return ([], [], False) if target is not None else (*best, False)
 
-    def refused(self, state: Any, seat: int) -> dict[str, str]:
+    def refused(self, state: object, seat: int) -> dict[str, str]:
         """:func:`refusals` of a playout state, kept for the rest of the playout."""
         k = (id(state), seat)
         if k not in self.refusal_cache:
@@ -354,7 +357,7 @@ class LeakCheck:
             self.refusal_cache[k] = dict(refusals(self.game, state, seat, to_act))
         return self.refusal_cache[k]
 
-    def compare_refusals(self, step: int, seat: int, truth: Any, state: Any, what: str) -> None:
+    def compare_refusals(self, step: int, seat: int, truth: object, state: object, what: str) -> None:
         """The error texts ``seat`` can provoke at ``state`` (a step of a history it cannot tell from the
         playout's) are the playout's at the same step."""
         seen = self.refused(truth, seat)
@@ -388,7 +391,7 @@ class LeakCheck:
         self,
         step: int,
         *,
-        world: Any,
+        world: object,
         seat: int,
         sampler: str,
         members: dict[Any, int] | None,
@@ -437,7 +440,7 @@ class LeakCheck:
         self,
         step: int,
         *,
-        world: Any,
+        world: object,
         seat: int,
         sampler: str,
         history: Sequence[Any],
@@ -492,7 +495,7 @@ class LeakCheck:
     def check_frequencies(
         self,
         step: int,
-        truth: Any,
+        truth: object,
         seat: int,
         listed: Sequence[tuple[Any, float]],
         samplers: Sequence[tuple[str, Callable[[], Any]]],
@@ -567,7 +570,7 @@ class LeakCheck:
                     self.frequency_tests += 1
                     self.check_frequencies(step, truth, seat, listed, samplers)
 
-    def check_listed(self, step: int, truth: Any, seat: int, listed: Sequence[tuple[Any, float]]) -> dict[Any, int]:
+    def check_listed(self, step: int, truth: object, seat: int, listed: Sequence[tuple[Any, float]]) -> dict[Any, int]:
         members = {s: i for i, (s, _) in enumerate(listed)}
         total = sum(p for _, p in listed)
         if truth not in members or abs(total - 1.0) > 1e-9 or any(p <= 0 for _, p in listed):
@@ -645,7 +648,9 @@ def _upper_gamma(a: float, x: float) -> float:
     return front * h
 
 
-def _adapters(game: Game[Any, Any, Any], options: Any) -> list[tuple[str, Callable[[Any, int], dict[str, Any]]]]:
+def _adapters(
+    game: Game[Any, Any, Any], options: AttrsInstance
+) -> list[tuple[str, Callable[[Any, int], dict[str, Any]]]]:
     """The installed adapters' readings of a state (of a game with ``options``) for a seat."""
     found: list[tuple[str, Callable[[Any, int], dict[str, Any]]]] = []
     values = {f.name: getattr(options, f.name) for f in attrs.fields(type(options))}
@@ -662,7 +667,7 @@ def _adapters(game: Game[Any, Any, Any], options: Any) -> list[tuple[str, Callab
         if loaded is not None:
             info = game.spec.provides_information_state
 
-            def spiel(state: Any, seat: int) -> dict[str, Any]:
+            def spiel(state: object, seat: int) -> dict[str, Any]:
                 os_state = loaded.state_from_tabletop(state)
                 out: dict[str, Any] = {
                     "observation_string": os_state.observation_string(seat),
@@ -681,7 +686,7 @@ def _adapters(game: Game[Any, Any, Any], options: Any) -> list[tuple[str, Callab
         env = TabletopAECEnv(game, options=values)
         env.reset(seed=0)
 
-        def zoo(state: Any, seat: int) -> dict[str, Any]:
+        def zoo(state: object, seat: int) -> dict[str, Any]:
             env._state = state
             obs = env.observe(env.possible_agents[seat])
             return {"observation": obs["observation"], "action_mask": obs["action_mask"]}
@@ -696,7 +701,7 @@ def _adapters(game: Game[Any, Any, Any], options: Any) -> list[tuple[str, Callab
             gym = TabletopEnv(game, options=values)
             gym.reset(seed=0)
 
-            def gymnasium(state: Any, seat: int) -> dict[str, Any]:
+            def gymnasium(state: object, seat: int) -> dict[str, Any]:
                 gym._state = state
                 return {"observation": gym._observation(), "action_mask": gym.action_masks()}
 

@@ -27,17 +27,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
 from tabletop_core.errors import OptionError
 from tabletop_core.spec import CHANCE, TERMINAL
 
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+
 __all__ = ["Hook", "RestrictedGame", "Restriction", "find_hook", "load_restrictions"]
 
-#: A restriction hook: the game and its options in, the items that can be taken away out.
-Hook = Callable[[Any, Any], Sequence["Restriction"]]
+S = TypeVar("S")
+A = TypeVar("A")
+
+#: A restriction hook: the game and its options in, the items that can be taken away out (the options are the
+#: game's own class, which a hook names).
+Hook = Callable[["Game[Any, Any, Any]", Any], Sequence["Restriction"]]
 
 
 @attrs.frozen
@@ -91,14 +98,14 @@ class Restriction:
         )
 
 
-class RestrictedGame:
+class RestrictedGame(Generic[S, A]):
     """A game whose players may not take the decisions a restriction forbids (everything else delegated).
 
     Attributes:
         restricted: how many times a decision's legal actions were cut (searches' own look-ahead included).
     """
 
-    def __init__(self, game: Any, restriction: Restriction) -> None:
+    def __init__(self, game: Game[S, A, Any], restriction: Restriction) -> None:
         self._game = game
         self._pattern = re.compile(restriction.forbid) if restriction.forbid else None
         self.restricted = 0
@@ -106,7 +113,7 @@ class RestrictedGame:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
 
-    def allowed(self, state: Any, legal: Sequence[Any]) -> tuple[Any, ...]:
+    def allowed(self, state: S, legal: Sequence[A]) -> tuple[A, ...]:
         """The actions of ``legal`` the restriction allows (all of them when it would allow none)."""
         if self._pattern is None:
             return tuple(legal)
@@ -116,7 +123,7 @@ class RestrictedGame:
         self.restricted += 1
         return kept
 
-    def legal_actions(self, state: Any) -> tuple[Any, ...]:
+    def legal_actions(self, state: S) -> tuple[A, ...]:
         """The legal actions, without the forbidden ones at a decision."""
         legal = self._game.legal_actions(state)
         if self._game.current_player(state) in (CHANCE, TERMINAL):
@@ -124,7 +131,7 @@ class RestrictedGame:
         return self.allowed(state, legal)
 
 
-def find_hook(game: Any, hook: str | None = None) -> Hook | None:
+def find_hook(game: Game[Any, Any, Any], hook: str | None = None) -> Hook | None:
     """The restriction hook of ``game`` (see the module), or the one ``hook`` names as ``module:ATTR``.
 
     Raises:
@@ -152,7 +159,7 @@ def find_hook(game: Any, hook: str | None = None) -> Hook | None:
 
 
 def load_restrictions(
-    game: Any, options: Mapping[str, Any] | None = None, hook: str | None = None
+    game: Game[Any, Any, Any], options: Mapping[str, Any] | None = None, hook: str | None = None
 ) -> list[Restriction]:
     """The items the game's hook lists for these options (empty without a hook).
 

@@ -80,7 +80,7 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
-def tag_of(cl: Any) -> str | None:
+def tag_of(cl: object) -> str | None:
     """The stable tag a class declares (``TAG`` in its own body), or ``None``."""
     origin = cl if isinstance(cl, type) else get_origin(cl)  # a plain class needs no typing lookup
     if not isinstance(origin, type):
@@ -89,11 +89,11 @@ def tag_of(cl: Any) -> str | None:
     return tag if isinstance(tag, str) else None
 
 
-def _is_union(t: Any) -> bool:
+def _is_union(t: object) -> bool:
     return get_origin(t) in (Union, types.UnionType)
 
 
-def _has_attrs(t: Any) -> bool:
+def _has_attrs(t: object) -> bool:
     origin = get_origin(t) or t
     return isinstance(origin, type) and attrs.has(origin)
 
@@ -107,7 +107,7 @@ _WANTED = {
 }
 
 
-def _enum(t: type[enum.Enum], value: Any) -> Any:
+def _enum(t: type[enum.Enum], value: object) -> Any:
     if type(value) is t:  # already the member (unstructure leaves str- and int-based members as they are)
         return value
     if type(value) not in (int, str):
@@ -119,7 +119,7 @@ def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], An
     """An exact hook for one primitive. cattrs dispatches a class to the hook registered for the nearest class in
     its MRO, so an ``IntEnum`` or ``(str, Enum)`` field arrives here too: it goes on to the enum's own lookup."""
 
-    def hook(value: Any, t: Any) -> Any:
+    def hook(value: Any, t: object) -> Any:  # Any: a JSON number, its type checked before float() reads it
         if t is not kind:
             if isinstance(t, type) and issubclass(t, enum.Enum):
                 return _enum(t, value)
@@ -131,7 +131,7 @@ def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], An
     # The commonest cases answered first, with no further call: an int, bool or str field given one in bounds.
     if kind is int:
 
-        def int_hook(value: Any, t: Any) -> Any:
+        def int_hook(value: object, t: object) -> Any:
             if type(value) is int and t is int and -MAX_INT <= value <= MAX_INT:
                 return value
             return hook(value, t)
@@ -139,7 +139,7 @@ def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], An
         return int_hook
     if kind is bool or kind is str:
 
-        def exact_hook(value: Any, t: Any) -> Any:
+        def exact_hook(value: object, t: object) -> Any:
             if type(value) is kind and t is kind:
                 return value
             return hook(value, t)
@@ -152,7 +152,7 @@ def _strict(kind: type, check: Callable[[Any], bool]) -> Callable[[Any, Any], An
 _FLAT = (int, bool, str)
 
 
-def _flat_fields(t: Any) -> tuple[tuple[str, ...], tuple[type, ...]] | None:
+def _flat_fields(t: object) -> tuple[tuple[str, ...], tuple[type, ...]] | None:
     """The names and types of the fields of ``t`` when it is a plain frozen attrs class (compared by value) whose
     every field is an ``int``, ``bool`` or ``str`` that ``__init__`` takes by position (a card, a position, a
     token), else ``None``: such a record is structured in one step from its object, and equal records are one
@@ -171,7 +171,7 @@ def _flat_fields(t: Any) -> tuple[tuple[str, ...], tuple[type, ...]] | None:
     return tuple(a.name for a in fields), tuple(a.type for a in fields)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -192,11 +192,11 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
     for kind, check in primitives.items():
         conv.register_structure_hook(kind, _strict(kind, check))
 
-    def is_enum(t: Any) -> bool:
+    def is_enum(t: object) -> bool:
         return isinstance(t, type) and issubclass(t, enum.Enum)
 
-    def enum_hook(t: Any) -> Callable[[Any, Any], Any]:
-        def hook(value: Any, _t: Any) -> Any:
+    def enum_hook(t: type[enum.Enum]) -> Callable[[Any, Any], Any]:
+        def hook(value: object, _t: object) -> Any:
             return _enum(t, value)
 
         return hook
@@ -204,16 +204,16 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
     # Plain Enum subclasses (no int/str base) are not in the class dispatch at all: this factory serves them.
     conv.register_structure_hook_factory(is_enum, enum_hook)
 
-    def is_seq(t: Any) -> bool:
+    def is_seq(t: object) -> bool:
         return get_origin(t) in (tuple, frozenset) or t in (tuple, frozenset)
 
-    def item_hook(item: Any) -> Callable[[Any], Any]:
+    def item_hook(item: Any) -> Callable[[Any], Any]:  # Any: a type form (a union, a tuple), which is no ``type``
         """One item's structuring, compiled on first use (a factory may not ask for a hook it is building)."""
         check = primitives.get(item)
         if check is not None and not detailed:
             is_float = item is float
 
-            def prim(v: Any) -> Any:
+            def prim(v: Any) -> Any:  # Any: a JSON value, its type checked before float() reads it
                 if not check(v):
                     raise TypeError(f"expected {_WANTED[item]}, got {type(v).__name__} {_short(v)}")
                 return float(v) if is_float else v
@@ -223,21 +223,21 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             return lambda v: conv.structure(v, item)
         found: list[Callable[[Any, Any], Any]] = []
 
-        def nested(v: Any) -> Any:
+        def nested(v: object) -> Any:
             if not found:
                 found.append(conv.get_structure_hook(item))
             return found[0](v, item)
 
         return nested
 
-    def seq_hook(t: Any) -> Callable[[Any, Any], Any]:
+    def seq_hook(t: object) -> Callable[[Any, Any], Any]:
         origin = get_origin(t) or t
         args = get_args(t)
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
             item = args[0]
             if item is int and not detailed:  # the commonest list: counts, ids, logs
 
-                def ints(value: Any, _t: Any) -> Any:
+                def ints(value: object, _t: object) -> Any:
                     if type(value) is not list:
                         raise TypeError(f"expected a list, got {_short(value)}")
                     # Checked at C speed: every item's exact type is int (no bool), then the bounds.
@@ -252,7 +252,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             if (item is bool or item is str) and not detailed:  # flags (a side's tokens), names
                 only = frozenset({item})
 
-                def exact_items(value: Any, _t: Any) -> Any:
+                def exact_items(value: object, _t: object) -> Any:
                     if type(value) is not list:
                         raise TypeError(f"expected a list, got {_short(value)}")
                     if not only.issuperset(map(type, value)):  # at C speed: every item of exactly that type
@@ -265,7 +265,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             if row and all(a is int for a in row) and not detailed:  # pairs of ints: a pile's (card, copies)
                 width = len(row)
 
-                def int_rows(value: Any, _t: Any) -> Any:
+                def int_rows(value: object, _t: object) -> Any:
                     if type(value) is not list:
                         raise TypeError(f"expected a list, got {_short(value)}")
                     out = []
@@ -282,7 +282,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             if detailed or item in primitives:
                 one = item_hook(item)
 
-                def hom(value: Any, _t: Any) -> Any:
+                def hom(value: object, _t: object) -> Any:
                     if type(value) is not list:
                         raise TypeError(f"expected a list, got {_short(value)}")
                     return tuple([one(v) for v in value])
@@ -290,7 +290,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                 return hom
             items: list[Callable[[Any, Any], Any]] = []  # the item's hook, found on first use
 
-            def hom_items(value: Any, _t: Any) -> Any:
+            def hom_items(value: object, _t: object) -> Any:
                 if type(value) is not list:
                     raise TypeError(f"expected a list, got {_short(value)}")
                 if not items:
@@ -305,7 +305,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             each = [item_hook(a) for a in args]
             n = len(args)
 
-            def het(value: Any, _t: Any) -> Any:
+            def het(value: object, _t: object) -> Any:
                 if type(value) is not list or len(value) != n:
                     raise TypeError(f"expected a list of {n} items, got {_short(value)}")
                 return tuple([h(v) for h, v in zip(each, value, strict=True)])
@@ -313,7 +313,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             return het
         one_item = item_hook(args[0] if args else Any)
 
-        def fset(value: Any, _t: Any) -> Any:
+        def fset(value: object, _t: object) -> Any:
             if type(value) is not list:
                 raise TypeError(f"expected a list, got {_short(value)}")
             return frozenset([one_item(v) for v in value])
@@ -326,7 +326,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
         items = [conv.unstructure(v) for v in value]
         return sorted(items, key=lambda x: json.dumps(x, sort_keys=True))
 
-    def is_frozenset(t: Any) -> bool:
+    def is_frozenset(t: object) -> bool:
         return t is frozenset or get_origin(t) is frozenset
 
     conv.register_unstructure_hook_factory(is_frozenset, lambda _t: unstructure_frozenset)
@@ -334,10 +334,10 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
     def unstructure_tuple(value: tuple[Any, ...]) -> list[Any]:
         return [conv.unstructure(v) for v in value]
 
-    def is_tuple(t: Any) -> bool:
+    def is_tuple(t: object) -> bool:
         return t is tuple or get_origin(t) is tuple
 
-    def tuple_unstructure(t: Any) -> Callable[[Any], Any]:
+    def tuple_unstructure(t: object) -> Callable[[Any], Any]:
         args = get_args(t)
         if args and all(a in primitives or a is Ellipsis for a in args):
             return list  # ints, strings, bools and floats are their own JSON
@@ -372,21 +372,21 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
 
     conv.register_unstructure_hook_factory(is_tuple, tuple_unstructure)
 
-    def is_tagged(t: Any) -> bool:
+    def is_tagged(t: object) -> bool:
         return _has_attrs(t) and tag_of(t) is not None
 
-    def tagged_unstructure(t: Any) -> Callable[[Any], Any]:
-        base = make_dict_unstructure_fn(t, conv)
+    def tagged_unstructure(t: type) -> Callable[[Any], Any]:
+        base: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(t, conv)
         tag = tag_of(t)
 
-        def hook(value: Any) -> Any:
+        def hook(value: object) -> Any:
             out = base(value)
             out[TAG_KEY] = tag
             return out
 
         return hook
 
-    def flat_structure(t: Any, tag: str | None, base: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any] | None:
+    def flat_structure(t: type, tag: str | None, base: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any] | None:
         """A flat record's hook (:func:`_flat_fields`), or ``None`` for another class. An object holding every
         field once (and the tag, if the class has one), each of exactly its type (an int within bounds), is
         passed to the class by position, as the per-field hooks would pass it; anything else goes to ``base``
@@ -407,7 +407,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
         pick = operator.itemgetter(*names) if len(names) > 1 else lambda value: (value[names[0]],)
         ints = [i for i, k in enumerate(kinds) if k is int]
 
-        def flat_hook(value: Any, _t: Any) -> Any:
+        def flat_hook(value: object, _t: object) -> Any:
             # Every field present and the object that size: no other key (the tag is checked when declared).
             if type(value) is dict and len(value) == size and (tag is None or value.get(TAG_KEY) == tag):
                 try:
@@ -432,23 +432,23 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
 
         return flat_hook
 
-    def tagged_structure(t: Any) -> Callable[[Any, Any], Any]:
+    def tagged_structure(t: type) -> Callable[[Any, Any], Any]:
         tag = tag_of(t)
         if not detailed:
             # The keys are checked here, the tag among them, so the body needs no copy without its tag.
-            fast = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=False)
+            fast: Callable[[Any, Any], Any] = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=False)
             origin = get_origin(t) or t
             keys = frozenset({a.name for a in attrs.fields(origin) if a.init} | {TAG_KEY})  # as cattrs names them
 
-            def fast_hook(value: Any, _t: Any) -> Any:
+            def fast_hook(value: object, _t: object) -> Any:
                 if type(value) is not dict or value.get(TAG_KEY) != tag or not keys.issuperset(value):
                     raise TypeError(f"expected an object tagged {tag!r} with fields of {sorted(keys)}")
                 return fast(value, t)
 
             return flat_structure(t, tag, fast_hook) or fast_hook
-        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
+        base: Callable[[Any, Any], Any] = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
 
-        def hook(value: Any, _t: Any) -> Any:
+        def hook(value: object, _t: object) -> Any:
             if type(value) is not dict:
                 raise TypeError(f"expected an object tagged {tag!r}, got {_short(value)}")
             if value.get(TAG_KEY) != tag:
@@ -461,10 +461,10 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
     conv.register_unstructure_hook_factory(is_tagged, tagged_unstructure)
     conv.register_structure_hook_factory(is_tagged, tagged_structure)
 
-    def untagged_structure(t: Any) -> Callable[[Any, Any], Any]:
-        base = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
+    def untagged_structure(t: type) -> Callable[[Any, Any], Any]:
+        base: Callable[[Any, Any], Any] = make_dict_structure_fn(t, conv, _cattrs_forbid_extra_keys=True)
 
-        def hook(value: Any, _t: Any) -> Any:
+        def hook(value: object, _t: object) -> Any:
             if type(value) is not dict:
                 raise TypeError(f"expected an object, got {_short(value)}")
             return base(value, t)
@@ -473,7 +473,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
 
     conv.register_structure_hook_factory(lambda t: _has_attrs(t) and tag_of(t) is None, untagged_structure)
 
-    def union_structure(t: Any) -> Callable[[Any, Any], Any]:
+    def union_structure(t: object) -> Callable[[Any, Any], Any]:
         members = get_args(t)
         optional = type(None) in members
         rest = [m for m in members if m is not type(None)]
@@ -481,13 +481,13 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             only = rest[0]
             if detailed:
 
-                def opt(value: Any, _t: Any) -> Any:
+                def opt(value: object, _t: object) -> Any:
                     return None if value is None else conv.structure(value, only)
 
                 return opt
             found: list[Callable[[Any, Any], Any]] = []  # the member's hook, found on first use
 
-            def opt_fast(value: Any, _t: Any) -> Any:
+            def opt_fast(value: object, _t: object) -> Any:
                 if value is None:
                     return None
                 if not found:
@@ -503,7 +503,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
                     raise TypeError(f"union member {m!r} needs its own unique TAG class variable")
                 table[tag] = m
 
-            def by_tag(value: Any, _t: Any) -> Any:
+            def by_tag(value: object, _t: object) -> Any:
                 if value is None and optional:
                     return None
                 if type(value) is not dict:
@@ -516,7 +516,7 @@ def _make_converter(detailed: bool) -> cattrs.Converter:
             return by_tag
         if all(m in (int, str, float, bool) for m in rest):
 
-            def prim(value: Any, _t: Any) -> Any:
+            def prim(value: object, _t: object) -> Any:
                 if value is None and optional:
                     return None
                 for m in rest:
@@ -535,12 +535,12 @@ _CONVERTER = _make_converter(detailed=True)
 _FAST = _make_converter(detailed=False)
 
 
-def unstructure(value: Any) -> Any:
+def unstructure(value: object) -> Any:
     """A JSON-ready form of an attrs value (tagged classes carry their tag)."""
     return _FAST.unstructure(value)
 
 
-def structure(data: Any, cl: Any) -> Any:
+def structure(data: object, cl: Any) -> Any:  # Any: a type form (a union, a tuple), which is no ``type``
     """Build a value of type ``cl`` from its JSON-ready form; any defect raises ``StateFormatError``.
 
     The fast converter (first error stops it) runs first; on any failure the detailed one runs again on the same
@@ -564,7 +564,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def _format_leaf(exc: BaseException, _type: Any) -> str:
+def _format_leaf(exc: BaseException, _type: object) -> str:
     if isinstance(exc, KeyError):
         return "required field missing"
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
@@ -572,7 +572,7 @@ def _format_leaf(exc: BaseException, _type: Any) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def to_json(value: Any) -> str:
+def to_json(value: object) -> str:
     """Serialize a state or an action (any tagged attrs value) to a JSON document.
 
     >>> from tabletop_core.testing.kuhn import GAME
@@ -612,7 +612,7 @@ def _too_deep_at(text: str) -> int:
     return -1
 
 
-def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
+def check_sizes(value: object, where: str = "$", *, strings: bool = True) -> None:
     """Refuse parsed JSON that nests deeper than :data:`MAX_DEPTH` or holds a list, object or string past its
     bound, in one pass (an explicit stack: no recursion), before anything is structured from it.
 
@@ -674,7 +674,7 @@ def check_sizes(value: Any, where: str = "$", *, strings: bool = True) -> None:
 _SHORT = 32
 
 
-def _locate(value: Any, where: str) -> None:
+def _locate(value: object, where: str) -> None:
     """Raise the :func:`check_sizes` error for the first place in ``value`` that breaks a bound, with its path."""
     stack: list[tuple[Any, str, int]] = [(value, where, 0)]
     while stack:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from itertools import permutations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -24,6 +24,9 @@ from tabletop_core.agents.specs import declared_seats
 from tabletop_core.errors import OptionError
 from tabletop_core.simulation.plan import game_seed
 from tabletop_core.simulation.runner import play_game
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["Standing", "tournament"]
 
@@ -80,7 +83,7 @@ def _seatings(names: list[str], agents: Mapping[str, AgentFactory], players: int
 
 
 def tournament(
-    game: Any,
+    game: Game[Any, Any, Any],
     agents: Mapping[str, AgentFactory],
     games: int,
     seed: int = 0,

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from tabletop_core.errors import IllegalActionError, OptionError
 
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+
 __all__ = ["ILLEGAL_MODES", "check_illegal_mode", "decode_action", "shown"]
 
 ILLEGAL_MODES = ("raise", "noop")
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 
 def check_illegal_mode(mode: str) -> str:
@@ -20,7 +26,7 @@ def check_illegal_mode(mode: str) -> str:
     return mode
 
 
-def shown(action: Any) -> str:
+def shown(action: object) -> str:
     """An action as an error message shows it: a NumPy integer as the plain id it stands for.
 
     >>> shown(np.int64(5)), shown("five")
@@ -29,7 +35,11 @@ def shown(action: Any) -> str:
     return str(int(action)) if isinstance(action, int | np.integer) else repr(action)
 
 
-def decode_action(game: Any, state: Any, action: Any) -> Any:
+def decode_action(
+    game: Game[S, A, Any],
+    state: S,
+    action: Any,  # Any: what an RL library hands over; int() reads it, or it is no action
+) -> A | None:
     """The legal game action that the integer ``action`` stands for in ``state``, or ``None``."""
     try:
         action_id = int(action)

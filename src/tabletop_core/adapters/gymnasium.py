@@ -39,7 +39,7 @@ tabletop_core.errors.OptionError: kuhn: a Gymnasium environment needs a one-play
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.registry import available_games, load_game
 from tabletop_core.spec import TERMINAL
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["ENTRY_POINT", "TabletopEnv", "register_env", "register_envs"]
 
@@ -82,7 +85,7 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any, Any] | str,
         *,
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
@@ -122,7 +125,7 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._show()
         return self._observation(), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Apply one decision id, then resolve the chance that follows from ``self.np_random``."""
         state = self._require_state()
         if self.game.current_player(state) == TERMINAL:
@@ -192,11 +195,11 @@ class TabletopEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask()}
 
-    def _decode(self, state: Any, action: Any) -> Any:
+    def _decode(self, state: object, action: object) -> Any:
         return decode_action(self.game, state, action)
 
 
-def _installed_game(name: str) -> Any:
+def _installed_game(name: str) -> Game[Any, Any, Any]:
     # A name reaches us from a registered (possibly deserialized) spec: resolve it among the installed games only,
     # never as a module path to import.
     if name not in available_games():
@@ -204,7 +207,7 @@ def _installed_game(name: str) -> Any:
     return load_game(name)
 
 
-def register_env(game: Any, env_id: str | None = None, **kwargs: Any) -> str:
+def register_env(game: Game[Any, Any, Any], env_id: str | None = None, **kwargs: object) -> str:
     """Register ``TabletopEnv(game, **kwargs)`` with Gymnasium so ``gymnasium.make(env_id)`` builds it.
 
     ``env_id`` defaults to ``tabletop/<short_name>-v0``; registering the same id again is a no-op.

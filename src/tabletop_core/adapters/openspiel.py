@@ -64,7 +64,7 @@ import typing
 import warnings
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import numpy as np
@@ -79,7 +79,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from tabletop_core.errors import IllegalActionError, OptionError, StateFormatError
 from tabletop_core.registry import available_games, load_game
 from tabletop_core.serialize import from_json, structure, to_json, unstructure
-from tabletop_core.spec import CHANCE, ChanceMode, Information, Utility
+from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = [
     "INSTALLED",
@@ -96,6 +99,8 @@ __all__ = [
     "tabletop_state",
     "with_tabletop_state",
 ]
+
+S = TypeVar("S")
 
 _PAYLOAD_FORMAT = "tabletop-rules/openspiel-state"
 _PAYLOAD_VERSION = 2  # the state payload inside OpenSpiel's serialization
@@ -124,7 +129,7 @@ _PRIVATE = {
 }
 
 
-def _game_type(name: str, spec: Any, parameters: Mapping[str, Any], *, public: bool) -> Any:
+def _game_type(name: str, spec: GameSpec, parameters: Mapping[str, Any], *, public: bool) -> Any:
     """The pyspiel ``GameType`` of a spec (see the module docstring)."""
     return pyspiel.GameType(
         short_name=name,
@@ -145,7 +150,7 @@ def _game_type(name: str, spec: Any, parameters: Mapping[str, Any], *, public: b
     )
 
 
-def _says_what_is_public(game: Any, state: Any) -> bool:
+def _says_what_is_public(game: Game[S, Any, Any], state: S) -> bool:
     """Whether ``game`` says what is public (its ``public_observation`` answers rather than raising)."""
     try:
         game.public_observation(state)
@@ -154,7 +159,7 @@ def _says_what_is_public(game: Any, state: Any) -> bool:
     return True
 
 
-def short_name_for(game: Any) -> str:
+def short_name_for(game: Game[Any, Any, Any]) -> str:
     """The pyspiel short name of a game: ``python_`` and the game's own short name.
 
     >>> from tabletop_core.testing.kuhn import GAME
@@ -176,7 +181,7 @@ class _Param:
     field_type: Any
     default: Any  # the GameParameter value (bool, int, float or str)
 
-    def to_option(self, value: Any) -> Any:
+    def to_option(self, value: object) -> Any:
         if self.kind == "plain":
             # A game string reads `pack=123` as an int and `x=2` for a float option as an int: restore the type.
             if self.field_type is str and isinstance(value, int | float) and not isinstance(value, bool):
@@ -198,7 +203,7 @@ class _Param:
 _ESCAPES = {",": "\\u002c", ";": "\\u003b", "(": "\\u0028", ")": "\\u0029", "=": "\\u003d"}
 
 
-def _param_text(data: Any) -> str:
+def _param_text(data: object) -> str:
     """JSON with ``;`` between items and no ``, ( ) =`` anywhere, so it survives OpenSpiel's game strings.
 
     >>> print(_param_text({"heroes": ["lord hawthorne", "a,b"], "n": None}))
@@ -218,14 +223,14 @@ def _param_text(data: Any) -> str:
     return json.dumps(data)
 
 
-def _param_data(text: Any) -> Any:
+def _param_data(text: object) -> Any:
     """Read :func:`_param_text` (plain JSON is read too)."""
     if not isinstance(text, str):
         raise ValueError(f"expected parameter text, got {text!r}")
     return json.loads(text.replace(";", ","))
 
 
-def _params_of(game: Any, defaults: Mapping[str, Any]) -> tuple[_Param, ...]:
+def _params_of(game: Game[Any, Any, Any], defaults: Mapping[str, Any]) -> tuple[_Param, ...]:
     options_type = game.options_type
     hints = typing.get_type_hints(options_type)
     out = []
@@ -264,7 +269,7 @@ def _chain(digest: str, item: str) -> str:
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_'-]*\Z")
 
 
-def compact_text(data: Any, *, nested: bool = False) -> str:
+def compact_text(data: object, *, nested: bool = False) -> str:
     """A short canonical text of unstructured data (what ``tabletop_core.serialize.unstructure`` gives).
 
     Mappings read ``key=value`` in key order, tagged classes ``tag(key=value ...)`` (the tag's last part), lists
@@ -295,14 +300,16 @@ def compact_text(data: Any, *, nested: bool = False) -> str:
     return json.dumps(str(data))
 
 
-def _canonical(value: Any) -> str:
+def _canonical(value: object) -> str:
     return json.dumps(unstructure(value), sort_keys=True, separators=(",", ":"))
 
 
 class _Context:
     """What every state of one loaded game shares: the tabletop game, its options and what it can say."""
 
-    def __init__(self, game: Any, options: Any, num_players: int, information_states: bool, public: bool) -> None:
+    def __init__(
+        self, game: Game[Any, Any, Any], options: object, num_players: int, information_states: bool, public: bool
+    ) -> None:
         self.game = game
         self.options = options
         self.num_players = num_players
@@ -337,7 +344,7 @@ class _Node:
     def __init__(
         self,
         ctx: _Context,
-        state: Any,
+        state: object,
         parent: _Node | None = None,
         *,
         actor: int = CHANCE,
@@ -350,7 +357,7 @@ class _Node:
         self._recall: dict[str, tuple[str, str | None]] = {}
         self._memo: dict[str, str] = {}
 
-    def child(self, state: Any, actor: int, action_id: int) -> _Node:
+    def child(self, state: object, actor: int, action_id: int) -> _Node:
         return _Node(self.ctx, state, self, actor=actor, action_id=action_id)
 
     def _memoized(self, key: str, make: Callable[[], str]) -> str:
@@ -528,13 +535,17 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
         # Pickled as its game string (what multiprocessing and Ray send); unpickling registers an installed game.
         return (_load_game_string, (str(self),))
 
-    def new_initial_state(self, *args: Any) -> OpenSpielState:
+    def new_initial_state(self, *args: object) -> OpenSpielState:
         """The first state (the first chance node of setup, for games with random setup)."""
         if args:
             raise ValueError(f"{self.tabletop_game.spec.short_name}: initial states from strings are not supported")
         return OpenSpielState(self, self._initial)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(
+        self,
+        iig_obs_type: Any = None,  # Any: pyspiel's IIGObservationType (pyspiel ships no type information)
+        params: object = None,
+    ) -> _Observer:
         """The observer OpenSpiel asks for: every ``IIGObservationType`` (see :class:`_Observer`).
 
         Observers with public information only, private information only or every player's private information need
@@ -562,7 +573,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
         """An upper bound on chance nodes in a history (our ``max_game_length`` counts both kinds of step)."""
         return 0 if self.tabletop_game.spec.chance_mode == ChanceMode.DETERMINISTIC else self.max_game_length()
 
-    def state_from_tabletop(self, state: Any) -> OpenSpielState:
+    def state_from_tabletop(self, state: object) -> OpenSpielState:
         """An OpenSpiel state holding ``state`` (a tabletop state of this game's options), with an empty history.
 
         OpenSpiel's ``history()`` of the result is empty: use it to start search from a position, not to record.
@@ -585,7 +596,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         super().__init__(game)
         self._node = node
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name == "_node" and isinstance(value, str):
             # OpenSpiel's C++ deserialization restores the __dict__ entry as the payload text.
             value = _Node.from_payload(self._node.ctx, value)
@@ -649,7 +660,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no t
         """Each player's return (0 before the end: our games pay only at the end)."""
         return [float(r) for r in self._node.ctx.game.returns(self._node.state)]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OpenSpielState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> OpenSpielState:
         """A state drawn by the game's ``determinize`` from ``player_id``'s information (what ISMCTS uses).
 
         ``probability_sampler()`` (OpenSpiel passes a uniform sampler) seeds the draw.
@@ -733,7 +744,7 @@ class _Observer:
 # ----- registration, loading and search helpers ----------------------------------------------------------------
 
 
-def register(game: Any, *, defaults: Mapping[str, Any] | None = None) -> str:
+def register(game: Game[Any, Any, Any], *, defaults: Mapping[str, Any] | None = None) -> str:
     """Register ``game`` with pyspiel as ``python_<short_name>`` (once; later calls return the same name).
 
     Every field of ``game.options_type`` becomes a game parameter (see the module docstring), so
@@ -772,7 +783,7 @@ def register(game: Any, *, defaults: Mapping[str, Any] | None = None) -> str:
     return name
 
 
-def load(game: Any, **options: Any) -> OpenSpielGame:
+def load(game: Game[Any, Any, Any], **options: object) -> OpenSpielGame:
     """Register ``game`` if needed and load it with ``options`` (given as option values, not parameter text).
 
     >>> from tabletop_core.testing.kuhn import GAME
@@ -798,14 +809,14 @@ def load(game: Any, **options: Any) -> OpenSpielGame:
     return loaded
 
 
-def tabletop_state(state: Any) -> Any:
+def tabletop_state(state: object) -> Any:
     """The tabletop state inside an OpenSpiel state made by this adapter."""
     if not isinstance(state, OpenSpielState):
         raise TypeError(f"not a tabletop-rules OpenSpiel state: {type(state).__name__}")
     return state.tabletop
 
 
-def with_tabletop_state(state: OpenSpielState, tabletop: Any) -> OpenSpielState:
+def with_tabletop_state(state: OpenSpielState, tabletop: object) -> OpenSpielState:
     """A clone of ``state`` (same OpenSpiel history) that holds ``tabletop`` instead, with fresh recall digests."""
     clone: OpenSpielState = state.clone()
     clone._node = _Node(state._node.ctx, tabletop)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -58,6 +58,9 @@ from tabletop_core.adapters._common import check_illegal_mode, decode_action, sh
 from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError
 from tabletop_core.spec import CHANCE, TERMINAL
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["TabletopAECEnv", "env", "parallel_env"]
 
@@ -84,7 +87,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any, Any],
         *,
         options: Mapping[str, Any] | None = None,
         agent_names: Sequence[str] | None = None,
@@ -168,7 +171,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         tensor = np.asarray(self.game.observation_tensor(state, player), dtype=np.float32)
         return {"observation": tensor.copy(), "action_mask": mask}
 
-    def step(self, action: Any) -> None:
+    def step(self, action: object) -> None:
         """Apply the selected agent's action (a decision id), then resolve the chance that follows."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -242,7 +245,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
-    def _decode(self, state: Any, action: Any) -> Any:
+    def _decode(self, state: object, action: object) -> Any:
         return decode_action(self.game, state, action)
 
     def _count_cycle(self) -> None:
@@ -252,7 +255,7 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
                 self.truncations[name] = True
             self.agent_selection = self.agents[0]
 
-    def _after_move(self, state: Any) -> None:
+    def _after_move(self, state: object) -> None:
         player = self.game.current_player(state)
         if player == TERMINAL:
             for name in self.agents:
@@ -267,12 +270,12 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         self.agent_selection = self.possible_agents[player]
 
 
-def env(game: Any, **kwargs: Any) -> TabletopAECEnv:
+def env(game: Game[Any, Any, Any], **kwargs: Any) -> TabletopAECEnv:  # Any: TabletopAECEnv's keywords
     """``TabletopAECEnv(game, **kwargs)``, named as PettingZoo's environment constructors are."""
     return TabletopAECEnv(game, **kwargs)
 
 
-def parallel_env(game: Any, **kwargs: Any) -> ParallelEnv:
+def parallel_env(game: Game[Any, Any, Any], **kwargs: Any) -> ParallelEnv:  # Any: TabletopAECEnv's keywords
     """The game as a ``ParallelEnv``: at each step only the agent to move acts (the others' actions are ignored).
 
     PettingZoo's ``turn_based_aec_to_parallel`` of ``TabletopAECEnv(game, **kwargs)``; its ``state()`` and

@@ -86,23 +86,29 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
-from tabletop_core.agent import choose_action
+from tabletop_core.agent import Agent, SearchAgent, choose_action
 from tabletop_core.chance import outcome_at
 from tabletop_core.errors import TabletopError
 from tabletop_core.outcomes import seat_outcomes
-from tabletop_core.spec import CHANCE, TERMINAL, Information
+from tabletop_core.spec import CHANCE, TERMINAL, GameSpec, Information
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["AgentRollout", "MCTSAgent", "RandomRollout", "RolloutPolicy"]
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 
 class RolloutPolicy(Protocol):
     """Chooses the actions of a rollout, for every player."""
 
-    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+    def __call__(self, game: Game[S, A, Any], state: S, player: int, legal: Sequence[A], rng: np.random.Generator) -> A:
         """One of ``legal``, the move of ``player`` in ``state``."""
         ...
 
@@ -110,7 +116,7 @@ class RolloutPolicy(Protocol):
 class RandomRollout:
     """Uniformly random rollout moves."""
 
-    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+    def __call__(self, game: Game[S, A, Any], state: S, player: int, legal: Sequence[A], rng: np.random.Generator) -> A:
         """A uniformly random legal action."""
         return legal[int(rng.integers(len(legal)))]
 
@@ -129,10 +135,10 @@ class AgentRollout:
             at the first rollout.
     """
 
-    def __init__(self, agents: Sequence[Any] | None = None) -> None:
-        self.agents: list[Any] | None = list(agents) if agents is not None else None
+    def __init__(self, agents: Sequence[Agent | SearchAgent] | None = None) -> None:
+        self.agents: list[Agent | SearchAgent] | None = list(agents) if agents is not None else None
 
-    def __call__(self, game: Any, state: Any, player: int, legal: Sequence[Any], rng: np.random.Generator) -> Any:
+    def __call__(self, game: Game[S, A, Any], state: S, player: int, legal: Sequence[A], rng: np.random.Generator) -> A:
         """The seat's agent's move."""
         if self.agents is None:
             self.agents = list(game.default_agents(state))
@@ -186,7 +192,7 @@ class _Draws:
         return len(outcomes) - 1
 
 
-def _win_values(spec: Any, returns: Sequence[float]) -> tuple[float, ...]:
+def _win_values(spec: GameSpec, returns: Sequence[float]) -> tuple[float, ...]:
     """Each seat's value under ``objective="win"``: 1.0 for a won game, 0.0 for a tie or a loss."""
     return tuple(1.0 if o == "win" else 0.0 for o in seat_outcomes(spec, returns))
 
@@ -376,7 +382,7 @@ class MCTSAgent:
         """Forget the kept subtree (before playing another game with this instance)."""
         self._kept = self._after = None
 
-    def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
+    def act_in(self, game: Game[S, A, Any], state: S, player: int, rng: np.random.Generator) -> A:
         """Search from ``state`` (a determinization when information is hidden) and return the most visited action."""
         legal = game.legal_actions(state)
         if len(legal) == 1:
@@ -428,7 +434,7 @@ class MCTSAgent:
                 second = v
         return first > second + left
 
-    def _reused(self, state: Any, ids: Sequence[int], hidden: bool) -> Tree | None:
+    def _reused(self, state: object, ids: Sequence[int], hidden: bool) -> Tree | None:
         """The kept subtree that ``state`` roots, if any (see the module)."""
         kept, self._kept = self._kept, None
         if not kept:
@@ -452,8 +458,8 @@ class MCTSAgent:
 
     def _iterate(
         self,
-        game: Any,
-        state: Any,
+        game: Game[S, A, Any],
+        state: S,
         tree: Tree,
         rng: np.random.Generator,
         norm: tuple[float, float],
@@ -631,7 +637,7 @@ class MCTSAgent:
         mean = (node.wins[action] / n - low) * scale
         return mean + self._exploration(node, scale) * math.sqrt(math.log(node.avail[action]) / n)
 
-    def _rollout(self, game: Any, state: Any, rng: np.random.Generator) -> Sequence[float]:
+    def _rollout(self, game: Game[S, A, Any], state: S, rng: np.random.Generator) -> Sequence[float]:
         state = self._playout(game, state, rng)
         if game.current_player(state) == TERMINAL:
             return tuple(game.returns(state))
@@ -639,7 +645,7 @@ class MCTSAgent:
             return tuple(self.evaluate(game, state))
         return tuple(game.returns(state))
 
-    def _playout(self, game: Any, state: Any, rng: np.random.Generator) -> Any:
+    def _playout(self, game: Game[S, A, Any], state: S, rng: np.random.Generator) -> S:
         """Up to ``rollout_limit`` actions of the rollout policy from ``state``, stopping at the end; the state
         reached."""
         current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply_unchecked

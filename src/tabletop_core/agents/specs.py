@@ -42,11 +42,14 @@ import json
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
 from tabletop_core.errors import OptionError, did_you_mean
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = [
     "AGENT_ENTRY_POINT_GROUP",
@@ -58,6 +61,8 @@ __all__ = [
     "resolve_seat",
     "seat_names",
 ]
+
+S = TypeVar("S")
 
 #: The names of the built-in agents a spec may use.
 BUILTIN_AGENTS = ("random", "first", "heuristic", "mcts", "ismcts")
@@ -90,7 +95,7 @@ def _published(name: str = "", target: str = "") -> EntryPoint | None:
     return None
 
 
-def declared_seats(agent: Any) -> frozenset[int] | None:
+def declared_seats(agent: object) -> frozenset[int] | None:
     """The seats an agent class or instance declares it can play (its ``seats`` attribute), or ``None`` for any.
 
     >>> class EmpireOnly:
@@ -106,7 +111,7 @@ def declared_seats(agent: Any) -> frozenset[int] | None:
     return frozenset(seats)
 
 
-def seat_names(game: Any, state: Any) -> tuple[str, ...]:
+def seat_names(game: Game[S, Any, Any], state: S) -> tuple[str, ...]:
     """The name of every seat: ``game.seat_name(state, player)`` where the game offers it, else ``player N``."""
     namer = getattr(game, "seat_name", None)
     n = game.num_players(state)
@@ -167,7 +172,7 @@ class AgentSpec:
         """The seats this agent can play (``None``: any)."""
         return declared_seats(self._class()) if self.kind in ("class", "installed") else None
 
-    def build(self, game: Any, state: Any, seat: int) -> Any:
+    def build(self, game: Game[S, Any, Any], state: S, seat: int) -> Any:
         """A fresh agent for ``seat`` of ``game`` (``state`` is the initial state, for ``heuristic``)."""
         from tabletop_core.agents import FirstAgent, ISMCTSAgent, MCTSAgent, RandomAgent
 

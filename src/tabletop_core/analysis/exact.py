@@ -13,29 +13,35 @@ trees fit in memory (Kuhn poker, single fights, endgames).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tabletop_core.errors import TabletopError
 from tabletop_core.spec import CHANCE, TERMINAL
 
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+
 __all__ = ["Policy", "expected_returns", "uniform_policy"]
 
+S = TypeVar("S")
+A = TypeVar("A")
+
 #: A policy maps a decision state and its legal actions to one probability per action.
-Policy = Callable[[Any, Sequence[Any]], Sequence[float]]
+Policy = Callable[[S, Sequence[A]], Sequence[float]]
 
 
-def uniform_policy(state: Any, legal: Sequence[Any]) -> Sequence[float]:
+def uniform_policy(state: object, legal: Sequence[object]) -> Sequence[float]:
     """Every legal action equally likely."""
     return [1.0 / len(legal)] * len(legal)
 
 
 def expected_returns(
-    game: Any,
-    state: Any,
-    policy: Policy | None = None,
+    game: Game[S, A, Any],
+    state: S,
+    policy: Policy[S, A] | None = None,
     *,
     max_states: int = 2_000_000,
-    value: Callable[[Any], Sequence[float]] | None = None,
+    value: Callable[[S], Sequence[float]] | None = None,
 ) -> tuple[float, ...]:
     """The exact expected returns of every player from ``state``.
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop_core.analysis.study import dumps, study_from_json, summarize
 from tabletop_core.files import atomic_write_text, atomic_writer
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["PLOTS", "markdown", "rewrite_report", "write_plots", "write_report"]
 
@@ -28,7 +31,7 @@ PLOTS = {
 }
 
 
-def _f(x: Any, digits: int = 3) -> str:
+def _f(x: float | None, digits: int = 3) -> str:
     if x is None:
         return "n/a"
     if isinstance(x, int):
@@ -36,14 +39,14 @@ def _f(x: Any, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
-def _p(x: Any) -> str:
+def _p(x: float | None) -> str:
     """A p-value to three places; one that would print as 0.000 is shown as below 0.001, since p is never 0."""
     if x is not None and 0 <= x < 0.0005:
         return "< 0.001"
     return _f(x)
 
 
-def _ci(values: Sequence[Any], digits: int = 3) -> str:
+def _ci(values: Sequence[float | None], digits: int = 3) -> str:
     low, high = values
     if low is None or high is None:
         return "n/a"
@@ -56,7 +59,9 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return [*out, ""]
 
 
-def _est(value: Any, interval: Sequence[Any], method: str | None, games: int, digits: int = 3) -> tuple[str, str]:
+def _est(
+    value: float | None, interval: Sequence[float | None], method: str | None, games: int, digits: int = 3
+) -> tuple[str, str]:
     """A figure and its interval as the report prints them: "too few games" instead of a number from fewer games
     than the statistics accept, "all the same" instead of an interval of no width."""
     if method == "too few games" or value is None:
@@ -372,7 +377,9 @@ def markdown(result: Mapping[str, Any], plots: Sequence[str] = (), reading: str 
     return "\n".join(lines)
 
 
-def _bar(ax: Any, labels: Sequence[str], values: Sequence[float | None], intervals: Sequence[Sequence[Any]]) -> None:
+def _bar(
+    ax: Axes, labels: Sequence[str], values: Sequence[float | None], intervals: Sequence[Sequence[float | None]]
+) -> None:
     vals = [float(v) if v is not None else 0.0 for v in values]
     low = [max(0.0, v - (i[0] if i[0] is not None else v)) for v, i in zip(vals, intervals, strict=True)]
     high = [max(0.0, (i[1] if i[1] is not None else v) - v) for v, i in zip(vals, intervals, strict=True)]
@@ -398,7 +405,7 @@ def write_plots(result: Mapping[str, Any], folder: str | Path) -> list[str]:
     written: list[str] = []
     game = result["short_name"]
 
-    def save(fig: Any, section: str) -> None:
+    def save(fig: Figure, section: str) -> None:
         save_png(fig, out / PLOTS[section], dpi=90)
         written.append(PLOTS[section])
 

@@ -25,12 +25,15 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tabletop_core.outcomes import competitive
 from tabletop_core.simulation.stats import MIN_GAMES, mean_estimate, wilson_interval
+
+if TYPE_CHECKING:
+    from tabletop_core.spec import GameSpec
 
 __all__ = [
     "MIN_DEALS",
@@ -113,7 +116,7 @@ def bootstrap_ratio(
     return out
 
 
-def seat_advantage(spec: Any, names: Sequence[str], traces: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def seat_advantage(spec: GameSpec, names: Sequence[str], traces: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per seat: win rate (Wilson), ties, mean return (:func:`mean_row`, inside the game's utility range), over
     the finished games."""
     done = [t for t in traces if t["returns"] is not None]
@@ -311,7 +314,7 @@ def luck_and_skill(
     return out
 
 
-def lead_changes(spec: Any, chances: Sequence[Sequence[float]]) -> tuple[int, float, float]:
+def lead_changes(spec: GameSpec, chances: Sequence[Sequence[float]]) -> tuple[int, float, float]:
     """Lead changes, total swing and largest swing of one game's win-chance series.
 
     The leader is the seat with the highest win chance in a competitive game (a tie leaves the lead where it
@@ -376,7 +379,7 @@ def corrected_swings(
     return float(sum(swings)), float(max(swings, default=0.0)), noise
 
 
-def drama(spec: Any, traces: Sequence[Mapping[str, Any]], rollouts: int = 8) -> dict[str, Any]:
+def drama(spec: GameSpec, traces: Sequence[Mapping[str, Any]], rollouts: int = 8) -> dict[str, Any]:
     """Mean lead changes, total swing and largest swing per game, over the games with win chances; with rollout
     estimates, also the swings with the estimated noise taken out (:func:`corrected_swings`) and a warning below
     :data:`MIN_ROLLOUTS` rollouts per estimate."""

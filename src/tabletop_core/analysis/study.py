@@ -28,7 +28,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import numpy as np
@@ -44,6 +44,10 @@ from tabletop_core.restrict import Restriction, load_restrictions
 from tabletop_core.simulation.stats import wilson_interval
 from tabletop_core.spec import Information
 
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+    from tabletop_core.spec import GameSpec
+
 __all__ = [
     "DEFAULT_BUDGETS",
     "SECTIONS",
@@ -55,6 +59,8 @@ __all__ = [
     "study_seed",
     "summarize",
 ]
+
+S = TypeVar("S")
 
 #: The report's sections, in order.
 SECTIONS = ("seats", "length", "branching", "ladder", "luck", "drama", "restricted")
@@ -140,7 +146,7 @@ class Study:
         ladder: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
         allow_import: bool = False,
-        **counts: Any,
+        **counts: Any,  # Any: other Study fields, each of its own type (attrs checks them)
     ) -> Study:
         """A study with the defaults filled in.
 
@@ -194,10 +200,10 @@ class Study:
         return data
 
 
-def _exact_seats(game: Any, state: Any) -> dict[str, Any] | None:
+def _exact_seats(game: Game[S, Any, Any], state: S) -> dict[str, Any] | None:
     """Exact per-seat mean returns and win chances (ties half) under uniform random play, for small games."""
 
-    def score(s: Any) -> tuple[float, ...]:
+    def score(s: S) -> tuple[float, ...]:
         return tuple(_SCORE[o] for o in seat_outcomes(game.spec, game.returns(s)))
 
     try:
@@ -254,7 +260,7 @@ class _Plan:
     items: list[Restriction]
 
 
-def _plan(study: Study, game: Any, names: Sequence[str], versus: bool) -> _Plan:
+def _plan(study: Study, game: Game[Any, Any, Any], names: Sequence[str], versus: bool) -> _Plan:
     options = dict(study.options)
     want = set(study.sections)
 
@@ -424,8 +430,8 @@ def _score_of(trace: Mapping[str, Any], seat: int | None) -> float:
 
 def _ladder(
     study: Study,
-    game: Any,
-    state: Any,
+    game: Game[S, Any, Any],
+    state: S,
     names: Sequence[str],
     conditions: Sequence[tuple[str, int | None, list[str]]],
     *,
@@ -566,7 +572,7 @@ def _luck(
 
 
 def _restricted(
-    spec: Any,
+    spec: GameSpec,
     items: Sequence[Restriction],
     traces: Sequence[Mapping[str, Any]],
     baseline: Sequence[Mapping[str, Any]],
@@ -635,7 +641,7 @@ def _restricted(
 def dumps(result: Mapping[str, Any]) -> str:
     """The analysis as a JSON document (NaN and infinities written as null)."""
 
-    def clean(x: Any) -> Any:
+    def clean(x: object) -> Any:
         if isinstance(x, float):
             return x if math.isfinite(x) else None
         if isinstance(x, dict):

@@ -26,7 +26,7 @@ chances seen by a spectator who knows the whole state, hidden cards included.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -38,14 +38,21 @@ from tabletop_core.records import playout
 from tabletop_core.restrict import RestrictedGame, Restriction
 from tabletop_core.spec import CHANCE, TERMINAL
 
+if TYPE_CHECKING:
+    from tabletop_core.agent import Agent, SearchAgent
+    from tabletop_core.game import Game
+
 __all__ = ["round_of", "trace_game", "win_chances"]
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 #: The most states the exact win chances may visit below a state before the estimate falls back to rollouts.
 EXACT_STATES = 1_000
 _SCORE = {"win": 1.0, "tie": 0.5, "loss": 0.0}
 
 
-def round_of(game: Any, state: Any) -> int | None:
+def round_of(game: Game[S, Any, Any], state: S) -> int | None:
     """The round ``state`` is in, where the game tells it (see the module)."""
     own = getattr(game, "round_of", None)
     if callable(own):
@@ -56,13 +63,13 @@ def round_of(game: Any, state: Any) -> int | None:
     return number if isinstance(number, int) else None
 
 
-def _score(game: Any, state: Any) -> tuple[float, ...]:
+def _score(game: Game[S, Any, Any], state: S) -> tuple[float, ...]:
     return tuple(_SCORE[o] for o in seat_outcomes(game.spec, game.returns(state)))
 
 
 def win_chances(
-    game: Any,
-    state: Any,
+    game: Game[S, Any, Any],
+    state: S,
     specs: Sequence[str],
     rng: np.random.Generator,
     *,
@@ -108,8 +115,8 @@ def win_chances(
 
 
 def trace_game(
-    game: Any,
-    agents: Sequence[Any],
+    game: Game[S, A, Any],
+    agents: Sequence[Agent | SearchAgent],
     *,
     chance_seed: int,
     agent_seed: int,
@@ -143,11 +150,12 @@ def trace_game(
         each seat's win chance, "method": the estimates' methods, "point_methods": each point's}``, the last
         point being the final state.
     """
+    # A RestrictedGame is a Game by delegation, not by subclassing: Any lets playout and the agents take it.
     played: Any = RestrictedGame(game, restriction) if restriction is not None and restriction.forbid else game
     state = game.initial_state(game.make_options(**dict(options or {})))
     branching: list[int] = []
     rounds: list[int] = []
-    decision_states: list[Any] = []
+    decision_states: list[S] = []
     restricted = chance_events = actions = 0
     final = state
     for step in playout(

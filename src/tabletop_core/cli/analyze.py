@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, parse_options
 from tabletop_core.errors import OptionError
+
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
 #: The largest ``--reading`` file read (a page of Markdown).
 MAX_READING_BYTES = 1 << 20
@@ -25,7 +28,7 @@ def _budgets(text: str) -> tuple[int, ...]:
     return values
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     from tabletop_core.analysis.study import DEFAULT_BUDGETS, SECTIONS
 

@@ -6,10 +6,13 @@ import argparse
 import json
 import math
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.cli.common import add_where_arguments, check_output, confidence, positive, targets_for
 from tabletop_core.errors import OptionError
+
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
 __all__ = ["add_parser", "run"]
 
@@ -17,7 +20,7 @@ __all__ = ["add_parser", "run"]
 NOT_CERTIFIED = 1
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     p = sub.add_parser("certify", help="decide each balance target on held-out deals (pass, fail or undecided)")
     p.add_argument("game", help="an installed game (tabletop list)")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.cli.common import non_negative, parse_options, positive, terminal_progress
 from tabletop_core.registry import available_games, load_game
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
-def add_parser(sub: Any) -> None:
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     check = sub.add_parser("check", help="run the conformance suite on a game")
     check.add_argument("game", help=f"the game to check ({', '.join(available_games())}, or module:ATTR)")

@@ -15,7 +15,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias, TypeVar
 
 import numpy as np
 from rich.console import Console
@@ -29,6 +29,15 @@ from tabletop_core.errors import OptionError, TabletopError
 from tabletop_core.files import atomic_write_text, free_name
 from tabletop_core.records import Record, options_json, playout
 from tabletop_core.spec import CHANCE
+
+if TYPE_CHECKING:
+    from tabletop_core.cli import _Parser
+    from tabletop_core.game import Game
+
+    #: The subparsers action each command's ``add_parser`` adds its parser to (the ``tabletop`` parser's own class).
+    Subparsers: TypeAlias = argparse._SubParsersAction[_Parser]
+
+S = TypeVar("S")
 
 __all__ = [
     "ALLOW_IMPORT_HELP",
@@ -60,7 +69,9 @@ ALLOW_IMPORT_HELP = (
 )
 
 
-def make_agent(spec: str, game: Any, state: Any, seat: int, *, allow_import: bool = False) -> Agent | SearchAgent:
+def make_agent(
+    spec: str, game: Game[S, Any, Any], state: S, seat: int, *, allow_import: bool = False
+) -> Agent | SearchAgent:
     """The bot an agent spec names, for ``seat``: ``random``, ``first``, ``heuristic`` (the game's own bot),
     ``mcts:iterations=400``, ``ismcts:seconds=1``, an agent published in the ``tabletop.agents`` entry-point group,
     or (with ``allow_import``, for a spec typed on the command line only) a ``module:Class`` (see
@@ -77,7 +88,7 @@ def make_agent(spec: str, game: Any, state: Any, seat: int, *, allow_import: boo
     return agent
 
 
-def seat_index(game: Any, state: Any, text: str) -> int:
+def seat_index(game: Game[S, Any, Any], state: S, text: str) -> int:
     """The seat ``text`` names: its number, or its role ("Rebellion", "empire", a hero's name; a unique prefix).
 
     Raises:
@@ -192,7 +203,7 @@ def confidence(text: str) -> float:
     return value
 
 
-def add_where_arguments(parser: Any, what: str = "the games") -> None:
+def add_where_arguments(parser: argparse.ArgumentParser, what: str = "the games") -> None:
     """``--workers``, ``--backend`` and ``--address``: where a command that plays many games plays ``what``."""
     parser.add_argument("--workers", type=positive, default=1, help=f"worker processes for {what} (default 1)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local", help=f"where {what} run")
@@ -299,7 +310,7 @@ class Legend:
         console.print(key, soft_wrap=False)
 
 
-def print_table(console: Console, game: Any, state: Any, player: int | None, title: str = "") -> None:
+def print_table(console: Console, game: Game[S, Any, Any], state: S, player: int | None, title: str = "") -> None:
     """The game's table as ``player`` sees it (the whole truth for ``None``), in a panel."""
     heading = title or game.describe_step(state)
     panel = Panel(Text(game.render(state, player)), title=Text(heading, style="bold"), title_align="left")
@@ -316,7 +327,7 @@ def print_lines(console: Console, lines: Sequence[str], number: int | None = Non
             console.print(Text(f"{'':>6}-> {line}", style="dim"))
 
 
-def seat_lines(game: Any, state: Any, agents: Sequence[object]) -> list[str]:
+def seat_lines(game: Game[S, Any, Any], state: S, agents: Sequence[object]) -> list[str]:
     """Who sits where: each seat's role and the bot or person in it."""
     out = []
     for p, agent in enumerate(agents):
@@ -326,14 +337,14 @@ def seat_lines(game: Any, state: Any, agents: Sequence[object]) -> list[str]:
 
 
 def run_game(
-    game: Any,
+    game: Game[S, Any, Any],
     agents: Sequence[Agent | SearchAgent] | None,
     seed: int,
     options: dict[str, Any],
     out: TextIO,
     *,
     verbose: bool = True,
-) -> tuple[Any, Record]:
+) -> tuple[S, Record]:
     """Play one game between bots and print it as the whole truth: who sits where, the table and a key to its
     symbols at the start and at each new chapter (:meth:`Game.headline`), every transition through
     :meth:`Game.describe`, then the final table, why the game ended and the returns.
@@ -344,7 +355,7 @@ def run_game(
     console = make_console(out)
     opts = game.make_options(**options)
     state = game.initial_state(opts)
-    seats: list[Any] = list(agents) if agents is not None else game.default_agents(state)
+    seats: list[Agent | SearchAgent] = list(agents) if agents is not None else game.default_agents(state)
     ids: list[int] = []
     legend = Legend()
     console.rule(Text(f"{game.spec.long_name} (seed {seed})", style="bold"))

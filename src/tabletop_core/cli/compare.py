@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop_core.cli.common import (
     add_where_arguments,
@@ -18,6 +18,11 @@ from tabletop_core.cli.common import (
 )
 from tabletop_core.errors import OptionError
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
+    from tabletop_core.design.compare import Comparison, Variant
+    from tabletop_core.game import Game
+
 __all__ = ["add_parser", "print_comparison", "run", "variants_of"]
 
 EXAMPLE = """examples:
@@ -26,7 +31,7 @@ EXAMPLE = """examples:
   tabletop compare unrest --agents heuristic --agents ismcts:iterations=50 --games 100"""
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     p = sub.add_parser(
         "compare",
@@ -78,7 +83,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _agents_variant(text: str, game: Any) -> Any:
+def _agents_variant(text: str, game: Game[Any, Any, Any]) -> Variant:
     from tabletop_core.agents.specs import resolve_seat, seat_names
     from tabletop_core.design.compare import Variant
 
@@ -99,11 +104,11 @@ def _agents_variant(text: str, game: Any) -> Any:
     return Variant(text, agents=agents)
 
 
-def variants_of(args: argparse.Namespace, game: Any) -> list[Any]:
+def variants_of(args: argparse.Namespace, game: Game[Any, Any, Any]) -> list[Variant]:
     """The variants the options name (the unchanged game first when only one is named)."""
     from tabletop_core.design.compare import Variant
 
-    out: list[Any] = []
+    out: list[Variant] = []
     for pack in args.pack:
         if pack == "default":
             out.append(Variant("default"))
@@ -127,7 +132,7 @@ def _num(x: float | None, digits: int = 3) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}g}"
 
 
-def print_comparison(result: Any, out: TextIO) -> None:
+def print_comparison(result: Comparison, out: TextIO) -> None:
     """The comparison's tables, one per variant after the first."""
     from rich.table import Table
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["agent_names", "attach", "complete_agents", "complete_games", "complete_options", "option_values"]
 
@@ -19,7 +22,7 @@ OPTION_ARGS = ("option", "sets")
 AGENT_ARGS = ("vs", "agent", "agents", "ladder")
 
 
-def complete_games(prefix: str, **_: Any) -> list[str]:
+def complete_games(prefix: str, **_: object) -> list[str]:
     """The installed games whose name starts with ``prefix``."""
     from tabletop_core.registry import available_games
 
@@ -33,13 +36,13 @@ def agent_names() -> tuple[str, ...]:
     return (*BUILTIN_AGENTS, *(name for name in installed_agents() if name not in BUILTIN_AGENTS))
 
 
-def complete_agents(prefix: str, **_: Any) -> list[str]:
+def complete_agents(prefix: str, **_: object) -> list[str]:
     """Agent names (and, for mcts and ismcts, their usual parameters) starting with ``prefix``."""
     names = [*agent_names(), "mcts:iterations=", "mcts:seconds=", "ismcts:iterations=", "ismcts:seconds="]
     return [name for name in names if name.startswith(prefix)]
 
 
-def option_values(game: Any) -> dict[str, tuple[str, ...]]:
+def option_values(game: Game[Any, Any, Any]) -> dict[str, tuple[str, ...]]:
     """Per option of ``game``, the values completion offers (its allowed values, or none to offer)."""
     import attrs
 
@@ -51,7 +54,7 @@ def option_values(game: Any) -> dict[str, tuple[str, ...]]:
     return {name: tuple(as_typed(v) for v in allowed.get(name, ())) for name in names}
 
 
-def complete_options(prefix: str, parsed_args: argparse.Namespace | None = None, **_: Any) -> list[str]:
+def complete_options(prefix: str, parsed_args: argparse.Namespace | None = None, **_: object) -> list[str]:
     """``KEY=`` for the options of the game already typed, and ``KEY=VALUE`` for the allowed values of ``KEY``."""
     from tabletop_core.registry import load_game
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.cli.common import non_negative, run_game
 from tabletop_core.registry import available_games, load_game
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
-def add_parser(sub: Any) -> None:
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     demo = sub.add_parser("demo", help="bots play a seeded game of every title, printed", description=__doc__)
     demo.add_argument("--seed", type=non_negative, default=2026, help="the seed of every game (default 2026)")

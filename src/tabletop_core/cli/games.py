@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.registry import available_games, load_game
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
-def add_parser(sub: Any) -> None:
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     sub.add_parser("list", help="list the installed games", description=__doc__).set_defaults(func=run)
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
 __all__ = ["COMMAND_HELP", "apply"]
 
@@ -136,7 +139,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent)
 
 
-def apply(sub: Any) -> None:
+def apply(sub: Subparsers) -> None:
     """Give every command of the subparsers action ``sub`` its description and examples."""
     for name, parser in sub.choices.items():
         description, examples = COMMAND_HELP[name]

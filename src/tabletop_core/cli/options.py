@@ -6,7 +6,7 @@ import argparse
 import json
 import re
 import shlex
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
 from rich.table import Table
@@ -15,28 +15,32 @@ from tabletop_core.cli.common import make_console
 from tabletop_core.game import _in_choices
 from tabletop_core.registry import available_games, load_game
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
+    from tabletop_core.game import Game
+
 __all__ = ["allowed_values", "as_typed", "choices", "describe_options", "example_value", "explained", "listed"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     opt = sub.add_parser("options", help="list a game's options")
     opt.add_argument("game", help=f"the game ({', '.join(available_games())}, or module:ATTR)")
     opt.set_defaults(func=run)
 
 
-def allowed_values(validator: Any) -> tuple[Any, ...] | None:
+def allowed_values(validator: object) -> tuple[Any, ...] | None:
     """The values an ``attrs.validators.in_`` validator allows (looking inside ``and_`` and lists), else None."""
     return _in_choices(validator)
 
 
-def choices(game: Any) -> dict[str, tuple[Any, ...]]:
+def choices(game: Game[Any, Any, Any]) -> dict[str, tuple[Any, ...]]:
     """The values each option of ``game`` allows (:meth:`~tabletop_core.game.Game.option_choices`)."""
     found = getattr(game, "option_choices", None)
     return dict(found()) if callable(found) else {}
 
 
-def explained(game: Any) -> dict[str, tuple[str, Any]]:
+def explained(game: Game[Any, Any, Any]) -> dict[str, tuple[str, Any]]:
     """The options ``game`` explains itself, for those whose values are no short list of choices (a range of
     numbers, lists of lists of names): per option, how its values are written and an example value. A game gives
     them with :meth:`~tabletop_core.game.Game.option_help` (an object that only follows the game protocol, without
@@ -45,7 +49,7 @@ def explained(game: Any) -> dict[str, tuple[str, Any]]:
     return dict(found()) if callable(found) else {}
 
 
-def as_typed(value: Any) -> str:
+def as_typed(value: object) -> str:
     """A value as it is typed after ``--option KEY=``: words bare, lists comma-separated, the rest as JSON.
 
     >>> as_typed("hard"), as_typed(("Elian", "Corbin")), as_typed(False), as_typed(None), as_typed(""), as_typed(())
@@ -100,7 +104,7 @@ def listed(allowed: tuple[Any, ...]) -> str:
     return ", ".join(map(as_typed, allowed))
 
 
-def example_value(default: Any, allowed: tuple[Any, ...]) -> Any:
+def example_value(default: object, allowed: tuple[Any, ...]) -> Any:
     """A value to show as an example: for a list of names, the default's first name and another allowed one (so
     the example shows the comma form); otherwise the first allowed value other than the default, else the default.
 
@@ -117,7 +121,7 @@ def example_value(default: Any, allowed: tuple[Any, ...]) -> Any:
     return others[0] if others else default
 
 
-def describe_options(game: Any) -> list[tuple[str, str, str, str, str, str]]:
+def describe_options(game: Game[Any, Any, Any]) -> list[tuple[str, str, str, str, str, str]]:
     """Each option of ``game``: name, type, default, allowed values, an example ``KEY=VALUE`` and meaning; values as
     they are typed on the command line. The allowed values are the option's choices
     (:meth:`~tabletop_core.game.Game.option_choices`), or how the game says its values are written (``option_help``,

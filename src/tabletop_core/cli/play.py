@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from tabletop_core.cli.common import (
     ALLOW_IMPORT_HELP,
@@ -25,8 +25,14 @@ from tabletop_core.files import free_name
 from tabletop_core.records import Record, options_json
 from tabletop_core.registry import available_games, load_game
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
+    from tabletop_core.game import Game
 
-def add_parser(sub: Any) -> None:
+S = TypeVar("S")
+
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     play = sub.add_parser("play", help="play a game: you in one seat, bots in the others")
     play.add_argument("game", help=f"the game to play ({', '.join(available_games())}, or module:ATTR)")
@@ -69,7 +75,9 @@ def add_parser(sub: Any) -> None:
     play.set_defaults(func=run)
 
 
-def seat_specs(game: Any, state: Any, seat: int | None, vs: list[str], *, allow_import: bool = False) -> list[str]:
+def seat_specs(
+    game: Game[S, Any, Any], state: S, seat: int | None, vs: list[str], *, allow_import: bool = False
+) -> list[str]:
     """One spec per seat: ``human`` for ``seat``, the ``--vs`` specs (or ``heuristic``) for the others."""
     n = game.num_players(state)
     others = [p for p in range(n) if p != seat]
@@ -86,7 +94,7 @@ def seat_specs(game: Any, state: Any, seat: int | None, vs: list[str], *, allow_
     return specs
 
 
-def _seat(game: Any, state: Any, args: argparse.Namespace, out: TextIO) -> int | None:
+def _seat(game: Game[S, Any, Any], state: S, args: argparse.Namespace, out: TextIO) -> int | None:
     """The person's seat: ``--seat``, else seat 0 when there is a terminal to play from; ``None`` for bots only.
 
     Without ``--seat``, standard input that is not a terminal (a pipe, a file, no input at all) means nobody is

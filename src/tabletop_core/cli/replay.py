@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from rich.console import Console
 from rich.panel import Panel
@@ -33,8 +33,14 @@ from tabletop_core.records import replay
 from tabletop_core.registry import installed_game, load_game
 from tabletop_core.spec import Information
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
+    from tabletop_core.game import Game
 
-def add_parser(sub: Any) -> None:
+S = TypeVar("S")
+
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     rep = sub.add_parser("replay", help="list, show or step through a recorded or saved game", description=__doc__)
     rep.add_argument("file", help="a record (tabletop play --record) or a saved game (save, Ctrl-C)")
@@ -64,7 +70,13 @@ class Replay:
     """A finished or saved game, move by move, as one seat, a spectator (``public``) or everyone saw it."""
 
     def __init__(
-        self, game: Any, states: tuple[Any, ...], ids: tuple[int, ...], seat: int | None, *, public: bool = False
+        self,
+        game: Game[Any, Any, Any],
+        states: tuple[object, ...],
+        ids: tuple[int, ...],
+        seat: int | None,
+        *,
+        public: bool = False,
     ) -> None:
         self.game, self.states, self.ids, self.seat, self.public = game, states, ids, seat, public
         self.actions = [game.action_from_id(states[i], a) for i, a in enumerate(ids)]
@@ -104,7 +116,7 @@ class Replay:
         return self.spectator if self.public else self.seat
 
 
-def _public_seat(game: Any, states: tuple[Any, ...]) -> int | None:
+def _public_seat(game: Game[S, Any, Any], states: tuple[S, ...]) -> int | None:
     """A seat whose view of every state is exactly the public information (its own seat number aside), or
     ``None``.
 
@@ -120,7 +132,7 @@ def _public_seat(game: Any, states: tuple[Any, ...]) -> int | None:
     return None
 
 
-def public_table(game: Any, state: Any, seat: int | None) -> str:
+def public_table(game: Game[S, Any, Any], state: S, seat: int | None) -> str:
     """The table as a spectator sees it, as text: the table of ``seat``, a seat that knows only the public facts
     (see :func:`_public_seat`), else the public observation itself (as the replay page shows it when it cannot
     draw it).
@@ -196,12 +208,12 @@ def run(args: argparse.Namespace, out: TextIO, read_line: Callable[[str], str] =
 
 
 def _write_html(  # noqa: PLR0917 (a private step of run, given run's locals)
-    game: Any,
-    states: tuple[Any, ...],
+    game: Game[S, Any, Any],
+    states: tuple[S, ...],
     session: Session,
     seat: int | None,
     args: argparse.Namespace,
-    target: Any,
+    target: Path,
     console: Console,
 ) -> int:
     """The replay page: the chosen seat first; every seat, a spectator's view and the whole truth with
@@ -226,7 +238,7 @@ def _write_html(  # noqa: PLR0917 (a private step of run, given run's locals)
     return 0
 
 
-def _viewer(game: Any, first: Any, session: Session, args: argparse.Namespace) -> int | None:
+def _viewer(game: Game[S, Any, Any], first: S, session: Session, args: argparse.Namespace) -> int | None:
     """The seat to show: ``--seat``, else the file's own seat; ``None`` with ``--reveal``, for a game without
     hidden information, or for a record of bots only (no seat saved it)."""
     if args.seat is not None:

@@ -12,13 +12,16 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop_core.errors import OptionError
 from tabletop_core.files import atomic_write_text
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
-def add_parser(sub: Any) -> None:
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     report = sub.add_parser("report", help="print the tables of a simulation's results and write its plots")
     report.add_argument("dir", help="a results directory written by tabletop simulate")
@@ -43,7 +46,9 @@ def console(out: TextIO) -> Any:
     return Console(file=out, width=None if tty else 140, force_terminal=tty or None, no_color=not tty)
 
 
-def interval_text(value: Any, interval: Sequence[Any], method: str, fmt: str = ".3g", scale: float = 1.0) -> str:
+def interval_text(
+    value: float | None, interval: Sequence[float | None], method: str, fmt: str = ".3g", scale: float = 1.0
+) -> str:
     """A figure and its interval as the tables print it: "too few games" or "all the same" instead of a number
     or a zero-width interval."""
     if value is None:

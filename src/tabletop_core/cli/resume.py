@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.cli.common import HUMAN, check_output, make_console
 from tabletop_core.cli.session import Session, read_text
@@ -12,8 +12,11 @@ from tabletop_core.cli.table import HumanTable
 from tabletop_core.errors import OptionError, StateFormatError
 from tabletop_core.registry import installed_game
 
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
-def add_parser(sub: Any) -> None:
+
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     resume = sub.add_parser("resume", help="go on with a saved game", description=__doc__)
     resume.add_argument("file", help="the saved game (written by save, quit or Ctrl-C in tabletop play)")

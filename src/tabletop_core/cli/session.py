@@ -106,7 +106,7 @@ class Session:
         return cls(game, _record(doc.get("record"), source), tuple(seats))
 
 
-def _record(doc: Any, source: str) -> Record:
+def _record(doc: object, source: str) -> Record:
     try:
         return Record.from_json(json.dumps(doc))
     except (StateFormatError, TypeError, ValueError) as exc:

@@ -7,10 +7,18 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tabletop_core.cli.common import ALLOW_IMPORT_HELP, non_negative, parse_options, positive
 from tabletop_core.errors import OptionError, TabletopError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.progress import Task
+
+    from tabletop_core.cli.common import Subparsers
+    from tabletop_core.simulation.plan import Simulation
 
 #: The share of a run's work done before an ETA is shown: the first games finish in a burst once the workers
 #: have started (or slowly, the costly ones first), and a rate read from them says little.
@@ -24,7 +32,7 @@ HELP_AGENT = (
 )
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     sim = sub.add_parser("simulate", help="play many seeded games (process pool or Ray) and save the results")
     sim.add_argument("game", help="an installed game, or module:ATTR")
@@ -89,7 +97,7 @@ class _Plain:
     differ in cost reports ``done`` in units of work (see :func:`tabletop_core.analysis.tasks.run_tasks`).
     """
 
-    def __init__(self, out: TextIO, clock: Any = time.perf_counter) -> None:
+    def __init__(self, out: TextIO, clock: Callable[[], float] = time.perf_counter) -> None:
         self.out = out
         self.clock = clock
         self.start = clock()
@@ -130,14 +138,14 @@ def _rich_progress(out: TextIO) -> Any:
     from tabletop_core.cli.report import console
 
     class Rate(ProgressColumn):
-        def render(self, task: Any) -> Text:
+        def render(self, task: Task) -> Text:
             speed = task.speed
             return Text(f"{speed:.2f} games/s" if speed else "- games/s")
 
     class Eta(TimeRemainingColumn):
         """rich's estimate (over its speed window), shown once ``ETA_AFTER`` of the run's work is done."""
 
-        def render(self, task: Any) -> Text:
+        def render(self, task: Task) -> Text:
             begun = task.fields.get("begun", 0)
             left = (task.total or 0) - begun
             if task.finished or task.completed - begun >= ETA_AFTER * left:
@@ -181,7 +189,7 @@ def _pack_options(game_name: str, options: dict[str, Any], path: Path) -> dict[s
     return named
 
 
-def games_kept(sim: Any, out: str) -> int:
+def games_kept(sim: Simulation, out: str) -> int:
     """How many of the plan's games the folder ``out`` already holds (0 for a new folder or another plan)."""
     from tabletop_core.simulation import load_results
     from tabletop_core.simulation.runner import PLAN_FILE, read_plan
@@ -197,7 +205,7 @@ def games_kept(sim: Any, out: str) -> int:
         return 0
 
 
-def default_out(sim: Any) -> str:
+def default_out(sim: Simulation) -> str:
     """The results folder when ``--out`` is not given: ``tabletop-results-GAME-SEED``, or the first numbered
     one that is free or holds this same plan (so that running the same command again resumes it)."""
     from tabletop_core.simulation.runner import PLAN_FILE, read_plan

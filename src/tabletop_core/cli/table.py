@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 from rich.columns import Columns
 from rich.console import Console
@@ -31,7 +31,16 @@ from tabletop_core.files import atomic_write_text
 from tabletop_core.records import Record, options_from_json, options_json, playout
 from tabletop_core.spec import TERMINAL
 
+if TYPE_CHECKING:
+    import numpy as np
+    from rich.status import Status
+
+    from tabletop_core.game import Game
+
 __all__ = ["COMMANDS", "HumanTable"]
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 #: The table's commands and what each does (``help`` prints them).
 COMMANDS: dict[str, str] = {
@@ -88,11 +97,11 @@ def _saving_on_signals() -> Iterator[None]:
 class _PersonSeat:
     """The person's seat in the agents handed to the playout loop, which stops before it is ever asked."""
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
+    def act(self, view: object, legal_actions: Sequence[object], rng: np.random.Generator) -> NoReturn:
         raise TabletopError("the table asked the playout loop for the person's own move")
 
 
-class HumanTable:
+class HumanTable(Generic[S, A]):
     """One game with a person in one seat.
 
     Args:
@@ -114,7 +123,7 @@ class HumanTable:
 
     def __init__(
         self,
-        game: Any,
+        game: Game[S, A, Any],
         name: str,
         record: Record,
         seats: Sequence[str],
@@ -146,7 +155,7 @@ class HumanTable:
             _PersonSeat() if s == HUMAN else make_agent(s, game, first, p, allow_import=allow_import)
             for p, s in enumerate(self.seats)
         ]
-        self.states: list[Any] = [first]
+        self.states: list[S] = [first]
         self.ids: list[int] = []
         for i, action_id in enumerate(record.actions):
             try:
@@ -221,14 +230,15 @@ class HumanTable:
                 self.console.print(Text(f"only one move, played for you: {only}", style="italic"))
                 action = legal[0]
             else:
-                action = self._ask(state, legal)
-                if action is None:
+                asked = self._ask(state, legal)
+                if asked is None:
                     continue
+                action = asked
             self._advance(action, check=True)
         self._finish()
         return 0
 
-    def _until_the_seat(self, state: Any, limit: int) -> None:
+    def _until_the_seat(self, state: S, limit: int) -> None:
         """Chance and the bots play, through the core's playout loop, until the seat is to act (or the end).
 
         Each stretch draws from :func:`step_rng` of the step it starts at (always the seat's own decision, or the
@@ -244,14 +254,14 @@ class HumanTable:
                 if status is not None:
                     status.update(self._thinking_line(step.after))
 
-    def _thinking_line(self, state: Any) -> str:
+    def _thinking_line(self, state: S) -> str:
         player = self.game.current_player(state)
         if player < 0:  # chance or the end
             return "..."
         return f"{self.game.seat_name(state, player)} is thinking..."
 
     @contextlib.contextmanager
-    def _thinking(self, state: Any) -> Iterator[Any]:
+    def _thinking(self, state: S) -> Iterator[Status | None]:
         """A spinner naming the bot to move, on a terminal only: a search bot may think for seconds."""
         if not self.console.is_terminal:
             yield None
@@ -259,7 +269,7 @@ class HumanTable:
         with self.console.status(self._thinking_line(state)) as status:
             yield status
 
-    def _advance(self, action: Any, *, check: bool = False) -> None:
+    def _advance(self, action: A, *, check: bool = False) -> None:
         state = self.states[-1]
         after = self.game.step(state, action) if check else self.game.apply_unchecked(state, action)
         self.ids.append(self.game.action_id(action))
@@ -299,13 +309,13 @@ class HumanTable:
             print_lines(self.console, (f"{lines[0]} ({count} times)", *lines[1:]) if count > 1 else lines)
         self.shown = len(self.ids)
 
-    def _show_table(self, state: Any, legal: Sequence[Any]) -> None:
+    def _show_table(self, state: S, legal: Sequence[A]) -> None:
         where = self.game.headline(state) or self.game.describe_step(state)
         print_table(self.console, self.game, state, self.human, f"{self.seat}: {where}")
         self.legend.show(self.console, self.game.legend(state, self.human))
         self._show_moves(state, legal)
 
-    def _show_moves(self, state: Any, legal: Sequence[Any]) -> None:
+    def _show_moves(self, state: S, legal: Sequence[A]) -> None:
         moves = [self.game.action_to_str(state, a) for a in legal]
         items = [Text.assemble((f"{i:>2} ", "bold cyan"), m) for i, m in enumerate(moves, 1)]
         self.console.print(Text("your moves (a number, the move, or its start; ? for help):", style="bold"))
@@ -313,7 +323,7 @@ class HumanTable:
 
     # ----- reading the person's line -----------------------------------------------------------------------------
 
-    def _ask(self, state: Any, legal: Sequence[Any]) -> Any:
+    def _ask(self, state: S, legal: Sequence[A]) -> A | None:
         game = self.game
         self._show_table(state, legal)
         moves = [game.action_to_str(state, a) for a in legal]
@@ -359,7 +369,7 @@ class HumanTable:
                 except TabletopError:
                     self.console.print(Text(found.error, style="red"))
 
-    def _show_rules(self, state: Any) -> None:
+    def _show_rules(self, state: S) -> None:
         self.console.print(Text("the rule now: ", style="bold") + Text(self.game.step_rules(state)))
         texts = self.game.card_texts(state, self.human)
         if texts:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from tabletop_core.cli.common import add_where_arguments, check_output, positive, targets_for
+
+if TYPE_CHECKING:
+    from tabletop_core.cli.common import Subparsers
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     """Register the command."""
     p = sub.add_parser("tune", help="tune a content pack's free numbers toward balance targets")
     p.add_argument("game", help="an installed game whose content is TOML (tabletop list)")

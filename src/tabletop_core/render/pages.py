@@ -13,9 +13,12 @@ text), so a description or a seat name cannot become markup.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tabletop_core.render.svg import esc
+
+if TYPE_CHECKING:
+    from tabletop_core.render.replays import ReplayData
 
 __all__ = ["html_page", "json_block", "replay_page"]
 
@@ -48,7 +51,7 @@ kbd{border:1px solid #999;border-radius:3px;padding:0 .3em;background:#fff}
 """
 
 
-def json_block(element_id: str, data: Any) -> str:
+def json_block(element_id: str, data: object) -> str:
     """``data`` as a ``<script type="application/json">`` block that no string inside can close or break."""
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -138,7 +141,7 @@ _REPLAY_JS = r"""
 """
 
 
-def replay_page(data: Any) -> str:
+def replay_page(data: ReplayData) -> str:
     """The replay page of ``data`` (a :class:`~tabletop_core.render.replays.ReplayData`)."""
     options = "".join(
         f'<option value="{k}"{" selected" if k == data.default_view else ""}>{esc(v.name)}</option>'

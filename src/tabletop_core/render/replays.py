@@ -10,13 +10,63 @@ A game whose views do not draw themselves shows its text rendering instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
 from tabletop_core.render.svg import esc
 
-__all__ = ["PUBLIC", "TRUTH", "ReplayData", "SeatView", "build_replay", "picture_of"]
+if TYPE_CHECKING:
+    from tabletop_core.spec import GameSpec
+
+__all__ = ["PUBLIC", "TRUTH", "ReplayData", "Replayable", "SeatView", "build_replay", "picture_of"]
+
+S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
+A = TypeVar("A")
+
+
+class Replayable(Protocol[S_contra, A]):
+    """What a replay reads of a game over states ``S_contra`` and actions ``A``: part of the game protocol, named
+    here because rendering sits below it (every :class:`~tabletop_core.game.Game` is one)."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's declared facts."""
+        ...
+
+    def render(self, state: S_contra, player: int | None = None) -> str:
+        """A text picture of the table."""
+        ...
+
+    def observe(self, state: S_contra, player: int) -> object:
+        """What ``player`` may know."""
+        ...
+
+    def public_observation(self, state: S_contra) -> object:
+        """What every seat knows."""
+        ...
+
+    def action_from_id(self, state: S_contra, action_id: int) -> A:
+        """The action an id stands for."""
+        ...
+
+    def seat_name(self, state: S_contra, player: int) -> str:
+        """A seat's name."""
+        ...
+
+    def describe(self, before: S_contra, action: A, after: S_contra, player: int | None = None) -> tuple[str, ...]:
+        """What ``player`` learns from a transition."""
+        ...
+
+    def describe_public(self, before: S_contra, action: A, after: S_contra) -> tuple[str, ...]:
+        """What a spectator learns from a transition."""
+        ...
+
+    def end_reason(self, state: S_contra) -> str:
+        """Why a finished game ended."""
+        ...
+
 
 PUBLIC = -1
 TRUTH = -2
@@ -64,7 +114,7 @@ def _text_picture(text: str) -> str:
     return f'<pre class="text-picture">{esc(text)}</pre>'
 
 
-def picture_of(game: Any, state: Any, seat: int) -> str:
+def picture_of(game: Replayable[S, A], state: S, seat: int) -> str:
     """The picture of ``state`` for ``seat`` (``PUBLIC``: the public view; ``TRUTH``: the whole truth)."""
     if seat == TRUTH:
         draw = getattr(state, "svg", None)
@@ -85,7 +135,7 @@ def picture_of(game: Any, state: Any, seat: int) -> str:
 
 
 def build_replay(
-    game: Any, states: Sequence[Any], ids: Sequence[int], *, seats: Sequence[int], default: int, source: str
+    game: Replayable[S, A], states: Sequence[S], ids: Sequence[int], *, seats: Sequence[int], default: int, source: str
 ) -> ReplayData:
     """The replay of ``states`` (reached by the action ids ``ids``) for each of ``seats`` (seat indexes,
     ``PUBLIC``: a spectator, or ``TRUTH``), ``default`` the one shown first."""

@@ -19,12 +19,15 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop_core.errors import StateFormatError
 from tabletop_core.files import atomic_write_text, read_regular
 from tabletop_core.render.pages import html_page
 from tabletop_core.render.svg import esc
+
+if TYPE_CHECKING:
+    from tabletop_core.cli.session import Session
 
 __all__ = ["FILTER_OPTIONS", "write_results_page"]
 
@@ -122,7 +125,7 @@ def _load_record(folder: Path, rel: object) -> Any:
     return Session.from_json(text, shown)
 
 
-def _write_replay(session: Any, rel: str, target: Path) -> None:
+def _write_replay(session: Session, rel: str, target: Path) -> None:
     """The replay page of one recorded game (the whole truth and every seat: the seats were all bots).
 
     Raises:
@@ -211,7 +214,7 @@ def write_results_page(
         low, high = row.get("win_interval") or (None, None)
         rlow, rhigh = row.get("return_interval") or (None, None)
 
-        def num(x: Any) -> str:
+        def num(x: float | None) -> str:
             return "-" if x is None else f"{x:.3g}"
 
         win = f"{_pct(row['win_rate'])}" + ("" if low is None else f" ({_pct(low)}-{_pct(high)})")

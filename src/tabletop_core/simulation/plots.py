@@ -15,14 +15,17 @@ import itertools
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop_core.files import atomic_write_bytes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["save_png", "write_plots"]
 
 
-def save_png(fig: Any, path: Path, *, dpi: int = 100) -> None:
+def save_png(fig: Figure, path: Path, *, dpi: int = 100) -> None:
     """Write a figure as PNG atomically, its (first axes') title in the PNG ``Title`` text chunk."""
     title = fig.get_suptitle() or next((ax.get_title() for ax in fig.axes if ax.get_title()), "")
     buf = io.BytesIO()
@@ -30,7 +33,7 @@ def save_png(fig: Any, path: Path, *, dpi: int = 100) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _win_rates(fig: Any, summary: Mapping[str, Any]) -> None:
+def _win_rates(fig: Figure, summary: Mapping[str, Any]) -> None:
     rows = [(r["agent"], r) for r in summary["agents"]]
     rows += [(f"{r['agent']} as {r['seat_name']}", r) for r in summary["seats"]]
     ax = fig.add_subplot()
@@ -47,7 +50,7 @@ def _win_rates(fig: Any, summary: Mapping[str, Any]) -> None:
     ax.set_title(f"{summary['game']}: win rates over {summary['games']} games")
 
 
-def _ratings(fig: Any, summary: Mapping[str, Any]) -> None:
+def _ratings(fig: Figure, summary: Mapping[str, Any]) -> None:
     rated = summary["ratings"]
     rows = rated["entries"]
     ax = fig.add_subplot()
@@ -63,7 +66,7 @@ def _ratings(fig: Any, summary: Mapping[str, Any]) -> None:
     ax.set_title(f"{summary['game']}: Bradley-Terry ratings from {rated['comparisons']} comparisons")
 
 
-def _returns(fig: Any, summary: Mapping[str, Any], by_agent: Mapping[str, Sequence[float]]) -> None:
+def _returns(fig: Figure, summary: Mapping[str, Any], by_agent: Mapping[str, Sequence[float]]) -> None:
     names = sorted(by_agent)
     axes = fig.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
     for ax, name in zip(axes, names, strict=True):

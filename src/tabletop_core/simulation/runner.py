@@ -38,12 +38,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import numpy as np
 
-from tabletop_core.agent import SearchAgent
+from tabletop_core.agent import Agent, SearchAgent
 from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.errors import OptionError, StateFormatError
 from tabletop_core.files import AppendLog, atomic_write_text, open_regular, read_regular
@@ -52,6 +52,11 @@ from tabletop_core.records import play
 from tabletop_core.registry import installed_game, is_installed_game, load_game
 from tabletop_core.serialize import parse_json
 from tabletop_core.simulation.plan import Simulation
+
+if TYPE_CHECKING:
+    import multiprocessing.pool
+
+    from tabletop_core.game import Game
 
 __all__ = [
     "BACKENDS",
@@ -69,6 +74,9 @@ __all__ = [
     "run",
     "usable_workers",
 ]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BACKENDS = ("local", "ray")
 PLAN_FILE = "run.json"
@@ -98,22 +106,33 @@ Progress = Callable[[int, int], None]
 class _Counted:
     """An agent whose decisions are counted (it stays an Agent, or a SearchAgent, as the one it wraps)."""
 
-    def __init__(self, agent: Any, counter: list[int]) -> None:
+    def __init__(self, agent: Any, counter: list[int]) -> None:  # Any: an Agent or a SearchAgent, forwarded to
         self.agent, self.counter = agent, counter
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
+    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:  # Any: as Agent.act
         self.counter[0] += 1
         return self.agent.act(view, legal_actions, rng)
 
 
 class _CountedSearch(_Counted):
-    def act_in(self, game: Any, state: Any, player: int, rng: np.random.Generator) -> Any:
+    def act_in(
+        self,
+        game: Game[Any, Any, Any],
+        state: Any,  # Any: as SearchAgent.act_in
+        player: int,
+        rng: np.random.Generator,
+    ) -> Any:
         self.counter[0] += 1
         return self.agent.act_in(game, state, player, rng)
 
 
 def play_game(
-    game: Any, agents: Sequence[Any], seed: int, options: dict[str, Any] | None = None, *, record: bool = False
+    game: Game[Any, Any, Any],
+    agents: Sequence[Agent | SearchAgent],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    record: bool = False,
 ) -> dict[str, Any]:
     """Play one game with :func:`~tabletop_core.records.play` and describe it as a result line.
 
@@ -163,7 +182,7 @@ def _play_batch_args(args: tuple[str, Sequence[Sequence[int]], bool, bool]) -> l
     return _play_batch(*args)
 
 
-def bind_pack(game_name: str, options: dict[str, Any], pack: Any) -> None:
+def bind_pack(game_name: str, options: dict[str, Any], pack: object) -> None:
     """Hand ``pack`` to the game in this process, then check that the plan's ``options`` name it.
 
     ``pack`` is what the game's ``make_options(pack=...)`` takes (a pack object, or the ``pathlib.Path`` of a
@@ -215,14 +234,14 @@ def _quiet_worker(setup: Callable[[], object] | None = None) -> None:
             _SETUP_FAILED.append(exc)
 
 
-def _in_worker(fn: Callable[[Any], list[Any]], batch: Any) -> list[Any]:
+def _in_worker(fn: Callable[[T], list[R]], batch: T) -> list[R]:
     """Run ``fn`` on one batch in a pool worker, first raising the failure of the worker's setup, if any."""
     if _SETUP_FAILED:
         raise _SETUP_FAILED[0]
     return fn(batch)
 
 
-def _ray_call(setup: Callable[[], object], fn: Callable[[Any], list[Any]], batch: Any) -> list[Any]:
+def _ray_call(setup: Callable[[], object], fn: Callable[[T], list[R]], batch: T) -> list[R]:
     """A Ray task with a setup: ``setup()`` (cheap next to a batch), then ``fn(batch)``."""
     setup()
     return fn(batch)
@@ -323,8 +342,12 @@ def _report_unguarded() -> None:
 
 
 def _bounded_pool(
-    pool: Any, fn: Callable[[Any], list[Any]], batches: Iterable[Any], window: int, marker: Path | None = None
-) -> Iterator[Any]:
+    pool: multiprocessing.pool.Pool,
+    fn: Callable[[T], list[R]],
+    batches: Iterable[T],
+    window: int,
+    marker: Path | None = None,
+) -> Iterator[list[R]]:
     """``pool.imap_unordered`` with at most ``window`` batches handed out and not yet returned; raises
     :class:`OptionError` when a worker writes to ``marker`` that it cannot start (an unguarded script)."""
     done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
@@ -737,7 +760,7 @@ def run(
     progress: Progress | None = None,
     batch_size: int | None = None,
     allow_import: bool = False,
-    pack: Any = None,
+    pack: object = None,
 ) -> Results:
     """Play every game of ``sim`` that ``out`` does not already hold, writing each as it finishes.
 

@@ -34,13 +34,17 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from tabletop_core.outcomes import competitive, seat_outcomes, win_rule
 from tabletop_core.registry import load_game
 from tabletop_core.simulation.plan import Simulation
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
+    from tabletop_core.spec import GameSpec
 
 __all__ = [
     "MIN_GAMES",
@@ -53,6 +57,8 @@ __all__ = [
     "summarize",
     "wilson_interval",
 ]
+
+S = TypeVar("S")
 
 CONFIDENCE = 0.95
 #: The fewest values a mean is reported from (fewer: "too few games").
@@ -173,7 +179,7 @@ def _row(outcomes: Sequence[str], values: Sequence[float], bounds: tuple[float, 
     return row
 
 
-def entry_names(game: Any, state: Any, agents: Sequence[str], names: Sequence[str]) -> list[str]:
+def entry_names(game: Game[S, Any, Any], state: S, agents: Sequence[str], names: Sequence[str]) -> list[str]:
     """The rating entry of each seat's agent (see the module): the agent, or ``agent @ seat`` for an agent that
     builds a different bot for different seats of a competitive game."""
     from tabletop_core.agents.specs import parse_agent_spec
@@ -356,7 +362,9 @@ def _comparisons(
     return comps, groups
 
 
-def paired(lines: Sequence[Mapping[str, Any]], spec: Any, names: Sequence[str], versus: bool) -> list[dict[str, Any]]:
+def paired(
+    lines: Sequence[Mapping[str, Any]], spec: GameSpec, names: Sequence[str], versus: bool
+) -> list[dict[str, Any]]:
     """Paired comparisons: every two seatings that put different agents in one seat (the same agents in the
     others) and played the same deals, compared deal by deal at that seat (see the module)."""
     from statsmodels.stats.contingency_tables import mcnemar
