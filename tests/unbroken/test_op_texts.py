@@ -16,6 +16,7 @@ import pytest
 from unbroken.content.loader import _all_ops, default_pack
 from unbroken.content.schema import Ability
 from unbroken.glossary import cost_text, monster_text, op_text, ops_text
+from unbroken.rules.effects import OPS
 from unbroken.rules.triggers import footprint
 
 SNAPSHOT: dict[str, Any] = json.loads((Path(__file__).parent / "data" / "op_texts.json").read_text(encoding="utf-8"))
@@ -52,7 +53,5 @@ def test_every_ability_touches_the_cells_of_the_snapshot() -> None:
 
 @pytest.mark.parametrize("name", sorted(SNAPSHOT["fields"]))
 def test_each_op_takes_the_fields_of_the_snapshot(name: str) -> None:
-    from unbroken.content.schema import OPS
-
-    required, optional = OPS[name]
+    required, optional = OPS[name].fields
     assert [sorted(required), sorted(optional)] == SNAPSHOT["fields"][name]
