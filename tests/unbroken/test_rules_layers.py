@@ -173,7 +173,7 @@ def _op_name_tables(tree: ast.AST, names: frozenset[str]) -> Iterator[int]:
         elif isinstance(node, ast.Dict):
             items = list(node.keys)
         listed = {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
-        if len(listed) >= 3 and listed <= names:
+        if len(listed) >= 3 and listed <= names and isinstance(node, ast.expr):
             yield node.lineno
 
 
@@ -191,5 +191,7 @@ def test_the_registry_is_the_one_table_of_the_ops_in_the_rules_content_and_gloss
 
 
 def test_the_table_finder_sees_a_second_table() -> None:
-    source = 'X = frozenset({"gain", "heal", "wound"})\nY = {"tick": 1, "roll": 2, "skill": 3}\nZ = ("a", "gain", "heal")'
+    source = (
+        'X = frozenset({"gain", "heal", "wound"})\nY = {"tick": 1, "roll": 2, "skill": 3}\nZ = ("a", "gain", "heal")'
+    )
     assert sorted(_op_name_tables(ast.parse(source), frozenset(OPS))) == [1, 2]

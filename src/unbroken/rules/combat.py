@@ -330,7 +330,7 @@ def turn_actions(state: State) -> list[Action]:
     table, see :func:`plain_turn_actions`, the same listing the long way)."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
     surcharges = static_ops(state, "surcharge")
-    last = _last_turn[0]  # one read of one tuple (see ``listing._last_prep``)
+    last = _last_turn[0]  # one read of one tuple (see ``travel._last_prep``)
     if last[0] is o and last[1] is skills and last[2] == w and last[3] == level and last[4] is surcharges:
         table: tuple[listing.Entry, ...] = last[5]
     else:
