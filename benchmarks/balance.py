@@ -41,8 +41,9 @@ from tabletop_core.simulation.stats import mean_interval, wilson_interval
 from unbroken.actions import RESOLVE, Act, Attack, Craft, Respond, Use
 from unbroken.bots import VALUE, HeuristicAgent
 from unbroken.rules.flow import DRIVER
+from unbroken.rules.listing import action_abilities
 from unbroken.rules.scoring import TITLES, TOP_TITLE, score, title
-from unbroken.rules.travel import ExploreMode, action_abilities
+from unbroken.rules.travel import ExploreMode
 from unbroken.rules.triggers import Trig
 from unbroken.state import RESOURCES, State
 

@@ -33,14 +33,16 @@ from unbroken.actions import (
     Use,
 )
 from unbroken.content.schema import Op
+from unbroken.rules.cards import abilities_of
 from unbroken.rules.combat import HungerStep, TrickeryStep, monster
 from unbroken.rules.effects import Choose
 from unbroken.rules.flow import DRIVER
+from unbroken.rules.listing import action_abilities
 from unbroken.rules.payment import PayChoice
 from unbroken.rules.resources import can_pay
 from unbroken.rules.skills import SkillKeep
-from unbroken.rules.travel import ExploreMode, ExplorePick, Preparation, action_abilities
-from unbroken.rules.triggers import Trig, abilities_of
+from unbroken.rules.travel import ExploreMode, ExplorePick, Preparation
+from unbroken.rules.triggers import Trig
 from unbroken.state import RES, SE, TIME, State
 from unbroken.view import View
 

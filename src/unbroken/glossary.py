@@ -1,7 +1,8 @@
 """The words a person needs at the Unbroken table: the rule of each step, card texts from the pack, the symbols.
 
 The rules are in our own words; card texts come from the content pack (a card's own ``text`` where it has one,
-else its effects read out by :func:`ops_text`). :class:`unbroken.game.Unbroken` delegates its glossary hooks
+else its effects read out by :func:`ops_text`, each op by the text of its entry in the effect language's registry,
+:data:`unbroken.rules.effects.OPS`). :class:`unbroken.game.Unbroken` delegates its glossary hooks
 (``legend``, ``step_rules``, ``card_texts``, ``end_reason``, ``headline``) to these functions.
 
 >>> import unbroken
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from unbroken.content.schema import Ability, Monster, Op
+from unbroken.rules.effects import amount_text, op_text, ops_text
 from unbroken.rules.scoring import score, title
 from unbroken.state import State
 
@@ -33,21 +35,6 @@ __all__ = [
     "ops_text",
     "step_rules",
 ]
-
-#: What each resource abbreviation of the render means.
-RESOURCE_NAMES = {
-    "se": "Small Effort",
-    "me": "Medium Effort",
-    "le": "Large Effort",
-    "cunning": "Cunning",
-    "food": "Food",
-    "wood": "Wood",
-    "metal": "Metal",
-    "treasure": "Treasure",
-    "time": "Time",
-    "armor": "Armor",
-    "health": "Health",
-}
 
 _LEGEND: tuple[tuple[str, str], ...] = (
     ("se", "Small Effort (spent on most actions; you lose when you must lose Effort you do not have)"),
@@ -121,94 +108,9 @@ _STEP_RULES = {
 }
 
 
-def _amount(op: Op) -> str:
-    return f"{op.n} {RESOURCE_NAMES.get(op.res, op.res)}" + (" times the Level" if op.scale == "level" else "")
-
-
-def _else(op: Op) -> str:
-    return f" (if you cannot: {ops_text(op.alt)})" if op.alt else ""
-
-
-def op_text(op: Op) -> str:
-    """One effect of the effect language in words."""
-    verb = op.op
-    if verb in ("gain", "spend", "lose"):
-        return f"{verb} {_amount(op)}{_else(op)}"
-    if verb == "reduce":
-        return f"lose {_amount(op)} and gain {op.m} {RESOURCE_NAMES.get(op.to, op.to)}{_else(op)}"
-    if verb == "steal":
-        return f"the monster steals {_amount(op)}, returned with its Rewards{_else(op)}"
-    if verb == "time":
-        return f"lose {op.n} Time"
-    if verb == "wound":
-        return f"inflict {op.n} Wounds" + (" ignoring Armor" if op.pierce else "")
-    if verb == "break_armor":
-        return f"break {op.n} Armor"
-    if verb == "power":
-        return f"the attack inflicts {op.n} more" + (f" (with a {op.id} weapon)" if op.id else "")
-    if verb == "cap_wounds":
-        return f"an attack inflicts at most {op.n} Wounds"
-    if verb == "defend":
-        return "DEFEND: the monster ignores your next weapon attack"
-    if verb == "monster_gain":
-        return f"the monster gains {_amount(op)}"
-    if verb == "heal":
-        return f"the monster heals {op.n} Health"
-    if verb == "condition":
-        turns = f" for {op.n} turns" if op.n else ""
-        return f"you get the Condition {op.id}{turns} ({'now' if op.when == 'now' else 'from the next Level'})"
-    if verb == "cure":
-        return f"discard the Condition {op.id}" if op.id else "discard one of your active Conditions"
-    if verb == "weapon_up":
-        return "upgrade your weapon for free"
-    if verb == "weapon_down":
-        return "your weapon drops back one step" + (" for good" if op.perm else "")
-    if verb == "shift_roll":
-        return f"change the monster's roll by {op.n:+d}"
-    if verb == "reroll":
-        return "re-roll the monster's Combat Roll"
-    if verb == "ignore":
-        return f"ignore the monster's {op.id.upper()} Combat Actions"
-    if verb == "extra_attack":
-        return "make another attack"
-    if verb == "extra_turn":
-        return "take another turn"
-    if verb == "skip_turn":
-        return "skip your next turn"
-    if verb == "tick":
-        return "remove a token from the Condition"
-    if verb == "roll":
-        other = f", otherwise {ops_text(op.alt)}" if op.alt else ""
-        return f"roll the die: on {op.n} or less {ops_text(op.then)}{other}"
-    if verb == "instead":
-        return f"pay {ops_text(op.then)} instead of the {op.id} cost"
-    if verb == "choose":
-        return "choose one: " + " / ".join(ops_text(o) for o in op.options)
-    if verb == "reveal":
-        return f"reveal {op.n:+d} Encounter Cards when you explore"
-    if verb == "commit":
-        return "commit to the next encounter"
-    if verb == "skill":
-        return f"draw {op.n} Skill cards and keep one"
-    if verb == "scout":
-        return "reveal this Level's monster"
-    if verb == "rest_bonus":
-        return f"Rest gives {op.n} more Small Effort"
-    if verb == "surcharge":
-        return f"weapon attacks cost {_amount(op)} more"
-    if verb == "food_req":
-        return f"your Food Requirement changes by {op.n:+d}"
-    return verb.replace("_", " ")
-
-
-def ops_text(ops: Sequence[Op]) -> str:
-    """A list of effects in words, or "nothing"."""
-    return ", ".join(op_text(o) for o in ops) or "nothing"
-
-
 def cost_text(ops: Sequence[Op]) -> str:
     """A cost (``spend`` effects) in words: "2 Small Effort and 1 Time"."""
-    return " and ".join(_amount(o) if o.op == "spend" else op_text(o) for o in ops) or "nothing"
+    return " and ".join(amount_text(o) if o.op == "spend" else op_text(o) for o in ops) or "nothing"
 
 
 def _sentence(text: str) -> str:

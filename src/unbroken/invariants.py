@@ -31,7 +31,6 @@ from unbroken.rules.combat import (
     ExtraAttack,
     HungerStep,
     MonsterAct,
-    MonsterReveal,
     MonsterTurn,
     PlayerTurn,
     RewardsStep,
@@ -52,6 +51,7 @@ from unbroken.rules.travel import (
     Preparation,
 )
 from unbroken.rules.triggers import Cand, Fire, Trig
+from unbroken.rules.verbs import MonsterReveal
 from unbroken.setup import EasyRoll, SetupStep
 from unbroken.state import CAPS, FLOW, LAST_LEVEL, MAX_USES, N_RESOURCES, SE, TIME, State
 

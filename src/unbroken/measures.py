@@ -29,8 +29,8 @@ from typing import Any
 from tabletop_core.records import Step
 from unbroken.actions import Respond, Use
 from unbroken.rules.flow import DRIVER
+from unbroken.rules.listing import action_abilities
 from unbroken.rules.scoring import TITLES, TOP_TITLE, score, title
-from unbroken.rules.travel import action_abilities
 from unbroken.rules.triggers import Trig
 from unbroken.state import State
 

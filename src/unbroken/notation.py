@@ -32,13 +32,16 @@ from tabletop_core.actions import action_text
 from unbroken.actions import VERBS, Act, Action, Attack, Craft, Die, DrawCard, Eat, Respond, Use
 from unbroken.content.loader import get_pack
 from unbroken.content.schema import RESOURCES, Op
+from unbroken.rules.cards import label
 from unbroken.rules.chance import CardDraw, DieRoll
-from unbroken.rules.combat import CombatRoll, MonsterReveal, monster
+from unbroken.rules.combat import CombatRoll, monster
 from unbroken.rules.effects import EffectRoll
 from unbroken.rules.flow import DRIVER
+from unbroken.rules.listing import action_abilities
 from unbroken.rules.payment import Decide
-from unbroken.rules.travel import DrawEncounters, action_abilities
-from unbroken.rules.triggers import Trig, label
+from unbroken.rules.travel import DrawEncounters
+from unbroken.rules.triggers import Trig
+from unbroken.rules.verbs import MonsterReveal
 from unbroken.setup import EASY_RESOURCE, EasyRoll
 from unbroken.state import State
 

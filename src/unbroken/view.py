@@ -9,12 +9,13 @@ from tabletop_core.tensor import TensorLayout
 from unbroken.actions import Action, Die, DrawCard, Pick
 from unbroken.content.loader import MAX_CONDITIONS, MAX_DECK, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
 from unbroken.notation import RES_NAMES, action_to_str
-from unbroken.rules.combat import CombatRoll, MonsterAct, MonsterReveal, monster
+from unbroken.rules.combat import CombatRoll, MonsterAct, monster
 from unbroken.rules.effects import EffectRoll
 from unbroken.rules.flow import DRIVER, FRAMES
 from unbroken.rules.scoring import score, title
 from unbroken.rules.skills import SkillKeep
 from unbroken.rules.travel import DrawEncounters, ExploreMode, ExplorePick
+from unbroken.rules.verbs import MonsterReveal
 from unbroken.setup import EASY_RESOURCE, EasyRoll
 from unbroken.state import CAPS, FLOW, LAST_LEVEL, N_RESOURCES, RESOURCES, State
 

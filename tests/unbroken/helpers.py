@@ -14,7 +14,7 @@ from tests.playouts import random_playout
 from unbroken.actions import Action, Die, DrawCard
 from unbroken.content.loader import Pack, parse_pack
 from unbroken.rules import flow
-from unbroken.rules.effects import new_combat
+from unbroken.rules.verbs import new_combat
 from unbroken.state import FLOW, LAST_LEVEL, RES, TIME, Cond, State
 
 GAME = unbroken.GAME

@@ -6,10 +6,10 @@ import attrs
 
 from tests.unbroken.helpers import REFERENCE, at_battle, at_prep, cond, do, draw, roll, texts, with_res
 from unbroken.content.loader import _all_ops, default_pack
-from unbroken.content.schema import OPS
 from unbroken.rules import flow
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.combat import CombatRoll
+from unbroken.rules.effects import OPS
 from unbroken.rules.skills import DrawSkills
 from unbroken.rules.travel import DrawEncounters
 from unbroken.state import CUNNING, FOOD, METAL, SE, TIME, TREASURE
@@ -22,8 +22,8 @@ def test_every_op_of_the_language_is_used_by_some_card() -> None:
 
 def test_every_optional_field_of_the_language_is_used_by_some_card() -> None:
     """Not just every verb: every optional field (a scaled cost, a roll's other branch, ...) appears on a card."""
-    used = {(o.op, f) for _, _, o, _ in _all_ops(default_pack()) for f in OPS[o.op][1] if getattr(o, f)}
-    assert used == {(op, f) for op, (_, optional) in OPS.items() for f in optional}
+    used = {(o.op, f) for _, _, o, _ in _all_ops(default_pack()) for f in OPS[o.op].optional if getattr(o, f)}
+    assert used == {(op, f) for op, d in OPS.items() for f in d.optional}
 
 
 def test_scaled_cost_and_gain_second_wind() -> None:

@@ -19,10 +19,12 @@ from tests.playouts import random_playout
 from unbroken.actions import Die
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow
+from unbroken.rules.cards import activates
 from unbroken.rules.combat import CombatRoll
-from unbroken.rules.effects import Exec, die, run_ops
+from unbroken.rules.effects import Exec, run_ops
 from unbroken.rules.tables import tables
-from unbroken.rules.triggers import Fire, activates, fire, push_fire
+from unbroken.rules.triggers import Fire, fire, push_fire
+from unbroken.rules.verbs import die
 from unbroken.state import CAPS, RESOURCES, TRACKS, State, track_at
 
 from .helpers import GAME

@@ -16,21 +16,15 @@ from unbroken import setup
 from unbroken.actions import SKIP, Act, DrawCard, Use, action_id
 from unbroken.content.schema import TRIGGERS, Op
 from unbroken.rules import flow
+from unbroken.rules.cards import cards_in_play, is_in_play, statics
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.combat import MonsterAct, MonsterTurn, PlayerTurn, TurnStart, monster
 from unbroken.rules.effects import Exec, plain_loss, run_op, run_ops
+from unbroken.rules.listing import GENERAL, _craft_affordable, action_abilities, general_action, use_actions, use_ok
 from unbroken.rules.payment import Decide
 from unbroken.rules.resources import _plan, affords, ambiguous, can_pay, cost_need, needs
 from unbroken.rules.tables import tables
-from unbroken.rules.travel import (
-    GENERAL,
-    _craft_affordable,
-    action_abilities,
-    general_action,
-    use_actions,
-    use_ok,
-)
-from unbroken.rules.triggers import Fire, available, cards_in_play, fire, is_in_play, statics
+from unbroken.rules.triggers import Fire, available, fire
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State
 
 from .helpers import GAME, random_steps

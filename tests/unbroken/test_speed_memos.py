@@ -18,12 +18,11 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Pending
 from unbroken.actions import FIGHT, Attack, Craft, Die
 from unbroken.content.schema import TRIGGERS, Op
-from unbroken.rules import flow, travel, triggers
+from unbroken.rules import cards, flow, travel, triggers
 from unbroken.rules.combat import (
     AttackLands,
     CombatRoll,
     MonsterAct,
-    MonsterReveal,
     MonsterTurn,
     PlayerTurn,
     TurnStart,
@@ -33,10 +32,12 @@ from unbroken.rules.combat import (
     surcharge,
 )
 from unbroken.rules.effects import combat_after, run_op, run_ops
+from unbroken.rules.listing import _craft_affordable, craft_options
 from unbroken.rules.payment import ACT, CRAFT, one
 from unbroken.rules.resources import _plan, affordable, affords_need, ambiguous, can_pay, need_of, paid
 from unbroken.rules.tables import tables
-from unbroken.rules.travel import ExploreEnd, ExploreMode, _craft_affordable, craft_options, weapon
+from unbroken.rules.travel import ExploreEnd, ExploreMode
+from unbroken.rules.verbs import MonsterReveal, weapon
 from unbroken.state import EFFORT, LAST_LEVEL, LE, ME, N_RESOURCES, NON_EFFORT, SE, TRACKS, State
 
 from .helpers import GAME, random_steps
@@ -117,26 +118,26 @@ def test_the_cards_in_play_and_what_they_derive_are_the_plain_definitions() -> N
     # Shuffled, so that the memo is asked both for the cards it holds and for others, in no particular order.
     np.random.default_rng(5).shuffle(states)  # shuffles the list in place
     for state in states:
-        plain = triggers._listed(state)
-        assert tuple(triggers.cards_in_play(state)) == plain
+        plain = cards._listed(state)
+        assert tuple(cards.cards_in_play(state)) == plain
         t = tables(state)
         for op in ("ignore", "surcharge", "cap_wounds", "reveal", "rest_bonus", "food_req", "instead"):
             expected = [o for src in plain for o in t.statics.get(src, {}).get(op, ())]
-            assert list(triggers.static_ops(state, op)) == expected == triggers.statics(state, op), op
+            assert list(cards.static_ops(state, op)) == expected == cards.statics(state, op), op
         for trigger in TRIGGERS:
             cands = [triggers.Cand(s, i, opt) for s in plain for i, opt in t.responses[s].get(trigger, ())]
             assert triggers.fire(state, trigger) == (triggers.Trig(trigger, tuple(cands), 0) if cands else None)
-            assert triggers.activates(state, trigger) == bool(cands)
+            assert cards.activates(state, trigger) == bool(cands)
 
 
 def test_the_cards_in_play_memo_follows_a_change_of_the_cards() -> None:
     state = next(s for s in resting_states() if s.combat is not None and s.skills)
-    before = triggers.cards_in_play(state)
+    before = cards.cards_in_play(state)
     fewer = replace(state, skills=state.skills[1:])
-    assert triggers.cards_in_play(fewer) == [before[0], *before[2:]]
-    assert triggers.cards_in_play(replace(state, combat=None)) == before[:-1]
+    assert cards.cards_in_play(fewer) == [before[0], *before[2:]]
+    assert cards.cards_in_play(replace(state, combat=None)) == before[:-1]
     # an equal tuple that is another object: a miss, and the same answer
-    assert triggers.cards_in_play(replace(state, skills=tuple(list(state.skills)))) == before
+    assert cards.cards_in_play(replace(state, skills=tuple(list(state.skills)))) == before
 
 
 def test_a_combat_roll_takes_its_combat_action_as_the_driver_would() -> None:
@@ -205,15 +206,15 @@ def test_an_effort_loss_that_cannot_be_paid_is_death_on_any_stack() -> None:
 
 def test_an_encounter_resolved_or_rested_ends_as_the_driver_would() -> None:
     modes = [s for s in resting_states() if isinstance(s.pending.top, ExploreMode)]
-    cards = range(len(modes[0].pack.encounters))
+    card_ids = range(len(modes[0].pack.encounters))
     fused = 0
     for k, state in enumerate(modes[::2]):
-        for card in cards[k % 5 :: 5]:
+        for card in card_ids[k % 5 :: 5]:
             at = state.replace_top(ExploreMode(card))
             enc = at.pack.encounters[card]
             # the long way: the card's end and the trigger's Fire frame stacked, the Exchange's gains run, the driver on
             t = at.res[SE]
-            n = enc.time + sum(o.n for o in triggers.statics(at, "rest_bonus"))
+            n = enc.time + sum(o.n for o in cards.statics(at, "rest_bonus"))
             gains = {"res": at.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}
             rested = at.restack(ExploreEnd(card), triggers.Fire("rest"), **gains)
             assert flow.run(travel.rest(at, card)) == flow.run(rested), (card, at)
@@ -269,7 +270,7 @@ def test_an_attack_landing_before_the_monster_turn_is_the_pop_then_the_driver() 
             # the long way: the frame popped with the blow (see ``attack_land``), then the driver
             blow = replace(c, power=power)
             hit = blow if c.armor > 0 and not pierce else replace(blow, health=max(0, c.health - power), power=0)
-            if triggers.statics(state, "cap_wounds"):
+            if cards.statics(state, "cap_wounds"):
                 continue  # a Wound cap: covered through the attacks above
             long_way = flow.run(replace(landing, pending=landing.pending.pop(), combat=hit))
             assert flow.run(AttackLands(pierce).resolve(landing)) == long_way, (pierce, power, state)
@@ -338,7 +339,7 @@ def test_a_monster_act_on_the_battle_alone_is_its_op_run_after_its_pop() -> None
                     row = monster(rolled).table[face - 1]
                     if len(row.effects) != 1 or combat_after(rolled, fought, row.effects[0]) is None:
                         continue
-                    if any(o.id == row.kind for o in triggers.statics(rolled, "ignore")):
+                    if any(o.id == row.kind for o in cards.statics(rolled, "ignore")):
                         continue
                     long_way = flow.run(run_ops(rolled.pop(), row.effects, f"monster:{mid}"))
                     assert flow.run(MonsterAct().resolve(rolled)) == long_way, (mid, face, state)

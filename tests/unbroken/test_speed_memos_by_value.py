@@ -18,7 +18,7 @@ from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken import setup
 from unbroken.actions import Action, DrawCard
 from unbroken.content.schema import TRIGGERS
-from unbroken.rules import chance, flow, triggers
+from unbroken.rules import cards, chance, flow, triggers
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.tables import tables
 from unbroken.state import Options, State
@@ -107,21 +107,21 @@ def test_the_cards_in_play_found_by_their_fields_are_the_plain_definitions() -> 
     np.random.default_rng(9).shuffle(states)  # shuffles the list in place
     for k, sampled in enumerate(states):
         if k % 2:
-            triggers._IN_PLAY[0] = None  # the memo of the fields is asked, not the last one
+            cards._IN_PLAY[0] = None  # the memo of the fields is asked, not the last one
         state = sampled
         if k % 7 == 0 and sampled.skills:
             state = replace(sampled, skills=tuple(list(sampled.skills)))  # equal fields, other objects
-        plain = triggers._listed(state)
-        assert tuple(triggers.cards_in_play(state)) == plain
-        memo = triggers._in_play(state)
+        plain = cards._listed(state)
+        assert tuple(cards.cards_in_play(state)) == plain
+        memo = cards.memo_of(state)
         assert memo.skills is state.skills and memo.conditions is state.conditions
         assert memo.options is state.options
         t = tables(state)
         for op in ("ignore", "surcharge", "cap_wounds", "reveal", "rest_bonus", "food_req", "instead"):
             expected = [o for src in plain for o in t.statics.get(src, {}).get(op, ())]
-            assert list(triggers.static_ops(state, op)) == expected, op
+            assert list(cards.static_ops(state, op)) == expected, op
         for trigger in TRIGGERS:
             cands = [triggers.Cand(s, i, opt) for s in plain for i, opt in t.responses[s].get(trigger, ())]
             assert triggers.fire(state, trigger) == (triggers.Trig(trigger, tuple(cands), 0) if cands else None)
-            assert triggers.activates(state, trigger) == bool(cands)
-    assert len(triggers._IN_PLAY_BY_FIELDS) <= triggers._IN_PLAY_MAX
+            assert cards.activates(state, trigger) == bool(cands)
+    assert len(cards._IN_PLAY_BY_FIELDS) <= cards._IN_PLAY_MAX

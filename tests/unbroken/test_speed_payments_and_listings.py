@@ -16,12 +16,12 @@ from tabletop_core.components import Pile
 from tabletop_core.fastcopy import replace
 from unbroken.actions import ORIENTEER, SCOUT, Action, action_id
 from unbroken.content.schema import TRIGGERS, Op
-from unbroken.rules import combat, flow, resources, travel, triggers
-from unbroken.rules.combat import MonsterReveal
+from unbroken.rules import cards, combat, flow, listing, resources, travel, triggers
 from unbroken.rules.payment import ACT, Decide, PayChoice
 from unbroken.rules.resources import Res, _plan, affords_need, ambiguous, can_pay, may_choose, need_of
 from unbroken.rules.tables import tables
 from unbroken.rules.triggers import Cand
+from unbroken.rules.verbs import MonsterReveal
 from unbroken.state import EFFORT, LE, ME, N_RESOURCES, RES, SE, TRACKS, Combat, State, no_resources, track_at
 
 from .test_fast_paths import resting_states
@@ -81,7 +81,7 @@ def _plain_available(state: State, frame: triggers.Trig, combat: Combat | None =
     kind = "response" if frame.stage == 0 else "passive"
     out = []
     for i, c in enumerate(frame.cands):
-        abilities = tables(state).abilities[c.src] if triggers.is_in_play(state, c.src) else ()
+        abilities = tables(state).abilities[c.src] if cards.is_in_play(state, c.src) else ()
         a = abilities[c.index] if c.index < len(abilities) else None
         if a is None or a.kind != kind:
             continue
@@ -98,12 +98,12 @@ def test_the_abilities_and_ignored_actions_kept_with_the_cards_in_play_are_the_p
     sources = sorted(tables(states[0]).abilities)
     for k, state in enumerate(states):
         if k % 2:
-            triggers._IN_PLAY[0] = None
+            cards._IN_PLAY[0] = None
         for src in sources[k % 4 :: 4]:
-            plain = tables(state).abilities[src] if triggers.is_in_play(state, src) else ()
-            assert triggers.abilities_of(state, src) == plain
-            assert triggers.abilities_of(state, src) == plain  # kept
-        assert triggers.ignored(state) == {o.id for o in triggers.statics(state, "ignore")}
+            plain = tables(state).abilities[src] if cards.is_in_play(state, src) else ()
+            assert cards.abilities_of(state, src) == plain
+            assert cards.abilities_of(state, src) == plain  # kept
+        assert cards.ignored(state) == {o.id for o in cards.statics(state, "ignore")}
 
 
 def test_both_stages_of_a_trigger_are_the_candidates_available_at_each() -> None:
@@ -184,11 +184,11 @@ def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_
 def test_a_listing_tables_gates_and_idle_effects_are_the_plain_checks() -> None:
     # An entry's idle effects are the ability's own only when ``idle`` can be true of them: else it never is.
     state = resting_states()[0]
-    for src, _, a in travel.action_abilities(replace(state, skills=tuple(sorted(tables(state).skills)))):
-        e = travel.entry(ACT[0], travel.ALWAYS, None, a.effects)
+    for src, _, a in listing.action_abilities(replace(state, skills=tuple(sorted(tables(state).skills)))):
+        e = listing.entry(ACT[0], listing.ALWAYS, None, a.effects)
         if e[-1] is None:
-            assert not travel.idle(state, a.effects), src
-            assert not travel.idle(replace(state, conditions=(), monster="x"), a.effects), src
+            assert not listing.idle(state, a.effects), src
+            assert not listing.idle(replace(state, conditions=(), monster="x"), a.effects), src
 
 
 def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None, extra: list[int] | None = None) -> Res | None:
@@ -223,7 +223,7 @@ def _plain_loss_ways(state: State, r: int, n: int) -> list[Res]:
 def _costs(state: State) -> list[tuple[Op, ...]]:
     """Every cost of the pack: the General Actions', Scout's, encounters', abilities', Crafts' and attacks'."""
     t = tables(state)
-    costs = [cost for cost, _ in travel.GENERAL.values()] + list(travel.SCOUT_COST.values())
+    costs = [cost for cost, _ in listing.GENERAL.values()] + list(travel.SCOUT_COST.values())
     costs += [e.spend for e in state.pack.encounters]
     costs += [a.cost for abilities in t.abilities.values() for a in abilities]
     costs += [u.cost for w in t.weapons.values() for u in w.upgrades]
@@ -269,23 +269,23 @@ def test_the_cards_revealed_are_counted_as_the_bound_by_the_whole_deck() -> None
     checked = bounded = 0
     for k, sampled in enumerate(resting_states()[::5]):
         full = sampled.encounters
-        cards = sorted(c for c, _ in full.counts)
+        ids = sorted(c for c, _ in full.counts)
         # the deck as sampled, nearly empty (its discards aside or reshuffled in), and with doubled cards
         piles = [
             full,
-            Pile.of(cards[: k % 4], cards[k % 4 : k % 4 + k % 3]),
-            Pile.of([], cards[: 1 + k % 5]),
-            Pile.of([c for c in cards[: 2 + k % 3] for _ in range(3)]),
+            Pile.of(ids[: k % 4], ids[k % 4 : k % 4 + k % 3]),
+            Pile.of([], ids[: 1 + k % 5]),
+            Pile.of([c for c in ids[: 2 + k % 3] for _ in range(3)]),
         ]
         for pile in piles:
             for bonus in (0, 2, 6, 11):
                 for committed in (False, True):
                     state = replace(sampled, encounters=pile, reveal_bonus=bonus, committed=committed)
-                    n = travel.REVEAL + bonus + sum(o.n for o in triggers.statics(state, "reveal"))
+                    n = listing.REVEAL + bonus + sum(o.n for o in cards.statics(state, "reveal"))
                     plain = 1 if committed else max(1, min(n, pile.total))
-                    assert travel.reveal_count(state) == plain, (pile, bonus, committed)
-                    more = max(1, min(n + travel.ORIENTEER_BONUS, pile.total)) > plain
-                    assert travel.orienteer_matters(state) == (not committed and more), (pile, bonus, committed)
+                    assert listing.reveal_count(state) == plain, (pile, bonus, committed)
+                    more = max(1, min(n + listing.ORIENTEER_BONUS, pile.total)) > plain
+                    assert listing.orienteer_matters(state) == (not committed and more), (pile, bonus, committed)
                     checked += 1
                     bounded += not committed and pile.total < n
     assert checked > 1000 and bounded > 50, (checked, bounded)
@@ -293,11 +293,11 @@ def test_the_cards_revealed_are_counted_as_the_bound_by_the_whole_deck() -> None
 
 def _long_prep(state: State, verb: int) -> State:
     """A General Action, Orienteer or Scout as ``apply_prep`` wrote them: each cost paid through ``paid``/``pay``."""
-    if verb in travel.GENERAL:
-        cost, gains = travel.GENERAL[verb]
+    if verb in listing.GENERAL:
+        cost, gains = listing.GENERAL[verb]
         return replace(state, res=resources.paid(state, cost, gains=RES[gains]), large_first=False)
     if verb == ORIENTEER:
-        return resources.pay(state, travel.ORIENTEER_COST, reveal_bonus=state.reveal_bonus + travel.ORIENTEER_BONUS)
+        return resources.pay(state, travel.ORIENTEER_COST, reveal_bonus=state.reveal_bonus + listing.ORIENTEER_BONUS)
     assert verb == SCOUT
     paid = resources.paid(state, travel.SCOUT_COST[state.level])
     return state.push(MonsterReveal(), res=paid, large_first=False)
@@ -310,7 +310,7 @@ def test_general_actions_orienteer_and_scout_pay_their_costs_as_the_long_way() -
         for state in (sampled, replace(sampled, res=half), _with_effort(sampled, k % 5, k % 3, k % 2)):
             for large_first in (False, True):
                 held = replace(state, large_first=large_first)
-                for verb in (*travel.GENERAL, ORIENTEER, SCOUT):
+                for verb in (*listing.GENERAL, ORIENTEER, SCOUT):
                     try:
                         expected = _long_prep(held, verb)
                     except ValueError:
@@ -333,10 +333,10 @@ def test_a_listed_cost_is_affordable_by_its_thresholds_exactly_as_affords_need_p
     for se, me, le in itertools.product(range(9), range(5), range(4)):
         state = _with_effort(base, se, me, le)
         for need in needs:
-            table = (travel.entry(ACT[1], travel.ALWAYS, need),)
+            table = (listing.entry(ACT[1], listing.ALWAYS, need),)
             affords = affords_need(state, need)
-            assert bool(travel.listed(state, table)) == affords, (se, me, le, need)
+            assert bool(listing.listed(state, table)) == affords, (se, me, le, need)
             listed += affords
             refused += not affords
-        assert travel.listed(state, (travel.entry(ACT[1], travel.ALWAYS),)) == [ACT[1]]  # no cost to check
+        assert listing.listed(state, (listing.entry(ACT[1], listing.ALWAYS),)) == [ACT[1]]  # no cost to check
     assert listed > 5000 and refused > 5000, (listed, refused)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from unbroken.content.loader import default_pack
+from unbroken.rules.cards import abilities_of, cards_in_play, in_play, statics
 from unbroken.rules.tables import pack_tables, tables
-from unbroken.rules.triggers import abilities_of, cards_in_play, in_play, statics
 from unbroken.state import Cond
 
 from .helpers import GAME, at_battle

@@ -22,7 +22,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from cattrs.gen import make_dict_structure_fn
@@ -40,9 +40,7 @@ from tabletop_core.errors import ContentError
 from unbroken.content.schema import (
     ABILITY_KINDS,
     COMBAT_KINDS,
-    OPS,
     RESOURCES,
-    STATIC_OPS,
     TRIGGERS,
     Ability,
     Character,
@@ -53,6 +51,9 @@ from unbroken.content.schema import (
     Skill,
     Weapon,
 )
+
+if TYPE_CHECKING:
+    from unbroken.rules.effects import OpDef
 
 __all__ = [
     "MAX_CONDITIONS",
@@ -153,8 +154,20 @@ def _index(items: tuple[Any, ...]) -> dict[str, Any]:
 # ----- the effect language: an op's fields depend on its verb -----------------------------------------------------
 
 
+def _language() -> Mapping[str, OpDef]:
+    """The effect language: :data:`unbroken.rules.effects.OPS`, every op's fields with its run and text.
+
+    Read when a pack is read, not when this module is imported: the rules build on the states this loader's packs
+    make (``unbroken.state`` imports this module), so the registry is imported once they are.
+    """
+    from unbroken.rules.effects import OPS  # at run time: the rules import the loader through the state
+
+    return OPS
+
+
 def _op_hook(value: Any, _t: Any) -> Op:
-    """Structure one op: its verb known, exactly the fields :data:`OPS` allows it, each typed, then its rules."""
+    """Structure one op: its verb known, exactly the fields its registry entry allows (see :func:`_language`),
+    each typed, then its rules."""
     if not isinstance(value, Mapping):
         raise TypeError(f"expected an effect table, got {type(value).__name__} {value!r}"[:120])
     name = value.get("op")
@@ -162,9 +175,10 @@ def _op_hook(value: Any, _t: Any) -> Op:
         raise refuse("op", "missing", Op)
     if type(name) is not str:
         raise refuse("op", f"expected a string, got {name!r}"[:120], Op)
-    if name not in OPS:
-        raise refuse("op", f"unknown op {name!r} (known: {sorted(OPS)})", Op)
-    required, optional = OPS[name]
+    ops = _language()
+    if name not in ops:
+        raise refuse("op", f"unknown op {name!r} (known: {sorted(ops)})", Op)
+    required, optional = ops[name].fields
     allowed = {"op", *required, *optional}
     for key in sorted(set(value) - allowed):
         raise refuse(str(key), f"unknown field (allowed: {sorted(allowed)})", Op)
@@ -183,9 +197,7 @@ def _check_op(op: Op, given: set[str]) -> None:
         raise refuse("res", f"unknown resource {op.res!r} (known: {list(RESOURCES)})", Op)
     if "to" in given and op.to not in RESOURCES:
         raise refuse("to", f"unknown resource {op.to!r}", Op)
-    if op.op in ("gain", "spend", "lose", "steal", "reduce", "wound", "break_armor", "heal", "monster_gain") and (
-        op.n <= 0
-    ):
+    if _language()[op.op].positive and op.n <= 0:
         raise refuse("n", f"{op.op} needs a positive amount, got {op.n}", Op)
     if op.op == "time" and op.n <= 0:
         raise refuse("n", "time loss must be positive", Op)
@@ -238,8 +250,10 @@ def _check_ability(ctx: _Ctx, a: Ability, field: str) -> None:
     for i, c in enumerate(a.cost):
         if c.op != "spend":
             raise ctx.err(f"{field}.cost[{i}].op", "a cost holds only spend ops")
+    ops = _language()
     for i, e in enumerate(a.effects):
-        if (e.op in STATIC_OPS) != (a.kind == "static") and not (e.op == "reveal" and a.kind != "static"):
+        where = ops[e.op].where
+        if where != "both" and (where == "static") != (a.kind == "static"):
             raise ctx.err(f"{field}.effects[{i}].op", f"op {e.op!r} does not fit a {a.kind} ability")
 
 

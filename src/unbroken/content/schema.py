@@ -1,9 +1,9 @@
 """The typed schema of Unbroken's content: effect records (``Op``), abilities, and the six kinds of card.
 
 Every card effect is a tuple of :class:`Op` records, one small language shared by costs, gains, weapon attacks,
-monster Combat Actions, Ambush Effects, Rewards, Responses and Passives. :data:`OPS` is the schema of the
-language: for each op, the fields it requires and the fields it allows; the loader rejects anything else, naming
-the file, the entry and the field.
+monster Combat Actions, Ambush Effects, Rewards, Responses and Passives. Its ops are declared in one registry,
+:data:`unbroken.rules.effects.OPS`: for each op, the fields it requires and the fields it allows (the loader
+rejects anything else, naming the file, the entry and the field), what it does, its rule text and its footprint.
 
 >>> op = Op("gain", res="food", n=2)
 >>> op.op, op.res, op.n, op.alt
@@ -19,7 +19,6 @@ from tabletop_core.content import SOURCES, Source
 __all__ = [
     "ABILITY_KINDS",
     "COMBAT_KINDS",
-    "OPS",
     "RESOURCES",
     "SOURCES",
     "TRIGGERS",
@@ -55,51 +54,10 @@ ABILITY_KINDS = ("response", "passive", "static", "action")
 #: The types of monster Combat Actions (skills may ignore a type).
 COMBAT_KINDS = ("defend", "wound", "reduce", "steal", "time", "condition", "other")
 
-_R, _N = "res", "n"
-#: op -> (required fields, optional fields). ``then``/``alt``/``options`` hold nested ops.
-OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "gain": (frozenset({_R, _N}), frozenset({"scale"})),
-    "spend": (frozenset({_R, _N}), frozenset({"scale"})),
-    "lose": (frozenset({_R, _N}), frozenset({"alt", "scale"})),
-    "reduce": (frozenset({_R, _N, "to", "m"}), frozenset({"alt"})),
-    "steal": (frozenset({_R, _N}), frozenset({"alt"})),
-    "time": (frozenset({_N}), frozenset()),
-    "wound": (frozenset({_N}), frozenset({"pierce"})),
-    "break_armor": (frozenset({_N}), frozenset()),
-    "power": (frozenset({_N}), frozenset({"id"})),
-    "cap_wounds": (frozenset({_N}), frozenset()),
-    "defend": (frozenset(), frozenset()),
-    "monster_gain": (frozenset({_R, _N}), frozenset()),
-    "heal": (frozenset({_N}), frozenset()),
-    "condition": (frozenset({"id", "when"}), frozenset({_N})),
-    "cure": (frozenset(), frozenset({"id"})),
-    "weapon_up": (frozenset(), frozenset()),
-    "weapon_down": (frozenset(), frozenset({"perm"})),
-    "shift_roll": (frozenset({_N}), frozenset()),
-    "reroll": (frozenset(), frozenset()),
-    "ignore": (frozenset({"id"}), frozenset()),
-    "extra_attack": (frozenset(), frozenset()),
-    "extra_turn": (frozenset(), frozenset()),
-    "skip_turn": (frozenset(), frozenset()),
-    "tick": (frozenset(), frozenset()),
-    "roll": (frozenset({_N, "then"}), frozenset({"alt", "id"})),
-    "instead": (frozenset({"id", "then"}), frozenset()),
-    "choose": (frozenset({"options"}), frozenset()),
-    "reveal": (frozenset({_N}), frozenset()),
-    "commit": (frozenset(), frozenset()),
-    "skill": (frozenset({_N}), frozenset()),
-    "scout": (frozenset(), frozenset()),
-    "rest_bonus": (frozenset({_N}), frozenset()),
-    "surcharge": (frozenset({_R, _N}), frozenset()),
-    "food_req": (frozenset({_N}), frozenset()),
-}
-#: Ops that may appear only in ``static`` abilities (they modify rules rather than happen).
-STATIC_OPS = frozenset({"ignore", "instead", "rest_bonus", "surcharge", "food_req", "reveal", "cap_wounds"})
-
 
 @attrs.frozen
 class Op:
-    """One effect of the effect language (see :data:`OPS` for which fields each op takes).
+    """One effect of the effect language (see :data:`unbroken.rules.effects.OPS` for which fields each op takes).
 
     Attributes:
         op: the verb.

@@ -28,12 +28,16 @@ from unbroken.actions import (
     Use,
 )
 from unbroken.content.schema import Monster, Op, Weapon
-from unbroken.rules import effects, travel, triggers
+from unbroken.rules import listing
+from unbroken.rules.cards import activates, ignored, static_ops
 from unbroken.rules.chance import DieRoll
+from unbroken.rules.effects import Exec, combat_after, effort_ways, run_op, run_ops
 from unbroken.rules.payment import ACT, ATTACK, EAT, Cost, Decide, one, upto
 from unbroken.rules.resources import can_pay, gain, paid
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import pack_tables, tables
+from unbroken.rules.triggers import Fire, Trig, break_armor, fire, push_fire, stages
+from unbroken.rules.verbs import MonsterReveal, die, new_combat, restored_weapons, weapon, weapon_down
 from unbroken.state import (
     FOOD,
     LAST_LEVEL,
@@ -60,7 +64,6 @@ __all__ = [
     "ExtraAttack",
     "HungerStep",
     "MonsterAct",
-    "MonsterReveal",
     "MonsterTurn",
     "PlayerTurn",
     "RewardsStep",
@@ -90,31 +93,13 @@ def monster(state: State) -> Monster:
 # ----- revealing the monster, the Ambush and Trickery Steps -----------------------------------------------------
 
 
-@accelerate
-@attrs.frozen
-class MonsterReveal(DieRoll):
-    """Chance frame: the die reveals this Level's monster ("MONSTER NUMBER"), by Scouting or at the Ambush or
-    Trickery Step."""
-
-    TAG: ClassVar[str] = "unbroken.monster_reveal"
-
-    def face_up(self, state: State, face: int) -> State:
-        """The monster of this Level numbered ``face``."""
-        return replace(state, monster=state.pack.monster_for(state.level, face).id)
-
-    def apply(self, state: State, action: Action) -> State:
-        """Pop the roll and reveal the monster, in one copy (see :meth:`face_up`)."""
-        assert isinstance(action, Die)
-        return state.pop(monster=state.pack.monster_for(state.level, action.face).id)
-
-
 def set_tracker(state: State, **changes: Any) -> State:
     """Set the Monster Tracker and "Reset the token on your Time Tracker to ... the next Level" (Level 4: remove it)
     (``changes`` to fields neither reads, in the same copy)."""
     time = LEVEL_TIME[state.level] if state.level < LAST_LEVEL else 0
     t = state.res[TIME]
     res = state.res_at(TIME, max(t.low, min(t.high, time)))  # ``Track.set``, the shared track where there is one
-    return replace(state, res=res, combat=effects.new_combat(state), **changes)
+    return replace(state, res=res, combat=new_combat(state), **changes)
 
 
 def ambush_step(state: State) -> State:
@@ -130,7 +115,7 @@ def ambush_step(state: State) -> State:
     if ambush is None:
         return state.at("combat", "trickery")
     state = set_tracker(state).at("combat", "battle")
-    return effects.run_ops(state, ambush, f"monster:{state.monster}") if ambush else state
+    return run_ops(state, ambush, f"monster:{state.monster}") if ambush else state
 
 
 @attrs.frozen
@@ -211,20 +196,20 @@ class TrickeryStep(Decide):
 def start_battle(state: State, **changes: Any) -> State:
     """Battle Step: the monster acts first on Hard; the ``battle_start`` Responses fire before the first turn.
 
-    With no ``battle_start`` Fire frame to stack (see :func:`triggers.push_fire`), the first turn is the frame
-    the driver resolves next (the end checks pass a monster with Health left): it begins in this copy. ``changes``
-    to other fields (none that it reads) go in the same copy.
+    With no ``battle_start`` Fire frame to stack (see :func:`~unbroken.rules.triggers.push_fire`), the first turn
+    is the frame the driver resolves next (the end checks pass a monster with Health left): it begins in this copy.
+    ``changes`` to other fields (none that it reads) go in the same copy.
     """
     assert state.combat is not None
     started = replace(state.combat, started=True)
     hard = state.options.difficulty == "hard"
-    if started.health > 0 and not triggers.activates(state, "battle_start"):
+    if started.health > 0 and not activates(state, "battle_start"):
         frames = state.pending.frames
         if hard:  # as ``monster_turn``
             return replace(state, pending=Pending((*frames, *_MONSTER_TURN)), combat=_no_rerolls(started), **changes)
         return TurnStart().begin(state, frames, started, **changes)
     first: MonsterTurn | TurnStart = MonsterTurn() if hard else TurnStart()
-    return triggers.push_fire(state, "battle_start", first, combat=started, **changes)
+    return push_fire(state, "battle_start", first, combat=started, **changes)
 
 
 @attrs.frozen
@@ -249,7 +234,7 @@ def defeated(state: State) -> State | None:
     c = state.combat
     if c is None or not c.started or c.health > 0 or state.pos.step != "battle":
         return None
-    if isinstance(state.pending.top, effects.Exec):
+    if isinstance(state.pending.top, Exec):
         return None
     return victory(state)
 
@@ -257,21 +242,21 @@ def defeated(state: State) -> State | None:
 def surcharge(state: State) -> list[int]:
     """Extra resources a weapon attack costs ("Some monsters force you to spend additional resources")."""
     extra = no_resources()
-    for o in triggers.static_ops(state, "surcharge"):
+    for o in static_ops(state, "surcharge"):
         extra[RES[o.res]] += o.n
     return extra
 
 
 def attack_cost(state: State, i: int) -> Cost:
     """What weapon attack ``i`` costs, with any surcharge."""
-    return travel.weapon(state).attacks[i].cost, surcharge(state)
+    return weapon(state).attacks[i].cost, surcharge(state)
 
 
 def attack_ok(state: State, i: int) -> bool:
     """Whether weapon attack ``i`` can be made: Armor-Breaking only while Armor remains; Wounding only at 0 Armor
     (unless the attack pierces); the cost plus any surcharge must be payable."""
     c = state.combat
-    attacks = travel.weapon(state).attacks
+    attacks = weapon(state).attacks
     if c is None or i >= len(attacks):
         return False
     a = attacks[i]
@@ -289,7 +274,7 @@ def attack(state: State, i: int, pending: Pending[Frame] | None = None) -> State
     A Wounding attack fires the ``attack`` Responses, then its Passives (e.g. a Wound cap), then lands.
     ``pending``: the stack the turn leaves (replaced in the payment's copy; nothing before reads it).
     """
-    a = travel.weapon(state).attacks[i]
+    a = weapon(state).attacks[i]
     changes: dict[str, Any] = {"res": paid(state, a.cost, surcharge(state)), "large_first": False}
     c = state.combat
     assert c is not None
@@ -298,10 +283,8 @@ def attack(state: State, i: int, pending: Pending[Frame] | None = None) -> State
     under = None if pending is None else pending.frames  # the frames below push onto the turn's stack
     if a.kind == "break":
         # ``run_ops`` of the one op (the game goes on at a decision), in the payment's copy
-        return effects.break_armor(state, a.power, under, **changes)
-    return triggers.push_fire(
-        state, "attack", AttackLands(a.pierce), under=under, combat=replace(c, power=a.power), **changes
-    )
+        return break_armor(state, a.power, under, **changes)
+    return push_fire(state, "attack", AttackLands(a.pierce), under=under, combat=replace(c, power=a.power), **changes)
 
 
 def _stack(pending: Pending[Frame] | None) -> dict[str, Pending[Frame]]:
@@ -326,7 +309,7 @@ def attack_land(state: State, pierce: bool) -> State:
 def wound_cap(state: State, power: int) -> int:
     """The Wounds an attack of final power ``power`` inflicts: a cap ("prevents it from suffering more than 4
     Wounds") bounds the final power whatever order the Passives resolved in."""
-    return min([power, *(o.n for o in triggers.static_ops(state, "cap_wounds"))])
+    return min([power, *(o.n for o in static_ops(state, "cap_wounds"))])
 
 
 @accelerate
@@ -346,14 +329,14 @@ def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip (from the turn's listing
     table, see :func:`plain_turn_actions`, the same listing the long way)."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
-    surcharges = triggers.static_ops(state, "surcharge")
+    surcharges = static_ops(state, "surcharge")
     last = _last_turn[0]  # one read of one tuple (see ``travel._last_prep``)
     if last[0] is o and last[1] is skills and last[2] == w and last[3] == level and last[4] is surcharges:
-        table: tuple[travel.Entry, ...] = last[5]
+        table: tuple[listing.Entry, ...] = last[5]
     else:
         table = _turn_table(o.pack, o.pack_sha256, o.character, skills, w, level, surcharges)
         _last_turn[0] = (o, skills, w, level, surcharges, table)
-    return travel.listed(state, table)
+    return listing.listed(state, table)
 
 
 #: The options, skills, weapon, Level and surcharges whose turn table was last asked for, and the table, as one
@@ -371,39 +354,39 @@ def _turn_table(  # noqa: PLR0917  # a memo's key: positional arguments make the
     weapon_id: str,
     level: int,
     surcharges: tuple[Op, ...],
-) -> tuple[travel.Entry, ...]:
+) -> tuple[listing.Entry, ...]:
     """A player turn's options (see :func:`turn_actions`) as a listing table (a bounded memo of a pure function of
     content): the same options in the same order, each with its gate and cost."""
-    out = [travel.entry(act, travel.ALWAYS, need) for act, need in travel.GENERAL_OPTIONS]
-    out.append(travel.entry(ACT[DOWNGRADE], travel.DOWNGRADABLE))
-    out.append(travel.entry(ACT[SKIP], travel.ALWAYS))
-    out += travel.crafts(pack, digest, weapon_id, level, combat=True)
+    out = [listing.entry(act, listing.ALWAYS, need) for act, need in listing.GENERAL_OPTIONS]
+    out.append(listing.entry(ACT[DOWNGRADE], listing.DOWNGRADABLE))
+    out.append(listing.entry(ACT[SKIP], listing.ALWAYS))
+    out += listing.crafts(pack, digest, weapon_id, level, combat=True)
     extra = no_resources()  # ``surcharge``
     for o in surcharges:
         extra[RES[o.res]] += o.n
     for i, a in enumerate(pack_tables(pack, digest).weapons[weapon_id].attacks):
         # ``_attacks``: Armor-Breaking only while Armor remains, Wounding only at 0 Armor unless it pierces
         gate = (
-            travel.ARMORED
+            listing.ARMORED
             if a.kind == "break"
-            else travel.UNARMORED
+            else listing.UNARMORED
             if a.kind == "wound" and not a.pierce
-            else travel.IN_BATTLE
+            else listing.IN_BATTLE
         )
-        out.append(travel.entry(one(ATTACK, Attack, i), gate, travel.priced(a.cost, level, extra)))
-    out += travel.use_entries(pack, digest, character, skills, phase="combat", level=level)
+        out.append(listing.entry(one(ATTACK, Attack, i), gate, listing.priced(a.cost, level, extra)))
+    out += listing.use_entries(pack, digest, character, skills, phase="combat", level=level)
     return tuple(out)
 
 
 def plain_turn_actions(state: State) -> list[Action]:
     """:func:`turn_actions` the long way: each kind of option listed on its own."""
-    out = travel.general_options(state)
+    out = listing.general_options(state)
     if len(state.weapons) > 1:
         out.append(ACT[DOWNGRADE])
     out.append(ACT[SKIP])
-    out += travel.craft_options(state, combat=True)
-    out += _attacks(state, travel.weapon(state))
-    out += travel.use_actions(state, "combat")
+    out += listing.craft_options(state, combat=True)
+    out += _attacks(state, weapon(state))
+    out += listing.use_actions(state, "combat")
     return out
 
 
@@ -433,26 +416,26 @@ def apply_turn(state: State, extra: bool, action: Action) -> State:
 
     The turn's frame goes in the copy the choice makes first (nothing the choice reads is on the stack).
     """
-    if not extra and isinstance(action, Act) and (action.verb == SKIP or action.verb in travel.GENERAL):
+    if not extra and isinstance(action, Act) and (action.verb == SKIP or action.verb in listing.GENERAL):
         # Nothing to resolve before the monster's turn (neither changes the battle or ends the game, so the end
         # checks would pass it by): its frames are stacked in this copy instead of a MonsterTurn frame.
         pending, combat = _monster_turn(state)
         if action.verb == SKIP:
             return replace(state, pending=pending, combat=combat)
-        return travel.general_action(state, action.verb, pending=pending, combat=combat)
+        return listing.general_action(state, action.verb, pending=pending, combat=combat)
     pending = state.pending.pop() if extra else state.pending.replace_top(MonsterTurn())
     if isinstance(action, Attack):
         return attack(state, action.i, pending)
     if isinstance(action, Use):
-        return travel.use(state, action.i, pending=pending)
-    if isinstance(action, Act) and action.verb in travel.GENERAL:  # an extra turn's
-        return travel.general_action(state, action.verb, pending=pending)
+        return listing.use(state, action.i, pending=pending)
+    if isinstance(action, Act) and action.verb in listing.GENERAL:  # an extra turn's
+        return listing.general_action(state, action.verb, pending=pending)
     after = replace(state, pending=pending)
     if isinstance(action, Craft):
-        return travel.craft(after, action.i, combat=True)
+        return listing.craft(after, action.i, combat=True)
     assert isinstance(action, Act)
     if action.verb == DOWNGRADE:
-        return effects.weapon_down(after, perm=True)
+        return weapon_down(after, perm=True)
     return after  # SKIP
 
 
@@ -476,7 +459,7 @@ class TurnStart(Automatic[State]):
         assert c is not None
         combat = replace(c, skip=False) if c.skip else c
         turn = _PLAYER_TURNS[self.extra]  # the shared frame (a value: equal to a new one)
-        return triggers.push_fire(state, "turn_start", turn, under=under, combat=combat, **changes)
+        return push_fire(state, "turn_start", turn, under=under, combat=combat, **changes)
 
 
 @accelerate
@@ -505,11 +488,11 @@ class PlayerTurn(Decide):
         if isinstance(action, Attack):
             return attack_cost(state, action.i)
         if isinstance(action, Craft):
-            return travel.craft_cost(state, action.i)
+            return listing.craft_cost(state, action.i)
         if isinstance(action, Use):
-            return travel.use_cost(state, action.i)
+            return listing.use_cost(state, action.i)
         assert isinstance(action, Act)
-        return travel.general_cost(action.verb)
+        return listing.general_cost(action.verb)
 
     def decide(self, state: State, action: Action) -> State:
         """See :func:`apply_turn`."""
@@ -522,7 +505,7 @@ _PLAYER_TURNS = (PlayerTurn(False), PlayerTurn(True))
 
 def extra_attack_actions(state: State) -> list[Action]:
     """An extra attack granted by an effect: any legal weapon attack, or pass."""
-    return [ACT[PASS], *_attacks(state, travel.weapon(state))]
+    return [ACT[PASS], *_attacks(state, weapon(state))]
 
 
 @attrs.frozen
@@ -595,28 +578,28 @@ class CombatRoll(DieRoll):
         return replace(state, combat=replace(state.combat, roll=face))
 
     def apply(self, state: State, action: Action) -> State:
-        """Pop the roll and set the face, in one copy (see :meth:`face_up`); a :class:`~triggers.Fire` frame
-        under the roll that would resolve to nothing goes in the same copy: it activates nothing (see
-        :func:`triggers.push_fire`: the roll changes no card in play), or its Responses and Passives are none of
-        them usable with this face (the frame the driver would resolve next pops itself; the end checks between
-        read nothing that differs)."""
+        """Pop the roll and set the face, in one copy (see :meth:`face_up`); a
+        :class:`~unbroken.rules.triggers.Fire` frame under the roll that would resolve to nothing goes in the same
+        copy: it activates nothing (see :func:`~unbroken.rules.triggers.push_fire`: the roll changes no card in
+        play), or its Responses and Passives are none of them usable with this face (the frame the driver would
+        resolve next pops itself; the end checks between read nothing that differs)."""
         assert isinstance(action, Die) and state.combat is not None
         combat = replace(state.combat, roll=action.face)
         frames = state.pending.frames
         under = frames[-2] if len(frames) > 1 else None
         rest = frames[:-1]
-        if isinstance(under, triggers.Fire):
-            trig = triggers.fire(state, under.trigger)
+        if isinstance(under, Fire):
+            trig = fire(state, under.trigger)
             if trig is None:
                 rest = frames[:-2]
             else:
-                avail, passives = triggers.stages(state, trig, combat)
+                avail, passives = stages(state, trig, combat)
                 if avail and all(c.optional for _, c in avail):
                     # The Fire frame, resolved next, puts its Trig in its place, which waits for the player's
                     # choice (see ``Fire.resolve``, ``Trig.auto``): in the roll's copy.
                     return replace(state, pending=Pending((*frames[:-2], trig)), combat=combat)
                 if not avail and not passives:
-                    rest = frames[:-2]  # as ``triggers.resolves_to_nothing``
+                    rest = frames[:-2]  # as ``resolves_to_nothing``
         if rest and type(rest[-1]) is MonsterAct:
             # The Combat Action is the frame the driver resolves next (the end checks between read neither the
             # roll nor the stack's top): it is taken with the roll, in the copy it makes (see ``monster_act``).
@@ -654,15 +637,15 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     # roll or the re-roll count aside, read from ``c``).
     m = monster(state)
     row = m.table[c.roll - 1]
-    if row.kind in triggers.ignored(state):
+    if row.kind in ignored(state):
         return replace(state, pending=Pending(frames[:-1]), combat=c)
     if _dup_condition(state, row.effects) and c.rerolls < MAX_REROLLS:
         again = (*frames[:-1], MonsterAct(), CombatRoll(reroll=True))
         return replace(state, pending=Pending(again), combat=replace(c, rerolls=c.rerolls + 1))
     ops, src = row.effects, f"monster:{m.id}"
     if not ops:
-        return replace(state, pending=Pending((*frames[:-1], effects.Exec(ops, src))), combat=c)
-    ways = effects.effort_ways(state, ops[0]) if len(ops) == 1 else None
+        return replace(state, pending=Pending((*frames[:-1], Exec(ops, src))), combat=c)
+    ways = effort_ways(state, ops[0]) if len(ops) == 1 else None
     if ways is not None and len(ways) == 1:  # a loss of Effort without a choice, in the one copy
         below = frames[-2] if len(frames) > 1 else None
         if isinstance(below, TurnStart):
@@ -671,8 +654,8 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
             return below.begin(state, frames[:-2], c, res=ways[0])
         return replace(state, res=ways[0], pending=Pending(frames[:-1]), combat=c)
     if ways is not None and not ways and not ops[0].alt:  # Effort that cannot be paid, no alternative: death
-        return effects.die(state, combat=c)
-    after = effects.combat_after(state, c, ops[0]) if len(ops) == 1 else None
+        return die(state, combat=c)
+    after = combat_after(state, c, ops[0]) if len(ops) == 1 else None
     if after is not None:  # an op on the battle alone, in the one copy
         below = frames[-2] if len(frames) > 1 else None
         if after.health > 0 and isinstance(below, TurnStart):
@@ -684,8 +667,8 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     # As ``run_ops(state.pop(), ops, src)`` (the game is not over while a frame resolves), the pop in the first
     # op's copy.
     if len(ops) > 1:
-        return effects.run_op(state.restack(effects.Exec(ops[1:], src)), ops[0], src)
-    return effects.run_op(state, ops[0], src, state.pending.pop())
+        return run_op(state.restack(Exec(ops[1:], src)), ops[0], src)
+    return run_op(state, ops[0], src, state.pending.pop())
 
 
 @accelerate
@@ -702,7 +685,7 @@ class MonsterAct(Automatic[State]):
 
 #: The monster turn's frames, bottom to top (shared values): the player's next turn, the Combat Action, the roll's
 #: trigger, the Combat Roll.
-_MONSTER_TURN: tuple[Frame, ...] = (TurnStart(), MonsterAct(), triggers.Fire("monster_roll"), CombatRoll())
+_MONSTER_TURN: tuple[Frame, ...] = (TurnStart(), MonsterAct(), Fire("monster_roll"), CombatRoll())
 
 
 # ----- Rewards, Hunger, the end of the Combat Phase -----------------------------------------------------------------
@@ -716,7 +699,7 @@ def victory(state: State) -> State:
     back = tuple(Op("gain", res=RESOURCES[r], n=n) for r, n in enumerate(c.stolen) if n)
     # "Check for any Response effects that would be triggered and then proceed to the Rewards Step": Responses
     # already triggered still resolve (first); the turns, attacks and effects of the battle end.
-    triggered = [f for f in state.pending.frames if isinstance(f, triggers.Trig)]
+    triggered = [f for f in state.pending.frames if isinstance(f, Trig)]
     # "reset the monster's Armor and Health Values to 0 following a victory" (a piercing blow leaves Armor)
     state = replace(state, pending=Pending(), combat=replace(c, health=0, armor=0)).at("combat", "rewards")
     state = state.push(ToHunger())
@@ -724,7 +707,7 @@ def victory(state: State) -> State:
         state = gain_skill(state, SKILL_DRAW)
     rewards = m.rewards + back
     if rewards:
-        state = state.push(effects.Exec(rewards, f"monster:{m.id}"))
+        state = state.push(Exec(rewards, f"monster:{m.id}"))
     return state.push(*triggered)
 
 
@@ -752,7 +735,7 @@ class RewardsStep(Automatic[State]):
 
 def food_requirement(state: State) -> int:
     """ "eat Food equal to the Level of the monster you have just defeated" (plus Food Requirement modifiers)."""
-    return max(0, state.level + sum(o.n for o in triggers.static_ops(state, "food_req")))
+    return max(0, state.level + sum(o.n for o in static_ops(state, "food_req")))
 
 
 def hunger_actions(state: State) -> list[Action]:
@@ -768,7 +751,7 @@ def eat(state: State, k: int) -> State:
     cost = missing * (missing + 1) // 2
     if cost:
         # The loss runs as an effect: the player chooses which higher Effort covers a shortfall; none: starvation.
-        return state.push(EndOfCombat(), effects.Exec((Op("lose", res="se", n=cost),), "hunger:"))
+        return state.push(EndOfCombat(), Exec((Op("lose", res="se", n=cost),), "hunger:"))
     return end_of_combat(state)
 
 
@@ -806,7 +789,7 @@ def end_of_combat(state: State) -> State:
         state,
         conditions=keep,
         next_conditions=(),
-        weapons=effects.restored_weapons(state),
+        weapons=restored_weapons(state),
         aside=(),
         monster="",
         combat=None,
@@ -817,7 +800,7 @@ def end_of_combat(state: State) -> State:
     )
     if state.level == LAST_LEVEL:
         return replace(state, outcome=1)
-    return triggers.push_fire(state.at("travel", "preparation", state.level + 1), "level_start")
+    return push_fire(state.at("travel", "preparation", state.level + 1), "level_start")
 
 
 @attrs.frozen

@@ -2,8 +2,8 @@
 
 The flow position (:data:`unbroken.state.FLOW`) says where play stands when the pending stack is empty; frames on
 the stack own the next event. Each frame is defined with the rule it runs (``travel.py``, ``combat.py``,
-``effects.py``, ``triggers.py``, ``skills.py``, ``payment.py``, ``setup.py``); :data:`DRIVER` declares which frame
-owns each step and checks, before every frame, that the game is over or the monster defeated.
+``effects.py``, ``triggers.py``, ``verbs.py``, ``skills.py``, ``payment.py``, ``setup.py``); :data:`DRIVER`
+declares which frame owns each step and checks, before every frame, that the game is over or the monster defeated.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from unbroken.rules.combat import (
     ExtraAttack,
     HungerStep,
     MonsterAct,
-    MonsterReveal,
     MonsterTurn,
     PlayerTurn,
     RewardsStep,
@@ -50,6 +49,7 @@ from unbroken.rules.travel import (
     Preparation,
 )
 from unbroken.rules.triggers import Fire, Trig
+from unbroken.rules.verbs import MonsterReveal
 from unbroken.setup import EasyRoll, SetupStep
 from unbroken.state import FLOW, State
 

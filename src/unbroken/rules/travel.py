@@ -6,7 +6,6 @@ Rulebook clauses quoted on each function; the coverage table is ``docs/rules/unb
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
@@ -18,10 +17,7 @@ from unbroken.actions import (
     DOWNGRADE,
     EXPLORE,
     FIGHT,
-    FOCUS,
-    INSPIRATION,
     ORIENTEER,
-    PLAN,
     RESOLVE,
     REST,
     SCOUT,
@@ -32,27 +28,52 @@ from unbroken.actions import (
     Use,
     action_id,
 )
-from unbroken.content.schema import Ability, Op, Upgrade, Weapon
-from unbroken.rules import combat, effects, triggers
+from unbroken.content.schema import Op
+from unbroken.rules import combat
+from unbroken.rules.cards import activates, static_ops
 from unbroken.rules.chance import CardDraw
-from unbroken.rules.payment import ACT, CRAFT, PICK, USE, Cost, Decide, PayChoice, one
+from unbroken.rules.effects import run_ops
+from unbroken.rules.listing import (
+    ALWAYS,
+    DOWNGRADABLE,
+    GENERAL,
+    GENERAL_OPTIONS,
+    NO_MONSTER,
+    ORIENTEER_BONUS,
+    ORIENTEERABLE,
+    UNCOMMITTED,
+    Entry,
+    cost_op,
+    craft,
+    craft_cost,
+    craft_options,
+    crafts,
+    entry,
+    general_action,
+    general_cost,
+    general_options,
+    listed,
+    orienteer_matters,
+    reveal_count,
+    use,
+    use_actions,
+    use_cost,
+    use_entries,
+)
+from unbroken.rules.payment import ACT, PICK, Cost, Decide, PayChoice, one
 from unbroken.rules.resources import (
-    Need,
     Res,
-    affordable,
     affords_need,
     ambiguous,
     can_pay,
-    cost_need,
     need_of,
     needs,
     paid,
     paid_need,
-    pay,
-    spend_time,
 )
-from unbroken.rules.tables import pack_tables, tables
-from unbroken.state import LAST_LEVEL, LE, ME, RES, SE, TIME, Resource, State, no_resources, track_at
+from unbroken.rules.triggers import Fire, push_fire
+from unbroken.rules.verbs import MonsterReveal, gained, weapon_down
+from unbroken.state import SE, TIME, State, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -67,384 +88,22 @@ __all__ = [
     "ExplorePick",
     "Onward",
     "Preparation",
-    "action_abilities",
-    "craft_ok",
     "explore",
-    "general_action",
-    "orienteer_matters",
     "prep_actions",
-    "reveal_count",
 ]
 
-#: The action abilities in play, in ``Use`` index order: each one's card (``kind:id``), index there, and ability.
-ActionAbilities = tuple[tuple[str, int, Ability], ...]
-#: "Reveal 2 cards (certain effects may increase or decrease this number)".
-REVEAL = 2
-#: Orienteer: "reveal 2 extra Encounter Cards".
-ORIENTEER_BONUS = 2
-
-
-def _spend(res: str, n: int) -> Op:
-    return Op("spend", res=res, n=n)
-
-
-#: General Actions: "Focus: Spend 4 Small Effort, gain 1 Medium Effort. Inspiration: Spend 2 Medium Effort, gain 1
-#: Large Effort. Plan: Spend 4 Small Effort, gain 1 Cunning."
-GENERAL: dict[int, tuple[tuple[Op, ...], str]] = {
-    FOCUS: ((_spend("se", 4),), "me"),
-    INSPIRATION: ((_spend("me", 2),), "le"),
-    PLAN: ((_spend("se", 4),), "cunning"),
-}
 #: "Scout: On Level 1, spend 1 Small Effort and 1 Time ... Level 2, 2 Small Effort and 2 Time. Level 3, 1 Cunning
 #: and 1 Time. Level 4, 1 Cunning, 2 Small Effort, and 2 Time."
 SCOUT_COST: dict[int, tuple[Op, ...]] = {
-    1: (_spend("se", 1), _spend("time", 1)),
-    2: (_spend("se", 2), _spend("time", 2)),
-    3: (_spend("cunning", 1), _spend("time", 1)),
-    4: (_spend("cunning", 1), _spend("se", 2), _spend("time", 2)),
+    1: (cost_op("se", 1), cost_op("time", 1)),
+    2: (cost_op("se", 2), cost_op("time", 2)),
+    3: (cost_op("cunning", 1), cost_op("time", 1)),
+    4: (cost_op("cunning", 1), cost_op("se", 2), cost_op("time", 2)),
 }
-ORIENTEER_COST = (_spend("se", 1),)
-# What each of these costs per resource slot (none scales with the Level), for the checks of every Preparation.
-_GENERAL_NEED = {verb: need_of(needs(cost)) for verb, (cost, _) in GENERAL.items()}
+ORIENTEER_COST = (cost_op("se", 1),)
 _SCOUT_NEED = {level: need_of(needs(cost)) for level, cost in SCOUT_COST.items()}
 _ORIENTEER_NEED = need_of(needs(ORIENTEER_COST))
-#: The General Actions in id order, each with what it costs.
-GENERAL_OPTIONS = tuple((ACT[verb], _GENERAL_NEED[verb]) for verb in sorted(GENERAL))
-
-
-def action_abilities(state: State) -> tuple[tuple[str, int, Ability], ...]:
-    """Every action ability in play, in ``Use`` index order: the character's, then each skill's."""
-    o = state.options
-    return _action_abilities(o.pack, o.pack_sha256, o.character, state.skills)
-
-
-@functools.lru_cache(maxsize=1024)
-def _action_abilities(pack: str, digest: str, character: str, skills: tuple[str, ...]) -> ActionAbilities:
-    """:func:`action_abilities` of a pack (named as the options name it), a character and the skills kept, in
-    order (a bounded memo of a pure function of content)."""
-    actions = pack_tables(pack, digest).actions
-    out = list(actions[f"character:{character}"])
-    for sid in skills:
-        out += actions[f"skill:{sid}"]
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=1024)
-def _phase_abilities(
-    pack: str, digest: str, character: str, skills: tuple[str, ...], phase: str
-) -> tuple[tuple[Use, str, Ability], ...]:
-    """The action abilities usable in ``phase`` (or any phase), each with its ``Use`` action (see :func:`use_ok`)."""
-    return tuple(
-        (one(USE, Use, i), src, a)
-        for i, (src, _, a) in enumerate(_action_abilities(pack, digest, character, skills))
-        if a.phase in (phase, "any")
-    )
-
-
-def use_actions(state: State, phase: str) -> list[Action]:
-    """The ``Use`` actions of the action abilities that can be used now in ``phase`` (see :func:`use_ok`), in order."""
-    o = state.options
-    return [
-        use
-        for use, src, a in _phase_abilities(o.pack, o.pack_sha256, o.character, state.skills, phase)
-        if not (src.startswith("character:") and state.uses <= 0)
-        and can_pay(state, a.cost)
-        and not idle(state, a.effects)
-    ]
-
-
-def weapon(state: State) -> Weapon:
-    """The equipped weapon's card."""
-    return tables(state).weapons[state.weapons[-1]]
-
-
-def use_ok(state: State, src: str, ability: Ability, phase: str) -> bool:
-    """Whether an action ability can be used now (phase, cost, and an Ability Use for character abilities)."""
-    return ability.phase in (phase, "any") and _usable(state, src, ability)
-
-
-def _usable(state: State, src: str, ability: Ability) -> bool:
-    """:func:`use_ok` in the ability's phase: an Ability Use for the character's, the cost, an effect."""
-    if src.startswith("character:") and state.uses <= 0:
-        return False
-    return can_pay(state, ability.cost) and not idle(state, ability.effects)
-
-
-def idle(state: State, effects: tuple[Op, ...]) -> bool:
-    """Whether every effect would do nothing now (a cure with no active Condition, a scout once the monster is
-    known, an upgrade with none left, Wounds while the monster keeps Armor, an Armor break once it has none): such
-    an action only spends its cost, so it is not offered.
-
-    "Until the Armor resource bar reaches 0 — you may not inflict Wounds through Weapon Attacks and Actions,
-    unless specifically noted otherwise" (a piercing Wound is so noted); "You may only choose to perform an
-    Armor-Breaking attack if the monster still has at least 1 Armor left" (Crowbar's as well as a weapon's).
-    """
-    for e in effects:
-        if e.op == "wound":
-            c = state.combat
-            if c is not None and (c.armor <= 0 or e.pierce):
-                return False
-            continue
-        if e.op == "break_armor":
-            c = state.combat
-            if c is not None and c.armor > 0:
-                return False
-            continue
-        if e.op == "cure" and not (e.id and all(c.id != e.id for c in state.conditions)) and state.conditions:
-            return False
-        if e.op == "scout" and not state.monster:
-            return False
-        if e.op == "weapon_up" and weapon(state).upgrades:
-            return False
-        if e.op not in ("cure", "scout", "weapon_up"):
-            return False
-    return bool(effects)
-
-
-def use(state: State, i: int, **changes: Any) -> State:
-    """Use action ability ``i``: pay its cost (and an Ability Use for the character's), then run its effects.
-
-    ``changes`` to other fields (none that the payment reads, say the pending stack) go into the payment's copy.
-    """
-    src, _, ability = action_abilities(state)[i]
-    if src.startswith("character:"):
-        changes["uses"] = state.uses - 1
-    return effects.run_ops(pay(state, ability.cost, **changes), ability.effects, src)
-
-
-def use_cost(state: State, i: int) -> Cost:
-    """What action ability ``i`` costs."""
-    return action_abilities(state)[i][2].cost, None
-
-
-def craft_cost(state: State, i: int) -> Cost:
-    """What Craft option ``i`` costs, with its Time (see :func:`craft_extra`)."""
-    in_battle = state.pos.phase == "combat"
-    return weapon(state).upgrades[i].cost, craft_extra(state, i, combat=in_battle)
-
-
-def general_cost(verb: int) -> Cost | None:
-    """What a General Action costs (``None`` for any other verb)."""
-    return (GENERAL[verb][0], None) if verb in GENERAL else None
-
-
-def craft_ok(state: State, i: int, *, combat: bool) -> bool:
-    """Whether Craft option ``i`` is affordable: "spend the listed cost to Upgrade Weapon".
-
-    In the Travel Phase its Time must be available; in battle the Time counts against the next Level, or is paid
-    in Small Effort on Level 4.
-    """
-    ups = weapon(state).upgrades
-    if i >= len(ups):
-        return False
-    return _craft_affordable(state, ups[i], combat)
-
-
-def _craft_affordable(state: State, u: Upgrade, combat: bool) -> bool:
-    """``can_pay(state, u.cost, _extra(state, u, combat))``, the need made once per upgrade (see ``cost_need``)."""
-    if combat and state.level < LAST_LEVEL:
-        need = cost_need(u.cost)
-    else:
-        need = cost_need(u.cost, SE if combat else TIME, u.time)
-    return can_pay(state, u.cost, _extra(state, u, combat)) if need is None else affords_need(state, need)
-
-
-def craft_options(state: State, *, combat: bool) -> list[Action]:
-    """The Craft actions whose cost and Time can be paid now, in order (each as :func:`craft_ok`)."""
-    w = state.weapons[-1]
-    o = state.options
-    slot = TIME if not combat else SE if state.level == LAST_LEVEL else None
-    crafts = _crafts(o.pack, o.pack_sha256, w, slot)
-    if crafts is None:  # a cost that scales with the Level: checked one by one
-        ups = weapon(state).upgrades
-        return [one(CRAFT, Craft, i) for i, u in enumerate(ups) if _craft_affordable(state, u, combat)]
-    return affordable(state, crafts) if crafts else []
-
-
-@functools.lru_cache(maxsize=1024)
-def _crafts(pack: str, digest: str, weapon_id: str, slot: Resource | None) -> tuple[tuple[Action, Need], ...] | None:
-    """Each Craft of a weapon with what it costs, its Time paid in ``slot`` (``None``: not paid now); ``None``
-    when a cost scales with the Level (a bounded memo of a pure function of content)."""
-    out = []
-    for i, u in enumerate(pack_tables(pack, digest).weapons[weapon_id].upgrades):
-        need = cost_need(u.cost) if slot is None else cost_need(u.cost, slot, u.time)
-        if need is None:
-            return None
-        out.append((one(CRAFT, Craft, i), need))
-    return tuple(out)
-
-
-def craft_extra(state: State, i: int, *, combat: bool) -> list[int]:
-    """What a Craft's Time adds to its cost: Time in the Travel Phase, Small Effort in a Level 4 battle, and
-    nothing in a Level 1-3 battle (it counts against the next Level's Time instead)."""
-    return _extra(state, weapon(state).upgrades[i], combat)
-
-
-def _extra(state: State, u: Upgrade, combat: bool) -> list[int]:
-    extra = no_resources()
-    if combat and state.level == LAST_LEVEL:
-        extra[SE] = u.time
-    elif not combat:
-        extra[TIME] = u.time
-    return extra
-
-
-def craft(state: State, i: int, *, combat: bool) -> State:
-    """Craft: pay the cost and the Time (a Level 4 battle's Small Effort with the cost, as one payment), lay the
-    new weapon over the old one."""
-    u = weapon(state).upgrades[i]
-    state = pay(state, u.cost, _extra(state, u, combat))
-    if combat and state.level < LAST_LEVEL:
-        out = spend_time(state, u.time, combat=True)
-        assert out is not None  # Levels 1-3: Time against the next Level, never fatal
-        state = out
-    return effects.lay_weapon(state, u.to)
-
-
-def general_action(state: State, verb: int, **changes: Any) -> State:
-    """Focus, Inspiration or Plan: pay, then gain 1 (one copy, with ``changes`` to fields neither reads)."""
-    cost, gains = GENERAL[verb]
-    # ``paid`` of the cost's Need made once (``_GENERAL_NEED``); the long way only to refuse an unpaid cost
-    res = paid_need(state, _GENERAL_NEED[verb], RES[gains]) or paid(state, cost, gains=RES[gains])
-    return replace(state, res=res, large_first=False, **changes)
-
-
-def general_ok(state: State, verb: int) -> bool:
-    """Whether a General Action's cost can be paid."""
-    return affords_need(state, _GENERAL_NEED[verb])
-
-
-def general_options(state: State) -> list[Action]:
-    """The General Actions whose cost can be paid, in id order."""
-    return affordable(state, GENERAL_OPTIONS)
-
-
-def reveal_count(state: State) -> int:
-    """Cards revealed in this Exploration Step: 2 plus modifiers (1 exactly when committed), at most every card the
-    deck and its discards hold (the discards are reshuffled when the deck runs out; no other bound)."""
-    if state.committed:
-        return 1
-    return _revealed(state.encounters, _reveal_wanted(state))
-
-
-def _reveal_wanted(state: State) -> int:
-    """The cards an uncommitted Exploration asks for: 2, the Reveal bonus (Orienteer, Map Fragment) and the Reveal
-    statics in play (Pathfinder's +1, a condition's -1)."""
-    bonuses = triggers.static_ops(state, "reveal")
-    return REVEAL + state.reveal_bonus + (sum(o.n for o in bonuses) if bonuses else 0)
-
-
-def _revealed(pile: Pile[int], n: int) -> int:
-    """The cards revealed when ``n`` are asked for: at least 1, at most every card of ``pile`` and its discards."""
-    if len(pile.counts) + len(pile.discards) >= n:
-        # every distinct card counts at least once: the deck and its discards hold that many (``Pile.total``
-        # would add up the copies of every card for a bound that cannot win the ``min``)
-        return max(1, n)
-    return max(1, min(n, pile.total))
-
-
-def orienteer_matters(state: State) -> bool:
-    """Whether Orienteer ("reveal 2 extra Encounter Cards during the Exploration Step") would reveal more: not while
-    committed to the next encounter (1 card, "regardless of effects or modifiers"), nor once the next Exploration
-    reveals every card left to reveal (the deck and its discards). The rulebook sets no other limit."""
-    if state.committed:
-        return False
-    n = _reveal_wanted(state)
-    pile = state.encounters
-    return _revealed(pile, n + ORIENTEER_BONUS) > _revealed(pile, n)
-
-
 # ----- listings in one pass -----------------------------------------------------------------------------------------
-
-#: What a listed option needs besides its cost: an index into the gates a listing is given (see :func:`listed`).
-ALWAYS, UNCOMMITTED, ORIENTEERABLE, NO_MONSTER, DOWNGRADABLE, WITH_USES, IN_BATTLE, ARMORED, UNARMORED = range(9)
-#: An option of a listing table: its action, its gate, the non-Effort slots its cost asks for (``None``: none),
-#: the cost's Effort as three thresholds (see :func:`entry`), then the effects that may leave it idle (see
-#: :func:`idle`; ``None``: it never is).
-Entry = tuple[Action, int, tuple[tuple[Resource, int], ...] | None, int, int, int, tuple[Op, ...] | None]
-#: The thresholds of an option with no cost to check: every track's value passes them.
-_FREE = -(1 << 62)
-_IDLE_OPS = frozenset({"wound", "break_armor", "cure", "scout", "weapon_up"})
-
-
-def entry(action: Action, gate: int, cost: Need | None = None, effects: tuple[Op, ...] = ()) -> Entry:
-    """A listing table's option (see :data:`Entry`): ``cost`` ``None`` for an option that costs nothing to check.
-
-    The Effort of a :class:`Need` is affordable (as :func:`affordable` plans it: Large Effort pays for itself,
-    then covers a Medium shortfall, then what is left of both covers a Small one) exactly when the Large Effort
-    held reaches ``need.le``, the Medium and Large together ``need.me + need.le``, and all three together
-    ``need.se + need.me + need.le``: the three thresholds kept here, checked against three sums read once.
-    """
-    # ``idle`` returns False at the first effect that is none of these five: only such lists can be idle
-    maybe_idle = effects if effects and all(e.op in _IDLE_OPS for e in effects) else None
-    if cost is None:
-        return (action, gate, None, _FREE, _FREE, _FREE, maybe_idle)
-    le = cost.le
-    return (action, gate, cost.others or None, le, cost.me + le, cost.se + cost.me + le, maybe_idle)
-
-
-def priced(ops: tuple[Op, ...], level: int, extra: Sequence[int] = ()) -> Need | None:
-    """The :class:`Need` of the ``spend`` ops at ``level`` plus ``extra`` per resource slot, as ``can_pay``
-    checks them at that Level (``None``: nothing to check, ``can_pay`` of no ops and nothing more)."""
-    if not ops and not any(extra):
-        return None
-    amounts = needs(ops, level)
-    for r, n in enumerate(extra):
-        amounts[r] += n
-    return need_of(amounts)
-
-
-def gates(state: State) -> tuple[bool, ...]:
-    """Which gates of a listing are open in ``state`` (indexed by :data:`ALWAYS` ... :data:`UNARMORED`)."""
-    committed = state.committed
-    c = state.combat
-    return (
-        True,
-        not committed,
-        not committed and state.pos.phase == "travel" and orienteer_matters(state),
-        not state.monster,
-        len(state.weapons) > 1,
-        state.uses > 0,
-        c is not None,
-        c is not None and c.armor > 0,
-        c is not None and c.armor <= 0,
-    )
-
-
-def listed(state: State, table: tuple[Entry, ...]) -> list[Action]:
-    """The actions of ``table`` whose gate is open, whose cost can be paid (as :func:`affordable` checks a
-    :class:`Need`) and whose effects are not all idle, in the table's order."""
-    res = state.res
-    le = res[LE].value
-    me_le = res[ME].value + le
-    effort = res[SE].value + me_le
-    open_ = gates(state)
-    out: list[Action] = []
-    for action, gate, others, t_le, t_me_le, t_effort, maybe_idle in table:
-        if not open_[gate] or le < t_le or me_le < t_me_le or effort < t_effort:  # see ``entry``
-            continue
-        if others is not None:
-            short = False
-            for r, n in others:
-                if n > res[r].value:
-                    short = True
-                    break
-            if short:
-                continue
-        if maybe_idle is not None and idle(state, maybe_idle):
-            continue
-        out.append(action)
-    return out
-
-
-def use_entries(
-    pack: str, digest: str, character: str, skills: tuple[str, ...], *, phase: str, level: int
-) -> list[Entry]:
-    """The entries of the action abilities usable in ``phase`` (see :func:`use_actions`) at ``level``."""
-    return [
-        entry(use, WITH_USES if src.startswith("character:") else ALWAYS, priced(a.cost, level), a.effects)
-        for use, src, a in _phase_abilities(pack, digest, character, skills, phase)
-    ]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -461,19 +120,6 @@ def _prep_table(  # noqa: PLR0917  # a memo's key: positional arguments make the
     out += crafts(pack, digest, weapon_id, level, combat=False)
     out += use_entries(pack, digest, character, skills, phase="travel", level=level)
     return tuple(out)
-
-
-def crafts(pack: str, digest: str, weapon_id: str, level: int, *, combat: bool) -> list[Entry]:
-    """The entries of the weapon's Crafts at ``level`` (see :func:`craft_options`): each cost with its Time (the
-    Travel Phase's Time, a Level 4 battle's Small Effort, nothing in a Level 1-3 battle)."""
-    slot = TIME if not combat else SE if level == LAST_LEVEL else None
-    out = []
-    for i, u in enumerate(pack_tables(pack, digest).weapons[weapon_id].upgrades):
-        extra = no_resources()
-        if slot is not None:
-            extra[slot] = u.time
-        out.append(entry(one(CRAFT, Craft, i), ALWAYS, priced(u.cost, level, extra)))
-    return out
 
 
 def prep_actions(state: State) -> list[Action]:
@@ -536,9 +182,9 @@ def apply_prep(state: State, action: Action) -> State:
     if v == SCOUT:
         level = state.level
         res = paid_need(state, _SCOUT_NEED[level]) or paid(state, SCOUT_COST[level])  # its Need made once
-        return state.push(combat.MonsterReveal(), res=res, large_first=False)
+        return state.push(MonsterReveal(), res=res, large_first=False)
     if v == DOWNGRADE:
-        return effects.weapon_down(state, perm=True)
+        return weapon_down(state, perm=True)
     raise ValueError(f"not a preparation action: {action!r}")
 
 
@@ -573,24 +219,24 @@ def resolve(state: State, card: int) -> State:
     """Resolve Encounter: the Exchange (spend, then gain), then the ``resolve`` trigger, then Time."""
     enc = state.pack.encounters[card]
     res = paid(state, enc.spend)
-    if all(o.op == "gain" for o in enc.gain) and not triggers.activates(state, "resolve"):
+    if all(o.op == "gain" for o in enc.gain) and not activates(state, "resolve"):
         # Gains alone change no card in play, push nothing and end nothing: the ``resolve`` Fire frame would pop
         # itself, and the card's end (the ExploreEnd frame) come next; all of it in one copy.
-        return _end(state, card, effects.gained(state, res, enc.gain), state.pending.frames[:-1], large_first=False)
-    state = state.restack(ExploreEnd(card), triggers.Fire("resolve"), res=res, large_first=False)
-    return effects.run_ops(state, enc.gain, f"encounter:{enc.id}")
+        return _end(state, card, gained(state, res, enc.gain), state.pending.frames[:-1], large_first=False)
+    state = state.restack(ExploreEnd(card), Fire("resolve"), res=res, large_first=False)
+    return run_ops(state, enc.gain, f"encounter:{enc.id}")
 
 
 def rest(state: State, card: int) -> State:
     """Rest: "gain a number of Small Effort equal to the Time Value of the card" (plus rest bonuses)."""
     enc = state.pack.encounters[card]
-    n = enc.time + sum(o.n for o in triggers.static_ops(state, "rest_bonus"))
+    n = enc.time + sum(o.n for o in static_ops(state, "rest_bonus"))
     t = state.res[SE]
     gained: dict[str, Any] = {"res": state.res_at(SE, min(t.high, t.value + n))} if n > 0 else {}  # ``gain``
-    if not triggers.activates(state, "rest"):
+    if not activates(state, "rest"):
         # No ``rest`` Fire frame (see ``push_fire``): the card's end comes next, in the same copy.
         return _end(state, card, gained.get("res", state.res), state.pending.frames[:-1])
-    return triggers.push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
+    return push_fire(state, "rest", ExploreEnd(card), restack=True, **gained)
 
 
 def committed(state: State, card: int) -> State:

@@ -5,7 +5,9 @@ Sheets and Skill Cards are optional. Unless noted otherwise, Responses can only 
 the same trigger activates several Responses, the player may choose the sequence" and "Passive effects are always
 resolved after any applicable Responses. If several Passive effects are in play, the player chooses the order."
 An ordering is offered only when it can change the outcome: activated effects whose footprints (the tracks they
-touch, see :func:`footprint`) meet only where both merely add resolve in card order without a decision.
+touch, see :func:`footprint`) meet only where both merely add resolve in card order without a decision. The
+cards in play and what they activate are read from :mod:`unbroken.rules.cards`; effects run through
+:mod:`unbroken.rules.effects`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from tabletop_core.fastcopy import accelerate, replace
 from tabletop_core.flow import Automatic, Pending
 from unbroken.actions import PASS, Action, Respond
 from unbroken.content.schema import Ability, Op
-from unbroken.rules import effects
+from unbroken.rules.cards import abilities_of, activates, memo_of
+from unbroken.rules.effects import OPS, run_ops
 from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
 from unbroken.rules.resources import can_pay, paid
 from unbroken.rules.tables import tables
@@ -31,47 +34,20 @@ __all__ = [
     "COMMUTING",
     "Cand",
     "Fire",
-    "InPlay",
     "Trig",
-    "abilities_of",
-    "activates",
     "available",
-    "cards_in_play",
+    "break_armor",
     "commute",
     "fire",
     "footprint",
-    "ignored",
-    "in_play",
-    "is_in_play",
-    "label",
     "push_fire",
     "resolves_to_nothing",
     "stages",
-    "static_ops",
-    "statics",
 ]
 
-#: Ops that only add to what they touch (capped gains, raised monster values, a DEFEND, wound bonuses, new
-#: conditions): two of them on the same track give the same result in either order.
-COMMUTING = frozenset({"gain", "monster_gain", "condition", "defend", "power"})
-#: The track (footprint cell) each op touches; ops not listed touch ``*`` (anything: they never commute).
-_CELLS = {
-    "gain": "res",
-    "spend": "res",
-    "lose": "res",
-    "time": "time",
-    "monster_gain": "monster",
-    "heal": "monster",
-    "wound": "monster",
-    "break_armor": "monster",
-    "defend": "defend",
-    "power": "power",
-    "cap_wounds": "power",
-    "condition": "conditions",
-    "cure": "conditions",
-    "tick": "conditions",
-    "shift_roll": "roll",
-}
+#: Ops that only add to what they touch (their entries' ``adds``, see :class:`~unbroken.rules.effects.OpDef`):
+#: two of them on the same track give the same result in either order.
+COMMUTING = frozenset(name for name, d in OPS.items() if d.adds)
 _EFFORT = frozenset({"se", "me", "le"})
 _ADD, _OTHER = 0, 1
 
@@ -188,11 +164,12 @@ class Trig(Decide):
         uses = {"uses": state.uses - 1} if cand.src.startswith("character:") else {}
         rest = replace(self, cands=self.cands[:i] + self.cands[i + 1 :])
         state = state.replace_top(rest, res=paid(state, ability.cost), large_first=False, **uses)  # one copy
-        return effects.run_ops(state, ability.effects, cand.src)
+        return run_ops(state, ability.effects, cand.src)
 
 
 def footprint(ops: tuple[Op, ...], out: dict[str, int] | None = None) -> dict[str, int]:
-    """The cells ``ops`` touch, each marked ``_ADD`` (only added to) or ``_OTHER``; alternatives included.
+    """The cells ``ops`` touch (each op's entry's ``cells``), each marked ``_ADD`` (only added to, its ``adds``) or
+    ``_OTHER``; alternatives included.
 
     Effort is one cell (a higher category covers a lower one); Time also touches Effort (Level 4 pays it so).
     """
@@ -203,13 +180,10 @@ def footprint(ops: tuple[Op, ...], out: dict[str, int] | None = None) -> dict[st
         out[cell] = max(out.get(cell, _ADD), mode)
 
     for o in ops:
-        cell = _CELLS.get(o.op, "*")
-        if cell == "res":
-            cell = "effort" if o.res in _EFFORT else o.res
-        mode = _ADD if o.op in COMMUTING and o.n >= 0 else _OTHER
-        mark(cell, mode)
-        if o.op == "time":
-            mark("effort", _OTHER)
+        d = OPS[o.op]
+        mode = _ADD if d.adds and o.n >= 0 else _OTHER
+        for cell in d.cells:
+            mark(("effort" if o.res in _EFFORT else o.res) if cell == "res" else cell, mode)
         footprint(o.alt, out)
         footprint(o.then, out)
         for branch in o.options:
@@ -223,177 +197,7 @@ def _commute_pair(a: dict[str, int], b: dict[str, int]) -> bool:
     return all(a[c] == _ADD and b[c] == _ADD for c in a.keys() & b.keys())
 
 
-def cards_in_play(state: State) -> list[str]:
-    """The source name (``kind:id``) of every card in play: character, skills, active conditions, the monster in
-    combat, in that order."""
-    return list(_in_play(state).cards)
-
-
-def _listed(state: State) -> tuple[str, ...]:
-    """:func:`cards_in_play`, built from the fields (the long way the memo of :func:`_in_play` stands for)."""
-    out = [f"character:{state.options.character}"]
-    if state.skills:
-        out += [f"skill:{s}" for s in state.skills]
-    if state.conditions:
-        out += [f"condition:{c.id}" for c in state.conditions]
-    if state.combat is not None:
-        out.append(f"monster:{state.combat.monster}")
-    return tuple(out)
-
-
-class InPlay:
-    """The cards in play for one set of the fields that say which (see :func:`cards_in_play`), with what is
-    derived from them alone, filled in as it is asked for: the static ops by op name, by trigger whether
-    anything activates and the frame of Responses it fires, each card's abilities (see :func:`abilities_of`) and
-    the Combat Actions ignored (see :func:`ignored`). Every entry is a pure function of the fields and the
-    pack; the memo holds the field values it was made for, so their identities are not reused while it is kept.
-    """
-
-    __slots__ = (
-        "abilities",
-        "activated",
-        "cards",
-        "conditions",
-        "fired",
-        "ignored",
-        "monster",
-        "options",
-        "skills",
-        "statics",
-    )
-
-    def __init__(self, state: State) -> None:
-        self.options = state.options
-        self.skills = state.skills
-        self.conditions = state.conditions
-        self.monster = None if state.combat is None else state.combat.monster
-        self.cards = _listed(state)
-        self.statics: dict[str, tuple[Op, ...]] = {}
-        self.activated: dict[str, bool] = {}
-        self.fired: dict[str, Trig | None] = {}
-        self.abilities: dict[str, tuple[Ability, ...]] = {}  # by card name, ``()`` for a card not in play
-        self.ignored: list[frozenset[str]] = []  # at most one entry (filled once, shared as the dicts are)
-
-    def sharing(self, state: State) -> InPlay:
-        """This memo for ``state``, whose fields are equal to the ones it was made for (other objects): the same
-        cards and derived tables (shared, so what either derives serves both), ``state``'s field objects."""
-        new = InPlay.__new__(InPlay)
-        new.options = state.options
-        new.skills = state.skills
-        new.conditions = state.conditions
-        new.monster = self.monster
-        new.cards = self.cards
-        new.statics = self.statics
-        new.activated = self.activated
-        new.fired = self.fired
-        new.abilities = self.abilities
-        new.ignored = self.ignored
-        return new
-
-
-#: The last :class:`InPlay` asked for (the cards in play change rarely within a game or a search).
-_IN_PLAY: list[InPlay | None] = [None]
-#: Every :class:`InPlay` made, by the values of the fields that say which cards are in play (a bounded memo: a
-#: playout or a search goes back to cards it had before, a new game to the starting ones).
-_IN_PLAY_BY_FIELDS: dict[tuple[object, ...], InPlay] = {}
-_IN_PLAY_MAX = 1024
-
-
-def _in_play(state: State) -> InPlay:
-    """The :class:`InPlay` of ``state``'s fields: the last one when the options, skills and conditions are the
-    same objects and the monster in combat the same, else the one made for equal fields, else a new one."""
-    memo = _IN_PLAY[0]
-    c = state.combat
-    monster = None if c is None else c.monster
-    if (
-        memo is not None
-        and memo.skills is state.skills
-        and memo.conditions is state.conditions
-        and memo.options is state.options
-        and memo.monster == monster
-    ):
-        return memo
-    # The options by identity (interned, see ``Game.make_options``): every entry holds its options, so the id of
-    # a key is not reused while the entry is kept.
-    key = (id(state.options), state.skills, state.conditions, monster)
-    memo = _IN_PLAY_BY_FIELDS.get(key)
-    if memo is None:
-        if len(_IN_PLAY_BY_FIELDS) >= _IN_PLAY_MAX:
-            _IN_PLAY_BY_FIELDS.clear()
-        memo = _IN_PLAY_BY_FIELDS[key] = InPlay(state)
-    elif memo.skills is not state.skills or memo.conditions is not state.conditions:
-        memo = memo.sharing(state)  # equal fields, other objects: for the identity test above to hit next time
-    _IN_PLAY[0] = memo
-    return memo
-
-
-def in_play(state: State) -> list[tuple[str, tuple[Ability, ...]]]:
-    """Every card in play with its abilities: character, skills, active conditions, the monster in combat."""
-    abilities = tables(state).abilities
-    return [(src, abilities[src]) for src in cards_in_play(state)]
-
-
-def abilities_of(state: State, src: str) -> tuple[Ability, ...]:
-    """The abilities of the card ``src`` (``kind:id``) if it is in play, else ``()`` (kept with the cards in
-    play, see :class:`InPlay`)."""
-    known = _in_play(state).abilities
-    found = known.get(src)
-    if found is None:
-        found = known[src] = tables(state).abilities[src] if is_in_play(state, src) else ()
-    return found
-
-
-def ignored(state: State) -> frozenset[str]:
-    """The kinds of monster Combat Action that the cards in play ignore (the ids of the ``ignore`` static ops;
-    derived once per set of cards in play, see :class:`InPlay`)."""
-    memo = _in_play(state)
-    if not memo.ignored:
-        memo.ignored.append(frozenset(o.id for o in static_ops(state, "ignore")))
-    return memo.ignored[0]
-
-
-def is_in_play(state: State, src: str) -> bool:
-    """Whether ``src`` is one of :func:`cards_in_play` (read from the fields, without listing them)."""
-    kind, _, cid = src.partition(":")
-    if kind == "character":
-        return cid == state.options.character
-    if kind == "skill":
-        return cid in state.skills
-    if kind == "condition":
-        return any(c.id == cid for c in state.conditions)
-    if kind == "monster":
-        return state.combat is not None and state.combat.monster == cid
-    return False
-
-
-def label(state: State, src: str, index: int) -> str:
-    """A short name for ability ``index`` of card ``src``."""
-    abilities = abilities_of(state, src)
-    name = abilities[index].name if index < len(abilities) else ""
-    return name or src.split(":", 1)[1].replace("_", " ")
-
-
-def statics(state: State, op: str) -> list[Op]:
-    """The ops named ``op`` of every static ability in play."""
-    return list(static_ops(state, op))
-
-
-def static_ops(state: State, op: str) -> tuple[Op, ...]:
-    """:func:`statics` as a tuple, derived once per set of cards in play (see :class:`InPlay`)."""
-    memo = _in_play(state)
-    found = memo.statics.get(op)
-    if found is None:
-        cards = tables(state).statics
-        listed: list[Op] = []
-        for src in memo.cards:
-            ops = cards.get(src)
-            if ops is not None:
-                listed += ops.get(op, ())
-        found = memo.statics[op] = tuple(listed)
-    return found
-
-
-#: The fields that say which cards are in play (see :func:`cards_in_play`).
+#: The fields that say which cards are in play (see :func:`~unbroken.rules.cards.cards_in_play`).
 _CARD_FIELDS = frozenset({"options", "skills", "conditions"})
 
 
@@ -427,19 +231,9 @@ def push_fire(
     return state.push(*frames, **changes) if frames or changes else state
 
 
-def activates(state: State, trigger: str) -> bool:
-    """Whether ``trigger`` activates anything in play (:func:`fire` gives a frame), without building it."""
-    memo = _in_play(state)
-    found = memo.activated.get(trigger)
-    if found is None:
-        responses = tables(state).responses
-        found = memo.activated[trigger] = any(trigger in responses[src] for src in memo.cards)
-    return found
-
-
 def fire(state: State, trigger: str) -> Trig | None:
     """The frame of Responses activated by ``trigger`` (``None`` if nothing responds or passes)."""
-    memo = _in_play(state)
+    memo = memo_of(state)
     fired = memo.fired
     if trigger in fired:
         return fired[trigger]
@@ -474,7 +268,7 @@ def stages(
         return responses, passives
     c = state.combat if combat is None else combat
     no_uses = state.uses <= 0
-    known = _in_play(state).abilities  # see ``abilities_of``
+    known = memo_of(state).abilities  # see ``abilities_of``
     for i, cand in enumerate(frame.cands):
         abilities = known.get(cand.src)
         if abilities is None:
@@ -530,3 +324,16 @@ def commute(state: State, cands: list[tuple[int, Cand]]) -> bool:
             fp["uses"] = _OTHER
         prints.append(fp)
     return all(_commute_pair(x, y) for i, x in enumerate(prints) for y in prints[i + 1 :])
+
+
+def break_armor(state: State, n: int, under: tuple[Frame, ...] | None = None, **changes: Any) -> State:
+    """Break up to ``n`` Armor (the ``armor_broken`` trigger fires when some breaks), on the stack ``under``
+    (default: the state's) and with ``changes`` to other fields (none that it reads) in the same copy."""
+    c = state.combat
+    assert c is not None
+    broken = min(n, c.armor)
+    if broken:
+        return push_fire(state, "armor_broken", under=under, combat=replace(c, armor=c.armor - broken), **changes)
+    if under is not None:
+        changes["pending"] = Pending(under)
+    return replace(state, **changes) if changes else state
