@@ -14,7 +14,9 @@ Three experiments, each a resumable simulation under ``--out``:
 
 ``--budget short`` fits in about ten minutes of CPU (fixed iteration counts, so it reproduces exactly);
 ``--budget second`` is "1 s per move" as fixed iteration counts (each configuration's iterations per CPU second
-on the idle 2-core machine, see ``SECOND``), so it reproduces on any machine and under any load; ``--budget full``
+on the idle 2-core machine, see ``SECOND``), so it reproduces on any machine and under any load; its Runebound
+search has the exploration and widening ``tabletop tune`` found against the exact regret (``TUNED``), and the
+table refuses a ``--seed`` whose games share seeds with the deals it was tuned on; ``--budget full``
 is the full table (1 s of wall time per move, 400 games per seat), hours of CPU: run it on a Ray cluster with
 ``--backend ray --address ADDR``. ``--games N`` plays N games per line instead of the budget's number (a larger N
 extends a finished run), ``--fights K`` the first K Runebound fights, ``--fight HERO:ENEMY`` (repeatable) the
@@ -31,6 +33,7 @@ import math
 import statistics
 import sys
 import time
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,6 +61,25 @@ MAX_ROUNDS = 2
 #: gave 2.65 times a4b613f's rate on main (median of three pairs, 18:00 UTC 2026-12-01), so 773 became 2,050.
 SECOND = {"unrest": 489, "unbroken": 262, "runebound": 2050}
 
+#: Agents tuned by ``tabletop tune`` (docs/design.md, "Tuning bots"): each file names the tuned spec and the deals it
+#: was tuned on, which the table refuses to measure it on.
+TUNED = Path(__file__).parent / "tuned"
+
+
+def tuned_agent(name: str) -> tuple[str, range]:
+    """The spec of the tuned agent ``TUNED/NAME.toml`` and the deals it was tuned on.
+
+    >>> tuned_agent("runebound-mcts")[0].startswith("mcts:iterations=2050,")
+    True
+    """
+    doc = tomllib.loads((TUNED / f"{name}.toml").read_text(encoding="utf-8"))
+    start, stop = doc["tuned_on"]["deals"]
+    return str(doc["agent"]), range(int(start), int(stop))
+
+
+#: The Runebound search of the ``second`` budget: 2,050 iterations with the tuned exploration and widening.
+RUNEBOUND_TUNED, RUNEBOUND_TUNED_ON = tuned_agent("runebound-mcts")
+
 BUDGETS: dict[str, dict[str, Any]] = {
     "short": {
         "unrest_agent": "ismcts:iterations=60",
@@ -74,7 +96,7 @@ BUDGETS: dict[str, dict[str, Any]] = {
         "unrest_games": 20,
         "unbroken_agent": f"mcts:iterations={SECOND['unbroken']},rollout=heuristic,prior=heuristic,normalize=observed",
         "unbroken_games": 4,
-        "runebound_agent": f"mcts:iterations={SECOND['runebound']},chance=widen,objective=win,exploration_scale=spread",
+        "runebound_agent": RUNEBOUND_TUNED,
         "runebound_games": 40,
         "fights": FIGHTS[:3],
     },
@@ -218,6 +240,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         budget = budget_of(args.budget, args.games, args.fights, args.fight, args.runebound_agent)
     except ValueError as exc:
         parser.error(str(exc))
+    if budget["runebound_agent"] == RUNEBOUND_TUNED and "runebound" in (args.only or ["runebound"]):
+        from tabletop_core.design.bots import seeds_overlap
+
+        if seeds_overlap(RUNEBOUND_TUNED_ON, args.seed, range(budget["runebound_games"]), chance_stream=False):
+            parser.error(
+                f"--seed {args.seed}: the tuned Runebound search was tuned on these deals "
+                f"({RUNEBOUND_TUNED_ON.start}:{RUNEBOUND_TUNED_ON.stop} of seed 0); measure it on others"
+            )
     out = Path(args.out)
     kw: dict[str, Any] = {"workers": args.workers, "backend": args.backend, "address": args.address}
 

@@ -293,5 +293,17 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         """A heuristic hero per hero (see :mod:`runebound_coop.bots`)."""
         return bots.default_agents(self, state)
 
+    def exact_regret(self, state: RuneboundState) -> typing.Callable[[RuneboundState, Action], float]:
+        """The exact regret of a hero's decision in the solo fight that starts at ``state``: the chance to win an
+        action gives up against the best one (:meth:`runebound_coop.exact.Solver.regret`; the fight is solved
+        once, when this is called). What ``tabletop tune`` minimizes against ``exact``.
+
+        Raises:
+            ValueError: a fight of several heroes or enemies, or one whose enemy decides by a player.
+        """
+        from runebound_coop.exact import Solver
+
+        return Solver(self, state).regret
+
 
 GAME = RuneboundCoop()

@@ -108,10 +108,15 @@ COMMAND_HELP: dict[str, tuple[str, tuple[str, ...]]] = {
         "Search the numbers a targets file marks free (never one the rulebook prints) for a content pack that "
         "meets its balance targets on the tuning deals, and write that pack with a report of every change. The "
         "study is kept in an Optuna storage, so an interrupted run resumes and several processes can share it "
-        "(needs the design extra).",
+        "(needs the design extra). With --agent SPEC and --param NAME=LOW:HIGH (or a targets file with an [agent] "
+        "table) it tunes an agent's parameters instead: against a reference agent in the same seat on the same "
+        "deals, or against the game's exact regret (--against exact), and writes the tuned agent's spec.",
         (
             "tabletop tune unbroken --targets targets.toml --seeds 0:400 --trials 40 --out tuned.toml",
             "tabletop tune unbroken --targets targets.toml --seeds 0:400 --out tuned.toml --workers 2",
+            "tabletop tune unrest --agent ismcts:iterations=100 --param exploration=0.1:3:log --seeds 0:100 "
+            "--out ismcts.toml",
+            "tabletop tune runebound_coop --targets bot.toml --seeds 0:40 --held-out 1000:1100 --out bot-tuned.toml",
         ),
     ),
     "certify": (

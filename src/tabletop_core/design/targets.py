@@ -60,6 +60,7 @@ __all__ = [
     "evaluate",
     "load_targets",
     "parse_seeds",
+    "read_targets_document",
     "resampled_sums",
     "statistic",
 ]
@@ -133,6 +134,16 @@ def load_targets(path: str | Path) -> Targets:
     Raises:
         OptionError: naming the file and the key of the first mistake.
     """
+    return parse_targets(read_targets_document(path), str(path))
+
+
+def read_targets_document(path: str | Path) -> dict[str, Any]:
+    """A targets file's TOML document, read within the bounds of :func:`load_targets` (a balance tuning's, or an
+    agent tuning's: :func:`tabletop_core.design.bots.parse_agent_tuning`).
+
+    Raises:
+        OptionError: the file cannot be read, is not TOML, or nests too deeply.
+    """
     from tabletop_core.files import read_regular
 
     text = read_regular(Path(path), max_bytes=MAX_TARGETS_BYTES, error=_fail).decode("utf-8", "replace")
@@ -145,7 +156,7 @@ def load_targets(path: str | Path) -> Targets:
         raise _fail(str(path), deep) from None
     if _depth(doc) > MAX_TARGETS_DEPTH:  # values are later written as JSON, which recurses too
         raise _fail(str(path), deep)
-    return parse_targets(doc, str(path))
+    return doc
 
 
 def _depth(value: object) -> int:
