@@ -85,8 +85,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         doc = {
             "game": args.game,
             "pack": args.pack,
+            "targets": args.targets,
+            "agents": list(targets.agents),
             "seeds": [seeds.start, seeds.stop],
+            "cells": [dict(cell) for cell in targets.cells()],
+            "games": len(seeds) * cells,
             "confidence": args.confidence,
+            "resamples": args.resamples,
             "certified": passed,
             "verdicts": [v.to_dict() for v in verdicts],
         }
