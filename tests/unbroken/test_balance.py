@@ -170,6 +170,7 @@ def test_the_report_opens_with_the_certificate_and_describes_its_deals(tmp_path:
         cwd=tmp_path, capture_output=True, text=True, check=False, timeout=600,
     )  # fmt: skip
     assert done.returncode in (0, 1), done.stderr
+    assert "characters within 1.5x [difficulty=easy]" in done.stdout  # the label printed as text, not markup
     cert = json.loads((tmp_path / "cert.json").read_text(encoding="utf-8"))
     assert cert["games"] == 24 and cert["agents"] == ["heuristic"] and len(cert["cells"]) == 2
     lines = collect(12, 0, difficulties=["easy"], characters=["hunter", "brawler"], first=700, paired=True)

@@ -37,6 +37,7 @@ def _num(x: float) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    from rich.markup import escape
     from rich.table import Table
 
     from tabletop_core.cli.report import console
@@ -68,7 +69,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for col in ("target", "bounds", "estimate", "interval", "verdict"):
         table.add_column(col, justify="right" if col in ("estimate", "interval") else "left")
     for v in verdicts:
-        table.add_row(v.target, v.bounds, _num(v.estimate), f"{_num(v.low)} to {_num(v.high)}", v.verdict)
+        # a label such as "[difficulty=easy]" is text, not Rich markup
+        table.add_row(escape(v.target), v.bounds, _num(v.estimate), f"{_num(v.low)} to {_num(v.high)}", v.verdict)
     con = console(out)
     con.print(table)
     passed = all(v.verdict == "pass" for v in verdicts)
