@@ -137,16 +137,15 @@ analysis-docs: $(VENV)/.installed-test
 		--reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
 
 ## balance: Unbroken's balance certificate into docs/balance/: `tabletop certify` of the default pack against
-## src/unbroken/content/targets.toml on the held-out deals BALANCE_SEEDS (disjoint from BALANCE_TUNED_ON, the deals
-## the pack was tuned on), then the report: the certificate, and the first 1,000 of those deals per character and
-## difficulty described card by card (tens of minutes on two idle cores)
+## src/unbroken/content/targets.toml on the held-out deals BALANCE_SEEDS (the report refuses them if they overlap
+## the deals of the tuning record docs/balance/unbroken-tune.json), then the report: the tuning, the certificate, and
+## the first 1,000 of those deals per character and difficulty described card by card (tens of minutes on two cores)
 BALANCE_SEEDS ?= 1000000:1006000
-BALANCE_TUNED_ON ?= 0:240
 balance: $(VENV)/.installed-test
 	-$(BIN)/tabletop certify unbroken --targets src/unbroken/content/targets.toml --seeds $(BALANCE_SEEDS) \
 		--workers 2 --json docs/balance/unbroken-certificate.json --force
 	$(BIN)/python -m benchmarks.balance --certificate docs/balance/unbroken-certificate.json \
-		--tuned-on $(BALANCE_TUNED_ON) --games 1000 --workers 2 --out docs/balance $(BALANCE_ARGS)
+		--tuning docs/balance/unbroken-tune.json --games 1000 --workers 2 --out docs/balance $(BALANCE_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site build dist

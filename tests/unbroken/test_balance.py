@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import unbroken
-from benchmarks.balance import BOT, PRINTED, RANGES, aggregate, collect, targets, write_report
+from benchmarks.balance import BOT, PRINTED, RANGES, aggregate, collect, targets, tuning_lines, write_report
 from tabletop_core.content import package_file
 from tabletop_core.design.targets import Targets, load_targets
 from unbroken.bots import value
@@ -178,12 +178,26 @@ def test_the_report_opens_with_the_certificate_and_describes_its_deals(tmp_path:
     rates = sorted(wins.values())
     if rates[0]:  # the certified estimate is the max/min of these very games' win rates
         assert cert["verdicts"][0]["estimate"] == pytest.approx(rates[1] / rates[0])
-    meta = {"games": 12, "seed": 0, "first": 700, "paired": True, "tuned_on": "0:240", "commit": "test"}
+    tuning = {
+        "seeds": [0, 240],
+        "trials": 6,
+        "best_trial": 3,
+        "loss": {"default": 1.9, "tuned": 0.7},
+        "changes": [{"field": "monster.kobold.health", "default": 5, "tuned": 4}],
+    }
+    meta = {"games": 12, "seed": 0, "first": 700, "paired": True, "tuning": tuning, "commit": "test"}
     text = write_report(aggregate(lines), meta, tmp_path, plots=False, certificate=cert).read_text(encoding="utf-8")
     head = text[: text.index("## The games of the tables")]
     assert "## Certificate" in head and "--seeds 700:712" in head and "12 held-out deals" in head
-    assert "24 games" in head and BOT in head and "jointly at 95%" in head and "deals 0:240" in head
+    assert "24 games" in head and BOT in head and "jointly at 95%" in head
+    assert "on deals 0:240: 6 trials" in head and "`monster.kobold.health` 5 to 4" in head
     for v in cert["verdicts"]:
         assert f"| {v['target']} | {v['bounds']} |" in head
     assert "Certified" in head if cert["certified"] else "Not certified" in head
     assert "`game_seed(0, d)` and chance `game_seed(1, d)`" in text and "d = 700...711" in text
+
+
+def test_a_tuning_that_beat_no_authored_number_says_the_pack_keeps_them() -> None:
+    tuning = {"seeds": [0, 240], "trials": 6, "best_trial": 0, "loss": {"default": 1.9, "tuned": 1.9}, "changes": []}
+    (line,) = tuning_lines(tuning, "docs/balance/unbroken-tune.json")
+    assert "no trial beat the authored numbers" in line and "[unbroken-tune.json](unbroken-tune.json)" in line
