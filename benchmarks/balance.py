@@ -559,7 +559,11 @@ def _num(x: float | None) -> str:
     return "inf" if math.isinf(x) else f"{x:.4g}"
 
 
-def certificate_lines(cert: Mapping[str, Any]) -> list[str]:
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def certificate_lines(cert: Mapping[str, Any], file: str = "") -> list[str]:
     """The report's certificate: the verdicts of a ``tabletop certify --json`` document, with its deals, games,
     bot and confidence."""
     start, stop = cert["seeds"]
@@ -574,8 +578,8 @@ def certificate_lines(cert: Mapping[str, Any]) -> list[str]:
     status = (
         "**Certified**: every target passes."
         if cert["certified"]
-        else f"**Not certified**: {len(failed)} targets fail and {len(undecided)} stay undecided (more deals would "
-        "decide them)."
+        else f"**Not certified**: {_count(len(failed), 'target fails', 'targets fail')} and "
+        f"{_count(len(undecided), 'target stays', 'targets stay')} undecided (more deals would decide those)."
     )
     lines = [
         "## Certificate",
@@ -583,7 +587,7 @@ def certificate_lines(cert: Mapping[str, Any]) -> list[str]:
         f"`tabletop certify unbroken --targets {cert['targets']} --seeds {start}:{stop}{pack}` on "
         f"{stop - start} held-out deals (deal `d`: the bot seeded `game_seed(0, d)`, chance `game_seed(1, d)`) in "
         f"each of the {cells} cells (every character on every difficulty): {cert['games']} games, played by "
-        f"`{agents}` (`{BOT}`).",
+        f"`{agents}` (`{BOT}`)." + (f" The certify document: [{Path(file).name}]({Path(file).name})." if file else ""),
         "",
         f"Each target is decided by a one-sided bootstrap bound ({cert.get('resamples', '?')} resamples of the "
         f"deals, every cell resampled together), at {each:.4g} each: Bonferroni over the {len(verdicts)} targets, "
@@ -660,7 +664,7 @@ def write_report(
     if meta.get("tuning"):
         md += [*tuning_lines(meta["tuning"], meta.get("tuning_file", "")), ""]
     if certificate is not None:
-        md += certificate_lines(certificate)
+        md += certificate_lines(certificate, meta.get("certificate_file", ""))
     md += [
         "## The games of the tables",
         "",
@@ -861,6 +865,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         "paired": paired,
         "tuning": tuning,
         "tuning_file": args.tuning or "",
+        "certificate_file": args.certificate or "",
         "commit": _commit(),
     }
     path = write_report(agg, meta, Path(args.out), plots=not args.no_plots, certificate=certificate)
