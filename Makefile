@@ -136,9 +136,16 @@ analysis-docs: $(VENV)/.installed-test
 	$(BIN)/tabletop analyze unrest --workers 2 --no-traces \
 		--force --reading docs/analysis/unrest/reading.md --out docs/analysis/unrest
 
-## balance: Unbroken's balance report (1,000 bot games per character and difficulty) into docs/balance/
+## balance: Unbroken's balance certificate into docs/balance/: `tabletop certify` of the default pack against
+## src/unbroken/content/targets.toml on the held-out deals BALANCE_SEEDS (the report refuses them if they overlap
+## the deals of the tuning record docs/balance/unbroken-tune.json), then the report: the tuning, the certificate, and
+## the first 1,000 of those deals per character and difficulty described card by card (tens of minutes on two cores)
+BALANCE_SEEDS ?= 1000000:1006000
 balance: $(VENV)/.installed-test
-	$(BIN)/python -m benchmarks.balance --games 1000 --out docs/balance $(BALANCE_ARGS)
+	-$(BIN)/tabletop certify unbroken --targets src/unbroken/content/targets.toml --seeds $(BALANCE_SEEDS) \
+		--workers 2 --json docs/balance/unbroken-certificate.json --force
+	$(BIN)/python -m benchmarks.balance --certificate docs/balance/unbroken-certificate.json \
+		--tuning docs/balance/unbroken-tune.json --games 1000 --workers 2 --out docs/balance $(BALANCE_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site build dist

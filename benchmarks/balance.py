@@ -4,8 +4,14 @@
 heuristic bot (``unbroken.bots.HeuristicAgent``), game ``d`` of every cell seeded ``game_seed(--seed, d)`` (the
 simulation's seeds, so every character meets the same deals), and writes ``docs/balance/unbroken.md`` (tables) and
 PNG plots beside it (``docs/balance/unbroken-*.png``). Every rate carries its 95% Wilson interval and every mean its
-Student-t interval (``tabletop_core.simulation.stats``); the report ends with the balance targets and whether each
-is met. ``--save FILE`` keeps the per-game lines (JSON Lines) and ``--load FILE`` rewrites the report from them.
+Student-t interval (``tabletop_core.simulation.stats``); the report lists the content guide's checks and whether
+each is met on those games (point estimates). ``--save FILE`` keeps the per-game lines (JSON Lines) and
+``--load FILE`` rewrites the report from them.
+
+The claims are ``tabletop certify``'s: given ``--certificate FILE`` (its ``--json`` document for the targets file
+``src/unbroken/content/targets.toml``), the report opens with the certificate (each target's verdict, estimate and
+interval, with the held-out deals, the games, the bot and the confidence), and its tables describe the first
+``--games`` of the certified deals, played exactly as ``certify`` played them. ``make balance`` does both.
 
 What is measured per game (:func:`play_stats`), through :func:`tabletop_core.records.play`'s ``on_step``:
 
@@ -77,8 +83,9 @@ def _worth(s: State) -> float:
     return sum(VALUE[name] * s.amount(r) for r, name in enumerate(RESOURCES))
 
 
-def play_stats(character: str, difficulty: str, seed: int) -> dict[str, Any]:
-    """Play one seeded game with the heuristic bot and describe it (see the module)."""
+def play_stats(character: str, difficulty: str, seed: int, chance_seed: int | None = None) -> dict[str, Any]:
+    """Play one seeded game with the heuristic bot and describe it (see the module); ``chance_seed`` gives chance
+    its own stream, as ``tabletop compare`` and ``tabletop certify`` play a deal."""
     monsters: list[str] = []
     revealed: Counter[str] = Counter()
     picks: list[list[Any]] = []  # [encounter, payable, resolved, value]
@@ -122,6 +129,7 @@ def play_stats(character: str, difficulty: str, seed: int) -> dict[str, Any]:
         unbroken.GAME,
         [HeuristicAgent()],
         seed=seed,
+        chance_seed=chance_seed,
         options={"character": character, "difficulty": difficulty},
         on_step=on_step,
     )
@@ -153,7 +161,7 @@ def play_stats(character: str, difficulty: str, seed: int) -> dict[str, Any]:
     }
 
 
-def _task(args: tuple[str, str, int]) -> dict[str, Any]:
+def _task(args: tuple[str, str, int, int | None]) -> dict[str, Any]:
     return play_stats(*args)
 
 
@@ -165,9 +173,19 @@ def collect(
     characters: Sequence[str] = CHARACTERS,
     workers: int = 1,
     progress: bool = False,
+    first: int = 0,
+    paired: bool = False,
 ) -> list[dict[str, Any]]:
-    """Play ``games`` games per character and difficulty (game ``d`` seeded ``game_seed(seed, d)``)."""
-    tasks = [(c, d, game_seed(seed, k)) for d in difficulties for c in characters for k in range(games)]
+    """Play ``games`` games per character and difficulty: game ``d`` (``first <= d < first + games``) seeded
+    ``game_seed(seed, d)``; with ``paired``, its chance drawn from ``game_seed(seed + 1, d)``, so that deal ``d``
+    is the game ``tabletop certify`` plays for it (with ``seed`` 0)."""
+    deals = range(first, first + games)
+    tasks = [
+        (c, d, game_seed(seed, k), game_seed(seed + 1, k) if paired else None)
+        for d in difficulties
+        for c in characters
+        for k in deals
+    ]
     out: list[dict[str, Any]] = []
     start = time.perf_counter()
 
@@ -536,29 +554,135 @@ def write_plots(agg: Mapping[str, Any], folder: Path) -> list[Path]:
     return paths
 
 
-def write_report(agg: Mapping[str, Any], meta: Mapping[str, Any], folder: Path, plots: bool = True) -> Path:
-    """Write ``unbroken.md`` (and, with ``plots``, its PNGs) into ``folder``."""
+def _num(x: float | None) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    return "inf" if math.isinf(x) else f"{x:.4g}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def certificate_lines(cert: Mapping[str, Any], file: str = "") -> list[str]:
+    """The report's certificate: the verdicts of a ``tabletop certify --json`` document, with its deals, games,
+    bot and confidence."""
+    start, stop = cert["seeds"]
+    verdicts = cert["verdicts"]
+    cells = len(cert["cells"])
+    confidence = float(cert["confidence"])
+    each = 1 - (1 - confidence) / len(verdicts)
+    failed = [v for v in verdicts if v["verdict"] == "fail"]
+    undecided = [v for v in verdicts if v["verdict"] == "undecided"]
+    agents = ", ".join(cert["agents"]) or "the game's own bots"
+    pack = f" --pack {cert['pack']}" if cert.get("pack") else ""
+    status = (
+        "**Certified**: every target passes."
+        if cert["certified"]
+        else f"**Not certified**: {_count(len(failed), 'target fails', 'targets fail')} and "
+        f"{_count(len(undecided), 'target stays', 'targets stay')} undecided (more deals would decide those)."
+    )
+    lines = [
+        "## Certificate",
+        "",
+        f"`tabletop certify unbroken --targets {cert['targets']} --seeds {start}:{stop}{pack}` on "
+        f"{stop - start} held-out deals (deal `d`: the bot seeded `game_seed(0, d)`, chance `game_seed(1, d)`) in "
+        f"each of the {cells} cells (every character on every difficulty): {cert['games']} games, played by "
+        f"`{agents}` (`{BOT}`)." + (f" The certify document: [{Path(file).name}]({Path(file).name})." if file else ""),
+        "",
+        f"Each target is decided by a one-sided bootstrap bound ({cert.get('resamples', '?')} resamples of the "
+        f"deals, every cell resampled together), at {each:.4g} each: Bonferroni over the {len(verdicts)} targets, "
+        f"so the certificate holds jointly at {confidence:.0%}. A bound on both sides is an equivalence test (both "
+        "one-sided bounds inside). " + status,
+        "",
+        "| target | bounds | estimate | interval | verdict |",
+        "|---|---|---:|---:|---|",
+    ]
+    for v in verdicts:
+        verdict = v["verdict"] if v["verdict"] == "pass" else f"**{v['verdict']}**"
+        lines.append(
+            f"| {v['target']} | {v['bounds']} | {_num(v['estimate'])} | {_num(v['low'])} to {_num(v['high'])} | "
+            f"{verdict} |"
+        )
+    return [*lines, ""]
+
+
+def tuning_lines(tuning: Mapping[str, Any], file: str = "") -> list[str]:
+    """What a ``tabletop tune`` run (its ``.tune.json`` document) did to the pack, in a paragraph."""
+    start, stop = tuning["seeds"]
+    changes = tuning["changes"]
+    changed = (
+        "the pack takes its numbers: "
+        + ", ".join(f"`{c['field']}` {c['default']:g} to {c['tuned']:g}" for c in changes)
+        if changes
+        else "no trial beat the authored numbers, so the pack keeps them"
+    )
+    record = f" The tuning record: [{Path(file).name}]({Path(file).name})." if file else ""
+    return [
+        "The pack's free numbers (`[free]` in `src/unbroken/content/targets.toml`) were searched by `tabletop tune` "
+        f"on deals {start}:{stop}: {tuning['trials']} trials, loss {tuning['loss']['default']:.4g} for the authored "
+        f"pack and {tuning['loss']['tuned']:.4g} for the best (trial {tuning['best_trial']}); {changed}. The "
+        f"certificate is decided on other deals.{record}"
+    ]
+
+
+def write_report(
+    agg: Mapping[str, Any],
+    meta: Mapping[str, Any],
+    folder: Path,
+    plots: bool = True,
+    certificate: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write ``unbroken.md`` (and, with ``plots``, its PNGs) into ``folder``; with ``certificate`` (a ``tabletop
+    certify --json`` document), the report opens with its verdicts and its tables describe the first certified
+    deals."""
     folder.mkdir(parents=True, exist_ok=True)
     pngs = write_plots(agg, folder) if plots else []
     chars, ds = agg["characters"], agg["difficulties"]
+    first = int(meta.get("first", 0))
+    last = first + meta["games"] - 1
+    if meta.get("paired"):
+        seeds = (
+            f"- Seeds: deal `d` of every cell has the bot seeded `game_seed({meta['seed']}, d)` and chance "
+            f"`game_seed({meta['seed'] + 1}, d)` (`tabletop_core.simulation.game_seed`), d = {first}...{last}: "
+            "the games `tabletop certify` plays for those deals, and every character and difficulty meets them."
+        )
+    else:
+        seeds = (
+            f"- Seeds: game `d` of every cell is seeded `game_seed({meta['seed']}, d)` "
+            f"(`tabletop_core.simulation.game_seed`), d = {first}...{last}, so every character and "
+            "difficulty meets the same deals."
+        )
     md: list[str] = [
         "# Unbroken balance report",
         "",
-        "Generated by `python -m benchmarks.balance` (`make balance`); do not edit by hand.",
+        "Generated by `python -m benchmarks.balance` (`make balance`) from a `tabletop certify` run; do not edit by "
+        "hand."
+        if certificate is not None
+        else "Generated by `python -m benchmarks.balance` (`make balance`); do not edit by hand.",
+        "",
+    ]
+    if meta.get("tuning"):
+        md += [*tuning_lines(meta["tuning"], meta.get("tuning_file", "")), ""]
+    if certificate is not None:
+        md += certificate_lines(certificate, meta.get("certificate_file", ""))
+    md += [
+        "## The games of the tables",
         "",
         f"- Bot: `{BOT}` (the heuristic bot, the strongest Unbroken player the library has: at the budgets "
         "measured in the simulation docs MCTS with it as rollout policy loses more).",
         f"- Games: {meta['games']} per character and difficulty, {agg['games']} in all "
         f"({meta['games'] * len(chars)} per difficulty).",
-        f"- Seeds: game `d` of every cell is seeded `game_seed({meta['seed']}, d)` "
-        "(`tabletop_core.simulation.game_seed`), d = 0..." + str(meta["games"] - 1) + ", so every character and "
-        "difficulty meets the same deals.",
+        seeds,
         f"- Pack: the default pack; commit `{meta.get('commit', '?')}`.",
         "- Intervals: 95% Wilson score intervals for rates, Student-t intervals for means.",
         "",
-        "## Targets",
+        "## Other checks",
         "",
-        "| target | met | measured |",
+        "The content guide's checks, as point estimates on the games of the tables"
+        + (" (the certificate above is the claim)." if certificate is not None else "."),
+        "",
+        "| check | met | measured |",
         "|---|---|---|",
     ]
     md += [f"| {t.name} | {'yes' if t.met else '**no**'} | {t.detail} |" for t in targets(agg)]
@@ -694,25 +818,58 @@ def main(argv: Iterable[str] | None = None) -> int:
     ap.add_argument("--load", help="read per-game lines from here instead of playing")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="a `tabletop certify --json` document: the report opens with its verdicts, and its tables play the "
+        "first --games of the certified deals as certify played them (--seed is then ignored)",
+    )
+    ap.add_argument(
+        "--tuning", metavar="FILE", help="the `.tune.json` record of the `tabletop tune` run the pack came from"
+    )
     args = ap.parse_args(list(argv) if argv is not None else None)
+    certificate = None
+    tuning = json.loads(Path(args.tuning).read_text(encoding="utf-8")) if args.tuning else None
+    seed, first, paired = args.seed, 0, False
+    if args.certificate:
+        certificate = json.loads(Path(args.certificate).read_text(encoding="utf-8"))
+        missing = {"seeds", "cells", "games", "agents", "targets", "confidence", "verdicts"} - set(certificate)
+        if missing:
+            ap.error(f"--certificate {args.certificate}: not a certify --json document (no {sorted(missing)})")
+        start, stop = certificate["seeds"]
+        if tuning is not None:
+            lo, hi = tuning["seeds"]
+            if max(int(lo), int(start)) < min(int(hi), int(stop)):
+                ap.error(f"--certificate: its deals {start}:{stop} overlap the tuning deals {lo}:{hi}")
+        seed, first, paired = 0, int(start), True
+        args.games = min(args.games, int(stop) - int(start))
     if args.load:
         lines = [json.loads(x) for x in Path(args.load).read_text(encoding="utf-8").splitlines() if x.strip()]
     else:
         lines = collect(
             args.games,
-            args.seed,
+            seed,
             difficulties=args.difficulty or DIFFICULTIES,
             workers=args.workers,
             progress=not args.quiet,
+            first=first,
+            paired=paired,
         )
     if args.save:
         Path(args.save).write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     agg = aggregate(lines)
     games = len(lines) // max(1, len(agg["difficulties"]) * len(agg["characters"]))
-    seed = args.seed
-    path = write_report(
-        agg, {"games": games, "seed": seed, "commit": _commit()}, Path(args.out), plots=not args.no_plots
-    )
+    meta = {
+        "games": games,
+        "seed": seed,
+        "first": first,
+        "paired": paired,
+        "tuning": tuning,
+        "tuning_file": args.tuning or "",
+        "certificate_file": args.certificate or "",
+        "commit": _commit(),
+    }
+    path = write_report(agg, meta, Path(args.out), plots=not args.no_plots, certificate=certificate)
     for t in targets(agg):
         print(f"[{'x' if t.met else ' '}] {t.name}: {t.detail}")
     print(f"wrote {path}")

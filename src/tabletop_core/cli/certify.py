@@ -40,6 +40,7 @@ def _num(x: float) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    from rich.markup import escape
     from rich.table import Table
 
     from tabletop_core.cli.report import console
@@ -71,7 +72,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for col in ("target", "bounds", "estimate", "interval", "verdict"):
         table.add_column(col, justify="right" if col in ("estimate", "interval") else "left")
     for v in verdicts:
-        table.add_row(v.target, v.bounds, _num(v.estimate), f"{_num(v.low)} to {_num(v.high)}", v.verdict)
+        # a label such as "[difficulty=easy]" is text, not Rich markup
+        table.add_row(escape(v.target), v.bounds, _num(v.estimate), f"{_num(v.low)} to {_num(v.high)}", v.verdict)
     con = console(out)
     con.print(table)
     passed = all(v.verdict == "pass" for v in verdicts)
@@ -88,8 +90,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         doc = {
             "game": args.game,
             "pack": args.pack,
+            "targets": args.targets,
+            "agents": list(targets.agents),
             "seeds": [seeds.start, seeds.stop],
+            "cells": [dict(cell) for cell in targets.cells()],
+            "games": len(seeds) * cells,
             "confidence": args.confidence,
+            "resamples": args.resamples,
             "certified": passed,
             "verdicts": [v.to_dict() for v in verdicts],
         }
