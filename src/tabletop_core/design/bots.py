@@ -49,12 +49,17 @@ import json
 import math
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 
 from tabletop_core.errors import OptionError
+
+if TYPE_CHECKING:
+    from optuna.trial import Trial
+
+    from tabletop_core.game import Game
 
 __all__ = [
     "AgentTuneResult",
@@ -97,7 +102,7 @@ class Param:
     integer: bool = False
     choices: tuple[Any, ...] = ()
 
-    def suggest(self, trial: Any) -> Any:
+    def suggest(self, trial: Trial) -> Any:  # Any: a number or one of the choices, as the agent takes it
         """The trial's value (a float keeps :data:`DIGITS` significant digits)."""
         if self.choices:
             return trial.suggest_categorical(self.name, list(self.choices))
@@ -105,7 +110,7 @@ class Param:
             return int(trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log))
         return self.played(trial.suggest_float(self.name, self.low, self.high, log=self.log))
 
-    def played(self, raw: Any) -> Any:
+    def played(self, raw: float | str) -> Any:
         """The value a trial plays for the sampler's ``raw`` value (a float keeps :data:`DIGITS` digits)."""
         if self.choices:
             return raw
@@ -117,7 +122,7 @@ class Param:
             return self.choices
         return (int(self.low), int(self.high)) if self.integer else (self.low, self.high)
 
-    def admits(self, value: Any) -> bool:
+    def admits(self, value: object) -> bool:
         """Whether ``value`` lies in the parameter's range (or among its choices)."""
         if self.choices:
             return value in self.choices
@@ -219,7 +224,7 @@ def parse_agent_tuning(doc: Mapping[str, Any], file: str = "<targets>") -> Agent
     return AgentTuning(str(game), spec, free, against, seat, str(measure), tuple(others), cells, opts)
 
 
-def _frozen(value: Any) -> Any:
+def _frozen(value: object) -> object:
     """A TOML value as the options take it (lists as tuples)."""
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
@@ -247,7 +252,7 @@ def agent_spec_with(spec: str, values: Mapping[str, Any]) -> str:
     return f"{head}:{body}" if body else head
 
 
-def _starts(tuning: AgentTuning, game: Any) -> dict[str, Any]:
+def _starts(tuning: AgentTuning, game: Game[Any, Any, Any]) -> dict[str, Any]:
     """Each free parameter's start: the spec's value, else the agent's own default."""
     from tabletop_core.agents.specs import parse_agent_spec
 
@@ -383,7 +388,7 @@ def _play(
     return values
 
 
-def _check(tuning: AgentTuning, game: Any) -> None:
+def _check(tuning: AgentTuning, game: Game[Any, Any, Any]) -> None:
     from tabletop_core.agents.specs import parse_agent_spec, seat_names
 
     for cell in tuning.cells:
@@ -545,7 +550,7 @@ def tune_agent(
     def finished() -> int:
         return len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))
 
-    def objective(trial: Any) -> float:
+    def objective(trial: Trial) -> float:
         values = {p.name: p.suggest(trial) for p in tuning.free}
         played = _play(tuning, agent_spec_with(tuning.spec, values), seeds, regrets, **where)
         loss, se = _mean_se(played if reference is None else reference - played)
@@ -576,7 +581,7 @@ def tune_agent(
     )
 
 
-def _build(game: Any, tuning: AgentTuning, spec: str) -> None:
+def _build(game: Game[Any, Any, Any], tuning: AgentTuning, spec: str) -> None:
     from tabletop_core.agents.specs import parse_agent_spec
 
     state0 = game.initial_state(game.make_options(**dict(tuning.options), **dict(tuning.cells[0])))
