@@ -142,14 +142,19 @@ def test_a_saved_game_that_does_not_load_names_its_file(
     assert str(refused.value).startswith(f"old.json: {problem}")
 
 
-def test_resume_of_a_saved_game_whose_moves_do_not_apply_names_the_file(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _save_whose_move_does_not_apply(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``k.json`` in ``tmp_path`` (the working folder from now on): a saved game whose first move is no move."""
     monkeypatch.chdir(tmp_path)
     _play(monkeypatch, "quit\n", "play", KUHN, "--seat", "0", "--vs", "random", "--save-to", "k.json")
     doc = json.loads((tmp_path / "k.json").read_text())
     doc["record"]["record"]["actions"] = [999]
     (tmp_path / "k.json").write_text(json.dumps(doc))
+
+
+def test_resume_of_a_saved_game_whose_moves_do_not_apply_names_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _save_whose_move_does_not_apply(monkeypatch, tmp_path)
     assert main(["resume", "k.json"], io.StringIO()) == 2
     assert capsys.readouterr().err.startswith("tabletop: k.json: saved action 0 (id 999) does not apply")
 
@@ -157,11 +162,7 @@ def test_resume_of_a_saved_game_whose_moves_do_not_apply_names_the_file(
 def test_resume_to_another_file_names_the_file_it_read_when_the_save_is_wrong(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    _play(monkeypatch, "quit\n", "play", KUHN, "--seat", "0", "--vs", "random", "--save-to", "k.json")
-    doc = json.loads((tmp_path / "k.json").read_text())
-    doc["record"]["record"]["actions"] = [999]
-    (tmp_path / "k.json").write_text(json.dumps(doc))
+    _save_whose_move_does_not_apply(monkeypatch, tmp_path)
     assert main(["resume", "k.json", "--save-to", "elsewhere.json"], io.StringIO()) == 2
     err = capsys.readouterr().err
     assert err.startswith("tabletop: k.json: saved action 0 (id 999) does not apply"), err

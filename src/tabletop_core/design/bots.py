@@ -508,6 +508,7 @@ def tune_agent(
     """
     import optuna  # the `design` extra
 
+    from tabletop_core.design.tune import open_study
     from tabletop_core.registry import installed_game
 
     game = installed_game(tuning.game)
@@ -516,26 +517,17 @@ def tune_agent(
     for p in tuning.free:  # every bound builds (the agent checks its own parameters)
         for value in p.ends():
             _build(game, tuning, agent_spec_with(tuning.spec, {**starts, p.name: value}))
-    key = study_key(tuning, seeds)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(
-        study_name=study_name,
-        storage=storage,
-        direction="minimize",
-        load_if_exists=True,
-        sampler=optuna.samplers.TPESampler(seed=sampler_seed),
+
+    study = open_study(
+        study_name,
+        storage,
+        sampler_seed=sampler_seed,
+        key=study_key(tuning, seeds),
+        game=tuning.game,
+        seeds=seeds,
+        start=starts,
+        what="another agent, reference",
     )
-    stored = study.user_attrs.get("key")
-    if stored is None:
-        study.set_user_attr("key", key)
-        study.set_user_attr("game", tuning.game)
-        study.set_user_attr("seeds", [seeds.start, seeds.stop])
-        study.enqueue_trial(dict(starts))
-    elif stored != key:
-        raise OptionError(
-            f"study {study_name!r} in {storage} tunes another agent, reference or deals "
-            f"({study.user_attrs.get('game')}, deals {study.user_attrs.get('seeds')}): name another --study"
-        )
     where: dict[str, Any] = {"workers": workers, "backend": backend, "address": address}
     regrets = _Regrets(game, tuning) if tuning.exact else None
     reference: np.ndarray | None = None

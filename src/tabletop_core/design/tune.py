@@ -35,7 +35,7 @@ import math
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -43,6 +43,9 @@ import numpy as np
 from tabletop_core.design.packs import check_field, content_of, free_fields, pack_text
 from tabletop_core.design.targets import Target, Targets, evaluate, resampled_sums, statistic
 from tabletop_core.errors import OptionError, TabletopError
+
+if TYPE_CHECKING:
+    import optuna
 
 __all__ = ["TuneResult", "loss_of", "study_key", "tune", "tuned_pack_text", "violation"]
 
@@ -151,6 +154,48 @@ def _suggest(trial: Any, field: str, bounds: tuple[float, float], default: float
     return float(trial.suggest_float(field, lo, hi))
 
 
+def open_study(
+    study_name: str,
+    storage: str,
+    *,
+    sampler_seed: int,
+    key: str,
+    game: str,
+    seeds: range,
+    start: Mapping[str, Any],
+    what: str,
+) -> optuna.Study:
+    """The Optuna study ``study_name`` in ``storage``, made (with ``start`` as its first trial) or resumed.
+
+    A new study records ``key``, the game and the deals; a stored one must have the same key.
+
+    Raises:
+        OptionError: the stored study tunes ``what`` else (another key), naming what it tunes.
+    """
+    import optuna  # the `design` extra
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(
+        study_name=study_name,
+        storage=storage,
+        direction="minimize",
+        load_if_exists=True,
+        sampler=optuna.samplers.TPESampler(seed=sampler_seed),
+    )
+    stored = study.user_attrs.get("key")
+    if stored is None:
+        study.set_user_attr("key", key)
+        study.set_user_attr("game", game)
+        study.set_user_attr("seeds", [seeds.start, seeds.stop])
+        study.enqueue_trial(dict(start))
+    elif stored != key:
+        raise OptionError(
+            f"study {study_name!r} in {storage} tunes {what} or deals "
+            f"({study.user_attrs.get('game')}, deals {study.user_attrs.get('seeds')}): name another --study"
+        )
+    return study
+
+
 def tune(
     targets: Targets,
     seeds: range,
@@ -184,26 +229,16 @@ def tune(
     for field, (lo, hi) in targets.free:
         if not lo <= defaults[field] <= hi:
             raise OptionError(f"free field {field}: its default {defaults[field]:g} lies outside [{lo:g}, {hi:g}]")
-    key = study_key(targets, seeds)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(
-        study_name=study_name,
-        storage=storage,
-        direction="minimize",
-        load_if_exists=True,
-        sampler=optuna.samplers.TPESampler(seed=sampler_seed),
+    study = open_study(
+        study_name,
+        storage,
+        sampler_seed=sampler_seed,
+        key=study_key(targets, seeds),
+        game=targets.game,
+        seeds=seeds,
+        start=defaults,
+        what="other targets",
     )
-    stored = study.user_attrs.get("key")
-    if stored is None:
-        study.set_user_attr("key", key)
-        study.set_user_attr("game", targets.game)
-        study.set_user_attr("seeds", [seeds.start, seeds.stop])
-        study.enqueue_trial(dict(defaults))
-    elif stored != key:
-        raise OptionError(
-            f"study {study_name!r} in {storage} tunes other targets or deals "
-            f"({study.user_attrs.get('game')}, deals {study.user_attrs.get('seeds')}): name another --study"
-        )
 
     def finished() -> int:
         return len(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)))
