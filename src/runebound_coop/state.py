@@ -17,11 +17,13 @@ These are aliases over the same ints, so the JSON form of a state is the one the
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import ClassVar, TypeAlias
 
 import attrs
 
+from runebound_coop.content.roster import Setup, build_setup
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
 from tabletop_core.content import PackRef
 from tabletop_core.fastcopy import accelerate, replacer
@@ -211,6 +213,8 @@ class RuneboundOptions:
             actions.
         max_rounds: the rounds after which a fight still undecided ends with the hero withdrawing.
         pack: the content pack played: empty for the built-in one (tabletop compare --pack FOLDER plays another).
+
+    The content the options name is resolved once, as they are made, and read as :attr:`setup`.
     """
 
     heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)
@@ -223,6 +227,9 @@ class RuneboundOptions:
     hand: int = attrs.field(default=2)
     max_rounds: int = attrs.field(default=10)
     pack: str = attrs.field(default="", validator=_check_pack)
+    #: The content these options play (:attr:`setup`): derived from the options, no option itself, so outside
+    #: equality, hashing, repr and JSON.
+    _setup: Setup | None = attrs.field(init=False, default=None, eq=False, hash=False, repr=False)
 
     @heroes.validator
     def _check_heroes(self, _a: object, heroes: tuple[str, ...]) -> None:
@@ -255,6 +262,27 @@ class RuneboundOptions:
     def _check_rounds(self, _a: object, value: int) -> None:
         if type(value) is not int or not 1 <= value <= MAX_ROUNDS:
             raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}, not {value!r}")
+
+    def __attrs_post_init__(self) -> None:
+        # Options naming content the pack lacks are refused where the content is first read (make_options,
+        # initial_state, validate_state), as they always were: made, they resolve nothing.
+        with contextlib.suppress(ValueError):
+            object.__setattr__(self, "_setup", build_setup(self))
+
+    @property
+    def setup(self) -> Setup:
+        """The content the encounter plays (heroes, enemies, their tokens and boards), resolved from the pack once,
+        as the options are made: what the rules read at every step.
+
+        Raises:
+            ValueError: the options name a hero, enemy, asset or card the pack lacks (``ContentError``: a pack
+                this process was not given).
+        """
+        setup = self._setup
+        if setup is None:  # unresolved as made: refused now, with the reason (or resolved, if the pack came since)
+            setup = build_setup(self)
+            object.__setattr__(self, "_setup", setup)
+        return setup
 
     @property
     def num_players(self) -> int:
