@@ -163,8 +163,8 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         with contextlib.suppress(ContentError):  # a pack this process was not given: refused just below
             _known_names(made, content_of(made.pack))
         try:
-            # The content the rules read, resolved as the options were made: options naming content the pack lacks
-            # resolved nothing and are refused here (setup.check_options resolves anew).
+            # The content the rules read, resolved once here (equal options made before share theirs); options
+            # naming content the pack lacks keep nothing and are refused (setup.check_options resolves anew).
             _ = made.setup
         except (ValueError, ContentError) as exc:
             fields = [f.name for f in attrs.fields(RuneboundOptions) if f.init]

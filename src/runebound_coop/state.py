@@ -17,7 +17,6 @@ These are aliases over the same ints, so the JSON form of a state is the one the
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import ClassVar, TypeAlias
 
@@ -28,6 +27,7 @@ from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, 
 from tabletop_core.content import PackRef
 from tabletop_core.fastcopy import accelerate, replacer
 from tabletop_core.flow import Flow, Pending, Phase, Position
+from tabletop_core.game import canonical_options
 
 __all__ = [
     "CHOICE_MODES",
@@ -214,7 +214,7 @@ class RuneboundOptions:
         max_rounds: the rounds after which a fight still undecided ends with the hero withdrawing.
         pack: the content pack played: empty for the built-in one (tabletop compare --pack FOLDER plays another).
 
-    The content the options name is resolved once, as they are made, and read as :attr:`setup`.
+    The content the options name is resolved once and read as :attr:`setup`.
     """
 
     heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)
@@ -263,24 +263,21 @@ class RuneboundOptions:
         if type(value) is not int or not 1 <= value <= MAX_ROUNDS:
             raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}, not {value!r}")
 
-    def __attrs_post_init__(self) -> None:
-        # Options naming content the pack lacks are refused where the content is first read (make_options,
-        # initial_state, validate_state), as they always were: made, they resolve nothing.
-        with contextlib.suppress(ValueError):
-            object.__setattr__(self, "_setup", build_setup(self))
-
     @property
     def setup(self) -> Setup:
-        """The content the encounter plays (heroes, enemies, their tokens and boards), resolved from the pack once,
-        as the options are made: what the rules read at every step.
+        """The content the encounter plays (heroes, enemies, their tokens and boards): resolved from the pack once,
+        the first time it is read (:meth:`RuneboundCoop.make_options <runebound_coop.game.RuneboundCoop.make_options>`
+        reads it as it makes the options), and shared by every options object equal to these; what the rules read
+        at every step.
 
         Raises:
             ValueError: the options name a hero, enemy, asset or card the pack lacks (``ContentError``: a pack
-                this process was not given).
+                this process was not given); nothing is kept, so it raises every time.
         """
         setup = self._setup
-        if setup is None:  # unresolved as made: refused now, with the reason (or resolved, if the pack came since)
-            setup = build_setup(self)
+        if setup is None:
+            first = canonical_options(self)
+            setup = build_setup(self) if first is self else first.setup
             object.__setattr__(self, "_setup", setup)
         return setup
 

@@ -1,8 +1,8 @@
-"""The options resolve their content once, as they are made: no step looks it up again, and no module keeps it.
+"""The options resolve their content once: no step looks it up again, and no module of the game keeps it.
 
-The rules read ``state.options.setup``; the content is built by ``build_setup`` when an options object is made (a
-new game's options, or a saved game's as it loads) and never again while the game is played. The content is no
-part of the options' value: equality, hashing, repr and JSON see the options alone.
+The rules read ``state.options.setup``; ``build_setup`` builds the content the first time an options object's is
+read (a new game's, as ``make_options`` makes them, or a saved game's, as it loads), and equal options share it.
+The content is no part of the options' value: equality, hashing, repr and JSON see the options alone.
 """
 
 from __future__ import annotations
@@ -67,23 +67,24 @@ def _play_and_read(state: RuneboundState, seed: int) -> tuple[RuneboundState, in
     return before, steps
 
 
-def test_a_game_resolves_its_content_once_when_its_options_are_made_and_once_when_it_loads(
+def test_a_game_resolves_its_content_once_and_a_saved_copy_of_it_loads_with_the_same_content(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls = _count_resolutions(monkeypatch)
-    options = RuneboundOptions(heroes=("Elian", "Corbin"), enemies=("Sorcerer", "Orc Brigand"), max_rounds=7)
-    assert calls == [options]
+    # Options no other test makes, so no equal options resolved before.
+    options = RuneboundOptions(heroes=("Tatianna", "Lord Hawthorne"), enemies=("Mirror Imp", "Ogre"), max_rounds=37)
     state = rb.GAME.initial_state(options)
+    assert calls == [options]
     middle = list(itertools.islice(random_playout(rb.GAME, state, np.random.default_rng(5)), 40))[-1]
     end, steps = _play_and_read(state, seed=11)
     assert steps > 50 and rb.GAME.current_player(end) == TERMINAL
     assert len(calls) == 1, "a step resolved the content again"
 
     loaded = state_from_json(rb.GAME, to_json(middle))
-    assert loaded == middle and len(calls) == 2  # the loaded options are a new object: resolved as they are made
-    assert loaded.options.setup is not options.setup
+    assert loaded == middle and loaded.options is not options
+    assert loaded.options.setup is options.setup and len(calls) == 1  # equal options share the content
     _, steps = _play_and_read(loaded, seed=12)
-    assert steps > 10 and len(calls) == 2, "a step of a loaded game resolved the content again"
+    assert steps > 10 and len(calls) == 1, "a step of a loaded game resolved the content again"
 
 
 def test_a_new_game_of_options_made_before_resolves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,24 +133,23 @@ def _resolver_calls(source: str) -> int:
     return count
 
 
-def test_only_options_being_made_resolve_content() -> None:
-    """The content is built where options are made (``RuneboundOptions.__attrs_post_init__``, and its ``setup``
-    for options that named content the pack lacked as they were made) and by ``setup.check_options``, which
-    resolves anew on purpose; a rule, view or bot calling the resolver would look the content up again at every
-    step."""
+def test_only_the_options_resolve_their_content() -> None:
+    """The content is built by ``RuneboundOptions.setup`` (the first time it is read) and by
+    ``setup.check_options``, which resolves anew on purpose; a rule, view or bot calling the resolver would build
+    the content again at every step."""
     callers = {
         str(path.relative_to(_PACKAGE)): n
         for path in sorted(_PACKAGE.rglob("*.py"))
         if (n := _resolver_calls(path.read_text(encoding="utf-8")))
     }
-    assert callers == {"state.py": 2, "setup.py": 1}
+    assert callers == {"state.py": 1, "setup.py": 1}
     assert _resolver_calls("x = roster.build_setup(options)\ny = build_setup(o)") == 2
 
 
 def test_the_content_is_no_part_of_the_options_value() -> None:
     made = rb.GAME.make_options(heroes=("Elian",), enemies=("Ogre",), act=2)
     other = RuneboundOptions(heroes=("Elian",), enemies=("Ogre",), act=2)
-    assert made.setup is not other.setup  # each object resolved its own
+    assert made.setup is other.setup  # equal options share their content
     assert made == other and hash(made) == hash(other)
     assert "setup" not in repr(made) and repr(made) == repr(other)
     data = serialize.unstructure(made)

@@ -1,5 +1,5 @@
-"""The roster: the content an encounter uses, resolved from its options once, as they are made
-(:attr:`RuneboundOptions.setup <runebound_coop.state.RuneboundOptions.setup>`).
+"""The roster: the content an encounter uses, resolved from its options once
+(:attr:`RuneboundOptions.setup <runebound_coop.state.RuneboundOptions.setup>`, shared by equal options).
 
 Each hero brings its own tokens, then its assets' tokens, and its skill cards; each enemy its trait's token set (for
 the act) and combat board, its abilities, and the order its surge abilities are tried in.
@@ -82,7 +82,7 @@ class Setup:
 
 
 def build_setup(options: RuneboundOptions) -> Setup:
-    """Resolve ``options`` against the content pack: run once per options object, as it is made (see
+    """Resolve ``options`` against the content pack, anew (the rules read the content resolved once,
     :attr:`~runebound_coop.state.RuneboundOptions.setup`).
 
     Raises:
