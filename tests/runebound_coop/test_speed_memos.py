@@ -19,6 +19,7 @@ import runebound_coop as rb
 from runebound_coop.content import roster
 from runebound_coop.content.loader import load_content
 from runebound_coop.content.schema import Sym
+from runebound_coop.limits import MEMO_LIMIT
 from runebound_coop.rules import flow, hero, tokens
 from runebound_coop.state import (
     ENEMY,
@@ -137,7 +138,7 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
     assert rounds > 2000
 
 
-@pytest.mark.parametrize("limit", [hero.MEMO_LIMIT, 7])
+@pytest.mark.parametrize("limit", [MEMO_LIMIT, 7])
 def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
     monkeypatch: pytest.MonkeyPatch, limit: int
 ) -> None:
@@ -253,7 +254,7 @@ def _long_initiative(state: RuneboundState) -> int:
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
-@pytest.mark.parametrize("limit", [flow.MEMO_LIMIT, 5])
+@pytest.mark.parametrize("limit", [MEMO_LIMIT, 5])
 def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
     monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
     flow._INITIATIVE.clear()  # a cache: emptied, it only has to fill again

@@ -24,7 +24,7 @@ from typing import Any
 from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Exert, Land, Pass, Respond, Withdraw
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MAX_TOKENS
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MAX_TOKENS, MEMO_LIMIT
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, exert, hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
@@ -102,11 +102,8 @@ _with_turn_passed = fight_with_turn_passed
 _with_fight_pos = state_with_fight_pos
 _landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
-#: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
-#: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value (content by
-#: identity, held by the key). About 440 bytes an entry measured, so the memos here and the hero's actions'
-#: (``rules.hero``) hold at most some 8 MB.
-MEMO_LIMIT = 1 << 13
+# The memos below (at most MEMO_LIMIT entries each, see runebound_coop.limits) are, with the hero's actions'
+# (rules.hero), the rules' only global mutable state.
 # A round's fight before its casts, by the two combatants and their numbers of tokens: one value for every round
 # of the pairing.
 _ROUND_FIGHTS: dict[tuple[int, int, int, int], Fight] = {}
