@@ -56,7 +56,7 @@ class EnemySetup:
     surge_bits: int = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        # Imported here: the options (in the state module) resolve their content with this module as they are made.
+        # Imported here: the state module imports this one at its top (its options resolve their content with it).
         from runebound_coop.state import enemy_ability_bit
 
         object.__setattr__(self, "masks", symbol_masks(self.faces))
