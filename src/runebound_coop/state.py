@@ -22,10 +22,12 @@ from typing import ClassVar, TypeAlias
 
 import attrs
 
+from runebound_coop.content.roster import Setup, build_setup
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
 from tabletop_core.content import PackRef
 from tabletop_core.fastcopy import accelerate, replacer
 from tabletop_core.flow import Flow, Pending, Phase, Position
+from tabletop_core.game import canonical_options
 
 __all__ = [
     "CHOICE_MODES",
@@ -211,6 +213,8 @@ class RuneboundOptions:
             actions.
         max_rounds: the rounds after which a fight still undecided ends with the hero withdrawing.
         pack: the content pack played: empty for the built-in one (tabletop compare --pack FOLDER plays another).
+
+    The content the options name is resolved once and read as :attr:`setup`.
     """
 
     heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)
@@ -223,6 +227,9 @@ class RuneboundOptions:
     hand: int = attrs.field(default=2)
     max_rounds: int = attrs.field(default=10)
     pack: str = attrs.field(default="", validator=_check_pack)
+    #: The content these options play (:attr:`setup`): derived from the options, no option itself, so outside
+    #: equality, hashing, repr and JSON.
+    _setup: Setup | None = attrs.field(init=False, default=None, eq=False, hash=False, repr=False)
 
     @heroes.validator
     def _check_heroes(self, _a: object, heroes: tuple[str, ...]) -> None:
@@ -255,6 +262,24 @@ class RuneboundOptions:
     def _check_rounds(self, _a: object, value: int) -> None:
         if type(value) is not int or not 1 <= value <= MAX_ROUNDS:
             raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}, not {value!r}")
+
+    @property
+    def setup(self) -> Setup:
+        """The content the encounter plays (heroes, enemies, their tokens and boards): resolved from the pack once,
+        the first time it is read (:meth:`RuneboundCoop.make_options <runebound_coop.game.RuneboundCoop.make_options>`
+        reads it as it makes the options), and shared by every options object equal to these; what the rules read
+        at every step.
+
+        Raises:
+            ValueError: the options name a hero, enemy, asset or card the pack lacks (``ContentError``: a pack
+                this process was not given); nothing is kept, so it raises every time.
+        """
+        setup = self._setup
+        if setup is None:
+            first = canonical_options(self)
+            setup = build_setup(self) if first is self else first.setup
+            object.__setattr__(self, "_setup", setup)
+        return setup
 
     @property
     def num_players(self) -> int:

@@ -75,7 +75,8 @@ def test_spec_for_an_all_hero_party_is_identical_and_with_an_enemy_player_genera
     assert rb.GAME.spec_for(party).num_distinct_actions == rb.GAME.spec.num_distinct_actions
     # The spec describes the returns: every hero the same, the enemy player the negation.
     for options in (party, versus):
-        state = rb.GAME.new_game(seed=5, **{f.name: getattr(options, f.name) for f in attrs.fields(type(options))})
+        given = {f.name: getattr(options, f.name) for f in attrs.fields(type(options)) if f.init}
+        state = rb.GAME.new_game(seed=5, **given)
         while not rb.is_terminal(state):
             state = rb.step(state, rb.legal_actions(state)[0], rng=np.random.default_rng(5))
         returns = rb.returns(state)

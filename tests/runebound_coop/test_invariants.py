@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import runebound_coop as rb
-from runebound_coop.content.roster import setup_of
 from runebound_coop.state import ENEMY, ENEMY_REF, HERO, RuneboundState
 from tabletop_core import from_json, sample_outcome, to_json
 from tabletop_core.spec import CHANCE
@@ -22,7 +21,7 @@ ENEMIES = ("Sorcerer", "Undead Horde", "Orc Brigand", "Dreadbringer", "Bog Ravag
 
 def check_invariants(state: RuneboundState) -> None:
     """Every token is in exactly one place; damage stays within health; links join a double to a token."""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     for d, h in zip(state.hero_damage, setup.heroes, strict=True):
         assert 0 <= d <= h.health
     for d, e in zip(state.enemy_damage, setup.enemies, strict=True):

@@ -18,8 +18,8 @@ import pytest
 import runebound_coop as rb
 from runebound_coop.content import roster
 from runebound_coop.content.loader import load_content
-from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Sym
+from runebound_coop.limits import MEMO_LIMIT
 from runebound_coop.rules import flow, hero, tokens
 from runebound_coop.state import (
     ENEMY,
@@ -127,7 +127,7 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
         fight = state.fight
         if fight is None or state.pos.round >= state.options.max_rounds:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         nh, ne = len(setup.heroes[fight.hero].faces), len(setup.enemies[fight.enemy].faces)
         casting = (*range(nh), *(ENEMY_REF + i for i in range(ne)))
         fresh = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
@@ -138,7 +138,7 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
     assert rounds > 2000
 
 
-@pytest.mark.parametrize("limit", [hero.MEMO_LIMIT, 7])
+@pytest.mark.parametrize("limit", [MEMO_LIMIT, 7])
 def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
     monkeypatch: pytest.MonkeyPatch, limit: int
 ) -> None:
@@ -149,7 +149,7 @@ def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
         fight = state.fight
         if fight is None or state.pending or state.pos.step != "actions" or fight.casting:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         for variant in (state, *_neighbours(state)):
             expected = hero._hero_actions(variant, setup)
             for _ in range(2):  # the first may fill the memo, the second reads it
@@ -218,7 +218,7 @@ def test_the_token_readers_read_in_place_what_the_long_way_reads() -> None:
         fight = state.fight
         if fight is None:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         for side in (HERO, ENEMY):
             pool = fight.pool(side)
             faces = tokens.faces_of(setup, fight, side)
@@ -245,7 +245,7 @@ def _long_initiative(state: RuneboundState) -> int:
     """Who acts first, counted token by token on the faces shown (the rule as written)."""
     fight = state.fight
     assert fight is not None
-    setup = setup_of(state.options)
+    setup = state.options.setup
     marks = []
     for side in (HERO, ENEMY):
         pool = fight.pool(side)
@@ -254,7 +254,7 @@ def _long_initiative(state: RuneboundState) -> int:
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
-@pytest.mark.parametrize("limit", [flow.MEMO_LIMIT, 5])
+@pytest.mark.parametrize("limit", [MEMO_LIMIT, 5])
 def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
     monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
     flow._INITIATIVE.clear()  # a cache: emptied, it only has to fill again
@@ -263,7 +263,7 @@ def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.Monk
         fight = state.fight
         if fight is None:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         for sides in range(4):  # the state's own sides, then others, so a memo keyed too coarsely answers wrongly
             hero_pool = attrs.evolve(fight.hero_pool, sides=fight.hero_pool.sides ^ (sides & 1))
             enemy_pool = attrs.evolve(fight.enemy_pool, sides=fight.enemy_pool.sides ^ (sides >> 1))
@@ -283,11 +283,15 @@ def test_the_positions_made_once_are_the_flows_own() -> None:
     assert FLOW.at("encounter") == flow._ENCOUNTER and FLOW.at("over") == flow._OVER
 
 
-def test_the_content_of_the_options_asked_last_is_the_content_of_those_options() -> None:
+def test_the_content_the_options_carry_is_the_content_of_those_options() -> None:
     games = [rb.new_game(heroes=(hero_name,), enemies=(enemy,)) for hero_name in _HEROES[:3] for enemy in _ENEMIES[:3]]
-    for state in games * 3:  # each in turn: the one-entry cache must give each its own content
-        assert setup_of(state.options) is roster._cached_setup(state.options)
-        assert setup_of(state.options).heroes[0].name == state.options.heroes[0]
+    for state in games * 3:  # each in turn: each game reads its own content
+        setup = state.options.setup
+        assert [h.name for h in setup.heroes] == list(state.options.heroes)
+        assert [e.name for e in setup.enemies] == list(state.options.enemies)
+        fresh = roster.build_setup(state.options)
+        assert [h.tokens for h in setup.heroes] == [h.tokens for h in fresh.heroes]
+        assert [(e.tokens, e.surge_order) for e in setup.enemies] == [(e.tokens, e.surge_order) for e in fresh.enemies]
 
 
 def test_the_best_printed_value_found_by_masks_is_the_best_face_by_face() -> None:
@@ -296,7 +300,7 @@ def test_the_best_printed_value_found_by_masks_is_the_best_face_by_face() -> Non
         fight = state.fight
         if fight is None:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         refs = [None, *(token_ref(side, i) for side, i, _ in tokens.faces_showing(setup, fight))]
         for symbol in Sym:
             for exclude in refs:

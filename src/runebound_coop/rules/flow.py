@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Exert, Land, Pass, Respond, Withdraw
-from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MAX_TOKENS
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MAX_TOKENS, MEMO_LIMIT
 from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
 from runebound_coop.rules.hero import attack, exert, hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
@@ -102,11 +102,8 @@ _with_turn_passed = fight_with_turn_passed
 _with_fight_pos = state_with_fight_pos
 _landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
-#: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
-#: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value (content by
-#: identity, held by the key). About 440 bytes an entry measured, so the memos here and the hero's actions'
-#: (``rules.hero``) hold at most some 8 MB.
-MEMO_LIMIT = 1 << 13
+# The memos below (at most MEMO_LIMIT entries each, see runebound_coop.limits) are, with the hero's actions'
+# (rules.hero), the rules' only global mutable state.
 # A round's fight before its casts, by the two combatants and their numbers of tokens: one value for every round
 # of the pairing.
 _ROUND_FIGHTS: dict[tuple[int, int, int, int], Fight] = {}
@@ -255,7 +252,7 @@ def defeat(state: RuneboundState) -> RuneboundState | None:
     hurt = state.hero_damage[fight.hero]
     if not (hurt or state.enemy_damage[fight.enemy]):
         return None  # no damage on either combatant: both stand (health is at least 1)
-    setup = setup_of(state.options)
+    setup = state.options.setup
     if hurt >= setup.heroes[fight.hero].health:
         state = replace(state, out=state.out | (1 << fight.hero))
     elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
@@ -269,10 +266,10 @@ class Engagement(Decision[RuneboundState, Engage]):
 
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         heroes = available_heroes(state)
-        if next_enemy(state, setup_of(state.options)) < 0 or not heroes:
+        if next_enemy(state, state.options.setup) < 0 or not heroes:
             return replace(state, pos=_OVER)
         if len(heroes) == 1:
-            return start_fight(state, setup_of(state.options), heroes[0])
+            return start_fight(state, state.options.setup, heroes[0])
         return None
 
     def actor(self, state: RuneboundState) -> int:
@@ -282,7 +279,7 @@ class Engagement(Decision[RuneboundState, Engage]):
         return tuple(_ENGAGES[h] for h in available_heroes(state))
 
     def apply(self, state: RuneboundState, action: Engage) -> RuneboundState:
-        return start_fight(state, setup_of(state.options), action.hero)
+        return start_fight(state, state.options.setup, action.hero)
 
 
 class CastToken(Chance[RuneboundState, Land]):
@@ -300,7 +297,7 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
+        fight = _with_turn(fight, initiative(state.options.setup, fight))
         pos = state.pos  # combat/cast (this frame's step): the combat actions of the same round come next
         nxt = _ACTIONS_AT[pos.round] if pos.step == "cast" and 0 <= pos.round < len(_ACTIONS_AT) else FLOW.next(pos)
         return _with_fight_pos(state, fight, nxt)
@@ -314,7 +311,7 @@ class CombatActions(Decision[RuneboundState, Action]):
         fight = fight_of(state)
         passed = fight.passed  # the passes read as bits (``Fight.has_passed``): this runs at every hero decision
         if passed & _BOTH_PASSED == _BOTH_PASSED:
-            setup = setup_of(state.options)
+            setup = state.options.setup
             state = title_ability(state, setup)
             if state.pending:
                 return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
@@ -327,16 +324,16 @@ class CombatActions(Decision[RuneboundState, Action]):
             return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = ENEMY if passed & _HERO_PASSED else HERO
-        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup_of(state.options))
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), state.options.setup)
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return listed_actions(state, setup_of(state.options))  # listed in id order
+        return listed_actions(state, state.options.setup)  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        setup = setup_of(state.options)
+        setup = state.options.setup
         kind = type(action)
         if kind is Pass:
             # The pass and the hand-over (:func:`hand_off`) in one copy: the enemy acts next unless it passed.
@@ -379,7 +376,7 @@ class RoundEnd(Decision[RuneboundState, Withdraw]):
         return _WITHDRAWS
 
     def apply(self, state: RuneboundState, action: Withdraw) -> RuneboundState:
-        return withdraw(state) if action.leave else next_round(state, setup_of(state.options))
+        return withdraw(state) if action.leave else next_round(state, state.options.setup)
 
 
 class AnswerCancel(Decision[RuneboundState, Respond]):
@@ -392,7 +389,7 @@ class AnswerCancel(Decision[RuneboundState, Respond]):
         return _RESPONDS
 
     def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
-        return respond(state, setup_of(state.options), action.cancel)
+        return respond(state, state.options.setup, action.cancel)
 
 
 class EnemyChoice(Decision[RuneboundState, Choose]):
@@ -407,7 +404,7 @@ class EnemyChoice(Decision[RuneboundState, Choose]):
         return tuple(Choose(k) for k in range(len(top.candidates)))
 
     def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
-        return choose(state, setup_of(state.options), action.option)
+        return choose(state, state.options.setup, action.option)
 
 
 class AnswerBlock(Decision[RuneboundState, Block]):
@@ -422,7 +419,7 @@ class AnswerBlock(Decision[RuneboundState, Block]):
     def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
         frame = state.pending.top
         assert isinstance(frame, BlockFrame)  # this handler serves only block frames
-        setup = setup_of(state.options)
+        setup = state.options.setup
         state = block(state, setup, action.tactics)
         return end_round(state, setup) if frame.round_end else state
 
@@ -463,14 +460,14 @@ class PickAttack(Decision[RuneboundState, Action]):
 
     @staticmethod
     def _left(state: RuneboundState, frame: AttackFrame) -> list[int]:
-        tokens = showing(setup_of(state.options), fight_of(state), HERO, _symbol(frame.symbol))
+        tokens = showing(state.options.setup, fight_of(state), HERO, _symbol(frame.symbol))
         return [i for i in tokens if not (frame.chosen >> i) & 1]
 
     @staticmethod
     def _strike(state: RuneboundState, frame: AttackFrame) -> RuneboundState:
         state = replace(state, pending=state.pending.pop())
         tokens = [i for i in range(frame.chosen.bit_length()) if (frame.chosen >> i) & 1]
-        return hand_off(attack(state, setup_of(state.options), _symbol(frame.symbol), tokens))
+        return hand_off(attack(state, state.options.setup, _symbol(frame.symbol), tokens))
 
 
 class PickRemoved(Decision[RuneboundState, Choose]):
@@ -493,7 +490,7 @@ class PickRemoved(Decision[RuneboundState, Choose]):
     def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
         frame = state.pending.top
         assert isinstance(frame, ExertFrame)  # this handler serves only exert frames
-        setup = setup_of(state.options)
+        setup = state.options.setup
         chosen = frame.chosen | (1 << action.option)
         card = setup.heroes[fight_of(state).hero].cards[frame.card]
         if chosen.bit_count() < card.remove:
@@ -506,7 +503,7 @@ class PickRemoved(Decision[RuneboundState, Choose]):
 def removable(state: RuneboundState, frame: ExertFrame) -> list[int]:
     """The tokens the hero may pick next under ``frame``: showing its symbol, above every one already picked, and
     leaving enough such tokens above them to complete the card's count."""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     fight = fight_of(state)
     tokens = showing(setup, fight, HERO, _symbol(frame.symbol))
     need = setup.heroes[fight.hero].cards[frame.card].remove - frame.chosen.bit_count()
