@@ -549,6 +549,7 @@ at import, before the driver is built)
         Raises:
             ValueError: naming the frame and its place on the stack.
         """
+        self._frozen("the kinds that may be pending")
         index = self._index
         for i, frame in enumerate(frames):
             if type(frame) not in index:
