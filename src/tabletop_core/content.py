@@ -203,8 +203,8 @@ def _int(value: object, _type: object) -> int:
     return value
 
 
-def _float(value: Any, _type: object) -> float:  # Any: a TOML value, its type checked before float() reads it
-    if type(value) not in (int, float) or not math.isfinite(value):
+def _float(value: object, _type: object) -> float:
+    if (type(value) is not int and type(value) is not float) or not math.isfinite(value):
         raise TypeError(f"expected a finite number, got {value!r}")
     return float(value)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, SupportsIndex, SupportsInt, TypeVar
 
 import numpy as np
 
@@ -38,9 +38,15 @@ def shown(action: object) -> str:
 def decode_action(
     game: Game[S, A, Any],
     state: S,
-    action: Any,  # Any: what an RL library hands over; int() reads it, or it is no action
+    action: object,
 ) -> A | None:
-    """The legal game action that the integer ``action`` stands for in ``state``, or ``None``."""
+    """The legal game action that the integer ``action`` stands for in ``state``, or ``None``.
+
+    ``action`` is whatever an RL library hands over: anything ``int()`` reads (a NumPy integer, a one-element
+    array, a text of digits) stands for that id; anything else is no action.
+    """
+    if not isinstance(action, int | np.integer | str | bytes | bytearray | SupportsInt | SupportsIndex):
+        return None
     try:
         action_id = int(action)
     except (TypeError, ValueError):

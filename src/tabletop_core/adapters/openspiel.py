@@ -64,7 +64,7 @@ import typing
 import warnings
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 import numpy as np
@@ -127,6 +127,20 @@ _PRIVATE = {
     pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
     pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
 }
+
+
+class _ObservationType(Protocol):
+    """What an observer request says, as pyspiel's ``IIGObservationType`` holds it (pyspiel ships no types)."""
+
+    @property
+    def public_info(self) -> bool: ...
+
+    @property
+    def perfect_recall(self) -> bool: ...
+
+    @property
+    def private_info(self) -> object:  # a pyspiel.PrivateInfoType, a key of _PRIVATE
+        ...
 
 
 def _game_type(name: str, spec: GameSpec, parameters: Mapping[str, Any], *, public: bool) -> Any:
@@ -543,7 +557,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
 
     def make_py_observer(
         self,
-        iig_obs_type: Any = None,  # Any: pyspiel's IIGObservationType (pyspiel ships no type information)
+        iig_obs_type: _ObservationType | None = None,
         params: object = None,
     ) -> _Observer:
         """The observer OpenSpiel asks for: every ``IIGObservationType`` (see :class:`_Observer`).

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -62,7 +62,7 @@ from tabletop_core.spec import CHANCE, TERMINAL
 if TYPE_CHECKING:
     from tabletop_core.game import Game
 
-__all__ = ["TabletopAECEnv", "env", "parallel_env"]
+__all__ = ["EnvKeywords", "TabletopAECEnv", "env", "parallel_env"]
 
 
 class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is untyped for mypy here
@@ -270,12 +270,23 @@ class TabletopAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo's AECEnv is un
         self.agent_selection = self.possible_agents[player]
 
 
-def env(game: Game[Any, Any, Any], **kwargs: Any) -> TabletopAECEnv:  # Any: TabletopAECEnv's keywords
+class EnvKeywords(TypedDict, total=False):
+    """The keywords of :class:`TabletopAECEnv` after the game, which :func:`env` and :func:`parallel_env` pass on."""
+
+    options: Mapping[str, Any] | None
+    agent_names: Sequence[str] | None
+    render_mode: str | None
+    illegal_action: str
+    illegal_action_reward: float
+    max_cycles: int | None
+
+
+def env(game: Game[Any, Any, Any], **kwargs: Unpack[EnvKeywords]) -> TabletopAECEnv:
     """``TabletopAECEnv(game, **kwargs)``, named as PettingZoo's environment constructors are."""
     return TabletopAECEnv(game, **kwargs)
 
 
-def parallel_env(game: Game[Any, Any, Any], **kwargs: Any) -> ParallelEnv:  # Any: TabletopAECEnv's keywords
+def parallel_env(game: Game[Any, Any, Any], **kwargs: Unpack[EnvKeywords]) -> ParallelEnv:
     """The game as a ``ParallelEnv``: at each step only the agent to move acts (the others' actions are ignored).
 
     PettingZoo's ``turn_based_aec_to_parallel`` of ``TabletopAECEnv(game, **kwargs)``; its ``state()`` and

@@ -28,7 +28,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 import attrs
 import numpy as np
@@ -52,6 +52,7 @@ __all__ = [
     "DEFAULT_BUDGETS",
     "SECTIONS",
     "Study",
+    "StudyCounts",
     "analyze",
     "dumps",
     "run_study",
@@ -83,6 +84,20 @@ def _budget(spec: str, allow_import: bool) -> int | None:
     parsed = parse_agent_spec(spec, allow_import=allow_import)
     value = dict(parsed.params).get("iterations")
     return int(value) if parsed.kind in ("mcts", "ismcts") and isinstance(value, int) else None
+
+
+class StudyCounts(TypedDict, total=False):
+    """The :class:`Study` fields :meth:`Study.build` passes on as they are (see the class for each)."""
+
+    ladder_games: int
+    drama_games: int
+    drama_points: int
+    drama_rollouts: int
+    restrict_games: int
+    luck_replicates: int
+    restrictions: str
+    seed: int
+    sections: tuple[str, ...]
 
 
 @attrs.frozen
@@ -146,7 +161,7 @@ class Study:
         ladder: Sequence[str] | None = None,
         options: Mapping[str, Any] | None = None,
         allow_import: bool = False,
-        **counts: Any,  # Any: other Study fields, each of its own type (attrs checks them)
+        **counts: Unpack[StudyCounts],
     ) -> Study:
         """A study with the defaults filled in.
 

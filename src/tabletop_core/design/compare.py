@@ -27,7 +27,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import attrs
 import numpy as np
@@ -35,6 +35,7 @@ import numpy as np
 from tabletop_core.agents.specs import parse_agent_spec, seat_names
 from tabletop_core.design.paired import Difference, adjust, paired_difference
 from tabletop_core.errors import OptionError
+from tabletop_core.game import Game
 from tabletop_core.outcomes import seat_outcomes
 from tabletop_core.records import Step, play
 from tabletop_core.registry import load_game
@@ -48,10 +49,14 @@ Tallies = dict[str, tuple[float, float]]
 #: The most deals one comparison plays (each is one game per variant).
 MAX_GAMES = 1_000_000
 
+S = TypeVar("S")
+
 
 @runtime_checkable
-class _Tallying(Protocol):
-    def tally(self, steps: Sequence[Step[Any, Any]], final: Any) -> Mapping[str, tuple[float, float]]: ...
+class _Tallying(Protocol[S]):
+    """A game that adds its own measures: it tallies its own steps and final state."""
+
+    def tally(self, steps: Sequence[Step[S, Any]], final: S) -> Mapping[str, tuple[float, float]]: ...
 
 
 @attrs.frozen
@@ -113,7 +118,7 @@ class Comparison:
         }
 
 
-def measures_of(game: Any, state0: Any, steps: Sequence[Step[Any, Any]], final: Any) -> Tallies:
+def measures_of(game: Game[S, Any, Any], state0: S, steps: Sequence[Step[S, Any]], final: S) -> Tallies:
     """The measures of one finished game (see the module)."""
     names = seat_names(game, state0)
     returns = game.returns(final)

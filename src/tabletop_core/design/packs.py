@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop_core.errors import OptionError
+
+if TYPE_CHECKING:
+    from tabletop_core.game import Game
 
 __all__ = ["FIXED_KEYS", "content_of", "free_fields", "pack_text"]
 
@@ -29,7 +32,7 @@ __all__ = ["FIXED_KEYS", "content_of", "free_fields", "pack_text"]
 FIXED_KEYS = frozenset({"id", "name", "source", "level", "number"})
 
 
-def content_of(game: Any) -> dict[str, list[dict[str, Any]]]:
+def content_of(game: Game[Any, Any, Any]) -> dict[str, list[dict[str, Any]]]:
     """The default pack's entries by section (``monster`` -> its tables), from the game's ``content_texts``."""
     texts = getattr(game, "content_texts", None)
     if texts is None:
@@ -50,7 +53,7 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def free_fields(game: Any) -> dict[str, int | float]:
+def free_fields(game: Game[Any, Any, Any]) -> dict[str, int | float]:
     """Every field that may be changed, with its default value (see the module)."""
     out: dict[str, int | float] = {}
     for section, entries in content_of(game).items():
@@ -63,7 +66,9 @@ def free_fields(game: Any) -> dict[str, int | float]:
     return out
 
 
-def check_field(game: Any, name: str, content: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
+def check_field(
+    game: Game[Any, Any, Any], name: str, content: Mapping[str, list[dict[str, Any]]] | None = None
+) -> None:
     """Refuse a field that does not exist or is fixed, naming why."""
     content = content if content is not None else content_of(game)
     parts = name.split(".")
@@ -81,7 +86,7 @@ def check_field(game: Any, name: str, content: Mapping[str, list[dict[str, Any]]
         raise OptionError(f"field {name!r}: {key!r} places the entry and stays fixed")
 
 
-def pack_text(game: Any, changes: Mapping[str, int | float], *, note: str = "") -> str:
+def pack_text(game: Game[Any, Any, Any], changes: Mapping[str, int | float], *, note: str = "") -> str:
     """A pack file that extends the default pack with these field values (see the module)."""
     import tomli_w  # the `design` extra
 

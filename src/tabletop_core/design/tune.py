@@ -47,6 +47,8 @@ from tabletop_core.errors import OptionError, TabletopError
 if TYPE_CHECKING:
     import optuna
 
+    from tabletop_core.game import Game
+
 __all__ = ["TuneResult", "loss_of", "study_key", "tune", "tuned_pack_text", "violation"]
 
 #: What an incomputable statistic costs, and what an infinite spread (a rate of 0 beside a positive one) costs.
@@ -147,7 +149,7 @@ class TuneResult:
         return "\n".join(lines) + "\n"
 
 
-def _suggest(trial: Any, field: str, bounds: tuple[float, float], default: float) -> float:
+def _suggest(trial: optuna.Trial, field: str, bounds: tuple[float, float], default: float) -> float:
     lo, hi = bounds
     if isinstance(default, int) and float(lo).is_integer() and float(hi).is_integer():
         return int(trial.suggest_int(field, int(lo), int(hi)))
@@ -245,7 +247,7 @@ def tune(
 
     with tempfile.TemporaryDirectory(prefix="tabletop-tune-") as tmp:
 
-        def objective(trial: Any) -> float:
+        def objective(trial: optuna.Trial) -> float:
             values = {f: _suggest(trial, f, bounds, defaults[f]) for f, bounds in targets.free}
             path = Path(tmp) / f"trial-{trial.number}.toml"
             path.write_text(pack_text(game, values), encoding="utf-8")
@@ -269,7 +271,7 @@ def tune(
     best = min(done, key=lambda t: (t.value, t.number))
     first = min(done, key=lambda t: t.number)
 
-    def stats(t: Any) -> dict[str, float]:
+    def stats(t: optuna.trial.FrozenTrial) -> dict[str, float]:
         return {k: (math.nan if v is None else float(v)) for k, v in t.user_attrs.get("statistics", {}).items()}
 
     return TuneResult(
@@ -286,7 +288,7 @@ def tune(
     )
 
 
-def tuned_pack_text(game: Any, result: TuneResult) -> str:
+def tuned_pack_text(game: Game[Any, Any, Any], result: TuneResult) -> str:
     """The tuned pack's file: the changes, with the deals it was tuned on and its report as comments."""
     note = f"tabletop-tune: seeds={result.seeds.start}:{result.seeds.stop} trials={result.trials}\n"
     note += "".join(f"{f}: {d:g} -> {t:g}\n" for f, (d, t) in result.changes().items())

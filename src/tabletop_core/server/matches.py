@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -24,6 +24,9 @@ from tabletop_core.server.store import MatchRow, Store
 __all__ = ["MatchError", "Matches"]
 
 HUMAN, OPEN, BOT = "human", "open", "bot"
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 
 class MatchError(TabletopError):
@@ -180,7 +183,7 @@ class Matches:
             raise _MovedOnError
         return row, True
 
-    def _apply(self, row: MatchRow, game: Any, state: Any, seat: int, action: Any) -> MatchRow:
+    def _apply(self, row: MatchRow, game: Game[S, A, Any], state: S, seat: int, action: A) -> MatchRow:
         after = game.step(state, action, rng=_rng(row.seed, row.move_no + 1, 0))
         n = game.num_players(state)
         texts = [list(game.describe(state, action, after, p)) for p in range(n)]

@@ -9,7 +9,20 @@ from typing import Any
 import attrs
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Boolean, Column, Engine, Integer, MetaData, String, Table, Text, create_engine, make_url, select
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Integer,
+    MetaData,
+    Row,
+    String,
+    Table,
+    Text,
+    create_engine,
+    make_url,
+    select,
+)
 
 __all__ = ["MATCHES", "METADATA", "MatchRow", "Store"]
 
@@ -46,7 +59,7 @@ class MatchRow:
     finished: bool
 
 
-def _row(r: Any) -> MatchRow:
+def _row(r: Row[Any]) -> MatchRow:
     return MatchRow(
         id=r.id,
         game=r.game,

@@ -104,24 +104,23 @@ Progress = Callable[[int, int], None]
 
 
 class _Counted:
-    """An agent whose decisions are counted (it stays an Agent, or a SearchAgent, as the one it wraps)."""
+    """An agent whose decisions are counted (it stays an Agent, as the one it wraps)."""
 
-    def __init__(self, agent: Any, counter: list[int]) -> None:  # Any: an Agent or a SearchAgent, forwarded to
+    def __init__(self, agent: Agent, counter: list[int]) -> None:
         self.agent, self.counter = agent, counter
 
-    def act(self, view: Any, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:  # Any: as Agent.act
+    def act(self, view: object, legal_actions: Sequence[Any], rng: np.random.Generator) -> Any:
         self.counter[0] += 1
         return self.agent.act(view, legal_actions, rng)
 
 
-class _CountedSearch(_Counted):
-    def act_in(
-        self,
-        game: Game[Any, Any, Any],
-        state: Any,  # Any: as SearchAgent.act_in
-        player: int,
-        rng: np.random.Generator,
-    ) -> Any:
+class _CountedSearch:
+    """A search agent whose decisions are counted (it stays a SearchAgent, as the one it wraps)."""
+
+    def __init__(self, agent: SearchAgent, counter: list[int]) -> None:
+        self.agent, self.counter = agent, counter
+
+    def act_in(self, game: Game[Any, Any, Any], state: object, player: int, rng: np.random.Generator) -> Any:
         self.counter[0] += 1
         return self.agent.act_in(game, state, player, rng)
 
@@ -142,7 +141,9 @@ def play_game(
         JSON).
     """
     counter = [0]
-    wrapped = [(_CountedSearch if isinstance(a, SearchAgent) else _Counted)(a, counter) for a in agents]
+    wrapped: list[Agent | SearchAgent] = [
+        _CountedSearch(a, counter) if isinstance(a, SearchAgent) else _Counted(a, counter) for a in agents
+    ]
     start = time.perf_counter()
     _, rec = play(game, wrapped, seed=seed, options=options)
     seconds = time.perf_counter() - start
