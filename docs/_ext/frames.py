@@ -24,8 +24,11 @@ def frames_markup(args: str) -> str:
     from tabletop_core.registry import installed_game
 
     opts = dict(part.split("=", 1) for part in shlex.split(args))
+    from tabletop_core.flow import Driver
+
     game = installed_game(opts["game"])
-    registry = game.driver.frames
+    driver = getattr(game, "driver", None)
+    registry = driver.frames if isinstance(driver, Driver) else None
     if registry is None:
         raise ValueError(f"{opts['game']}: its driver has no frame registry to list")
     rows = [
