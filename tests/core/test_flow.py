@@ -404,3 +404,25 @@ def test_the_decision_hook_applies_every_registered_decision_that_defines_no_app
     assert Own().actor(_Dice()) == 1
     with pytest.raises(NotImplementedError, match="Ask must say who acts"):
         ask(3).actor(_Dice())
+
+
+def test_the_conformance_suite_refuses_a_frame_of_no_registered_kind() -> None:
+    from tabletop_core.conformance import _Checker
+    from tabletop_core.errors import ConformanceError
+
+    @attrs.frozen
+    class Stray(Decision[Any, Pick]):
+        seat = 0
+
+        def legal_actions(self, state: Any) -> tuple[Pick, ...]:
+            return (Pick(0),)
+
+    state = GAME.new_game(seed=4)
+    checker = _Checker(GAME, 4, np.random.default_rng(0))
+    checker.check_frames(state)  # the game's own frames: registered
+    stray = replace(state, pending=state.pending.push(Stray()))
+    with pytest.raises(ConformanceError, match="Stray is no kind of frame flowgame registers"):
+        checker.check_frames(stray)
+    below = replace(state, pending=Pending((Stray(), *state.pending.frames)))
+    with pytest.raises(ConformanceError, match=r"pending frame 0 \(.*Stray.*\) is no kind of frame flowgame"):
+        checker.check_frames(below)
