@@ -20,6 +20,7 @@ from runebound_coop.rules.tokens import faces_of, showing, tactics_block_open
 from runebound_coop.state import (
     ENEMY,
     FLOW,
+    FRAMES,
     HERO,
     SIDES,
     AttackFrame,
@@ -166,6 +167,7 @@ def _check_fight(setup: Setup, state: RuneboundState, fight: Fight) -> None:
 
 def _check_pending(setup: Setup, state: RuneboundState, fight: Fight) -> None:
     frames = state.pending.frames
+    FRAMES.check_stack(frames)  # every frame of a kind the game registers as one that may be pending
     if len(frames) > 1:
         raise ValueError(f"{len(frames)} pending questions (the rules ask one at a time)")
     if not frames:

@@ -18,15 +18,17 @@ These are aliases over the same ints, so the JSON form of a state is the one the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 
+from runebound_coop.actions import Action, Block, Choose, Respond
 from runebound_coop.content.roster import Setup, build_setup
-from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS
+from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS, MAX_TOKENS
 from tabletop_core.content import PackRef
-from tabletop_core.fastcopy import accelerate, replacer
-from tabletop_core.flow import Flow, Pending, Phase, Position
+from tabletop_core.fastcopy import accelerate, replace, replacer
+from tabletop_core.flow import Decision, Flow, FrameRegistry, Pending, Phase, Position
+from tabletop_core.flow import Frame as CoreFrame
 from tabletop_core.game import canonical_options
 
 __all__ = [
@@ -424,16 +426,56 @@ _with_hero_pool = fight_with_hero_pool
 _with_enemy_pool = fight_with_enemy_pool
 
 
+# ----- the pending frames: sub-decisions that interrupt the flow -----------------------------------------------------
+#
+# Each is a core decision frame whose data are its fields and whose rule is its methods. The rules they run sit in
+# ``runebound_coop.rules``, above this module (they read the state), so each method imports its rule when it runs.
+
+#: Every kind of frame of the game, each registered where it is defined and frozen by the driver
+#: (:data:`runebound_coop.rules.flow.DRIVER`): the pending questions below and the steps' frames. A pending kind's
+#: slot is its place in the observation tensor's one-hot of the question on top.
+FRAMES: FrameRegistry[RuneboundState] = FrameRegistry("runebound_coop")
+
+
+def _sym(text: str) -> Sym:
+    from runebound_coop.rules.tokens import symbol_of
+
+    return symbol_of(text)
+
+
+class _HeroAnswers(Decision["RuneboundState", Any]):
+    """A question the engaged hero answers."""
+
+    __slots__ = ()
+
+    def actor(self, state: RuneboundState) -> int:
+        """The engaged hero."""
+        fight = state.fight
+        assert fight is not None  # a question is asked only during a fight
+        return fight.hero
+
+
+@FRAMES.register("runebound_coop.cancel", slot=0)
 @attrs.frozen
-class CancelFrame:
+class CancelFrame(_HeroAnswers):
     """The hero may spend 1 tactics to cancel enemy ability ``ability`` (its surge already paid)."""
 
-    TAG: ClassVar[str] = "runebound_coop.cancel"
     ability: int
 
+    def legal_actions(self, state: RuneboundState) -> tuple[Respond, ...]:
+        """Cancel, or let the ability resolve."""
+        return _RESPONDS
 
+    def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
+        """See :func:`runebound_coop.rules.enemy.respond`."""
+        from runebound_coop.rules.enemy import respond
+
+        return respond(state, state.options.setup, action.cancel)
+
+
+@FRAMES.register("runebound_coop.choice", slot=1)
 @attrs.frozen
-class ChoiceFrame:
+class ChoiceFrame(Decision["RuneboundState", "Choose"]):
     """The enemy player picks one of ``candidates`` (token refs) for effect ``kind``.
 
     ``source`` is the enemy token spent by the choice (or -1 when already paid); ``rest`` the further sources of
@@ -441,7 +483,6 @@ class ChoiceFrame:
     agility ability that each of ``rest`` fires again (-1: the space's own choice of ``kind``).
     """
 
-    TAG: ClassVar[str] = "runebound_coop.choice"
     kind: str
     source: int
     candidates: tuple[int, ...]
@@ -449,9 +490,24 @@ class ChoiceFrame:
     symbol: str = ""
     ability: int = -1
 
+    def actor(self, state: RuneboundState) -> int:
+        """The enemy player (the last seat)."""
+        return len(state.options.heroes)
 
+    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
+        """A ``Choose`` of each candidate."""
+        return tuple(Choose(k) for k in range(len(self.candidates)))
+
+    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
+        """See :func:`runebound_coop.rules.enemy.choose`."""
+        from runebound_coop.rules.enemy import choose
+
+        return choose(state, state.options.setup, action.option)
+
+
+@FRAMES.register("runebound_coop.block", slot=2)
 @attrs.frozen
-class BlockFrame:
+class BlockFrame(_HeroAnswers):
     """The hero is about to take ``amount`` blockable damage and may spend a tactics as a copy of a shield.
 
     What the enemy was doing continues after the answer: the effects of its ability ``ability`` from effect
@@ -459,7 +515,6 @@ class BlockFrame:
     or, with ``round_end``, the end of the round after the board's title ability.
     """
 
-    TAG: ClassVar[str] = "runebound_coop.block"
     amount: int
     ability: int = -1
     effect: int = 0
@@ -467,30 +522,121 @@ class BlockFrame:
     rest: tuple[int, ...] = ()
     round_end: bool = False
 
+    def legal_actions(self, state: RuneboundState) -> tuple[Block, ...]:
+        """Spend a tactics as a shield, or keep it."""
+        return _BLOCKS
 
+    def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
+        """See :func:`runebound_coop.rules.enemy.block`; with ``round_end`` the round then ends."""
+        from runebound_coop.rules.enemy import block
+        from runebound_coop.rules.flow import end_round
+
+        setup = state.options.setup
+        state = block(state, setup, action.tactics)
+        return end_round(state, setup) if self.round_end else state
+
+
+@FRAMES.register("runebound_coop.attack_pick", slot=3)
 @attrs.frozen
-class AttackFrame:
+class AttackFrame(_HeroAnswers):
     """The hero attacks with ``symbol`` and picks which of its tokens showing it to spend (``chosen``: a bit per
-    token index); the attack strikes when the hero says so, or by itself once every such token is chosen."""
+    token index); the attack strikes when the hero says so, or by itself once every such token is chosen.
 
-    TAG: ClassVar[str] = "runebound_coop.attack_pick"
+    The hero adds a token showing the attack's symbol (``Choose(i)``: token ``i``) or strikes with those chosen
+    (``Attack(symbol)``, once one is chosen). "One action: spend damage symbols of ONE type (physical or magic,
+    values summed)": which of them is the hero's choice, and a split can deal more (against a shield each attack
+    meets anew).
+    """
+
     symbol: str
     chosen: int = 0
 
+    def auto(self, state: RuneboundState) -> RuneboundState | None:
+        """With every such token chosen, the attack strikes."""
+        if self._left(state):
+            return None
+        return self._strike(state)
 
+    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
+        """The strike (once a token is chosen), then a ``Choose`` of each token left."""
+        from runebound_coop.actions import Attack
+
+        picks: list[Action] = [Choose(i) for i in self._left(state)]
+        return (Attack(_sym(self.symbol)), *picks) if self.chosen else tuple(picks)
+
+    def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
+        """Choose a token, or strike."""
+        if isinstance(action, Choose):
+            chosen = replace(self, chosen=self.chosen | (1 << action.option))
+            return state_with_pending(state, state.pending.replace_top(chosen))
+        return self._strike(state)
+
+    def _left(self, state: RuneboundState) -> list[int]:
+        from runebound_coop.rules.tokens import showing
+
+        assert state.fight is not None  # a question is asked only during a fight
+        tokens = showing(state.options.setup, state.fight, HERO, _sym(self.symbol))
+        return [i for i in tokens if not (self.chosen >> i) & 1]
+
+    def _strike(self, state: RuneboundState) -> RuneboundState:
+        from runebound_coop.rules.flow import hand_off
+        from runebound_coop.rules.hero import attack
+
+        state = state_with_pending(state, state.pending.pop())
+        tokens = [i for i in range(self.chosen.bit_length()) if (self.chosen >> i) & 1]
+        return hand_off(attack(state, state.options.setup, _sym(self.symbol), tokens))
+
+
+@FRAMES.register("runebound_coop.exert_pick", slot=4)
 @attrs.frozen
-class ExertFrame:
+class ExertFrame(_HeroAnswers):
     """The hero exerts card ``card``, whose action removes tokens showing ``symbol``, and picks which of them
     (``chosen``: a bit per token index, picked in increasing index so each set is reached once); the card resolves by
-    itself once it has as many as it removes. Asked only when more tokens show the symbol than the card removes."""
+    itself once it has as many as it removes. Asked only when more tokens show the symbol than the card removes.
 
-    TAG: ClassVar[str] = "runebound_coop.exert_pick"
+    Twin Blades: "remove 2 of your tokens showing the same damage symbol": which two is the hero's choice, and it
+    matters: a double on a removed token returns to its space to be spent again, and the tokens left attack later.
+    """
+
     card: int
     symbol: str
     chosen: int = 0
 
+    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
+        """A ``Choose`` of each token the hero may pick next (:func:`runebound_coop.rules.flow.removable`)."""
+        from runebound_coop.rules.flow import removable
 
-Frame = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame | ExertFrame
+        return tuple(_CHOOSES[i] for i in removable(state, self))
+
+    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
+        """Pick the token; with as many as the card removes, the card resolves."""
+        from runebound_coop.actions import Exert
+        from runebound_coop.rules.flow import hand_off
+        from runebound_coop.rules.hero import exert
+
+        setup = state.options.setup
+        chosen = self.chosen | (1 << action.option)
+        assert state.fight is not None  # a question is asked only during a fight
+        card = setup.heroes[state.fight.hero].cards[self.card]
+        if chosen.bit_count() < card.remove:
+            return state_with_pending(state, state.pending.replace_top(replace(self, chosen=chosen)))
+        state = state_with_pending(state, state.pending.pop())
+        tokens = tuple(i for i in range(chosen.bit_length()) if (chosen >> i) & 1)
+        return hand_off(exert(state, setup, Exert(self.card, _sym(self.symbol)), tokens))
+
+
+_RESPONDS = (Respond(False), Respond(True))
+_BLOCKS = (Block(False), Block(True))
+_CHOOSES = tuple(Choose(i) for i in range(MAX_TOKENS))
+
+if TYPE_CHECKING:
+    from runebound_coop.content.roster import Setup
+    from runebound_coop.content.schema import Sym
+
+    #: A frame the pending stack may hold, for annotations (a state's JSON reads the registry's pending kinds).
+    Frame: TypeAlias = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame | ExertFrame
+else:
+    Frame = CoreFrame  # bound to the registry's union of pending kinds by ``runebound_coop.rules.flow``
 
 
 @accelerate

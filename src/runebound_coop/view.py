@@ -33,6 +33,7 @@ from runebound_coop.rules.tokens import faces_of
 from runebound_coop.state import (
     ENEMY,
     FLOW,
+    FRAMES,
     HERO,
     SIDES,
     AttackFrame,
@@ -87,7 +88,6 @@ _ENEMY_FIELDS = ("present", "damage", "defeated", "engaged")
 #: The fight: whose turn, hero passed, enemy passed, hero charged, enemy charged, round / max_rounds.
 _FIGHT_FIELDS = ("turn", "hero_passed", "enemy_passed", "hero_charged", "enemy_charged", "round")
 _STEPS = tuple(step for _, step in FLOW.steps())
-_PENDING = (CancelFrame, ChoiceFrame, BlockFrame, AttackFrame, ExertFrame)
 _USED_BITS = card_bit(MAX_CARDS - 1) + 1
 #: The observation tensor as named pieces (OpenSpiel's observers' idea): no offset is counted by hand.
 LAYOUT = TensorLayout(
@@ -98,7 +98,7 @@ LAYOUT = TensorLayout(
         ("enemy_tokens", (MAX_TOKENS, len(_TOKEN_FIELDS))),
         ("fight", (len(_FIGHT_FIELDS),)),
         ("used", (_USED_BITS,)),
-        ("pending", (len(_PENDING),)),
+        ("pending", (len(FRAMES.pending),)),
         ("attack_symbol", (len(ATTACK_SYMBOLS),)),
         ("attack_chosen", (MAX_TOKENS,)),
         ("exert_card", (MAX_CARDS,)),
@@ -171,7 +171,7 @@ def observation_tensor(view: RuneboundView) -> np.ndarray:
             v["used"][b] = fight.has_used(b)
     top = state.pending.top
     if top is not None:
-        v["pending"][_PENDING.index(type(top))] = 1.0
+        v["pending"][FRAMES.index(type(top))] = 1.0
         if isinstance(top, AttackFrame):
             v["attack_symbol"][ATTACK_SYMBOLS.index(Sym(top.symbol))] = 1.0
             for i in range(MAX_TOKENS):

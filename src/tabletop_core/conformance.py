@@ -19,6 +19,7 @@ import numpy as np
 
 from tabletop_core.agents import Agent, RandomAgent, SearchAgent
 from tabletop_core.errors import ConformanceError, IllegalActionError
+from tabletop_core.flow import Driver, Pending
 from tabletop_core.game import Game
 from tabletop_core.leakcheck import LeakBudget, LeakCheck
 from tabletop_core.records import Record, options_json, playout, replay
@@ -103,6 +104,7 @@ class _Checker(Generic[S, A]):
         for a in legal:
             self.expect(game.action_from_id(state, game.action_id(a)) == a, "id codec round trip", repr(a))
             self.expect(game.is_legal(state, a), "is_legal agrees with legal_actions", repr(a))
+        self.check_frames(state)
         try:
             game.validate_state(state)
         except ValueError as exc:
@@ -128,6 +130,26 @@ class _Checker(Generic[S, A]):
         if deep:
             self.check_deep(state, legal, player)
         return legal
+
+    def check_frames(self, state: S) -> None:
+        """A driven game with a frame registry: the frame that owns the next event is of a registered kind, and
+        every frame of the state's pending stack of a kind registered as one that may be pending."""
+        driver = getattr(self.game, "driver", None)
+        frames = driver.frames if isinstance(driver, Driver) else None
+        if frames is None:
+            return
+        owner = driver.locate(state)  # type: ignore[union-attr]  # a Driver, since it has frames
+        self.expect(
+            owner is None or type(owner) in frames,
+            "every frame is of a registered kind",
+            f"{type(owner).__name__} is no kind of frame {frames.name} registers",
+        )
+        stack = getattr(state, "pending", None)
+        if isinstance(stack, Pending):
+            try:
+                frames.check_stack(stack.frames)
+            except ValueError as exc:
+                raise self.fail("every pending frame is of a registered pending kind", str(exc)) from exc
 
     def check_information_state(self, state: S, det: S, p: int, to_act: int) -> None:
         """Shape, value, no leak through determinization, and perfect recall at ``p``'s own decisions."""

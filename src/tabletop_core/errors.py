@@ -12,6 +12,7 @@ from collections.abc import Iterable
 __all__ = [
     "ConformanceError",
     "ContentError",
+    "FrameRegistryError",
     "IllegalActionError",
     "InsufficientError",
     "OptionError",
@@ -64,6 +65,11 @@ class StateFormatError(TabletopError):
 
 class OptionError(TabletopError):
     """An unknown or invalid game option passed to ``new_game``."""
+
+
+class FrameRegistryError(TabletopError):
+    """A frame kind declared wrongly: registered twice, under a tag already taken, after its registry was frozen,
+    or a class that is no frame. The message names the class and the game."""
 
 
 class InsufficientError(TabletopError):

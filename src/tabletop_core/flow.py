@@ -25,12 +25,14 @@ and a loop guard. A game built on :class:`Driven` then needs no loop of its own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar, Union
 
 import attrs
+import numpy as np
 
-from tabletop_core.errors import TabletopError
+from tabletop_core.chance import settle
+from tabletop_core.errors import FrameRegistryError, IllegalActionError, TabletopError
 from tabletop_core.fastcopy import accelerate
 from tabletop_core.game import ActionT, Game, OptionsT, StateT
 from tabletop_core.spec import CHANCE, TERMINAL
@@ -44,6 +46,7 @@ __all__ = [
     "Driver",
     "Flow",
     "Frame",
+    "FrameRegistry",
     "Pending",
     "Phase",
     "Position",
@@ -201,10 +204,14 @@ class Frame(Generic[S, A]):
 
     Subclass one of :class:`Decision`, :class:`Chance` or :class:`Automatic`, not this class. A frame's data (the
     card being explored, the trigger being answered) are its attrs fields; a step's frame is usually a stateless
-    singleton. Every method receives the whole state, so a frame reads what it needs from it.
+    singleton. Every method receives the whole state, so a frame reads what it needs from it. A game registers
+    each kind of frame in its :class:`FrameRegistry`, which gives the kind its ``TAG`` (its name in a state's JSON).
     """
 
     __slots__ = ()
+
+    #: The kind's stable name in JSON, set by :meth:`FrameRegistry.register` (never declared by the class itself).
+    TAG: ClassVar[str]
 
     #: Whether the frame keeps the default :meth:`auto` (it always waits): :meth:`Driver.run` then stops at it
     #: without calling ``auto``. Set for every subclass when it is defined.
@@ -248,24 +255,34 @@ class Frame(Generic[S, A]):
 
 
 class Decision(Frame[S, A]):
-    """A player decides: implement :meth:`actor`, :meth:`legal_actions` and :meth:`apply` (and maybe
-    :meth:`~Frame.is_legal`, :meth:`~Frame.auto`).
+    """A player decides: say who (:attr:`seat`, or :meth:`actor` when it depends on the state), implement
+    :meth:`legal_actions` and :meth:`apply` (and maybe :meth:`~Frame.is_legal`, :meth:`~Frame.auto`).
+
+    A game whose every decision does one thing more (logs the decision, first asks how to pay for it) says so once,
+    as its registry's decision hook (:meth:`FrameRegistry.on_decision`): the hook is then the ``apply`` of each
+    registered decision kind that defines none, and calls the kind's own rule.
 
     >>> class Guess(Decision[int, int]):
-    ...     def actor(self, state: int) -> int:
-    ...         return 0
+    ...     seat = 1
     ...     def legal_actions(self, state: int) -> tuple[int, ...]:
     ...         return (0, 1)
     ...     def apply(self, state: int, action: int) -> int:
     ...         return state + action
-    >>> Guess().is_legal(5, 1), Guess().is_legal(5, 2), Guess().apply(5, 1)
-    (True, False, 6)
+    >>> Guess().actor(5), Guess().is_legal(5, 1), Guess().is_legal(5, 2), Guess().apply(5, 1)
+    (1, True, False, 6)
     """
 
     __slots__ = ()
 
+    #: The player who decides here, when that is fixed by the kind of frame (what :meth:`actor` returns).
+    seat: ClassVar[int]
+
     def actor(self, state: S) -> int:
-        raise NotImplementedError(f"{type(self).__name__} must say who acts")
+        """The frame's :attr:`seat` (override it when who acts depends on the state)."""
+        try:
+            return self.seat
+        except AttributeError:
+            raise NotImplementedError(f"{type(self).__name__} must say who acts (a seat, or actor)") from None
 
     def legal_actions(self, state: S) -> tuple[A, ...]:
         raise NotImplementedError(f"{type(self).__name__} must list its actions")
@@ -323,6 +340,260 @@ class Automatic(Frame[S, Any]):
 
     def auto(self, state: S) -> S | None:
         return self.resolve(state)
+
+
+# ----- the registry of a game's frames ------------------------------------------------------------------------------
+
+K = TypeVar("K", bound=type)
+
+#: How a registry's decision hook is called: ``hook(frame, state, action)``, the state after the decision.
+DecisionHook = Callable[[Any, Any, Any], Any]
+
+
+class FrameRegistry(Generic[S]):
+    """Every kind of frame of one game, each under its stable JSON tag: filled at import time by :meth:`register`
+    (a class decorator), frozen by the game's :class:`Driver` (``Driver(..., frames=registry)``).
+
+    What reads the kinds of frame of a game reads them here, so a new frame is one class, registered where it is
+    defined: the state's JSON (:attr:`union` is the tagged union of the pending stack's frames), a tensor's one-hot
+    of the frame on top (:meth:`index`, in the order of :attr:`pending`), a state's checks (:meth:`check_stack`),
+    the documentation's listing of the frames (:meth:`listing`) and the conformance suite (every frame the driver
+    meets is a registered kind).
+
+    A kind is *pending* (the default) when the rules may push it on the pending stack: it is then an attrs class,
+    part of a saved state. ``pending=False`` declares a step's frame that never leaves the driver's ``steps``.
+
+    >>> FRAMES: FrameRegistry[int] = FrameRegistry("dice")
+    >>> @FRAMES.register("dice.roll")
+    ... @attrs.frozen
+    ... class Roll(Chance[int, int]):
+    ...     sides: int
+    ...     def chance_outcomes(self, state: int) -> tuple[tuple[int, float], ...]:
+    ...         return tuple((face, 1 / self.sides) for face in range(1, self.sides + 1))
+    ...     def apply(self, state: int, action: int) -> int:
+    ...         return state + action
+    >>> @FRAMES.register("dice.again", pending=False)
+    ... class Again(Decision[int, int]):
+    ...     seat = 0
+    ...     def legal_actions(self, state: int) -> tuple[int, ...]:
+    ...         return (0, 1)
+    ...     def apply(self, state: int, action: int) -> int:
+    ...         return state
+    >>> driver = Driver("dice", Flow((Phase("play", ("again",)),)), {("play", "again"): Again()},
+    ...                 position=lambda s: Position(1, "play", "again"), over=lambda s: s > 6, frames=FRAMES)
+    >>> FRAMES.frozen, Roll.TAG, FRAMES.tag(Again), [kind.__name__ for kind in FRAMES.pending], FRAMES.index(Roll)
+    (True, 'dice.roll', 'dice.again', ['Roll'], 0)
+    >>> @FRAMES.register("dice.late")
+    ... @attrs.frozen
+    ... class Late(Automatic[int]):
+    ...     def resolve(self, state: int) -> int:
+    ...         return state
+    Traceback (most recent call last):
+    ...
+    tabletop_core.errors.FrameRegistryError: dice: cannot register Late: the frames are frozen (register every kind \
+at import, before the driver is built)
+    """
+
+    __slots__ = ("_hook", "_index", "_kinds", "_order", "_slots", "_tags", "frozen", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        #: Whether the registry is frozen (by :meth:`freeze`): no kind may be registered any more.
+        self.frozen = False
+        self._kinds: dict[type, bool] = {}  # every kind (in registration order) -> whether it may be pending
+        self._tags: dict[str, type] = {}
+        self._slots: dict[type, int] = {}
+        self._hook: DecisionHook | None = None
+        self._order: tuple[type, ...] = ()
+        self._index: dict[type, int] = {}
+
+    def register(self, tag: str, *, pending: bool = True, slot: int | None = None) -> Callable[[K], K]:
+        """A class decorator (above ``@attrs.frozen``): the frame kind ``tag`` of this game.
+
+        Args:
+            tag: the kind's stable name in JSON (``"game.kind"``), set as the class's ``TAG``; a renamed class
+                keeps it, so old files still load.
+            pending: whether the rules may push the kind on the pending stack (then it must be an attrs class);
+                ``False`` for a step's frame only.
+            slot: the kind's fixed place in :attr:`pending` (the index of its one-hot in a tensor): kinds given a
+                slot come first, in slot order from 0 without a gap, then the others in registration order.
+
+        Raises:
+            FrameRegistryError: naming the class, when the registry is frozen, the class is no :class:`Frame`
+                (or a pending kind no attrs class), declares a ``TAG`` of its own, or it or the tag is taken.
+        """
+
+        def add(cls: K) -> K:
+            who = f"{self.name}: cannot register {cls.__name__}"
+            if self.frozen:
+                raise FrameRegistryError(
+                    f"{who}: the frames are frozen (register every kind at import, before the driver is built)"
+                )
+            if not (isinstance(cls, type) and issubclass(cls, Frame)):
+                raise FrameRegistryError(f"{who}: it is not a Frame (a Decision, Chance or Automatic)")
+            if cls in self._kinds:
+                raise FrameRegistryError(f"{who}: it is registered already, as {self.tag(cls)!r}")
+            if "TAG" in cls.__dict__:
+                raise FrameRegistryError(f"{who}: it declares TAG {cls.__dict__['TAG']!r}; its tag is the registry's")
+            if not isinstance(tag, str) or not tag:
+                raise FrameRegistryError(f"{who}: its tag {tag!r} is not a non-empty string")
+            if tag in self._tags:
+                raise FrameRegistryError(f"{who}: the tag {tag!r} is {self._tags[tag].__name__}'s")
+            if pending and not attrs.has(cls):
+                raise FrameRegistryError(f"{who}: a kind that may be pending is saved, so it must be an attrs class")
+            if slot is not None and (not pending or type(slot) is not int or slot < 0):
+                raise FrameRegistryError(f"{who}: a slot is a place among the pending kinds, not {slot!r}")
+            if slot is not None and slot in self._slots.values():
+                taken = next(k for k, v in self._slots.items() if v == slot)
+                raise FrameRegistryError(f"{who}: slot {slot} is {taken.__name__}'s")
+            cls.TAG = tag
+            self._kinds[cls] = pending
+            self._tags[tag] = cls
+            if slot is not None:
+                self._slots[cls] = slot
+            return cls
+
+        return add
+
+    def on_decision(self, hook: DecisionHook) -> DecisionHook:
+        """A decorator: ``hook(frame, state, action)`` applies every decision of the game (it calls the frame's own
+        rule); at :meth:`freeze` it becomes the ``apply`` of each registered :class:`Decision` kind that defines
+        none. One hook a registry.
+
+        Raises:
+            FrameRegistryError: when the registry is frozen or has a hook already.
+        """
+        if self.frozen or self._hook is not None:
+            raise FrameRegistryError(f"{self.name}: the decision hook must be given once, before the driver is built")
+        self._hook = hook
+        return hook
+
+    def freeze(self) -> None:
+        """Close the registry (the :class:`Driver` given it does; again is a no-op): fix the order of the pending
+        kinds and give the decision hook to the decision kinds.
+
+        Raises:
+            FrameRegistryError: when the slots given do not run from 0 without a gap.
+        """
+        if self.frozen:
+            return
+        slotted = sorted(self._slots, key=self._slots.__getitem__)
+        if [self._slots[k] for k in slotted] != list(range(len(slotted))):
+            have = sorted(self._slots.values())
+            raise FrameRegistryError(f"{self.name}: the slots {have} do not run from 0 without a gap")
+        rest = [k for k, pending in self._kinds.items() if pending and k not in self._slots]
+        self._order = (*slotted, *rest)
+        self._index = {k: i for i, k in enumerate(self._order)}
+        hook = self._hook
+        if hook is not None:
+            for kind in self._kinds:
+                if issubclass(kind, Decision) and _own_apply(kind) is None:
+                    setattr(kind, "apply", hook)  # noqa: B010  # the game's one way to apply a decision (mypy refuses assigning a method)
+        self.frozen = True
+
+    def _frozen(self, what: str) -> None:
+        if not self.frozen:
+            raise FrameRegistryError(f"{self.name}: {what} is known once the frames are frozen (the driver is built)")
+
+    @property
+    def kinds(self) -> tuple[type[Frame[S, Any]], ...]:
+        """Every registered kind, in registration order."""
+        return tuple(self._kinds)
+
+    @property
+    def pending(self) -> tuple[type[Frame[S, Any]], ...]:
+        """The kinds that may be pending, slotted ones first (the order of :meth:`index`); once frozen."""
+        self._frozen("the order of the pending kinds")
+        return self._order
+
+    @property
+    def union(self) -> Any:  # Any: a type form (a union of classes), which is no ``type``
+        """The tagged union of the pending kinds: the type of a pending stack's frames, for the JSON converter
+        (see :meth:`bind`); once frozen."""
+        self._frozen("the union of the pending kinds")
+        if not self._order:
+            raise FrameRegistryError(f"{self.name}: no kind of frame may be pending")
+        return Union[self._order]  # noqa: UP007  # a union built from a tuple of classes
+
+    def bind(self, cls: type, name: str = "Frame") -> None:
+        """Resolve the annotations of the attrs class ``cls`` (the state), where ``name`` stands for the pending
+        kinds: ``pending: Pending[Frame]`` is then a stack of :attr:`union` for the JSON converter."""
+        attrs.resolve_types(cls, localns={name: self.union})
+
+    def tag(self, cls: type) -> str:
+        """The tag of the registered kind ``cls``.
+
+        Raises:
+            FrameRegistryError: when ``cls`` is not registered here.
+        """
+        if cls not in self._kinds:
+            raise FrameRegistryError(f"{self.name}: {getattr(cls, '__name__', cls)} is no registered kind of frame")
+        tag: str = cls.TAG  # type: ignore[attr-defined]  # a registered kind is a Frame, given its TAG
+        return tag
+
+    def index(self, cls: type) -> int:
+        """The place of the pending kind ``cls`` in :attr:`pending` (a tensor's one-hot index).
+
+        Raises:
+            FrameRegistryError: when ``cls`` is not a pending kind of this registry (or it is not frozen).
+        """
+        found = self._index.get(cls)
+        if found is None:
+            self._frozen("the index of a kind")
+            raise FrameRegistryError(f"{self.name}: {getattr(cls, '__name__', cls)} is no pending kind of frame")
+        return found
+
+    def check_stack(self, frames: Sequence[object]) -> None:
+        """Refuse a pending stack holding a frame of no pending kind of this game (for ``validate_state``).
+
+        Raises:
+            ValueError: naming the frame and its place on the stack.
+        """
+        self._frozen("the kinds that may be pending")
+        index = self._index
+        for i, frame in enumerate(frames):
+            if type(frame) not in index:
+                raise ValueError(f"pending frame {i} ({frame!r}) is no kind of frame {self.name} may hold pending")
+
+    def listing(self) -> tuple[tuple[str, str, str, bool], ...]:
+        """Each kind as ``(tag, class name, what it is, pending)``, by tag: what the documentation lists.
+
+        What it is: ``decision``, ``chance`` or ``automatic``.
+        """
+        rows = [(cls.TAG, cls.__name__, _kind_word(cls), pending) for cls, pending in self._kinds.items()]  # type: ignore[attr-defined]  # a registered kind has its TAG
+        return tuple(sorted(rows))
+
+    def __contains__(self, cls: object) -> bool:
+        return cls in self._kinds
+
+    def __iter__(self) -> Iterator[type[Frame[S, Any]]]:
+        return iter(self._kinds)
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    def __repr__(self) -> str:
+        state = "frozen" if self.frozen else "open"
+        return f"FrameRegistry({self.name!r}, {len(self._kinds)} kinds, {state})"
+
+
+def _own_apply(kind: type) -> object | None:
+    """The ``apply`` a decision kind or a class between it and :class:`Decision` defines, else ``None``."""
+    for klass in kind.__mro__:
+        if klass is Decision:
+            return None
+        found: object = klass.__dict__.get("apply")
+        if found is not None:
+            return found
+    return None
+
+
+def _kind_word(cls: type) -> str:
+    if issubclass(cls, Decision):
+        return "decision"
+    if issubclass(cls, Chance):
+        return "chance"
+    return "automatic" if issubclass(cls, Automatic) else "frame"
 
 
 # ----- the driver ---------------------------------------------------------------------------------------------------
@@ -556,6 +827,11 @@ class Driver(_Loop[S, A]):
         on_over: applied to a finished state before :meth:`run` returns it (tidy pending frames away); it must be
             idempotent, since ``run`` of a finished state applies it again.
         limit: how many automatic resolutions one :meth:`run` may make before it raises (the loop guard).
+        frames: the game's :class:`FrameRegistry`, every kind of its frames; the driver freezes it, and every
+            frame of ``steps`` must be of a registered kind. It is :attr:`frames` (``None`` without one).
+
+    Raises:
+        FrameRegistryError: when a step's frame is of no kind ``frames`` registers (naming the class).
 
     A driven game's protocol methods are one-line delegations (:class:`Driven` writes them): ``current_player``
     is the frame's actor, ``legal_actions`` its actions, ``_apply`` the frame's ``apply`` followed by :meth:`run`.
@@ -577,7 +853,7 @@ class Driver(_Loop[S, A]):
     True
     """
 
-    __slots__ = ("flow", "name")
+    __slots__ = ("flow", "frames", "name")
 
     def __init__(
         self,
@@ -591,6 +867,7 @@ class Driver(_Loop[S, A]):
         end_checks: Sequence[Callable[[S], S | None]] = (),
         on_over: Callable[[S], S] | None = None,
         limit: int = LOOP_LIMIT,
+        frames: FrameRegistry[S] | None = None,
     ) -> None:
         known = set(flow.steps())
         unknown = [key for key in steps if key not in known]
@@ -598,8 +875,16 @@ class Driver(_Loop[S, A]):
             raise ValueError(f"{name}: steps {unknown} are not in the flow (steps: {flow.steps()})")
         if limit < 1:
             raise ValueError(f"{name}: the loop limit must be positive, not {limit}")
+        if frames is not None:
+            frames.freeze()
+            for key, frame in steps.items():
+                if type(frame) not in frames:
+                    raise FrameRegistryError(
+                        f"{name}: the frame of step {key}, {type(frame).__name__}, is no kind {frames.name} registers"
+                    )
         self.name = name
         self.flow = flow
+        self.frames = frames
         self.limit = limit
         # Two levels of str keys: cheaper per lookup than building and hashing a (phase, step) tuple.
         by_phase: dict[str, dict[str, Frame[S, Any]]] = {}
@@ -668,6 +953,23 @@ class Driven(Game[StateT, ActionT, OptionsT]):
 
     def _apply(self, state: StateT, action: ActionT) -> StateT:
         nxt: StateT = self.driver.apply(state, action)
+        return nxt
+
+    def step(self, state: StateT, action: ActionT, *, rng: np.random.Generator | None = None) -> StateT:
+        """:meth:`~tabletop_core.game.Game.step` with one legality test instead of two: a driven game's
+        ``is_legal`` is ``False`` once the game is over (the driver's is), so whether it is over is asked only of a
+        refused action, to say why.
+
+        Raises:
+            IllegalActionError: if the game is over or ``action`` is not legal; ``state`` is unchanged and usable.
+        """
+        if not self.is_legal(state, action):
+            if self.is_terminal(state):
+                raise IllegalActionError(f"{self.spec.short_name}: cannot apply {action!r}: the game is over")
+            raise IllegalActionError(self._illegal_message(state, action, "illegal action"))
+        nxt = self._apply(state, action)
+        if rng is not None:
+            nxt = settle(self, nxt, rng)
         return nxt
 
     def describe_step(self, state: StateT) -> str:

@@ -53,7 +53,7 @@ from unbroken.rules.travel import (
 from unbroken.rules.triggers import Cand, Fire, Trig
 from unbroken.rules.verbs import MonsterReveal
 from unbroken.setup import EasyRoll, SetupStep
-from unbroken.state import CAPS, FLOW, LAST_LEVEL, MAX_USES, N_RESOURCES, SE, TIME, State
+from unbroken.state import CAPS, FLOW, FRAMES, LAST_LEVEL, MAX_USES, N_RESOURCES, SE, TIME, State
 
 __all__ = ["validate_state"]
 
@@ -372,6 +372,7 @@ def _check_frames(state: State, pack: Pack) -> None:
     frames = state.pending.frames
     if len(frames) > MAX_FRAMES:
         raise ValueError(f"{len(frames)} pending frames (at most {MAX_FRAMES})")
+    FRAMES.check_stack(frames)  # every frame of a kind the game registers as one that may be pending
     for i, frame in enumerate(frames):
         _check_frame(state, pack, frame)
         if isinstance(frame, PayChoice) and not (i and isinstance(frames[i - 1], Decide)):

@@ -8,8 +8,6 @@ starting resource" and "begin the game with a Skill Card — draw 2 and keep 1".
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import attrs
 
 from tabletop_core.components import Pile
@@ -20,7 +18,7 @@ from unbroken.rules.chance import DieRoll
 from unbroken.rules.resources import gain
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.triggers import Fire
-from unbroken.state import CUNNING, FLOW, FOOD, ME, METAL, TREASURE, WOOD, Options, Resource, State, new_tracks
+from unbroken.state import CUNNING, FLOW, FOOD, FRAMES, ME, METAL, TREASURE, WOOD, Options, Resource, State, new_tracks
 
 __all__ = [
     "EASY_RESOURCE",
@@ -92,22 +90,20 @@ def starting_display(options: Options) -> State:
     return state
 
 
+@FRAMES.register("unbroken.easy_roll", slot=8)
 @attrs.frozen
 class EasyRoll(DieRoll):
     """Chance frame: Easy's extra starting resource, by the die (:data:`EASY_RESOURCE`)."""
-
-    TAG: ClassVar[str] = "unbroken.easy_roll"
 
     def face_up(self, state: State, face: int) -> State:
         """Gain the resource of the face."""
         return gain(state, EASY_RESOURCE[face - 1], 1)
 
 
+@FRAMES.register("unbroken.setup_step", pending=False)
 @attrs.frozen
 class SetupStep(Automatic[State]):
     """Step frame of the Setup: once it is done, Level 1 begins (its ``level_start`` trigger first)."""
-
-    TAG: ClassVar[str] = "unbroken.setup_step"
 
     def resolve(self, state: State) -> State:
         """Begin the Travel Phase of Level 1."""

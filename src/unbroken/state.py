@@ -18,12 +18,13 @@ import attrs
 from tabletop_core.components import Pile, Track
 from tabletop_core.content import check_pack_name
 from tabletop_core.fastcopy import accelerate, replace, replacer
-from tabletop_core.flow import Flow, Pending, Phase, Position
+from tabletop_core.flow import Flow, FrameRegistry, Pending, Phase, Position
 from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES
 
 if TYPE_CHECKING:
-    # The frames live with the rules that own them; their union is resolved by ``unbroken.rules.flow``.
+    # The frames live with the rules that own them, each registered in FRAMES; the pending stack's union of the
+    # kinds is bound by ``unbroken.rules.flow`` once the driver has frozen the registry.
     from unbroken.rules.flow import Frame
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "DIFFICULTIES",
     "EFFORT",
     "FLOW",
+    "FRAMES",
     "LAST_LEVEL",
     "LEVEL_TIME",
     "MAX_USES",
@@ -81,6 +83,10 @@ FLOW = Flow(
         Phase("combat", ("ambush", "trickery", "battle", "rewards", "hunger")),
     )
 )
+#: Every kind of frame of the game, each registered where it is defined (with the rule it runs) and frozen by the
+#: driver (:data:`unbroken.rules.flow.DRIVER`). A pending kind's slot is its place in the observation tensor's
+#: one-hot of the frame on top; a kind registered without one comes after them.
+FRAMES: FrameRegistry[State] = FrameRegistry("unbroken")
 
 
 def _check_pack(_inst: Options, _attr: object, value: object) -> None:

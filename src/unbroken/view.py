@@ -31,7 +31,7 @@ LAYOUT = TensorLayout(
         ("resources", (N_RESOURCES,)),  # each track's value over its cap
         ("level", (LAST_LEVEL,)),  # one-hot
         ("step", (len(_STEPS),)),  # one-hot (phase, step)
-        ("frame", (len(FRAMES),)),  # one-hot kind of the pending frame on top
+        ("frame", (len(FRAMES.pending),)),  # one-hot kind of the pending frame on top (its slot in FRAMES)
         ("monster_trackers", (4,)),  # armor, max armor, health, max health (scaled)
         ("monster", (MAX_MONSTERS,)),  # one-hot by pack index (in combat, or scouted)
         ("weapon", (MAX_WEAPONS,)),  # one-hot by pack index

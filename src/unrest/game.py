@@ -16,8 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from tabletop_core.chance import settle
-from tabletop_core.errors import IllegalActionError
 from tabletop_core.flow import Driven
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 from unrest import bots, glossary, invariants, notation, setup, view, worlds
@@ -84,25 +82,6 @@ class Unrest(Driven[UnrestState, Action, UnrestOptions]):
     def initial_state(self, options: UnrestOptions) -> UnrestState:
         """The first chance node of setup."""
         return flow.run(setup.initial(options))
-
-    def step(self, state: UnrestState, action: Action, *, rng: np.random.Generator | None = None) -> UnrestState:
-        """Apply exactly one action (a decision or a chance outcome) and return the new state (the core's ``step``,
-        one legality test instead of two: the driver's says ``False`` once the game is over).
-
-        With ``rng``, the chance nodes that follow are then resolved until a decision or the end.
-
-        Raises:
-            IllegalActionError: if the game is over or ``action`` is not legal; ``state`` is unchanged and usable.
-        """
-        driver = flow.DRIVER
-        if not driver.is_legal(state, action):
-            if driver.is_over(state):
-                raise IllegalActionError(f"{self.spec.short_name}: cannot apply {action!r}: the game is over")
-            raise IllegalActionError(self._illegal_message(state, action, "illegal action"))
-        nxt = driver.apply(state, action)
-        if rng is not None:
-            nxt = settle(self, nxt, rng)
-        return nxt
 
     def returns(self, state: UnrestState) -> tuple[float, ...]:
         """+1 to the winner and -1 to the loser once the game is over; 0 each before."""

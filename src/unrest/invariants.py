@@ -37,6 +37,7 @@ from unrest.state import (
     EMPIRE,
     EMPIRE_ACTIONS,
     FLOW,
+    FRAMES,
     HAND_SIZE,
     LAST_ROUND,
     MISSIONS_DEALT,
@@ -270,6 +271,7 @@ def _check_winner(state: UnrestState) -> None:
 def _check_proof(state: UnrestState) -> None:
     """A pending proof is for the leftmost District in play whose Missions are met, and holds exactly the minimal
     proofs that extend the cards revealed for it so far."""
+    FRAMES.check_stack(state.pending.frames)  # every frame of a kind the game registers as one that may be pending
     frame = state.pending.top
     for x, stack in enumerate(state.stacks):
         if stack and not state.freed[x] and (frame is None or frame.district != x) and True in map(_PROVED, stack):

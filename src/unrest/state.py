@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, ClassVar, TypeAlias
 import attrs
 
 from tabletop_core.fastcopy import accelerate, replacer
-from tabletop_core.flow import Flow, Pending, Phase, Position
+from tabletop_core.flow import Flow, FrameRegistry, Pending, Phase, Position
 from unrest.content import CONTENT
 from unrest.rules.cards import DECK_SIZE, KINDS, CardKind
 
 if TYPE_CHECKING:
-    # The proof frame lives with the rule it runs; ``unrest.rules.flow`` resolves the annotation.
-    from unrest.rules.liberation import Proof
+    # The frames live with the rules they run, each registered in FRAMES; ``unrest.rules.flow`` binds the pending
+    # stack's annotation to the registry's pending kinds once the driver has frozen it.
+    from unrest.rules.flow import Frame
 
 __all__ = [
     "BLOCKADE",
@@ -29,6 +30,7 @@ __all__ = [
     "EMPIRE",
     "EMPIRE_ACTIONS",
     "FLOW",
+    "FRAMES",
     "HAND_SIZE",
     "LAST_ROUND",
     "MAX_STACK",
@@ -118,6 +120,9 @@ FLOW = Flow(
         Phase("end", ("liberate", "draw")),
     )
 )
+#: Every kind of frame of the game, each registered where it is defined and frozen by the driver
+#: (:data:`unrest.rules.flow.DRIVER`); only the liberation proof may be pending.
+FRAMES: FrameRegistry[UnrestState] = FrameRegistry("unrest")
 
 
 #: Every position of :data:`FLOW` a game can reach (rounds 0 to :data:`LAST_ROUND`), one shared instance each.
@@ -277,7 +282,7 @@ class UnrestState:
     destroyed: tuple[Destroyed, ...] = ()
     to_draw: int = 0
     final: bool = False
-    pending: Pending[Proof] = attrs.field(factory=Pending)
+    pending: Pending[Frame] = attrs.field(factory=Pending)
     winner: Player = -1
     moves: tuple[int, ...] = ()
     draws: tuple[CardKind, ...] = ()

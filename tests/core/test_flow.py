@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, get_args
 
 import attrs
 import numpy as np
 import pytest
 
 from tabletop_core.conformance import check_game
-from tabletop_core.errors import TabletopError
+from tabletop_core.errors import FrameRegistryError, TabletopError
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Automatic, Chance, Driver, Flow, Frame, Pending, Phase, Position, pending_top
+from tabletop_core.flow import (
+    Automatic,
+    Chance,
+    Decision,
+    Driver,
+    Flow,
+    Frame,
+    FrameRegistry,
+    Pending,
+    Phase,
+    Position,
+    pending_top,
+)
 from tabletop_core.spec import CHANCE, TERMINAL
 from tests.core.flowgame import DRIVER, GAME, Choose, Pick, ResolveOrRest
 
@@ -245,3 +257,172 @@ def test_driven_binds_its_delegations_to_the_driver_and_keeps_overrides() -> Non
         driver = other
 
     assert OwnApply().apply_unchecked(1, 2) == ("own", 1, 2) == OwnApplyRebound().apply_unchecked(1, 2)
+
+
+# ----- the registry of a game's frames -----------------------------------------------------------------------------
+
+
+def _registry() -> tuple[FrameRegistry[_Dice], type, type]:
+    frames: FrameRegistry[_Dice] = FrameRegistry("dice")
+
+    @frames.register("dice.ask")
+    @attrs.frozen
+    class Ask(Decision[_Dice, int]):
+        n: int
+
+        def legal_actions(self, state: _Dice) -> tuple[int, ...]:
+            return tuple(range(self.n))
+
+        def decide(self, state: _Dice, action: int) -> _Dice:
+            return replace(state, total=state.total + action)
+
+    @frames.register("dice.first", slot=0)
+    @attrs.frozen
+    class First(Automatic[_Dice]):
+        def resolve(self, state: _Dice) -> _Dice:
+            return state
+
+    return frames, Ask, First
+
+
+def _fresh(cls: type) -> Any:
+    """A new subclass of one of the frames above (registering it gives it a TAG: each registry its own class)."""
+    return type(cls.__name__, (cls,), {"__module__": __name__})
+
+
+def _steps(roll: Any, tally: Any, spin: Any) -> dict[tuple[str, str], Frame[_Dice, Any]]:
+    return {("play", "roll"): roll(), ("play", "tally"): tally(), ("play", "spin"): spin()}
+
+
+def test_a_registry_tags_its_kinds_and_orders_the_pending_ones_slots_first() -> None:
+    frames, ask, first = _registry()
+    roll = frames.register("dice.roll", pending=False)(_fresh(_Roll))
+    assert ask.TAG == "dice.ask" and frames.tag(roll) == "dice.roll"  # type: ignore[attr-defined]  # set by the registry
+    assert roll in frames and _Tally not in frames and len(frames) == 3
+    frames.freeze()
+    assert frames.pending == (first, ask)  # the slotted kind first, then registration order; the step frame not
+    assert frames.index(first) == 0 and frames.index(ask) == 1
+    assert set(get_args(frames.union)) == {first, ask}
+    assert frames.listing() == (
+        ("dice.ask", "Ask", "decision", True),
+        ("dice.first", "First", "automatic", True),
+        ("dice.roll", "_Roll", "chance", False),
+    )
+    with pytest.raises(FrameRegistryError, match="_Roll is no pending kind"):
+        frames.index(roll)
+    frames.check_stack((ask(2), first()))
+    with pytest.raises(ValueError, match=r"pending frame 1 \(.*_Tally.*\) is no kind of frame dice"):
+        frames.check_stack((ask(2), _Tally()))
+
+
+def test_registering_after_the_driver_froze_the_registry_names_the_class() -> None:
+    frames, _, _ = _registry()
+    kinds = [frames.register(f"dice.{c.__name__}", pending=False)(_fresh(c)) for c in (_Roll, _Tally, _Spin)]
+    driver: Driver[_Dice, int] = Driver(
+        "dice", _FLOW, _steps(*kinds), position=_position, over=lambda s: s.total >= 4, frames=frames
+    )
+    assert driver.frames is frames and frames.frozen
+    assert driver.current_player(driver.run(_Dice())) == CHANCE
+
+    class Late(Automatic[_Dice]):
+        def resolve(self, state: _Dice) -> _Dice:
+            return state
+
+    with pytest.raises(FrameRegistryError, match="dice: cannot register Late: the frames are frozen"):
+        frames.register("dice.late", pending=False)(Late)
+    with pytest.raises(FrameRegistryError, match="before the driver is built"):
+        frames.on_decision(lambda frame, state, action: state)
+
+
+def test_a_registry_refuses_a_wrong_kind_naming_it() -> None:
+    frames, ask, _ = _registry()
+    with pytest.raises(FrameRegistryError, match="cannot register Ask: it is registered already"):
+        frames.register("dice.other")(ask)
+    with pytest.raises(FrameRegistryError, match=r"cannot register _Tally: the tag 'dice\.ask' is Ask's"):
+        frames.register("dice.ask", pending=False)(_fresh(_Tally))
+    with pytest.raises(FrameRegistryError, match="cannot register _Tally: a kind that may be pending is saved"):
+        frames.register("dice.tally")(_fresh(_Tally))
+    with pytest.raises(FrameRegistryError, match="cannot register str: it is not a Frame"):
+        frames.register("dice.str", pending=False)(str)
+
+    @attrs.frozen
+    class Tagged(Automatic[_Dice]):
+        TAG: ClassVar[str] = "dice.tagged"
+
+    with pytest.raises(FrameRegistryError, match=r"declares TAG 'dice\.tagged'"):
+        frames.register("dice.tagged")(Tagged)
+    with pytest.raises(FrameRegistryError, match="a slot is a place among the pending kinds"):
+        frames.register("dice.spin", pending=False, slot=0)(_fresh(_Spin))
+
+    @attrs.frozen
+    class Twin(Automatic[_Dice]):
+        pass
+
+    with pytest.raises(FrameRegistryError, match="slot 0 is First's"):
+        frames.register("dice.twin", slot=0)(Twin)
+
+    @attrs.frozen
+    class Gap(Automatic[_Dice]):
+        pass
+
+    frames.register("dice.gap", slot=2)(Gap)
+    with pytest.raises(FrameRegistryError, match=r"the slots \[0, 2\] do not run from 0 without a gap"):
+        frames.freeze()
+
+
+def test_a_driver_refuses_a_step_frame_of_no_registered_kind() -> None:
+    frames, _, _ = _registry()
+    roll = frames.register("dice.roll", pending=False)(_fresh(_Roll))
+    with pytest.raises(FrameRegistryError, match=r"the frame of step \('play', 'tally'\), _Tally, is no kind dice"):
+        Driver("dice", _FLOW, _steps(roll, _Tally, _Spin), position=_position, over=lambda s: False, frames=frames)
+
+
+def test_the_decision_hook_applies_every_registered_decision_that_defines_no_apply() -> None:
+    frames, ask, _ = _registry()
+    seen: list[int] = []
+
+    @frames.on_decision
+    def logged(frame: Any, state: _Dice, action: int) -> _Dice:
+        seen.append(action)
+        after: _Dice = frame.decide(state, action)
+        return after
+
+    @frames.register("dice.own")
+    @attrs.frozen
+    class Own(Decision[_Dice, int]):
+        seat = 1
+
+        def legal_actions(self, state: _Dice) -> tuple[int, ...]:
+            return (0,)
+
+        def apply(self, state: _Dice, action: int) -> _Dice:
+            return state
+
+    frames.freeze()
+    assert ask(3).apply(_Dice(), 2) == _Dice(total=2) and seen == [2]
+    assert Own().apply(_Dice(), 0) == _Dice() and seen == [2]  # its own apply kept
+    assert Own().actor(_Dice()) == 1
+    with pytest.raises(NotImplementedError, match="Ask must say who acts"):
+        ask(3).actor(_Dice())
+
+
+def test_the_conformance_suite_refuses_a_frame_of_no_registered_kind() -> None:
+    from tabletop_core.conformance import _Checker
+    from tabletop_core.errors import ConformanceError
+
+    @attrs.frozen
+    class Stray(Decision[Any, Pick]):
+        seat = 0
+
+        def legal_actions(self, state: Any) -> tuple[Pick, ...]:
+            return (Pick(0),)
+
+    state = GAME.new_game(seed=4)
+    checker = _Checker(GAME, 4, np.random.default_rng(0))
+    checker.check_frames(state)  # the game's own frames: registered
+    stray = replace(state, pending=state.pending.push(Stray()))
+    with pytest.raises(ConformanceError, match="Stray is no kind of frame flowgame registers"):
+        checker.check_frames(stray)
+    below = replace(state, pending=Pending((Stray(), *state.pending.frames)))
+    with pytest.raises(ConformanceError, match=r"pending frame 0 \(.*Stray.*\) is no kind of frame flowgame"):
+        checker.check_frames(below)

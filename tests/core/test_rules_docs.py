@@ -5,8 +5,10 @@ leave a rule pointing at nothing."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,3 +35,29 @@ def test_every_test_a_rules_page_cites_exists(game: str) -> None:
         if not path.exists() or name not in _tests_in(path):
             missing.append(f"{file}::{name}")
     assert not missing, f"{page.name} cites tests that do not exist: {sorted(set(missing))}"
+
+
+def _frames_hook() -> Any:
+    spec = importlib.util.spec_from_file_location("frames_hook", ROOT / "docs" / "_ext" / "frames.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rules_page_lists_every_frame_its_game_registers(game: str) -> None:
+    from tabletop_core.registry import installed_game
+
+    registry = installed_game(game).driver.frames  # type: ignore[attr-defined]  # a driven game
+    page = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    if registry is None:
+        assert "<!-- frames" not in page, f"{game} keeps no frame registry to list"
+        return
+    assert f"<!-- frames game={game} -->" in page, f"docs/rules/{game}.md asks for no table of its frames"
+    built = _frames_hook().on_page_markdown(page)
+    assert "<!-- frames" not in built
+    for kind in registry:
+        assert f"| `{kind.TAG}` | `{kind.__name__}` |" in built, f"{kind.__name__} is not in the built table"
+    rows = [line for line in built.splitlines() if line.startswith("| `") and line not in page.splitlines()]
+    assert len(rows) == len(registry), rows

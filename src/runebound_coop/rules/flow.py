@@ -13,31 +13,30 @@ hero can engage (the party loses if every hero was defeated).
 
 Who acts is the frame's business (:data:`DRIVER`): a pending question (the hero's cancel, the enemy player's
 choice), else a token being cast (a chance frame, wherever in the round a cast or recast happens), else the step's
-frame. The pending questions' data live in :mod:`runebound_coop.state` (a state's JSON names them by tag); their
-handlers, :class:`AnswerCancel` and :class:`EnemyChoice`, sit here beside the steps.
+frame. The pending questions are frames of :mod:`runebound_coop.state` (their data their fields, their rules their
+methods); every kind, the steps' and the cast's here too, is registered in :data:`runebound_coop.state.FRAMES`,
+which the driver freezes (a state's JSON names the pending ones by tag).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from runebound_coop.actions import Action, Attack, Block, Choose, Engage, Exert, Land, Pass, Respond, Withdraw
+from runebound_coop.actions import Action, Attack, Engage, Exert, Land, Pass, Withdraw
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MAX_TOKENS, MEMO_LIMIT
-from runebound_coop.rules.enemy import block, choose, enemy_act, respond, title_ability
-from runebound_coop.rules.hero import attack, exert, hero_apply, listed_actions
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MEMO_LIMIT
+from runebound_coop.rules.enemy import enemy_act, title_ability
+from runebound_coop.rules.hero import hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
 from runebound_coop.state import (
     ENEMY,
     ENEMY_REF,
     FLOW,
+    FRAMES,
     HERO,
     SIDES,
     AttackFrame,
-    BlockFrame,
-    CancelFrame,
-    ChoiceFrame,
     ExertFrame,
     Fight,
     Pool,
@@ -60,15 +59,10 @@ from tabletop_core.flow import Automatic, Chance, Decision, Driver, Frame, Pendi
 __all__ = [
     "CAST",
     "DRIVER",
-    "AnswerBlock",
-    "AnswerCancel",
     "CastToken",
     "CombatActions",
-    "EnemyChoice",
     "Engagement",
     "Initiative",
-    "PickAttack",
-    "PickRemoved",
     "RoundEnd",
     "available_heroes",
     "defeat",
@@ -91,8 +85,6 @@ CAST = tuple((Land(side), p) for side, p in TwoSidedToken.cast_outcomes())
 # The other decisions' actions, made once (immutable values; the lists below are the same every time).
 _ENGAGES = tuple(Engage(h) for h in range(MAX_HEROES))
 _WITHDRAWS = (Withdraw(False), Withdraw(True))
-_RESPONDS = (Respond(False), Respond(True))
-_BLOCKS = (Block(False), Block(True))
 
 
 # The copies the rules make most, written out once (runebound_coop.state).
@@ -260,6 +252,7 @@ def defeat(state: RuneboundState) -> RuneboundState | None:
     return replace(state, fight=None, pending=_NO_PENDING, pos=_ENCOUNTER)
 
 
+@FRAMES.register("runebound_coop.engagement", pending=False)
 class Engagement(Decision[RuneboundState, Engage]):
     """``encounter/engage``: the party's lowest available hero sends one available hero against the next enemy;
     by itself when one hero is left, and the encounter is over when no enemy or no hero is left."""
@@ -282,6 +275,7 @@ class Engagement(Decision[RuneboundState, Engage]):
         return start_fight(state, state.options.setup, action.hero)
 
 
+@FRAMES.register("runebound_coop.cast_token", pending=False)
 class CastToken(Chance[RuneboundState, Land]):
     """A token is being cast (the round's casts, or a recast mid-round): it lands on either face, even odds."""
 
@@ -292,6 +286,7 @@ class CastToken(Chance[RuneboundState, Land]):
         return land(state, action.side)
 
 
+@FRAMES.register("runebound_coop.initiative", pending=False)
 class Initiative(Automatic[RuneboundState]):
     """``combat/cast`` once every token has landed: the side with more initiative marks acts first."""
 
@@ -303,6 +298,7 @@ class Initiative(Automatic[RuneboundState]):
         return _with_fight_pos(state, fight, nxt)
 
 
+@FRAMES.register("runebound_coop.combat_actions", pending=False)
 class CombatActions(Decision[RuneboundState, Action]):
     """``combat/actions``: the hero's combat action when it is the hero's turn; otherwise, by itself, the enemy's
     action from its board, the turn passing over a side that passed, or the round's end once both passed."""
@@ -314,7 +310,7 @@ class CombatActions(Decision[RuneboundState, Action]):
             setup = state.options.setup
             state = title_ability(state, setup)
             if state.pending:
-                return state  # the hero decides on a tactics block first (AnswerBlock ends the round)
+                return state  # the hero decides on a tactics block first (its BlockFrame ends the round)
             return end_round(state, setup)
         if fight.turn == HERO:
             if not passed & _HERO_PASSED:
@@ -366,6 +362,7 @@ def end_round(state: RuneboundState, setup: Setup) -> RuneboundState:
     return next_round(state, setup)
 
 
+@FRAMES.register("runebound_coop.round_end", pending=False)
 class RoundEnd(Decision[RuneboundState, Withdraw]):
     """``combat/round_end`` (option ``retreat``): the hero withdraws from the fight or stays for another round."""
 
@@ -379,127 +376,6 @@ class RoundEnd(Decision[RuneboundState, Withdraw]):
         return withdraw(state) if action.leave else next_round(state, state.options.setup)
 
 
-class AnswerCancel(Decision[RuneboundState, Respond]):
-    """A :class:`~runebound_coop.state.CancelFrame` on top: the hero cancels the ability with 1 tactics, or not."""
-
-    def actor(self, state: RuneboundState) -> int:
-        return fight_of(state).hero
-
-    def legal_actions(self, state: RuneboundState) -> tuple[Respond, ...]:
-        return _RESPONDS
-
-    def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
-        return respond(state, state.options.setup, action.cancel)
-
-
-class EnemyChoice(Decision[RuneboundState, Choose]):
-    """A :class:`~runebound_coop.state.ChoiceFrame` on top: the enemy player (the last seat) picks a candidate."""
-
-    def actor(self, state: RuneboundState) -> int:
-        return len(state.options.heroes)
-
-    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
-        top = state.pending.top
-        assert isinstance(top, ChoiceFrame)  # this handler serves only choice frames
-        return tuple(Choose(k) for k in range(len(top.candidates)))
-
-    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
-        return choose(state, state.options.setup, action.option)
-
-
-class AnswerBlock(Decision[RuneboundState, Block]):
-    """A :class:`~runebound_coop.state.BlockFrame` on top: the hero spends a tactics as a shield, or keeps it."""
-
-    def actor(self, state: RuneboundState) -> int:
-        return fight_of(state).hero
-
-    def legal_actions(self, state: RuneboundState) -> tuple[Block, ...]:
-        return _BLOCKS
-
-    def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
-        frame = state.pending.top
-        assert isinstance(frame, BlockFrame)  # this handler serves only block frames
-        setup = state.options.setup
-        state = block(state, setup, action.tactics)
-        return end_round(state, setup) if frame.round_end else state
-
-
-class PickAttack(Decision[RuneboundState, Action]):
-    """An :class:`~runebound_coop.state.AttackFrame` on top: the hero adds a token showing the attack's symbol
-    (``Choose(i)``: token ``i``) or strikes with those chosen (``Attack(symbol)``, once one is chosen); with every
-    such token chosen the attack strikes by itself.
-
-    "One action: spend damage symbols of ONE type (physical or magic, values summed)": which of them is the
-    hero's choice, and a split can deal more (against a shield each attack meets anew).
-    """
-
-    def auto(self, state: RuneboundState) -> RuneboundState | None:
-        frame = state.pending.top
-        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
-        if self._left(state, frame):
-            return None
-        return self._strike(state, frame)
-
-    def actor(self, state: RuneboundState) -> int:
-        return fight_of(state).hero
-
-    def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        frame = state.pending.top
-        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
-        picks: list[Action] = [Choose(i) for i in self._left(state, frame)]
-        return (Attack(_symbol(frame.symbol)), *picks) if frame.chosen else tuple(picks)
-
-    def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        frame = state.pending.top
-        assert isinstance(frame, AttackFrame)  # this handler serves only attack frames
-        if isinstance(action, Choose):
-            return replace(
-                state, pending=state.pending.replace_top(replace(frame, chosen=frame.chosen | (1 << action.option)))
-            )
-        return self._strike(state, frame)
-
-    @staticmethod
-    def _left(state: RuneboundState, frame: AttackFrame) -> list[int]:
-        tokens = showing(state.options.setup, fight_of(state), HERO, _symbol(frame.symbol))
-        return [i for i in tokens if not (frame.chosen >> i) & 1]
-
-    @staticmethod
-    def _strike(state: RuneboundState, frame: AttackFrame) -> RuneboundState:
-        state = replace(state, pending=state.pending.pop())
-        tokens = [i for i in range(frame.chosen.bit_length()) if (frame.chosen >> i) & 1]
-        return hand_off(attack(state, state.options.setup, _symbol(frame.symbol), tokens))
-
-
-class PickRemoved(Decision[RuneboundState, Choose]):
-    """An :class:`~runebound_coop.state.ExertFrame` on top: the hero picks the next token the card removes
-    (``Choose(i)``: token ``i``, above every token already picked, so each set of tokens is offered once); the
-    card resolves once it has as many as it removes.
-
-    Twin Blades: "remove 2 of your tokens showing the same damage symbol": which two is the hero's choice, and it
-    matters: a double on a removed token returns to its space to be spent again, and the tokens left attack later.
-    """
-
-    def actor(self, state: RuneboundState) -> int:
-        return fight_of(state).hero
-
-    def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
-        frame = state.pending.top
-        assert isinstance(frame, ExertFrame)  # this handler serves only exert frames
-        return tuple(_CHOOSES[i] for i in removable(state, frame))
-
-    def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
-        frame = state.pending.top
-        assert isinstance(frame, ExertFrame)  # this handler serves only exert frames
-        setup = state.options.setup
-        chosen = frame.chosen | (1 << action.option)
-        card = setup.heroes[fight_of(state).hero].cards[frame.card]
-        if chosen.bit_count() < card.remove:
-            return replace(state, pending=state.pending.replace_top(replace(frame, chosen=chosen)))
-        state = replace(state, pending=state.pending.pop())
-        tokens = tuple(i for i in range(chosen.bit_length()) if (chosen >> i) & 1)
-        return hand_off(exert(state, setup, Exert(frame.card, _symbol(frame.symbol)), tokens))
-
-
 def removable(state: RuneboundState, frame: ExertFrame) -> list[int]:
     """The tokens the hero may pick next under ``frame``: showing its symbol, above every one already picked, and
     leaving enough such tokens above them to complete the card's count."""
@@ -511,24 +387,16 @@ def removable(state: RuneboundState, frame: ExertFrame) -> list[int]:
     return above[: len(above) - need + 1] if need >= 1 else []
 
 
-_CHOOSES = tuple(Choose(i) for i in range(MAX_TOKENS))
 _CAST_TOKEN = CastToken()
-_HANDLERS: dict[type, Frame[RuneboundState, Any]] = {
-    CancelFrame: AnswerCancel(),
-    ChoiceFrame: EnemyChoice(),
-    BlockFrame: AnswerBlock(),
-    AttackFrame: PickAttack(),
-    ExertFrame: PickRemoved(),
-}
 
 
 def _top(state: RuneboundState) -> Frame[RuneboundState, Any] | None:
-    """A pending question's handler, else the cast of a token while one is being cast, else the frame of the step
-    (the driver's own step lookup, made here: one call fewer before every frame; ``None`` for a step without a
-    frame, which the driver's lookup then reports)."""
+    """The pending question on top, else the cast of a token while one is being cast (the fight's ``casting``),
+    else the frame of the step (the driver's own step lookup, made here: one call fewer before every frame; ``None``
+    for a step without a frame, which the driver's lookup then reports)."""
     frames = state.pending.frames  # the stack's tuple itself: this runs before every frame
     if frames:
-        return _HANDLERS[type(frames[-1])]
+        return frames[-1]
     fight = state.fight
     if fight is not None and fight.casting:
         return _CAST_TOKEN
@@ -553,7 +421,9 @@ DRIVER: Driver[RuneboundState, Action] = Driver(
     top=_top,
     over=lambda s: s.pos.phase == "over",
     end_checks=(defeat,),
+    frames=FRAMES,
 )
+FRAMES.bind(RuneboundState)  # the pending stack's frames: the union of the pending kinds, by tag (the state's JSON)
 
 
 def returns(state: RuneboundState, setup: Setup) -> tuple[float, ...]:

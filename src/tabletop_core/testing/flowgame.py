@@ -5,8 +5,9 @@ pushes a :class:`Choose` frame (keep one of the two revealed cards) that becomes
 (score the kept card, or rest for 1 point); the unkept card is discarded. The pile reshuffles its discards when it
 runs out. After three rounds the game is over.
 
-The whole rule set is the frames below and the :data:`DRIVER` declaration; :class:`FlowGame` is delegations plus
-the game's codec, notation and view. ``docs/adding-a-game.md`` walks through it.
+The whole rule set is the frames below (each registered in :data:`FRAMES`) and the :data:`DRIVER` declaration;
+:class:`FlowGame` is delegations plus the game's codec, notation and view. ``docs/adding-a-game.md`` walks through
+it.
 
 >>> state = GAME.new_game(seed=4)
 >>> GAME.describe_step(state)
@@ -19,7 +20,7 @@ the game's codec, notation and view. ``docs/adding-a-game.md`` walks through it.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 import numpy as np
@@ -27,12 +28,13 @@ import numpy as np
 from tabletop_core.components import Pile
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.fastcopy import replace
-from tabletop_core.flow import Chance, Decision, Driven, Driver, Flow, Pending, Phase, Position
+from tabletop_core.flow import Chance, Decision, Driven, Driver, Flow, FrameRegistry, Pending, Phase, Position
 from tabletop_core.spec import CHANCE, ChanceMode, GameSpec, Information, Utility
 
 __all__ = [
     "DRIVER",
     "FLOW",
+    "FRAMES",
     "GAME",
     "Choose",
     "FlowGame",
@@ -45,6 +47,8 @@ __all__ = [
 
 FLOW = Flow((Phase("draw", ("reveal",)), Phase("choose", ("keep", "resolve"))))
 ROUNDS = 3
+#: Every kind of frame of the game, each registered where it is defined; the driver freezes it.
+FRAMES: FrameRegistry[FlowState] = FrameRegistry("flowgame")
 
 
 @attrs.frozen
@@ -80,13 +84,18 @@ class FlowState:
     position: Position
     pile: Pile[int]
     revealed: tuple[int, ...]
-    pending: Pending[Choose | ResolveOrRest]
+    pending: Pending[Frame]  # the registry's pending kinds (bound below, once the driver has frozen it)
     score: int
+
+
+if TYPE_CHECKING:
+    Frame: TypeAlias = Decision[FlowState, Any]
 
 
 # ----- the rules: one frame per kind of event ---------------------------------------------------------------------
 
 
+@FRAMES.register("flowgame.reveal_card", pending=False)
 class RevealCard(Chance[FlowState, Reveal]):
     """The draw step: chance reveals a card; with two revealed, play moves on and the keep choice is pushed."""
 
@@ -101,15 +110,13 @@ class RevealCard(Chance[FlowState, Reveal]):
         return replace(state, position=FLOW.next(state.position), pending=state.pending.push(Choose(revealed)))
 
 
+@FRAMES.register("flowgame.choose")
 @attrs.frozen
 class Choose(Decision[FlowState, Pick]):
     """Frame: keep one of the revealed cards (the other is discarded)."""
 
-    TAG: ClassVar[str] = "flowgame.choose"
+    seat = 0
     cards: tuple[int, ...]
-
-    def actor(self, state: FlowState) -> int:
-        return 0
 
     def legal_actions(self, state: FlowState) -> tuple[Pick, ...]:
         return tuple(Pick(c) for c in sorted(set(self.cards)))
@@ -121,15 +128,13 @@ class Choose(Decision[FlowState, Pick]):
         return replace(state, pile=state.pile.discard(others[0]), pending=pending, position=FLOW.next(state.position))
 
 
+@FRAMES.register("flowgame.resolve")
 @attrs.frozen
 class ResolveOrRest(Decision[FlowState, Pick]):
     """Frame: score the kept card (``Pick(0)``) or rest for 1 point (``Pick(1)``); the round ends."""
 
-    TAG: ClassVar[str] = "flowgame.resolve"
+    seat = 0
     card: int
-
-    def actor(self, state: FlowState) -> int:
-        return 0
 
     def legal_actions(self, state: FlowState) -> tuple[Pick, ...]:
         return (Pick(0), Pick(1))
@@ -153,8 +158,10 @@ DRIVER: Driver[FlowState, Action] = Driver(
     position=lambda s: s.position,
     top=lambda s: s.pending.top,
     over=lambda s: s.position.round > ROUNDS,
+    frames=FRAMES,
 )
 """The rules as the driver runs them: the draw step is chance; the choose steps are owned by their frames."""
+FRAMES.bind(FlowState)
 
 
 # ----- the game: delegations, codec, notation, view --------------------------------------------------------------

@@ -40,6 +40,7 @@ from unbroken.rules.triggers import Fire, Trig, break_armor, fire, push_fire, st
 from unbroken.rules.verbs import MonsterReveal, die, new_combat, restored_weapons, weapon, weapon_down
 from unbroken.state import (
     FOOD,
+    FRAMES,
     LAST_LEVEL,
     LEVEL_TIME,
     MAX_USES,
@@ -118,11 +119,10 @@ def ambush_step(state: State) -> State:
     return run_ops(state, ambush, f"monster:{state.monster}") if ambush else state
 
 
+@FRAMES.register("unbroken.ambush_step", pending=False)
 @attrs.frozen
 class AmbushStep(Automatic[State]):
     """Step frame of the Ambush Step (see :func:`ambush_step`)."""
-
-    TAG: ClassVar[str] = "unbroken.ambush_step"
 
     def resolve(self, state: State) -> State:
         """Reveal, set the trackers, apply the Ambush Effect."""
@@ -163,12 +163,12 @@ def trickery(state: State, **changes: Any) -> State | None:
     return start_battle(state, pos=state.position("combat", "battle"), **changes)
 
 
+@FRAMES.register("unbroken.trickery_step", slot=25)
 @attrs.frozen
 class TrickeryStep(Decide):
     """Step frame of the Trickery Step: reveal, set the trackers; then trick or fight, if the Trickery Cost can
     be paid (otherwise on to the Battle Step)."""
 
-    TAG: ClassVar[str] = "unbroken.trickery_step"
     in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
@@ -212,11 +212,10 @@ def start_battle(state: State, **changes: Any) -> State:
     return push_fire(state, "battle_start", first, combat=started, **changes)
 
 
+@FRAMES.register("unbroken.battle_step", pending=False)
 @attrs.frozen
 class BattleStep(Automatic[State]):
     """Step frame of the Battle Step: the battle starts, then turns follow."""
-
-    TAG: ClassVar[str] = "unbroken.battle_step"
 
     def resolve(self, state: State) -> State:
         """Start the battle, or begin a player turn."""
@@ -312,12 +311,12 @@ def wound_cap(state: State, power: int) -> int:
     return min([power, *(o.n for o in static_ops(state, "cap_wounds"))])
 
 
+@FRAMES.register("unbroken.attack_lands", slot=18)
 @accelerate
 @attrs.frozen
 class AttackLands(Automatic[State]):
     """Frame: a Wounding attack lands once its Responses and Passives are done (``pierce``: through Armor)."""
 
-    TAG: ClassVar[str] = "unbroken.attack_lands"
     pierce: bool = False
 
     def resolve(self, state: State) -> State:
@@ -439,12 +438,12 @@ def apply_turn(state: State, extra: bool, action: Action) -> State:
     return after  # SKIP
 
 
+@FRAMES.register("unbroken.turn_start", slot=15)
 @accelerate
 @attrs.frozen
 class TurnStart(Automatic[State]):
     """Frame: a player turn begins (``extra``: a turn granted by an effect); ``turn_start`` fires first."""
 
-    TAG: ClassVar[str] = "unbroken.turn_start"
     extra: bool = False
 
     def resolve(self, state: State) -> State:
@@ -462,12 +461,12 @@ class TurnStart(Automatic[State]):
         return push_fire(state, "turn_start", turn, under=under, combat=combat, **changes)
 
 
+@FRAMES.register("unbroken.player_turn", slot=16)
 @accelerate
 @attrs.frozen
 class PlayerTurn(Decide):
     """Frame: the player's turn (``extra``: a granted turn, after which play returns to where it was)."""
 
-    TAG: ClassVar[str] = "unbroken.player_turn"
     in_id_order: ClassVar[bool] = True
     extra: bool = False
 
@@ -508,11 +507,11 @@ def extra_attack_actions(state: State) -> list[Action]:
     return [ACT[PASS], *_attacks(state, weapon(state))]
 
 
+@FRAMES.register("unbroken.extra_attack", slot=17)
 @attrs.frozen
 class ExtraAttack(Decide):
     """Frame: an extra weapon attack granted by an effect (or pass); with no attack possible it passes."""
 
-    TAG: ClassVar[str] = "unbroken.extra_attack"
     in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
@@ -552,24 +551,23 @@ def _no_rerolls(c: Combat) -> Combat:
     return replace(c, rerolls=0) if c.rerolls else c
 
 
+@FRAMES.register("unbroken.monster_turn", slot=19)
 @accelerate
 @attrs.frozen
 class MonsterTurn(Automatic[State]):
     """Frame: the monster's turn (see :func:`monster_turn`)."""
-
-    TAG: ClassVar[str] = "unbroken.monster_turn"
 
     def resolve(self, state: State) -> State:
         """Roll for the monster; then the player's turn."""
         return monster_turn(state)
 
 
+@FRAMES.register("unbroken.combat_roll", slot=20)
 @accelerate
 @attrs.frozen
 class CombatRoll(DieRoll):
     """Chance frame: the monster's Combat Roll (``reroll``: a re-roll of it)."""
 
-    TAG: ClassVar[str] = "unbroken.combat_roll"
     reroll: bool = False
 
     def face_up(self, state: State, face: int) -> State:
@@ -671,12 +669,11 @@ def monster_act(state: State, rolled: Combat | None = None, frames: tuple[Frame,
     return run_op(state, ops[0], src, state.pending.pop())
 
 
+@FRAMES.register("unbroken.monster_act", slot=21)
 @accelerate
 @attrs.frozen
 class MonsterAct(Automatic[State]):
     """Frame: the monster's Combat Action for the roll (see :func:`monster_act`)."""
-
-    TAG: ClassVar[str] = "unbroken.monster_act"
 
     def resolve(self, state: State) -> State:
         """Apply the row (or re-roll a duplicate condition)."""
@@ -711,22 +708,20 @@ def victory(state: State) -> State:
     return state.push(*triggered)
 
 
+@FRAMES.register("unbroken.to_hunger", slot=22)
 @attrs.frozen
 class ToHunger(Automatic[State]):
     """Frame: the Rewards Step is done; on to the Hunger Step."""
-
-    TAG: ClassVar[str] = "unbroken.to_hunger"
 
     def resolve(self, state: State) -> State:
         """Go to the Hunger Step."""
         return state.pop().at("combat", "hunger")
 
 
+@FRAMES.register("unbroken.rewards_step", pending=False)
 @attrs.frozen
 class RewardsStep(Automatic[State]):
     """Step frame of the Rewards Step with nothing pending: on to the Hunger Step."""
-
-    TAG: ClassVar[str] = "unbroken.rewards_step"
 
     def resolve(self, state: State) -> State:
         """Go to the Hunger Step."""
@@ -755,11 +750,11 @@ def eat(state: State, k: int) -> State:
     return end_of_combat(state)
 
 
+@FRAMES.register("unbroken.hunger_step", slot=26)
 @attrs.frozen
 class HungerStep(Decide):
     """Step frame of the Hunger Step: how much Food to eat (no decision when there is no Food to eat)."""
 
-    TAG: ClassVar[str] = "unbroken.hunger_step"
     in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
@@ -803,11 +798,10 @@ def end_of_combat(state: State) -> State:
     return push_fire(state.at("travel", "preparation", state.level + 1), "level_start")
 
 
+@FRAMES.register("unbroken.end_of_combat", slot=23)
 @attrs.frozen
 class EndOfCombat(Automatic[State]):
     """Frame: the Combat Phase ends once the hunger is paid (see :func:`end_of_combat`)."""
-
-    TAG: ClassVar[str] = "unbroken.end_of_combat"
 
     def resolve(self, state: State) -> State:
         """End the Level (or win the game)."""

@@ -36,7 +36,7 @@ from unbroken.rules.resources import Res, can_pay, gain, loss_plans, loss_ways, 
 from unbroken.rules.skills import gain_skill
 from unbroken.rules.tables import tables
 from unbroken.rules.verbs import MonsterReveal, amount, die, gained, lay_weapon, weapon, weapon_down
-from unbroken.state import LAST_LEVEL, RES, Combat, Cond, State
+from unbroken.state import FRAMES, LAST_LEVEL, RES, Combat, Cond, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -63,11 +63,11 @@ EFFORT = frozenset({"se", "me", "le"})
 EFFORT_NAMES = ("Small Effort", "Medium Effort", "Large Effort")
 
 
+@FRAMES.register("unbroken.exec", slot=0)
 @attrs.frozen
 class Exec(Automatic[State]):
     """Frame: run ``ops`` in order, one at a time (``src`` names the card, e.g. ``condition:paralyzed``)."""
 
-    TAG: ClassVar[str] = "unbroken.exec"
     ops: tuple[Op, ...]
     src: str = ""
 
@@ -78,12 +78,12 @@ class Exec(Automatic[State]):
         return run_op(state, self.ops[0], self.src, pending)
 
 
+@FRAMES.register("unbroken.choose", slot=1)
 @attrs.frozen
 class Choose(Decide):
     """Frame: a decision among branches of ops (``purpose`` names what is chosen: ``effort``, ``cure``,
     ``weapon``, ``instead``, ``branch``); a branch's ``spend`` ops are its cost."""
 
-    TAG: ClassVar[str] = "unbroken.choose"
     in_id_order: ClassVar[bool] = True
     purpose: str
     branches: tuple[tuple[Op, ...], ...]
@@ -109,11 +109,11 @@ class Choose(Decide):
         return run_ops(state.pop(), self.branches[action.i], self.src)
 
 
+@FRAMES.register("unbroken.effect_roll", slot=2)
 @attrs.frozen
 class EffectRoll(DieRoll):
     """Chance frame: an effect's roll of the die: at most ``n`` runs ``then``, else ``alt``."""
 
-    TAG: ClassVar[str] = "unbroken.effect_roll"
     n: int
     then: tuple[Op, ...]
     alt: tuple[Op, ...] = ()

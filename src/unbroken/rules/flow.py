@@ -2,92 +2,35 @@
 
 The flow position (:data:`unbroken.state.FLOW`) says where play stands when the pending stack is empty; frames on
 the stack own the next event. Each frame is defined with the rule it runs (``travel.py``, ``combat.py``,
-``effects.py``, ``triggers.py``, ``verbs.py``, ``skills.py``, ``payment.py``, ``setup.py``); :data:`DRIVER`
-declares which frame owns each step and checks, before every frame, that the game is over or the monster defeated.
+``effects.py``, ``triggers.py``, ``verbs.py``, ``skills.py``, ``payment.py``, ``setup.py``) and registered there in
+:data:`unbroken.state.FRAMES`; :data:`DRIVER` declares which frame owns each step, freezes the registry and checks,
+before every frame, that the game is over or the monster defeated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any
-
-import attrs
+from typing import Any, TypeAlias
 
 from tabletop_core.fastcopy import replace
 from tabletop_core.flow import Driver, Pending, pending_top
 from tabletop_core.flow import Frame as CoreFrame
 from unbroken.actions import Action
+
+# Every module that defines frames is imported before the driver freezes the registry (most for their step frames
+# or the end check; effects, payment, skills, triggers and verbs for the frames they register).
+from unbroken.rules import effects, payment, skills, triggers, verbs  # noqa: F401  # their frames register
 from unbroken.rules.chance import CardDraw, DieRoll
-from unbroken.rules.combat import (
-    AmbushStep,
-    AttackLands,
-    BattleStep,
-    CombatRoll,
-    EndOfCombat,
-    ExtraAttack,
-    HungerStep,
-    MonsterAct,
-    MonsterTurn,
-    PlayerTurn,
-    RewardsStep,
-    ToHunger,
-    TrickeryStep,
-    TurnStart,
-    defeated,
-)
-from unbroken.rules.effects import Choose, EffectRoll, Exec
-from unbroken.rules.payment import PayChoice
-from unbroken.rules.skills import DrawSkills, SkillKeep
-from unbroken.rules.travel import (
-    DrawEncounters,
-    ExploreCommitted,
-    ExploreEnd,
-    ExploreMode,
-    ExplorePick,
-    Onward,
-    Preparation,
-)
-from unbroken.rules.triggers import Fire, Trig
-from unbroken.rules.verbs import MonsterReveal
-from unbroken.setup import EasyRoll, SetupStep
-from unbroken.state import FLOW, State
+from unbroken.rules.combat import AmbushStep, BattleStep, HungerStep, RewardsStep, TrickeryStep, defeated
+from unbroken.rules.travel import Onward, Preparation
+from unbroken.setup import SetupStep
+from unbroken.state import FLOW, FRAMES, State
 
 __all__ = ["DRIVER", "FRAMES", "Frame", "is_chance", "run"]
 
-#: Every kind of frame the pending stack can hold (the tagged union of a state's JSON).
-Frame = (
-    Exec
-    | Choose
-    | EffectRoll
-    | Fire
-    | Trig
-    | PayChoice
-    | DrawSkills
-    | SkillKeep
-    | EasyRoll
-    | DrawEncounters
-    | ExplorePick
-    | ExploreMode
-    | ExploreCommitted
-    | ExploreEnd
-    | MonsterReveal
-    | TurnStart
-    | PlayerTurn
-    | ExtraAttack
-    | AttackLands
-    | MonsterTurn
-    | CombatRoll
-    | MonsterAct
-    | ToHunger
-    | EndOfCombat
-    # step frames, on the stack only while a payment choice waits under their decision
-    | Preparation
-    | TrickeryStep
-    | HungerStep
-)
-FRAMES = Frame.__args__
-attrs.resolve_types(State, localns={"Frame": Frame})
+#: A frame of the game, for annotations (every kind is registered in :data:`FRAMES`, which the driver freezes).
+Frame: TypeAlias = CoreFrame[State, Any]
 
 
 def _over(state: State) -> bool:
@@ -122,8 +65,10 @@ DRIVER: Driver[State, Action] = Driver(
     over=_over,
     end_checks=(defeated,),
     on_over=_tidy,
+    frames=FRAMES,
 )
 """The rules as the core driver runs them."""
+FRAMES.bind(State)  # the pending stack's frames: the union of the pending kinds, by tag (the state's JSON)
 
 
 def run(state: State) -> State:

@@ -2,10 +2,10 @@
 a lower category".
 
 Every decision frame of the game is a :class:`Decide`: it lists its options, says what each costs
-(:meth:`Decide.cost`) and what it does (:meth:`Decide.decide`). When paying a cost leaves the player a real choice
-of Effort (a Small Effort shortfall that Medium or Large Effort could each cover, with different results), a
-:class:`PayChoice` comes first: Medium or Large Effort first, or any split of the shortfall between them; then the
-decision is made with that payment.
+(:meth:`Decide.cost`) and what it does (:meth:`Decide.decide`); the registry's decision hook, :func:`pay_or_decide`,
+applies it. When paying a cost leaves the player a real choice of Effort (a Small Effort shortfall that Medium or
+Large Effort could each cover, with different results), a :class:`PayChoice` comes first: Medium or Large Effort
+first, or any split of the shortfall between them; then the decision is made with that payment.
 """
 
 from __future__ import annotations
@@ -38,12 +38,26 @@ from unbroken.actions import (
 )
 from unbroken.content.schema import Op
 from unbroken.rules.resources import Cover, ambiguous, may_choose, shortfall_covers
-from unbroken.state import State
+from unbroken.state import FRAMES, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
 
-__all__ = ["ACT", "ATTACK", "CRAFT", "EAT", "PICK", "RESPOND", "USE", "Cost", "Decide", "PayChoice", "one", "upto"]
+__all__ = [
+    "ACT",
+    "ATTACK",
+    "CRAFT",
+    "EAT",
+    "PICK",
+    "RESPOND",
+    "USE",
+    "Cost",
+    "Decide",
+    "PayChoice",
+    "one",
+    "pay_or_decide",
+    "upto",
+]
 
 #: What a decision spends: ``spend`` ops and extra amounts per resource slot (a surcharge, a Craft's Time).
 Cost = tuple[tuple[Op, ...], list[int] | None]
@@ -82,17 +96,17 @@ def upto(shared: tuple[T, ...], cls: Callable[[int], T], n: int) -> tuple[T, ...
 
 
 class Decide(Decision[State, Action]):
-    """A decision of the (one) player: its options, their costs and their effects."""
+    """What Unbroken's rules read of a decision of the (one) player: its options, their costs and labels, and the
+    rule it runs (:meth:`decide`). Every decision kind is registered in :data:`~unbroken.state.FRAMES`, whose decision
+    hook (:func:`pay_or_decide`) is its ``apply``."""
 
     __slots__ = ()
 
+    #: The player (Unbroken is solo).
+    seat: ClassVar[int] = 0
     #: Whether :meth:`options` lists the actions in id order already (the listing is then not sorted again;
     #: ``tests/unbroken/test_speed.py`` checks the claim of every class that makes it).
     in_id_order: ClassVar[bool] = False
-
-    def actor(self, state: State) -> int:
-        """The player (Unbroken is solo)."""
-        return 0
 
     def options(self, state: State) -> list[Action]:
         """The legal actions, in any order."""
@@ -119,20 +133,24 @@ class Decide(Decision[State, Action]):
         """Take ``action`` (paid as ``state.large_first`` says)."""
         raise NotImplementedError(type(self).__name__)
 
-    def apply(self, state: State, action: Action) -> State:
-        """Take ``action``, or first ask how to pay for it when the choice of Effort makes a difference (never
-        without both Medium and Large Effort in hand: the cost is then not looked up, see ``may_choose``)."""
-        if not may_choose(state):
-            return self.decide(state, action)
-        cost = self.cost(state, action)
-        if cost is not None and ambiguous(state, *cost):
-            lifted = state.pending.top is None
-            # A step's decision is lifted onto the stack under the payment choice, which hands the action back to it.
-            state = state.push(cast("Frame", self)) if lifted else state
-            return state.push(PayChoice(action_id(action), lifted))
-        return self.decide(state, action)
+
+@FRAMES.on_decision
+def pay_or_decide(frame: Decide, state: State, action: Action) -> State:
+    """Every decision of the game (its kind's ``apply``): take ``action``, or first ask how to pay for it when the
+    choice of Effort makes a difference (never without both Medium and Large Effort in hand: the cost is then not
+    looked up, see ``may_choose``)."""
+    if not may_choose(state):
+        return frame.decide(state, action)
+    cost = frame.cost(state, action)
+    if cost is not None and ambiguous(state, *cost):
+        lifted = state.pending.top is None
+        # A step's decision is lifted onto the stack under the payment choice, which hands the action back to it.
+        state = state.push(cast("Frame", frame)) if lifted else state
+        return state.push(PayChoice(action_id(action), lifted))
+    return frame.decide(state, action)
 
 
+@FRAMES.register("unbroken.pay", slot=5)
 @attrs.frozen
 class PayChoice(Decide):
     """Frame: how to pay for decision ``action`` (an action id) when Medium or Large Effort may cover a Small
@@ -141,7 +159,6 @@ class PayChoice(Decide):
     spend Effort of a higher category in place of Effort of a lower category"); ``lifted`` when the deciding
     frame was a step's, put under it."""
 
-    TAG: ClassVar[str] = "unbroken.pay"
     in_id_order: ClassVar[bool] = True
     action: int
     lifted: bool = False

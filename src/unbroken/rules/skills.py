@@ -11,7 +11,7 @@ from tabletop_core.components import Pile
 from unbroken.actions import Action, Pick
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.payment import PICK, Decide, upto
-from unbroken.state import State
+from unbroken.state import FRAMES, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 __all__ = ["DrawSkills", "SkillKeep", "gain_skill"]
 
 
+@FRAMES.register("unbroken.draw_skills", slot=6)
 @attrs.frozen
 class DrawSkills(CardDraw):
     """Chance frame: ``n`` more Skill Cards to reveal into the offer."""
 
-    TAG: ClassVar[str] = "unbroken.draw_skills"
     n: int
 
     def pile(self, state: State) -> Pile[int]:
@@ -39,11 +39,11 @@ class DrawSkills(CardDraw):
         return DrawSkills(self.n - 1)
 
 
+@FRAMES.register("unbroken.skill_keep", slot=7)
 @attrs.frozen
 class SkillKeep(Decide):
     """Frame: keep one offered Skill Card (with one card offered it is kept; with none, nothing happens)."""
 
-    TAG: ClassVar[str] = "unbroken.skill_keep"
     in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:

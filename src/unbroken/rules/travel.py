@@ -73,7 +73,7 @@ from unbroken.rules.resources import (
 )
 from unbroken.rules.triggers import Fire, push_fire
 from unbroken.rules.verbs import MonsterReveal, gained, weapon_down
-from unbroken.state import SE, TIME, State, track_at
+from unbroken.state import FRAMES, SE, TIME, State, track_at
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -273,11 +273,11 @@ def _ambushed(state: State) -> bool:
     return state.amount(TIME) <= 0
 
 
+@FRAMES.register("unbroken.preparation", slot=24)
 @attrs.frozen
 class Preparation(Decide):
     """Step frame of the Preparation and Decision Steps: General and Travel Actions, then fight or explore."""
 
-    TAG: ClassVar[str] = "unbroken.preparation"
     in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
@@ -306,24 +306,23 @@ class Preparation(Decide):
         return apply_prep(state, action)
 
 
+@FRAMES.register("unbroken.onward", pending=False)
 @attrs.frozen
 class Onward(Automatic[State]):
     """Step frame of the Decision and Exploration Steps once nothing is pending: "repeat the steps: Preparation
     — Decision — Exploration", unless Time ran out (the Ambush)."""
-
-    TAG: ClassVar[str] = "unbroken.onward"
 
     def resolve(self, state: State) -> State:
         """Back to Preparation, or the Ambush."""
         return state.at("combat", "ambush") if _ambushed(state) else state.at("travel", "preparation")
 
 
+@FRAMES.register("unbroken.draw_encounters", slot=9)
 @accelerate
 @attrs.frozen
 class DrawEncounters(CardDraw):
     """Chance frame: ``n`` more Encounter Cards to reveal."""
 
-    TAG: ClassVar[str] = "unbroken.draw_encounters"
     n: int
 
     def pile(self, state: State) -> Pile[int]:
@@ -339,12 +338,12 @@ class DrawEncounters(CardDraw):
         return DrawEncounters(self.n - 1)
 
 
+@FRAMES.register("unbroken.explore_pick", slot=10)
 @accelerate
 @attrs.frozen
 class ExplorePick(Decide):
     """Frame: "Choose 1" of the revealed Encounter Cards (one revealed: it is the one; none: back to Preparation)."""
 
-    TAG: ClassVar[str] = "unbroken.explore_pick"
     in_id_order: ClassVar[bool] = True
 
     def auto(self, state: State) -> State | None:
@@ -369,12 +368,12 @@ class ExplorePick(Decide):
         return pick(state, action.i)
 
 
+@FRAMES.register("unbroken.explore_mode", slot=11)
 @accelerate
 @attrs.frozen
 class ExploreMode(Decide):
     """Frame: Resolve Encounter ``card`` (its Exchange) or Rest."""
 
-    TAG: ClassVar[str] = "unbroken.explore_mode"
     in_id_order: ClassVar[bool] = True
     card: int
 
@@ -392,13 +391,13 @@ class ExploreMode(Decide):
         return apply_mode(state, self.card, action)
 
 
+@FRAMES.register("unbroken.explore_committed", slot=12)
 @attrs.frozen
 class ExploreCommitted(Decide):
     """Frame: the committed encounter ``card`` is resolved if it can be (see :func:`committed`); when paying its
     Spend field leaves a real choice of Effort, the player makes it ("you can spend Effort of a higher category in
     place of Effort of a lower category"), as for any other cost."""
 
-    TAG: ClassVar[str] = "unbroken.explore_committed"
     in_id_order: ClassVar[bool] = True
     card: int
 
@@ -422,12 +421,12 @@ class ExploreCommitted(Decide):
         return resolve(state, self.card)
 
 
+@FRAMES.register("unbroken.explore_end", slot=13)
 @accelerate
 @attrs.frozen
 class ExploreEnd(Automatic[State]):
     """Frame: the encounter ``card`` is done: its Time is lost and it is discarded (see :func:`explore_end`)."""
 
-    TAG: ClassVar[str] = "unbroken.explore_end"
     card: int
 
     def resolve(self, state: State) -> State:

@@ -25,7 +25,7 @@ from unbroken.rules.effects import OPS, run_ops
 from unbroken.rules.payment import ACT, RESPOND, Cost, Decide, one
 from unbroken.rules.resources import can_pay, paid
 from unbroken.rules.tables import tables
-from unbroken.state import Combat, State
+from unbroken.state import FRAMES, Combat, State
 
 if TYPE_CHECKING:
     from unbroken.rules.flow import Frame
@@ -63,12 +63,12 @@ class Cand:
     optional: bool
 
 
+@FRAMES.register("unbroken.fire", slot=3)
 @accelerate
 @attrs.frozen
 class Fire(Automatic[State]):
     """Frame: ``trigger`` happens now; the Responses and Passives it activates become a :class:`Trig`."""
 
-    TAG: ClassVar[str] = "unbroken.fire"
     trigger: str
 
     def resolve(self, state: State) -> State:
@@ -86,6 +86,7 @@ class Fire(Automatic[State]):
         return state.replace_top(frame) if out is None else out
 
 
+@FRAMES.register("unbroken.trig", slot=4)
 @accelerate
 @attrs.frozen
 class Trig(Decide):
@@ -95,7 +96,6 @@ class Trig(Decide):
     optional ones whose order cannot matter are offered one at a time (use it, or pass it).
     """
 
-    TAG: ClassVar[str] = "unbroken.trig"
     trigger: str
     cands: tuple[Cand, ...]
     stage: int = 0

@@ -6,7 +6,7 @@ die that reveals the monster).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import attrs
 
@@ -17,7 +17,7 @@ from unbroken.content.schema import Op, Weapon
 from unbroken.rules.chance import DieRoll
 from unbroken.rules.resources import Res, no_time_tracker
 from unbroken.rules.tables import tables
-from unbroken.state import RES, TIME, Combat, State, track_at
+from unbroken.state import FRAMES, RES, TIME, Combat, State, track_at
 
 __all__ = [
     "MonsterReveal",
@@ -95,13 +95,12 @@ def new_combat(state: State) -> Combat:
     return Combat(m.id, m.armor, m.armor, m.health, m.health)
 
 
+@FRAMES.register("unbroken.monster_reveal", slot=14)
 @accelerate
 @attrs.frozen
 class MonsterReveal(DieRoll):
     """Chance frame: the die reveals this Level's monster ("MONSTER NUMBER"), by Scouting or at the Ambush or
     Trickery Step."""
-
-    TAG: ClassVar[str] = "unbroken.monster_reveal"
 
     def face_up(self, state: State, face: int) -> State:
         """The monster of this Level numbered ``face``."""

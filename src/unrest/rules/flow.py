@@ -11,27 +11,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, TypeAlias
 
 import attrs
 
-from tabletop_core.flow import Chance, Driver, Frame, pending_top
+from tabletop_core.flow import Chance, Driver, pending_top
+from tabletop_core.flow import Frame as CoreFrame
 from unrest import setup
 from unrest.actions import Action, Draw, Outcome
+from unrest.rules import frames  # noqa: F401  # the decision hook, given to the registry before it is frozen
 from unrest.rules.liberation import DrawStep, LiberateStep, Proof
 from unrest.rules.round import DefendStep, PlaceStep, PlanStep, TargetStep
-from unrest.state import FLOW, UnrestState
+from unrest.state import FLOW, FRAMES, UnrestState
 
-__all__ = ["DRIVER", "DealHand", "DealMissions", "LayDistricts", "run"]
+__all__ = ["DRIVER", "FRAMES", "DealHand", "DealMissions", "Frame", "LayDistricts", "run"]
 
-attrs.resolve_types(UnrestState, localns={"Proof": Proof})
+#: A frame the pending stack may hold, for annotations: the liberation proof, the game's one pending kind (the
+#: registry's union of its pending kinds is what a state's JSON reads).
+Frame: TypeAlias = Proof
 
 
+@FRAMES.register("unrest.lay_districts", pending=False)
 @attrs.frozen
 class LayDistricts(Chance[UnrestState, Outcome]):
     """Setup step frame: the next District laid in the row (see :func:`unrest.setup.setup_outcomes`)."""
-
-    TAG: ClassVar[str] = "unrest.lay_districts"
 
     def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
         """Uniform over the Districts not yet laid."""
@@ -42,11 +45,10 @@ class LayDistricts(Chance[UnrestState, Outcome]):
         return setup.apply_setup(state, action)
 
 
+@FRAMES.register("unrest.deal_hand", pending=False)
 @attrs.frozen
 class DealHand(Chance[UnrestState, Draw]):
     """Setup step frame: the next card of the opening hand (see :func:`unrest.setup.draw_outcomes`)."""
-
-    TAG: ClassVar[str] = "unrest.deal_hand"
 
     def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Draw, float], ...]:
         """Each card kind left, by its copies."""
@@ -61,11 +63,10 @@ class DealHand(Chance[UnrestState, Draw]):
         return setup.apply_setup(state, action)
 
 
+@FRAMES.register("unrest.deal_missions", pending=False)
 @attrs.frozen
 class DealMissions(Chance[UnrestState, Outcome]):
     """Setup step frame: the next Mission dealt beside the Revolution (see :func:`unrest.setup.setup_outcomes`)."""
-
-    TAG: ClassVar[str] = "unrest.deal_missions"
 
     def chance_outcomes(self, state: UnrestState) -> tuple[tuple[Outcome, float], ...]:
         """Uniform over the Missions not yet dealt."""
@@ -77,7 +78,7 @@ class DealMissions(Chance[UnrestState, Outcome]):
 
 
 #: The frame that owns each step of :data:`FLOW` while no proof is pending.
-STEPS: Mapping[tuple[str, str], Frame[UnrestState, Any]] = {
+STEPS: Mapping[tuple[str, str], CoreFrame[UnrestState, Any]] = {
     ("setup", "districts"): LayDistricts(),
     ("setup", "hand"): DealHand(),
     ("setup", "missions"): DealMissions(),
@@ -96,9 +97,10 @@ def _over(state: UnrestState) -> bool:
 
 # The core driver, as every game has it.
 DRIVER: Driver[UnrestState, Action] = Driver(
-    "unrest", FLOW, STEPS, position=attrgetter("pos"), top=pending_top, over=_over
+    "unrest", FLOW, STEPS, position=attrgetter("pos"), top=pending_top, over=_over, frames=FRAMES
 )
 """The rules as the core driver runs them: a frame per step, the pending proof on top, the game over once won."""
+FRAMES.bind(UnrestState)  # the pending stack's frames: the union of the pending kinds, by tag (the state's JSON)
 
 
 def run(state: UnrestState) -> UnrestState:

@@ -1,17 +1,17 @@
-"""The base of Unrest's decision frames: a seat decides, and the decision is logged as both players saw it.
+"""How Unrest applies a decision: the decision is logged as both players saw it.
 
 Every decision frame of Unrest (the round's steps in :mod:`unrest.rules.round`, the liberation proof in
-:mod:`unrest.rules.liberation`) derives from :class:`Choice`: it names its seat and implements :meth:`Choice.act`,
-the rule the decision runs; :meth:`Choice.apply` hands the rule the move log with the decision's public code
-appended (the information state, :func:`unrest.actions.public_code`), which the rule stores in the one copy of the
-state it makes.
+:mod:`unrest.rules.liberation`) is a core :class:`~tabletop_core.flow.Decision` registered in
+:data:`unrest.state.FRAMES`: it names its ``seat`` and implements ``act(state, action, moves)``, the rule the
+decision runs. The registry's decision hook, :func:`logged` (each decision kind's ``apply``), hands the rule the move
+log with the decision's public code appended (the information state, :func:`unrest.actions.public_code`), which the
+rule stores in the one copy of the state it makes.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from typing import Protocol, TypeVar
 
-from tabletop_core.flow import Decision
 from unrest.actions import (
     BLOCKADES,
     DESTROYS,
@@ -24,11 +24,12 @@ from unrest.actions import (
     public_code,
 )
 from unrest.actions import Decision as Act
-from unrest.state import REBELLION, Player, UnrestState
+from unrest.state import FRAMES, UnrestState
 
-__all__ = ["Choice"]
+__all__ = ["Logged", "logged"]
 
 A = TypeVar("A", bound=Act)
+A_contra = TypeVar("A_contra", bound=Act, contravariant=True)
 
 #: The public code of every decision value the rules hand out (``legal_actions`` returns these shared instances),
 #: by identity: a decision's code without hashing it. The values are module constants, so their ids are never
@@ -46,28 +47,21 @@ _HANDED_OUT: tuple[Act, ...] = (
 _CODES: dict[int, int] = {id(a): public_code(a) for a in _HANDED_OUT}
 
 
-class Choice(Decision[UnrestState, A]):
-    """A decision of :attr:`seat`: :meth:`act` runs its rule, :meth:`apply` also logs it."""
+class Logged(Protocol[A_contra]):
+    """A decision frame of Unrest, as :func:`logged` applies it."""
 
-    __slots__ = ()
-
-    #: The seat that decides here (the Rebellion unless a frame says otherwise).
-    seat: ClassVar[Player] = REBELLION
-
-    def actor(self, state: UnrestState) -> int:
-        """The frame's seat."""
-        return self.seat
-
-    def act(self, state: UnrestState, action: A, moves: tuple[int, ...]) -> UnrestState:
+    def act(self, state: UnrestState, action: A_contra, moves: tuple[int, ...], /) -> UnrestState:
         """The state after the rule of ``action``, its ``moves`` set to ``moves`` (the driver then runs what follows
         by itself).
 
         The log rides in the rule's own copy of the state: a decision makes one copy, not two (the step path copies
         the whole state at every copy; see ``docs/performance.md``).
         """
-        raise NotImplementedError(f"{type(self).__name__} must apply its decisions")
+        ...
 
-    def apply(self, state: UnrestState, action: A) -> UnrestState:
-        """Run the rule, logging the decision as both players saw it."""
-        code = _CODES.get(id(action))
-        return self.act(state, action, (*state.moves, public_code(action) if code is None else code))
+
+@FRAMES.on_decision
+def logged(frame: Logged[A], state: UnrestState, action: A) -> UnrestState:
+    """Every decision of the game (its kind's ``apply``): run the rule, logging the decision as both players saw it."""
+    code = _CODES.get(id(action))
+    return frame.act(state, action, (*state.moves, public_code(action) if code is None else code))

@@ -27,17 +27,17 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.fastcopy import accelerate, replace, replacer
-from tabletop_core.flow import Automatic, Chance, Position
+from tabletop_core.flow import Automatic, Chance, Decision, Position
 from unrest import setup
 from unrest.actions import REVEALS, Draw, Reveal
 from unrest.knowledge import ProofWorlds
 from unrest.rules.cards import DECK, CardKind
-from unrest.rules.frames import Choice
 from unrest.rules.missions import _FEWEST, Mission, Tally, _missions, missions_for, stack_unseen
 from unrest.state import (
     CAPITOL,
     DRAW_SIZE,
     EMPIRE,
+    FRAMES,
     LAST_ROUND,
     N_DISTRICTS,
     NO_DISTRICT,
@@ -391,9 +391,10 @@ def _next_round_at(state: UnrestState) -> Position:
 # ----- the end of the round as frames -------------------------------------------------------------------------------
 
 
+@FRAMES.register("unrest.proof")
 @accelerate
 @attrs.frozen
-class Proof(Choice[Reveal]):
+class Proof(Decision[UnrestState, Reveal]):
     """Frame (on the pending stack): the Rebellion proving a Mission in ``district``, one reveal per decision.
 
     Attributes:
@@ -402,7 +403,7 @@ class Proof(Choice[Reveal]):
         proofs: every minimal proof still open, as ascending stack indices, each extending ``chosen``.
     """
 
-    TAG: ClassVar[str] = "unrest.proof"
+    seat: ClassVar[int] = REBELLION
     district: District
     chosen: tuple[int, ...]
     proofs: tuple[tuple[int, ...], ...]
@@ -428,13 +429,12 @@ class Proof(Choice[Reveal]):
         return _revealed(state, stacks, state.pending.replace_top(Proof(district, chosen, proofs)), moves)
 
 
+@FRAMES.register("unrest.liberate_step", pending=False)
 @attrs.frozen
 class LiberateStep(Automatic[UnrestState]):
     """Step frame of "The Rebellion checks to see if any Districts have been liberated": the leftmost District
     whose stack meets a Mission is liberated at once when the face-up cards prove it, else its :class:`Proof`
     is pushed; with none left, the rest of the round's end (:func:`end_round`)."""
-
-    TAG: ClassVar[str] = "unrest.liberate_step"
 
     def resolve(self, state: UnrestState) -> UnrestState:
         """Liberate, ask for a proof, or end the round."""
@@ -463,12 +463,11 @@ class LiberateStep(Automatic[UnrestState]):
         return _pushed(state, state.pending.push(Proof(district, (), proofs)))
 
 
+@FRAMES.register("unrest.draw_step", pending=False)
 @attrs.frozen
 class DrawStep(Chance[UnrestState, Draw]):
     """Step frame of "The Rebellion draws three cards from the Rebel deck": one chance node per card; after the
     last, the next round begins by itself."""
-
-    TAG: ClassVar[str] = "unrest.draw_step"
 
     def auto(self, state: UnrestState) -> UnrestState | None:
         """Every card drawn: the next round."""

@@ -26,6 +26,7 @@ from typing import ClassVar
 import attrs
 
 from tabletop_core.fastcopy import replacer
+from tabletop_core.flow import Decision
 from unrest.actions import (
     BLOCKADES,
     DESTROYS,
@@ -43,15 +44,16 @@ from unrest.actions import (
     Target,
 )
 from unrest.rules.cards import KINDS, MISDIRECTION, CardKind
-from unrest.rules.frames import Choice
 from unrest.state import (
     BLOCKADE,
     DESTROY,
     EMPIRE,
     EMPIRE_ACTIONS,
+    FRAMES,
     LAST_ROUND,
     PLAN_SIZE,
     POWERS,
+    REBELLION,
     REROUTE,
     SURVEIL,
     Destroyed,
@@ -425,12 +427,12 @@ def apply_place(state: UnrestState, action: Place, moves: tuple[int, ...]) -> Un
 # ----- the steps as frames ------------------------------------------------------------------------------------------
 
 
+@FRAMES.register("unrest.target_step", pending=False)
 @attrs.frozen
-class TargetStep(Choice[Target]):
+class TargetStep(Decision[UnrestState, Target]):
     """Step frame of "select two adjacent Districts": the Rebellion marks the Area of Interest."""
 
-    TAG: ClassVar[str] = "unrest.target_step"
-
+    seat: ClassVar[int] = REBELLION
     # The rule itself, not a method calling it: one Python call less at every decision.
     legal_actions = staticmethod(target_actions)
 
@@ -441,12 +443,12 @@ class TargetStep(Choice[Target]):
     act = staticmethod(apply_target)
 
 
+@FRAMES.register("unrest.plan_step", pending=False)
 @attrs.frozen
-class PlanStep(Choice[Plan]):
+class PlanStep(Decision[UnrestState, Plan]):
     """Step frame of "selects three cards from their hand": one card and its facing per decision."""
 
-    TAG: ClassVar[str] = "unrest.plan_step"
-
+    seat: ClassVar[int] = REBELLION
     # The rule itself, not a method calling it: one Python call less at every decision.
     legal_actions = staticmethod(plan_actions)
 
@@ -457,12 +459,12 @@ class PlanStep(Choice[Plan]):
     act = staticmethod(apply_plan)
 
 
+@FRAMES.register("unrest.defend_step", pending=False)
 @attrs.frozen
-class DefendStep(Choice[EmpireAction]):
+class DefendStep(Decision[UnrestState, EmpireAction]):
     """Step frame of "The Empire will now take two actions": one Power per decision; the phase ends by itself
     after the second, or when no face-up token has a target."""
 
-    TAG: ClassVar[str] = "unrest.defend_step"
     seat: ClassVar[int] = EMPIRE
 
     def auto(self, state: UnrestState) -> UnrestState | None:
@@ -481,12 +483,13 @@ class DefendStep(Choice[EmpireAction]):
     act = staticmethod(apply_power)
 
 
+@FRAMES.register("unrest.place_step", pending=False)
 @attrs.frozen
-class PlaceStep(Choice[Place]):
+class PlaceStep(Decision[UnrestState, Place]):
     """Step frame of "decide where to place any of the remaining cards": one card per decision; once none is
     left the round's end begins by itself."""
 
-    TAG: ClassVar[str] = "unrest.place_step"
+    seat: ClassVar[int] = REBELLION
 
     def auto(self, state: UnrestState) -> UnrestState | None:
         """With every planned card gone, the End of the Round (the next phase)."""
