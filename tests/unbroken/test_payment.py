@@ -10,7 +10,6 @@ from tabletop_core.fastcopy import replace
 from tabletop_core.spec import CHANCE, TERMINAL
 from unbroken.actions import (
     DECISIONS,
-    MAX_PICKS,
     Act,
     Attack,
     Craft,
@@ -21,6 +20,7 @@ from unbroken.actions import (
     action_id,
     decision_from_id,
 )
+from unbroken.limits import MAX_PICKS
 from unbroken.rules.flow import DRIVER
 from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, PICK, RESPOND, USE, Decide, one, upto
 

@@ -28,6 +28,7 @@ from unbroken.actions import (
     Use,
 )
 from unbroken.content.schema import Monster, Op, Weapon
+from unbroken.limits import MAX_REROLLS
 from unbroken.rules import listing
 from unbroken.rules.cards import activates, ignored, static_ops
 from unbroken.rules.chance import DieRoll
@@ -42,7 +43,6 @@ from unbroken.state import (
     FOOD,
     LAST_LEVEL,
     LEVEL_TIME,
-    MAX_USES,
     RES,
     RESOURCES,
     SE,
@@ -79,7 +79,6 @@ __all__ = [
     "turn_actions",
 ]
 
-MAX_REROLLS = 10
 #: "reveal the top 2 cards from the Skill Deck, keeping 1".
 SKILL_DRAW = 2
 
@@ -794,7 +793,7 @@ def end_of_combat(state: State) -> State:
         monster="",
         combat=None,
         tricked=False,
-        uses=min(MAX_USES, state.level + 1),
+        uses=min(LAST_LEVEL, state.level + 1),
         reveal_bonus=0,
         committed=False,
     )
