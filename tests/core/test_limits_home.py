@@ -1,5 +1,7 @@
 """Each game's size limits live in one module, its ``limits.py``: no other module of the game defines a
-module-level ``MAX_*`` (or ``_MAX_*``) constant, so a bound is read from one place and never typed twice.
+module-level ``MAX_*`` (or ``_MAX_*``) constant, so a bound is read from one place and never typed twice. And the
+long-way twins of fast rules that only the tests compare against live in the tests (``tests/unbroken/plain.py``),
+never in ``src``.
 
 The check reads every module's source with ``ast``; a name imported from ``limits.py`` (a re-export) is not a
 definition, and a name bound inside a function or class is not module-level.
@@ -81,3 +83,17 @@ class K:
     MAX_FIELD = 8
 """
     assert module_limits(source) == ["MAX_A", "_MAX_B", "MAX_C"]
+
+
+#: The long-way listings and loss the tests hold Unbroken's fast paths against (``tests/unbroken/plain.py``).
+TEST_ONLY_TWINS = ("plain_turn_actions", "plain_prep_actions", "plain_loss")
+
+
+def test_no_module_of_the_library_names_a_test_only_twin() -> None:
+    named = [
+        f"{path.relative_to(SRC)}: {name}"
+        for path in sorted(SRC.rglob("*.py"))
+        for name in TEST_ONLY_TWINS
+        if re.search(rf"\b{name}\b", path.read_text(encoding="utf-8"))
+    ]
+    assert named == []

@@ -24,6 +24,7 @@ from unbroken.rules.triggers import Cand
 from unbroken.rules.verbs import MonsterReveal
 from unbroken.state import EFFORT, LE, ME, N_RESOURCES, RES, SE, TRACKS, Combat, State, no_resources, track_at
 
+from . import plain
 from .test_fast_paths import resting_states
 
 
@@ -157,8 +158,8 @@ def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_
     t = tables(states[0])
     monsters, skills = sorted(t.monsters), sorted(t.skills)
     listings = (
-        (travel.Preparation, travel.prep_actions, travel.plain_prep_actions),
-        (combat.PlayerTurn, combat.turn_actions, combat.plain_turn_actions),
+        (travel.Preparation, travel.prep_actions, plain.prep_actions),
+        (combat.PlayerTurn, combat.turn_actions, plain.turn_actions),
     )
     asked = {travel.Preparation: 0, combat.PlayerTurn: 0}
     options = 0
@@ -167,14 +168,14 @@ def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_
             travel._last_prep[0] = (None, None, None, 0, ())
             combat._last_turn[0] = (None, None, None, 0, None, ())
         frame = flow.DRIVER.locate(sampled)
-        for cls, fast, plain in listings:
+        for cls, fast, long_way in listings:
             if not isinstance(frame, cls):
                 continue
             for state in _variants(sampled, k, monsters, skills):
                 for level in (state.pos.round, 1 + k % 4):
                     moved = replace(state, pos=state.position(state.pos.phase, state.pos.step, level))
                     listed = fast(moved)
-                    assert listed == plain(moved), moved
+                    assert listed == long_way(moved), moved
                     assert frame.legal_actions(moved) == tuple(listed)
                     asked[cls] += 1
                     options += len(listed)

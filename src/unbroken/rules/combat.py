@@ -326,7 +326,7 @@ class AttackLands(Automatic[State]):
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip (from the turn's listing
-    table, see :func:`plain_turn_actions`, the same listing the long way)."""
+    table)."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
     surcharges = static_ops(state, "surcharge")
     last = _last_turn[0]  # one read of one tuple (see ``travel._last_prep``)
@@ -375,18 +375,6 @@ def _turn_table(  # noqa: PLR0917  # a memo's key: positional arguments make the
         out.append(listing.entry(one(ATTACK, Attack, i), gate, listing.priced(a.cost, level, extra)))
     out += listing.use_entries(pack, digest, character, skills, phase="combat", level=level)
     return tuple(out)
-
-
-def plain_turn_actions(state: State) -> list[Action]:
-    """:func:`turn_actions` the long way: each kind of option listed on its own."""
-    out = listing.general_options(state)
-    if len(state.weapons) > 1:
-        out.append(ACT[DOWNGRADE])
-    out.append(ACT[SKIP])
-    out += listing.craft_options(state, combat=True)
-    out += _attacks(state, weapon(state))
-    out += listing.use_actions(state, "combat")
-    return out
 
 
 def _attacks(state: State, w: Weapon) -> list[Action]:
