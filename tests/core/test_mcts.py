@@ -19,6 +19,7 @@ from tests.core.flowgame import GAME as FLOW_GAME
 from tests.core.gamblegame import FOLD, SAFE
 from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
 from tests.core.gamblegame import GAME as GAMBLE
+from tests.playouts import final_state
 
 
 def test_a_time_budget_bounds_each_decision() -> None:
@@ -49,13 +50,15 @@ def test_bad_budgets_and_modes_are_refused() -> None:
 def _decisions(agent: MCTSAgent, seed: int) -> list[int]:
     """The reused root visits at each decision of one solo game."""
     reused = []
-    state = FLOW_GAME.new_game(seed=seed)
     rng = np.random.default_rng(seed)
-    while not FLOW_GAME.is_terminal(state):
+
+    def choose(state: Any, legal: Sequence[Any]) -> Any:
         action = agent.act_in(FLOW_GAME, state, 0, rng)
-        if len(FLOW_GAME.legal_actions(state)) > 1:
+        if len(legal) > 1:
             reused.append(agent.reused_visits)
-        state = FLOW_GAME.step(state, action, rng=rng)
+        return action
+
+    final_state(FLOW_GAME, FLOW_GAME.new_game(seed=seed), rng, choose=choose, chance="settle")
     return reused
 
 

@@ -26,10 +26,9 @@ import numpy as np
 import pytest
 
 from tabletop_core import fastcopy, load_game
-from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import COMPILED, accelerate, replace, replacer
 from tabletop_core.flow import Chance, Driver, Flow, Pending, Phase, Position
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_moves
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE = bool(os.environ.get("TABLETOP_PURE_PYTHON"))
@@ -135,15 +134,7 @@ def _playout_states(name: str, steps: int, seed: int) -> list[Any]:
     rng = np.random.default_rng(seed)
     states: list[Any] = []
     while len(states) < steps:
-        state = game.new_game()
-        while len(states) < steps and (player := game.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(game.chance_outcomes(state), rng)
-            else:
-                legal = game.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = game.step(state, action)
-            states.append(state)
+        states += [after for _, _, after in random_moves(game, game.new_game(), rng, limit=steps - len(states))]
     return states
 
 

@@ -10,6 +10,7 @@ import runebound_coop as rb
 from tabletop_core import from_json, to_json
 from tabletop_core.errors import StateFormatError
 from tabletop_core.spec import CHANCE, Utility
+from tests.playouts import final_state, first
 
 from .helpers import forced, texts
 
@@ -76,8 +77,7 @@ def test_spec_for_an_all_hero_party_is_identical_and_with_an_enemy_player_genera
     # The spec describes the returns: every hero the same, the enemy player the negation.
     for options in (party, versus):
         state = rb.GAME.new_game(seed=5, **{f.name: getattr(options, f.name) for f in attrs.fields(type(options))})
-        while not rb.is_terminal(state):
-            state = rb.step(state, rb.legal_actions(state)[0], rng=np.random.default_rng(5))
+        state = final_state(rb.GAME, state, np.random.default_rng(5), choose=first, chance="settle")
         returns = rb.returns(state)
         assert len(set(returns[:2])) == 1
         if options.enemy_choices == "player":

@@ -46,8 +46,7 @@ from runebound_coop.state import (
     token_ref,
 )
 from tabletop_core import to_json
-from tabletop_core.chance import sample_outcome
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_moves
 
 _PACK = load_content()
 _HEROES = sorted(_PACK.heroes)
@@ -62,14 +61,7 @@ def _states(seed: int, games: int = 1) -> Iterator[RuneboundState]:
     for (hero_name, enemy), k in itertools.product(itertools.product(_HEROES, _ENEMIES), range(games)):
         mode = _MODES[(k + len(hero_name) + len(enemy)) % len(_MODES)]
         state = rb.new_game(heroes=(hero_name,), enemies=(enemy,), enemy_choices=mode, retreat=k % 2 == 1)
-        while (player := rb.current_player(state)) != TERMINAL:
-            yield state
-            if player == CHANCE:
-                action: Any = sample_outcome(rb.chance_outcomes(state), rng)
-            else:
-                legal = rb.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = rb.step(state, action)
+        yield from (before for before, _, _ in random_moves(rb.GAME, state, rng))
 
 
 def _long_landing(fight: Fight, side: int) -> Fight:

@@ -10,6 +10,7 @@ import pytest
 
 import unbroken
 from tabletop_core.errors import ContentError
+from tests.playouts import final_state, last
 from unbroken.content.loader import default_pack, load_pack
 from unbroken.content.schema import SOURCES
 
@@ -135,8 +136,7 @@ def test_custom_pack_merged_over_default_plays(tmp_path: Path) -> None:
     assert state.pack.monster_for(1, 1).health == 1
     rng = np.random.default_rng(0)
     state = unbroken.step(state, unbroken.parse_action(state, "fight"), rng=rng)
-    while not unbroken.is_terminal(state) and state.level == 1:
-        state = unbroken.step(state, unbroken.legal_actions(state)[-1], rng=rng)
+    state = final_state(unbroken.GAME, state, rng, choose=last, chance="settle", until=lambda s: s.level != 1)
     assert unbroken.GAME.spec.min_utility <= unbroken.returns(state)[0]
 
 

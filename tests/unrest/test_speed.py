@@ -14,6 +14,7 @@ import pytest
 
 import unrest
 from tabletop_core.spec import TERMINAL
+from tests.playouts import final_state
 from tests.unrest.helpers import random_states
 from unrest.actions import DECISIONS, DRAWS, Blockade, Destroy, Plan, Reroute, Surveil, Target, public_code
 from unrest.rules import frames, liberation, missions, round
@@ -126,9 +127,7 @@ def test_the_deal_is_uniform_over_the_unseen_cards(variant: str) -> None:
     # hidden plan slot (no stack constrains the deal yet), and the two slots never hold the same physical card.
     rng = np.random.default_rng(11)
     state = unrest.new_game(seed=5, variant=variant)
-    while unrest.current_player(state) != EMPIRE:
-        legal = unrest.legal_actions(state)
-        state = unrest.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
+    state = final_state(unrest.GAME, state, rng, chance="settle", until=lambda s: unrest.current_player(s) == EMPIRE)
     hidden = [s for s, p in enumerate(state.plan) if p is not None and not p.revealed]
     pool = missions.unseen_pool(c.card for c in state.plan if c is not None and c.revealed)
     unseen = {k: n for k, n in enumerate(pool) if n > 0}
@@ -147,9 +146,7 @@ def test_the_deal_is_uniform_over_the_unseen_cards(variant: str) -> None:
 def test_every_pair_of_unseen_cards_is_dealt_to_the_two_hidden_slots() -> None:
     rng = np.random.default_rng(12)
     state = unrest.new_game(seed=9)
-    while unrest.current_player(state) != EMPIRE:
-        legal = unrest.legal_actions(state)
-        state = unrest.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
+    state = final_state(unrest.GAME, state, rng, chance="settle", until=lambda s: unrest.current_player(s) == EMPIRE)
     hidden = [s for s, p in enumerate(state.plan) if p is not None and not p.revealed]
     assert len(hidden) == 2
     pairs: set[tuple[int, ...]] = set()

@@ -15,6 +15,7 @@ import pytest
 import unrest
 from tabletop_core.flow import Pending
 from tabletop_core.spec import CHANCE
+from tests.playouts import random_moves
 from tests.unrest.helpers import random_states, stack
 from unrest import actions, setup
 from unrest.actions import DRAWS, Action, DealMission, Draw, SetDistrict
@@ -255,17 +256,17 @@ def test_the_setups_copies_are_the_rule_by_evolve() -> None:
 
 def test_the_research_setups_last_mission_starts_the_final_encounter() -> None:
     state = unrest.new_game(variant="capitol", research=True)
-    rng = np.random.default_rng(77)
-    while state.pos.round == 0:
-        outcomes = unrest.chance_outcomes(state)
-        outcome = outcomes[int(rng.integers(len(outcomes)))][0]
+    in_setup = random_moves(
+        unrest.GAME, state, np.random.default_rng(77), chance="uniform", until=lambda s: s.pos.round
+    )
+    for before, outcome, stepped in in_setup:
         assert isinstance(outcome, SetDistrict | DealMission | Draw)
-        after = setup.apply_setup(state, outcome)
+        after = setup.apply_setup(before, outcome)
         if isinstance(outcome, DealMission) and len(after.missions) == 1 + MISSIONS_DEALT:
             assert after == attrs.evolve(
-                state, missions=after.missions, final=True, pos=FLOW.at("rebellion", "plan", 1)
+                before, missions=after.missions, final=True, pos=FLOW.at("rebellion", "plan", 1)
             )
-        state = unrest.step(state, outcome)
+        state = stepped
     assert state.final and state.pos.step == "plan"
 
 
