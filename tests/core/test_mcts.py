@@ -120,6 +120,7 @@ def test_widening_keeps_the_search_sound_with_a_thousand_chance_outcomes(chance:
 
 
 def test_widening_bounds_the_outcomes_a_chance_node_holds() -> None:
+    # private: the subtree kept between searches is what this test is about
     agent = MCTSAgent(iterations=1500, chance="widen", exploration=0.3)
     state = GAMBLE.initial_state(GAMBLE.make_options())
     assert agent.act_in(GAMBLE, state, 0, np.random.default_rng(0)) == GAMBLE_MOVE
@@ -138,6 +139,7 @@ def test_ismcts_is_an_mcts_that_always_determinizes() -> None:
 
 
 def test_observed_normalization_scales_by_the_returns_met() -> None:
+    # private: the normalization the search learned is what this test is about
     agent = MCTSAgent(iterations=40, normalize="observed")
     agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=2), 0, np.random.default_rng(0))
     low, scale = agent._norm

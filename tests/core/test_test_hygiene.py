@@ -159,3 +159,90 @@ while not state.is_terminal():
 """
     assert playout_loops(scripted) == playout_loops(forced) == playout_loops(one_step_each) == []
     assert playout_loops(through_the_helper) == playout_loops(a_bot_step) == []
+
+
+# ----- private reads ---------------------------------------------------------------------------------------------
+
+#: The mark that explains a read of a private name: ``# private: why`` on the line, in the comment lines right above
+#: it, or between a function's ``def`` and its first statement (then it covers the function).
+PRIVATE_MARK = "# private:"
+#: Unexplained reads of private names the suite may hold.
+MAX_UNEXPLAINED_PRIVATE_READS = 0
+
+
+def _is_private(node: ast.Attribute) -> bool:
+    name = node.attr
+    if not name.startswith("_") or name.startswith("__"):
+        return False
+    if name.startswith("_repr_") and name.endswith("_"):  # the notebook display hooks are public by convention
+        return False
+    base = node.value
+    if isinstance(base, ast.Name) and base.id in {"self", "cls"}:
+        return False
+    return not (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super")
+
+
+def _covered_lines(tree: ast.AST, lines: list[str]) -> set[int]:
+    """The lines (1-based) whose private reads a mark explains."""
+    covered: set[int] = set()
+    for n, text in enumerate(lines, 1):
+        if PRIVATE_MARK in text:
+            covered.add(n)
+            if text.lstrip().startswith("#"):  # a comment line: it explains the code line below its block
+                below = n + 1
+                while below <= len(lines) and lines[below - 1].lstrip().startswith("#"):
+                    below += 1
+                covered.add(below)
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = fn.body
+            first = body[1] if len(body) > 1 and isinstance(body[0], ast.Expr) and _is_docstring(body[0]) else body[0]
+            if any(PRIVATE_MARK in line for line in lines[fn.lineno - 1 : first.lineno - 1]):
+                covered.update(range(fn.lineno, (fn.end_lineno or fn.lineno) + 1))
+    return covered
+
+
+def _is_docstring(stmt: ast.Expr) -> bool:
+    return isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def unexplained_private_reads(source: str) -> list[tuple[int, str]]:
+    """``(line, name)`` of every read of another object's private name (``obj._name``; not ``self``/``cls``/
+    ``super()``, not the ``_repr_*_`` display hooks) that no ``# private:`` mark explains."""
+    tree = ast.parse(source)
+    covered = _covered_lines(tree, source.splitlines())
+    return sorted(
+        (node.lineno, ast.unparse(node))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and _is_private(node) and node.lineno not in covered
+    )
+
+
+def test_the_tests_read_no_private_name_without_saying_why() -> None:
+    found = [
+        f"{path.relative_to(TESTS.parent)}:{line} {name}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for line, name in unexplained_private_reads(path.read_text(encoding="utf-8"))
+    ]
+    assert len(found) <= MAX_UNEXPLAINED_PRIVATE_READS, "\n".join(found)
+
+
+def test_the_private_read_check_sees_reads_and_their_reasons() -> None:
+    source = '''
+import mod
+
+def plain(agent):
+    return agent._kept, mod._CACHE, self._own, super()._apply, view._repr_svg_()
+
+def marked(agent):
+    a = agent._kept  # private: the kept subtree is what the test is about
+    # private: the memo is emptied, it only has to fill again
+    mod._CACHE.clear()
+    return a
+
+def about_internals():
+    """A docstring."""
+    # private: this test is about the memo itself
+    return mod._CACHE, mod._OTHER
+'''
+    assert unexplained_private_reads(source) == [(5, "agent._kept"), (5, "mod._CACHE")]

@@ -134,6 +134,7 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
 def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
     monkeypatch: pytest.MonkeyPatch, limit: int
 ) -> None:
+    # private: the memo is emptied and checked against the listing it stands for
     monkeypatch.setattr(hero, "MEMO_LIMIT", limit)
     hero._LISTED.clear()  # a cache: emptied, it only has to fill again
     lists = 0
@@ -248,6 +249,7 @@ def _long_initiative(state: RuneboundState) -> int:
 
 @pytest.mark.parametrize("limit", [flow.MEMO_LIMIT, 5])
 def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    # private: the memo is emptied and its bound checked
     monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
     flow._INITIATIVE.clear()  # a cache: emptied, it only has to fill again
     counted = 0
@@ -269,6 +271,7 @@ def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.Monk
 
 
 def test_the_positions_made_once_are_the_flows_own() -> None:
+    # private: the positions made once at import are compared with the flow's
     for r in range(len(flow._CAST_AT)):
         assert flow._CAST_AT[r] == FLOW.at("combat", "cast", r)
         assert flow._ACTIONS_AT[r] == FLOW.next(FLOW.at("combat", "cast", r)) == FLOW.at("combat", "actions", r)
@@ -276,6 +279,7 @@ def test_the_positions_made_once_are_the_flows_own() -> None:
 
 
 def test_the_content_of_the_options_asked_last_is_the_content_of_those_options() -> None:
+    # private: the memo behind setup_of is what this test is about
     games = [rb.new_game(heroes=(hero_name,), enemies=(enemy,)) for hero_name in _HEROES[:3] for enemy in _ENEMIES[:3]]
     for state in games * 3:  # each in turn: the one-entry cache must give each its own content
         assert setup_of(state.options) is roster._cached_setup(state.options)

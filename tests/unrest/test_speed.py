@@ -72,6 +72,7 @@ def test_defend_and_place_actions_are_their_checks() -> None:
 
 
 def test_the_worst_case_sum_is_the_sum_of_the_lightest_cards() -> None:
+    # private: the Missions' weight tables are fed to the worst-case sum they serve
     rng = np.random.default_rng(3)
     weights = (missions._VALUES, *missions._IN_SUIT, missions._D_OVER_S, missions._I_OVER_U, tuple(range(KINDS, 0, -1)))
     for _ in range(2000):
@@ -102,6 +103,7 @@ def test_position_tables_are_the_flow() -> None:
 
 
 def test_no_stack_smaller_than_the_fewest_meets_a_mission() -> None:
+    # private: the shortcut's bound is checked against every Mission
     assert liberation._FEWEST == 2
     for k in range(KINDS):
         tally = missions.Tally([StackCard(k, True, 1)])
@@ -109,6 +111,7 @@ def test_no_stack_smaller_than_the_fewest_meets_a_mission() -> None:
 
 
 def test_a_decisions_log_code_is_its_public_code() -> None:
+    # private: the table of codes by identity is what this test is about
     assert len(frames._CODES) == len(frames._HANDED_OUT)
     for action in frames._HANDED_OUT:
         assert frames._CODES[id(action)] == public_code(action)
