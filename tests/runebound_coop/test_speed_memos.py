@@ -46,8 +46,7 @@ from runebound_coop.state import (
     token_ref,
 )
 from tabletop_core import to_json
-from tabletop_core.chance import sample_outcome
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_moves
 
 _PACK = load_content()
 _HEROES = sorted(_PACK.heroes)
@@ -62,14 +61,7 @@ def _states(seed: int, games: int = 1) -> Iterator[RuneboundState]:
     for (hero_name, enemy), k in itertools.product(itertools.product(_HEROES, _ENEMIES), range(games)):
         mode = _MODES[(k + len(hero_name) + len(enemy)) % len(_MODES)]
         state = rb.new_game(heroes=(hero_name,), enemies=(enemy,), enemy_choices=mode, retreat=k % 2 == 1)
-        while (player := rb.current_player(state)) != TERMINAL:
-            yield state
-            if player == CHANCE:
-                action: Any = sample_outcome(rb.chance_outcomes(state), rng)
-            else:
-                legal = rb.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = rb.step(state, action)
+        yield from (before for before, _, _ in random_moves(rb.GAME, state, rng))
 
 
 def _long_landing(fight: Fight, side: int) -> Fight:
@@ -142,6 +134,7 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
 def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
     monkeypatch: pytest.MonkeyPatch, limit: int
 ) -> None:
+    # private: the memo is emptied and checked against the listing it stands for
     monkeypatch.setattr(hero, "MEMO_LIMIT", limit)
     hero._LISTED.clear()  # a cache: emptied, it only has to fill again
     lists = 0
@@ -256,6 +249,7 @@ def _long_initiative(state: RuneboundState) -> int:
 
 @pytest.mark.parametrize("limit", [MEMO_LIMIT, 5])
 def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    # private: the memo is emptied and its bound checked
     monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
     flow._INITIATIVE.clear()  # a cache: emptied, it only has to fill again
     counted = 0
@@ -277,6 +271,7 @@ def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.Monk
 
 
 def test_the_positions_made_once_are_the_flows_own() -> None:
+    # private: the positions made once at import are compared with the flow's
     for r in range(len(flow._CAST_AT)):
         assert flow._CAST_AT[r] == FLOW.at("combat", "cast", r)
         assert flow._ACTIONS_AT[r] == FLOW.next(FLOW.at("combat", "cast", r)) == FLOW.at("combat", "actions", r)
