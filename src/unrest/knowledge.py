@@ -31,7 +31,7 @@ part of that knowledge: that is what the proof must show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tabletop_core.fastcopy import replace
 from unrest.rules.cards import KINDS, MISDIRECTION, CardKind, value_of
@@ -300,15 +300,17 @@ def _first_prefix_met(stack: Sequence[StackCard], missions: Sequence[Mission], f
     :data:`_NEVER`. A stack's cards join it in round order, so each round's cards up to it are a prefix of the
     stack: one pass adds each card to one running tally (never handed out) and asks the Missions at the end of each
     round; a stack out of round order (a hand-laid table) is asked round by round (:func:`_first_prefix_met_plainly`)."""
-    t = Tally(())
-    sums, counts, values, up, kinds = t.sums, t.counts, t.values, t.up, t.kinds
-    n = len(stack)
     before = -1
-    for j, c in enumerate(stack):
+    for c in stack:
         r = c.round
         if r < before:
             return _first_prefix_met_plainly(stack, missions, first, last)
         before = r
+    t = Tally(())
+    sums, counts, values, up, kinds = t.sums, t.counts, t.values, t.up, t.kinds
+    n = len(stack)
+    for j, c in enumerate(stack):
+        r = c.round
         if r > last:
             break
         k = c.card
@@ -322,10 +324,6 @@ def _first_prefix_met(stack: Sequence[StackCard], missions: Sequence[Mission], f
             kinds.append(k)
         if r >= first and j + 1 >= _FEWEST and (j + 1 == n or stack[j + 1].round != r) and _meets(t, missions):
             return r
-    if before > last:  # the rest of the stack: is it in round order?
-        for j in range(1, n):
-            if stack[j].round < stack[j - 1].round:
-                return _first_prefix_met_plainly(stack, missions, first, last)
     return _NEVER
 
 
@@ -542,8 +540,28 @@ class ProofWorlds:
             return True
         if n != 1:
             return False
-        # One card: each Mission left asked of the exchanges with a checked card (a world of its own).
-        return all(self.fails_all_by_swaps(stack, shown, (m,)) for m in left)
+        # One card, and no deal from the cards no check covers fails these Missions: each asked of the exchanges
+        # with a checked card, a world of its own (the snapshots' side of a kind asked once for all).
+        i = next(iter(at))
+        kinds = [0]
+        clear: dict[int, bool] = {}
+        for m in left:
+            one = (m,)
+            answers: dict[int, bool] = {}
+
+            def fits(k: int, one: tuple[Mission] = one, answers: dict[int, bool] = answers) -> bool:
+                known = answers.get(k)
+                if known is None:
+                    kinds[0] = k
+                    ok = clear.get(k)
+                    if ok is None:
+                        ok = clear[k] = _swap_fits(rest, snaps, kinds, (), mine)
+                    known = answers[k] = ok and not _meets(rest.plus1(k), one)
+                return known
+
+            if not self._exchanged(stack, i, fits):
+                return False
+        return True
 
     def _near_deals(
         self,
@@ -662,9 +680,13 @@ class ProofWorlds:
         for k in _LIGHT_FIRST:
             if pool[k] > 0 and fits(k):
                 return True
-        # Then exchanged with a hidden destroyed card (the card going there numbered) or with a hidden card that a
-        # check covers (another stack's, each of its checks asked again).
-        i = free[0]
+        return self._exchanged(stack, free[0], fits)
+
+    def _exchanged(self, stack: Sequence[StackCard], i: int, fits: Callable[[int], bool]) -> bool:
+        """Whether the stack's card at ``i`` (its one unknown card not shown) exchanged with a hidden destroyed card
+        (the card going there numbered) or with a hidden card that a check covers (another stack's, each of its
+        checks asked again) gives a world that :meth:`fails_all_by_swaps` looks for: ``fits(kind)`` says whether
+        the stack holding ``kind`` at ``i`` fails what is asked and keeps its own snapshots clear."""
         k0 = stack[i].card
         state = self._state
         if k0 != MISDIRECTION:

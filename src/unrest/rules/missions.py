@@ -136,14 +136,12 @@ class Tally:
         sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
         kinds = self.kinds.copy()
         for k in cards:
-            if k == MISDIRECTION:
-                continue
-            s = _SUIT[k]
-            v = _VALUE[k]
-            sums[s] += v
-            counts[s] += 1
-            values[v - 2] += 1
-            kinds.append(k)
+            if k != MISDIRECTION:
+                s, v = _SUIT_VALUE[k]
+                sums[s] += v
+                counts[s] += 1
+                values[v - 2] += 1
+                kinds.append(k)
         t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, kinds
         return t
 
@@ -153,8 +151,7 @@ class Tally:
         if k == MISDIRECTION:
             return self
         t = _new_tally(Tally)
-        s = _SUIT[k]
-        v = _VALUE[k]
+        s, v = _SUIT_VALUE[k]
         sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
         sums[s] += v
         counts[s] += 1
