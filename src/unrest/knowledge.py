@@ -299,7 +299,8 @@ def _first_prefix_met(stack: Sequence[StackCard], missions: Sequence[Mission], f
     """The first round from ``first`` to ``last`` whose cards of ``stack`` up to it meet one of ``missions``, or
     :data:`_NEVER`. A stack's cards join it in round order, so each round's cards up to it are a prefix of the
     stack: one pass adds each card to one running tally (never handed out) and asks the Missions at the end of each
-    round; a stack out of round order (a hand-laid table) is asked round by round (:func:`_first_prefix_met_plainly`)."""
+    round; a stack out of round order (a hand-laid table) is asked round by round
+    (:func:`_first_prefix_met_plainly`)."""
     before = -1
     for c in stack:
         r = c.round
@@ -535,7 +536,10 @@ class ProofWorlds:
         for m in missions:
             (left if m.certain(rest, n, pool) else open_).append(m)
         if open_ and snaps:
-            left += self._near_deals(stack, list(at), pool, rest, snaps, open_) if n <= _SWAPPED else open_
+            if n <= _SWAPPED:
+                left += self._near_deals(stack, list(at), pool, rest, snaps=snaps, missions=open_)
+            else:
+                left += open_
         if not left:
             return True
         if n != 1:
@@ -569,6 +573,7 @@ class ProofWorlds:
         free: list[int],
         pool: list[int],
         rest: Tally,
+        *,
         snaps: Sequence[tuple[Tally, list[int]]],
         missions: list[Mission],
     ) -> list[Mission]:

@@ -179,7 +179,7 @@ def minimal_proofs(
             return ((),)
     found, masks = _proven_by_pool(stack, met, base, hidden, face_up, worlds=None)
     cleared: list[int] = []
-    if worlds is None or _no_more(stack, met, hidden, masks, worlds, cleared):
+    if worlds is None or _no_more(stack, met, hidden, masks, worlds, cleared=cleared):
         return tuple(sorted(found))
     # The worlds prove a set the pool's worst case leaves open: the search again, asking the worlds of each set the
     # worst case leaves open (smallest first, so that only minimal ones are kept). A set within one that
@@ -255,6 +255,7 @@ def _no_more(
     hidden: list[int],
     masks: list[int],
     worlds: ProofWorlds,
+    *,
     cleared: list[int] | None = None,
 ) -> bool:
     """Whether the worlds prove no set that contains none of the proofs ``masks`` (bit masks over the positions in
