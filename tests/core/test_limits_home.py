@@ -14,9 +14,8 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-#: The games whose limits are held to one home. Runebound is not listed yet: its ``invariants.py`` still holds
-#: a bound of its own (``_MAX_AMOUNT``) beside ``runebound_coop/limits.py``.
-GAMES = ("unbroken", "unrest")
+#: The games whose limits are held to one home: every game of the library.
+GAMES = ("runebound_coop", "unbroken", "unrest")
 #: A limit's name: ``MAX_`` then capitals (private ones with a leading underscore).
 LIMIT_NAME = re.compile(r"_?MAX_[A-Z0-9_]+")
 #: Names of the ``MAX_`` form that are not size limits, each with its reason.
