@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from runebound_coop.actions import Action, Engage, Respond, Withdraw
-from runebound_coop.content.roster import setup_of
 from runebound_coop.rules.choices import worth
 from runebound_coop.rules.tokens import faces_showing
 from runebound_coop.state import HERO, RuneboundState
@@ -36,7 +35,7 @@ def evaluate(game: RuneboundCoop, state: RuneboundState) -> float:
     dominates)."""
     if game.is_terminal(state):
         return 100.0 * game.returns(state)[0]
-    setup = setup_of(state.options)
+    setup = state.options.setup
     score = 2.0 * sum(state.enemy_damage) - 1.5 * sum(state.hero_damage)
     fight = state.fight
     if fight is not None:
@@ -96,7 +95,7 @@ class HeuristicHero:
         if len(engages) == len(legal_actions):
             # The casts that follow hide every difference from the lookahead: send the hero with the most health
             # left (ties: the lowest index), so a wounded hero is spared while a fresh one can fight.
-            heroes = setup_of(state.options).heroes
+            heroes = state.options.setup.heroes
             return max(engages, key=lambda a: (heroes[a.hero].health - state.hero_damage[a.hero], -a.hero))
         best: Action = legal_actions[0]
         best_score = -1e18

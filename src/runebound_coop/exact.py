@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from runebound_coop.actions import Action, action_id
-from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.roster import Setup
 from runebound_coop.rules.flow import DRIVER
 from runebound_coop.state import HERO, Pool, RuneboundState, split_ref
 from tabletop_core.fastcopy import replace
@@ -131,7 +131,7 @@ class Solver:
         self.game = game
         self.root = state
         self.policy = policy
-        self.health = setup_of(state.options).heroes[0].health
+        self.health = state.options.setup.heroes[0].health
         self.memo: dict[RuneboundState, _Value] = {}
 
     def value(self, s: RuneboundState) -> _Value:
@@ -232,12 +232,12 @@ class RoundSolver:
             raise ValueError("odds: a single fight (one hero, one enemy)")
         if state.options.enemy_choices == "player":
             raise ValueError("odds: the enemy must decide by itself (enemy_choices 'evaluate' or 'damage')")
-        setup = setup_of(state.options)
+        setup = state.options.setup
         if not at_round_start(state, setup):
             raise ValueError("RoundSolver starts at the first cast of a round (use solve() mid-round)")
         self.rounds = state.options.max_rounds - state.pos.round + 1
         self.options = attrs.evolve(state.options, max_rounds=50)
-        self.health = setup_of(state.options).heroes[0].health
+        self.health = state.options.setup.heroes[0].health
         self.kinds: list[int] = []
         self.data: list[Any] = []
         self.index: dict[RuneboundState, int] = {}

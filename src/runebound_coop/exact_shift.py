@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from runebound_coop.actions import action_id
-from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.roster import Setup
 from runebound_coop.exact import Odds, at_round_start, landings
 from runebound_coop.rules.flow import DRIVER, defeat
 from runebound_coop.state import RuneboundState
@@ -200,7 +200,7 @@ class ShiftSolver:
             raise ValueError("odds: the enemy must decide by itself (enemy_choices 'evaluate' or 'damage')")
         if options.retreat:
             raise ValueError("ShiftSolver: no retreat decisions (use RoundSolver)")
-        setup = setup_of(options)
+        setup = options.setup
         if not at_round_start(state, setup):
             raise ValueError("ShiftSolver starts at the first cast of a round")
         self.game = game

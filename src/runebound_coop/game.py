@@ -24,7 +24,6 @@ import numpy as np
 from runebound_coop import bots, glossary, invariants, notation, setup, view
 from runebound_coop.actions import NUM_ACTIONS, Action, Land, action_id, decode_decision
 from runebound_coop.content.loader import BUILTIN, builtin_content, content_of, load_content, pack_option
-from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Content
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_HAND, MAX_ROUNDS
 from runebound_coop.rules import flow
@@ -164,11 +163,11 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         with contextlib.suppress(ContentError):  # a pack this process was not given: refused just below
             _known_names(made, content_of(made.pack))
         try:
-            # The cached resolution the rules read (setup.check_options resolves anew): a new game of options seen
-            # before resolves nothing again; a bad name is never cached, so it raises every time.
-            setup_of(made)
+            # The content the rules read, resolved once here (equal options made before share theirs); options
+            # naming content the pack lacks keep nothing and are refused (setup.check_options resolves anew).
+            _ = made.setup
         except (ValueError, ContentError) as exc:
-            fields = [f.name for f in attrs.fields(RuneboundOptions)]
+            fields = [f.name for f in attrs.fields(RuneboundOptions) if f.init]
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
             raise OptionError(f"{self.spec.short_name}: bad options {options!r}: {reason} (options: {fields})") from exc
         return made
@@ -216,7 +215,7 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
 
     def returns(self, state: RuneboundState) -> tuple[float, ...]:
         """Every hero: +1 if every enemy is defeated, -1 if every hero is, else 0; the enemy player the negation."""
-        return flow.returns(state, setup_of(state.options))
+        return flow.returns(state, state.options.setup)
 
     def observe(self, state: RuneboundState, player: int) -> view.RuneboundView:
         """The whole state: combat hides nothing."""
@@ -227,21 +226,21 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
 
     def describe_transition(self, before: RuneboundState, action: Action, after: RuneboundState) -> tuple[str, ...]:
         """Damage dealt or healed and combatants defeated in one step (the enemy's board acts inside steps)."""
-        return view.describe_transition(setup_of(after.options), before, after)
+        return view.describe_transition(after.options.setup, before, after)
 
     def seat_name(self, state: RuneboundState, player: int) -> str:
         """The hero's name, ``the enemy`` for the enemy player, ``chance`` for the casts."""
-        return view.seat_name(setup_of(state.options), state, player)
+        return view.seat_name(state.options.setup, state, player)
 
     def describe(
         self, before: RuneboundState, action: Action, after: RuneboundState, player: int | None = None
     ) -> tuple[str, ...]:
         """The transition in words: the action, then what the board and the rules did (the same for every seat:
         combat hides nothing). ``after`` is the state ``action`` leads to; the steps between are replayed."""
-        return view.describe(setup_of(before.options), before, action, view.replay(before, action))
+        return view.describe(before.options.setup, before, action, view.replay(before, action))
 
     def describe_step(self, state: RuneboundState) -> str:
-        return view.describe_step(setup_of(state.options), state)
+        return view.describe_step(state.options.setup, state)
 
     def render(self, state: RuneboundState, player: int | None = None) -> str:
         return view.render(state, player)
@@ -257,17 +256,17 @@ class RuneboundCoop(Driven[RuneboundState, Action, RuneboundOptions]):
         return decode_decision(action_id)
 
     def action_to_str(self, state: RuneboundState, action: Action) -> str:
-        return notation.action_to_str(setup_of(state.options), state, action)
+        return notation.action_to_str(state.options.setup, state, action)
 
     def parse_action(self, state: RuneboundState, text: str) -> Action:
         try:
-            return notation.parse_action(setup_of(state.options), state, self.legal_actions(state), text)
+            return notation.parse_action(state.options.setup, state, self.legal_actions(state), text)
         except IllegalActionError:
             raise IllegalActionError(self._illegal_message(state, text, "cannot read")) from None
 
     def validate_state(self, state: RuneboundState) -> None:
         """Damage within health, hands within the option, a known flow position, pools and casts within the tokens."""
-        invariants.validate_state(setup_of(state.options), state)
+        invariants.validate_state(state.options.setup, state)
 
     def legend(self, state: RuneboundState, player: int | None = None) -> tuple[tuple[str, str], ...]:
         """The symbols the render prints (see :mod:`runebound_coop.glossary`)."""

@@ -14,7 +14,6 @@ RuneboundCoop` delegates its glossary hooks (``legend``, ``step_rules``, ``card_
 
 from __future__ import annotations
 
-from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Face, Sym
 from runebound_coop.state import RuneboundState
 
@@ -98,7 +97,7 @@ def _faces(faces: tuple[tuple[Face, Face], ...]) -> str:
 
 def card_texts(state: RuneboundState, player: int | None = None) -> tuple[tuple[str, str], ...]:
     """The party's heroes (tokens, surge abilities, skill cards), the enemies, and the combat boards in play."""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     out: list[tuple[str, str]] = []
     for i, hero in enumerate(setup.heroes):
         abilities = " ".join(f"{a.name} ({a.cost} surge): {a.text}" for a in hero.abilities)
@@ -134,7 +133,7 @@ def end_reason(state: RuneboundState) -> str:
     """Why the encounter ended: every enemy defeated, every hero defeated, or the heroes left or ran out of rounds."""
     if state.pos.phase != "over":
         return ""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     if all(d >= e.health for d, e in zip(state.enemy_damage, setup.enemies, strict=True)):
         return "The party wins: every enemy of the encounter is defeated."
     if state.out == (1 << len(setup.heroes)) - 1:
@@ -151,5 +150,5 @@ def headline(state: RuneboundState) -> str:
     fight = state.fight
     if fight is None:
         return "encounter over" if state.pos.phase == "over" else "choosing who engages"
-    setup = setup_of(state.options)
+    setup = state.options.setup
     return f"{setup.heroes[fight.hero].name} vs {setup.enemies[fight.enemy].name}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from runebound_coop.actions import ATTACK_SYMBOLS
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_CARDS
+from runebound_coop.limits import MAX_AMOUNT, MAX_CARDS
 from runebound_coop.rules.choices import candidates
 from runebound_coop.rules.tokens import faces_of, showing, tactics_block_open
 from runebound_coop.state import (
@@ -43,8 +43,6 @@ __all__ = ["validate_state"]
 CHOICE_KINDS = ("recast_foe", "flip_own", "relentless", "remove")
 #: Bits of ``Fight.used``: hero abilities, enemy abilities, then the hero's cards.
 _USED_BITS = 16 + MAX_CARDS
-#: The most damage one blow carries (far above any printed amount).
-_MAX_AMOUNT = 100
 
 
 def validate_state(setup: Setup, state: RuneboundState) -> None:
@@ -186,7 +184,7 @@ def _check_pending(setup: Setup, state: RuneboundState, fight: Fight) -> None:
         if not fight.has_used(enemy_ability_bit(a)) or not showing(setup, fight, HERO, Sym.TACTICS):
             raise ValueError(f"{frame!r}: the ability was not used or the hero shows no tactics to cancel it")
     elif isinstance(frame, BlockFrame):
-        if not 1 <= frame.amount <= _MAX_AMOUNT or not tactics_block_open(state, setup, frame.amount):
+        if not 1 <= frame.amount <= MAX_AMOUNT or not tactics_block_open(state, setup, frame.amount):
             raise ValueError(f"{frame!r}: no tactics block is open for {frame.amount} damage")
         if frame.ability < 0:
             if (frame.effect, frame.source, frame.rest) != (0, -1, ()):

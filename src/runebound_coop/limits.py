@@ -5,6 +5,7 @@ observation tensor all read them from here, so a pack that would not fit is refu
 from __future__ import annotations
 
 __all__ = [
+    "MAX_AMOUNT",
     "MAX_ASSETS",
     "MAX_CARDS",
     "MAX_CHOICES",
@@ -18,6 +19,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_ROUNDS",
     "MAX_TOKENS",
+    "MEMO_LIMIT",
 ]
 
 #: Heroes in a party (one player each).
@@ -46,3 +48,11 @@ MAX_FACE_VALUE = 4
 MAX_HAND = 10
 #: Rounds of one fight.
 MAX_ROUNDS = 50
+#: The most damage one blow carries (far above any printed amount): a loaded state's pending blow is checked
+#: against it.
+MAX_AMOUNT = 100
+#: The most entries a memo of the rules keeps (it is emptied when full): the memos of ``rules.flow`` and
+#: ``rules.hero`` are the rules' only global mutable state, each a bounded cache of a pure function of immutable
+#: values, keyed by value (content by identity, held by the key). About 440 bytes an entry measured, so they hold
+#: at most some 8 MB.
+MEMO_LIMIT = 1 << 13

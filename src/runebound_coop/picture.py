@@ -16,7 +16,7 @@ so every seat's view is the whole truth and the picture says so.
 
 from __future__ import annotations
 
-from runebound_coop.content.roster import EnemySetup, Setup, setup_of
+from runebound_coop.content.roster import EnemySetup, Setup
 from runebound_coop.content.schema import Face, Sym
 from runebound_coop.rules.tokens import faces_of
 from runebound_coop.state import (
@@ -63,7 +63,7 @@ _TOKEN = 46
 
 def picture(view: RuneboundView, *, width: int = _W) -> str:
     """``view.player``'s view as SVG text (``width`` pixels wide; the ``viewBox`` stays :data:`VIEW_BOX`)."""
-    setup = setup_of(view.state.options)
+    setup = view.state.options.setup
     who = seat_name(setup, view.state, view.player)
     return _draw(view.state, f"{who}'s view (nothing is hidden)", width, reveal=False)
 
@@ -84,7 +84,7 @@ def _words(face: Face) -> str:
 
 
 def _draw(s: RuneboundState, seen: str, width: int, *, reveal: bool) -> str:
-    setup = setup_of(s.options)
+    setup = s.options.setup
     fight = s.fight
     if s.pos.phase == "over":
         where = "the encounter is over"

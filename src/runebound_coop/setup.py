@@ -9,7 +9,7 @@ the party chooses who engages.
 
 from __future__ import annotations
 
-from runebound_coop.content.roster import Setup, build_setup, setup_of
+from runebound_coop.content.roster import Setup, build_setup
 from runebound_coop.rules.flow import DRIVER
 from runebound_coop.state import FLOW, RuneboundOptions, RuneboundState
 from tabletop_core.flow import Pending
@@ -33,7 +33,7 @@ def initial_state(options: RuneboundOptions) -> RuneboundState:
     Raises:
         ValueError: ``options`` name content the pack does not hold.
     """
-    setup = setup_of(options)
+    setup = options.setup
     state = RuneboundState(
         options,
         FLOW.start(),

@@ -25,11 +25,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias
 import attrs
 
 from runebound_coop.actions import Action, Attack, Block, Choose, Exert, Respond
+from runebound_coop.content.roster import Setup, build_setup
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS, MAX_TOKENS
 from tabletop_core.content import PackRef
 from tabletop_core.fastcopy import accelerate, replace, replacer
 from tabletop_core.flow import Decision, Flow, FrameRegistry, Pending, Phase, Position
 from tabletop_core.flow import Frame as CoreFrame
+from tabletop_core.game import canonical_options
 
 __all__ = [
     "CHOICE_MODES",
@@ -215,6 +217,8 @@ class RuneboundOptions:
             actions.
         max_rounds: the rounds after which a fight still undecided ends with the hero withdrawing.
         pack: the content pack played: empty for the built-in one (tabletop compare --pack FOLDER plays another).
+
+    The content the options name is resolved once and read as :attr:`setup`.
     """
 
     heroes: tuple[str, ...] = attrs.field(default=("Elian", "Corbin"), converter=_names)
@@ -227,6 +231,9 @@ class RuneboundOptions:
     hand: int = attrs.field(default=2)
     max_rounds: int = attrs.field(default=10)
     pack: str = attrs.field(default="", validator=_check_pack)
+    #: The content these options play (:attr:`setup`): derived from the options, no option itself, so outside
+    #: equality, hashing, repr and JSON.
+    _setup: Setup | None = attrs.field(init=False, default=None, eq=False, hash=False, repr=False)
 
     @heroes.validator
     def _check_heroes(self, _a: object, heroes: tuple[str, ...]) -> None:
@@ -259,6 +266,24 @@ class RuneboundOptions:
     def _check_rounds(self, _a: object, value: int) -> None:
         if type(value) is not int or not 1 <= value <= MAX_ROUNDS:
             raise ValueError(f"max_rounds must be an integer in 1..{MAX_ROUNDS}, not {value!r}")
+
+    @property
+    def setup(self) -> Setup:
+        """The content the encounter plays (heroes, enemies, their tokens and boards): resolved from the pack once,
+        the first time it is read (:meth:`RuneboundCoop.make_options <runebound_coop.game.RuneboundCoop.make_options>`
+        reads it as it makes the options), and shared by every options object equal to these; what the rules read
+        at every step.
+
+        Raises:
+            ValueError: the options name a hero, enemy, asset or card the pack lacks (``ContentError``: a pack
+                this process was not given); nothing is kept, so it raises every time.
+        """
+        setup = self._setup
+        if setup is None:
+            first = canonical_options(self)
+            setup = build_setup(self) if first is self else first.setup
+            object.__setattr__(self, "_setup", setup)
+        return setup
 
     @property
     def num_players(self) -> int:
@@ -417,7 +442,6 @@ FRAMES: FrameRegistry[RuneboundState] = FrameRegistry("runebound_coop")
 class _Rules(NamedTuple):
     """The modules whose rules the frames run."""
 
-    roster: ModuleType
     tokens: ModuleType
     enemy: ModuleType
     hero: ModuleType
@@ -428,10 +452,9 @@ class _Rules(NamedTuple):
 def _rules() -> _Rules:
     """The rules the frames run: they sit above this module (they read the state), so they are imported on first use
     and kept (an import inside each method cost some microseconds a call)."""
-    from runebound_coop.content import roster
     from runebound_coop.rules import enemy, flow, hero, tokens
 
-    return _Rules(roster, tokens, enemy, hero, flow)
+    return _Rules(tokens, enemy, hero, flow)
 
 
 class _HeroAnswers(Decision["RuneboundState", Any]):
@@ -460,7 +483,7 @@ class CancelFrame(_HeroAnswers):
     def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
         """See :func:`runebound_coop.rules.enemy.respond`."""
         rules = _rules()
-        after: RuneboundState = rules.enemy.respond(state, rules.roster.setup_of(state.options), action.cancel)
+        after: RuneboundState = rules.enemy.respond(state, state.options.setup, action.cancel)
         return after
 
 
@@ -492,7 +515,7 @@ class ChoiceFrame(Decision["RuneboundState", "Choose"]):
     def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
         """See :func:`runebound_coop.rules.enemy.choose`."""
         rules = _rules()
-        after: RuneboundState = rules.enemy.choose(state, rules.roster.setup_of(state.options), action.option)
+        after: RuneboundState = rules.enemy.choose(state, state.options.setup, action.option)
         return after
 
 
@@ -520,7 +543,7 @@ class BlockFrame(_HeroAnswers):
     def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
         """See :func:`runebound_coop.rules.enemy.block`; with ``round_end`` the round then ends."""
         rules = _rules()
-        setup = rules.roster.setup_of(state.options)
+        setup = state.options.setup
         state = rules.enemy.block(state, setup, action.tactics)
         return rules.flow.end_round(state, setup) if self.round_end else state
 
@@ -561,7 +584,7 @@ class AttackFrame(_HeroAnswers):
     def _left(self, state: RuneboundState) -> list[int]:
         rules = _rules()
         assert state.fight is not None  # a question is asked only during a fight
-        setup = rules.roster.setup_of(state.options)
+        setup = state.options.setup
         tokens = rules.tokens.showing(setup, state.fight, HERO, rules.tokens.symbol_of(self.symbol))
         return [i for i in tokens if not (self.chosen >> i) & 1]
 
@@ -569,7 +592,7 @@ class AttackFrame(_HeroAnswers):
         rules = _rules()
         state = state_with_pending(state, state.pending.pop())
         tokens = [i for i in range(self.chosen.bit_length()) if (self.chosen >> i) & 1]
-        setup = rules.roster.setup_of(state.options)
+        setup = state.options.setup
         after: RuneboundState = rules.flow.hand_off(
             rules.hero.attack(state, setup, rules.tokens.symbol_of(self.symbol), tokens)
         )
@@ -598,7 +621,7 @@ class ExertFrame(_HeroAnswers):
     def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
         """Pick the token; with as many as the card removes, the card resolves."""
         rules = _rules()
-        setup = rules.roster.setup_of(state.options)
+        setup = state.options.setup
         chosen = self.chosen | (1 << action.option)
         assert state.fight is not None  # a question is asked only during a fight
         card = setup.heroes[state.fight.hero].cards[self.card]

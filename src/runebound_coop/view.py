@@ -25,7 +25,7 @@ from runebound_coop.actions import (
     Surge,
     Withdraw,
 )
-from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Face, Sym
 from runebound_coop.limits import MAX_CARDS, MAX_ENEMIES, MAX_FACE_VALUE, MAX_HAND, MAX_HEROES, MAX_PLAYERS, MAX_TOKENS
 from runebound_coop.rules.flow import DRIVER, CombatActions, Engagement, Initiative, defeat
@@ -137,7 +137,7 @@ class RuneboundView:
 def observation_tensor(view: RuneboundView) -> np.ndarray:
     """The float32 tensor of a view, filled through :data:`LAYOUT`'s named views."""
     state = view.state
-    setup = setup_of(state.options)
+    setup = state.options.setup
     out, v = LAYOUT.new()
     fight = state.fight
     for h, hero in enumerate(setup.heroes):
@@ -208,7 +208,7 @@ def _tokens(rows: np.ndarray, setup: Setup, fight: Fight, side: Side) -> None:
 
 
 def _pool_text(state: RuneboundState, fight: Fight, side: Side) -> str:
-    setup = setup_of(state.options)
+    setup = state.options.setup
     faces = setup.heroes[fight.hero].faces if side == HERO else setup.enemies[fight.enemy].faces
     pool = fight.pool(side)
     parts = []
@@ -238,7 +238,7 @@ KEY = (
 def render(state: RuneboundState, player: int | None = None) -> str:
     """A text picture: the party, the encounter and the fight's pools (spent tokens in parentheses), with a key to
     the symbol letters."""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     lines = []
     party = ", ".join(
         f"{h.name} {state.hero_damage[i]}/{h.health} (hand {state.hand[i]})"

@@ -23,7 +23,7 @@ from tabletop_core.chance import settle
 from tabletop_core.errors import IllegalActionError, OptionError, did_you_mean
 from tabletop_core.spec import CHANCE, TERMINAL, GameSpec, Information
 
-__all__ = ["ActionT", "Game", "HasOptions", "OptionsT", "StateT", "carries_options"]
+__all__ = ["ActionT", "Game", "HasOptions", "OptionsT", "StateT", "canonical_options", "carries_options"]
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -49,13 +49,14 @@ _SHOWN_LEGAL = 8
 
 
 @functools.lru_cache(maxsize=1024)
-def _canonical_hashed(options: Any) -> Any:  # Any: lru_cache keeps no type variable; _canonical restores it
+def _canonical_hashed(options: Any) -> Any:  # Any: lru_cache keeps no type variable; canonical_options restores it
     return options
 
 
-def _canonical(options: OptionsT) -> OptionsT:
-    """The first-made instance equal to ``options`` (interned): the states of every game made with equal options
-    then share one options object, and caches keyed by options (content resolved from them) hit by identity."""
+def canonical_options(options: OptionsT) -> OptionsT:
+    """The first-made instance equal to ``options`` (interned; ``options`` itself when unhashable): the states of
+    every game made with equal options then share one options object, and what is resolved from options (content)
+    is resolved once for all equal ones. :meth:`Game.make_options` returns these."""
     try:
         canonical: OptionsT = _canonical_hashed(options)
     except TypeError:  # unhashable options: nothing to share
@@ -459,7 +460,7 @@ class Game(abc.ABC, Generic[StateT, ActionT, OptionsT]):
         # A list of names may be written as one text of comma-separated names (`heroes=Elian,Lissa`).
         options = {k: _split_names(v) if k in lists else v for k, v in options.items()}
         try:
-            return _canonical(self.options_type(**options))
+            return canonical_options(self.options_type(**options))
         except (TypeError, ValueError) as exc:
             # attrs validators raise with (message, attribute, ...) args: keep the message, drop the reprs.
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)

@@ -653,7 +653,7 @@ def _adapters(
 ) -> list[tuple[str, Callable[[Any, int], dict[str, Any]]]]:
     """The installed adapters' readings of a state (of a game with ``options``) for a seat."""
     found: list[tuple[str, Callable[[Any, int], dict[str, Any]]]] = []
-    values = {f.name: getattr(options, f.name) for f in attrs.fields(type(options))}
+    values = {f.name: getattr(options, f.name) for f in attrs.fields(type(options)) if f.init}
     players = game.num_players(game.initial_state(options))
     try:
         from tabletop_core.adapters import openspiel

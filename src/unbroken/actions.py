@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import attrs
 
 from tabletop_core.actions import ActionSpace
-from unbroken.content.loader import MAX_DECK, MAX_ENCOUNTERS
+from unbroken.limits import MAX_CHANCE, MAX_PICKS
 
 __all__ = [
     "CARD_OUTCOMES",
@@ -33,8 +33,6 @@ __all__ = [
     "FIGHT",
     "FOCUS",
     "INSPIRATION",
-    "MAX_CHANCE",
-    "MAX_PICKS",
     "NUM_ACTIONS",
     "ORIENTEER",
     "PASS",
@@ -77,9 +75,6 @@ VERBS = (
 #: How many ids each decision class holds (more than it accepts leaves ids free for later verbs); ``PICK_IDS``: the
 #: picks of the first block (every choice but an Exploration's offers fewer options).
 VERB_IDS, PICK_IDS, CRAFT_IDS, ATTACK_IDS, USE_IDS, RESPOND_IDS, EAT_IDS = 16, 16, 4, 8, 32, 16, 8
-#: Every pick: one per card an Exploration can reveal (the whole deck); those past ``PICK_IDS`` have ids at the end.
-MAX_PICKS = MAX_DECK
-MAX_CHANCE = MAX_ENCOUNTERS
 
 
 def _below(limit: int) -> Callable[[Any, attrs.Attribute[int], int], Any]:

@@ -28,7 +28,6 @@ from unbroken import glossary, invariants, notation, setup
 from unbroken.actions import (
     CARD_OUTCOMES,
     DIE_OUTCOMES,
-    MAX_CHANCE,
     NUM_ACTIONS,
     Action,
     action_id,
@@ -36,10 +35,10 @@ from unbroken.actions import (
 )
 from unbroken.bots import HeuristicAgent
 from unbroken.content.loader import DEFAULT, PACKS, Pack, load_pack
+from unbroken.limits import MAX_CHANCE
 from unbroken.rules.chance import CardDraw, DieRoll
 from unbroken.rules.flow import DRIVER
-from unbroken.rules.scoring import MAX_SCORE as _MAX_POINTS
-from unbroken.rules.scoring import score
+from unbroken.rules.scoring import BEST_SCORE, score
 from unbroken.state import Options, State
 from unbroken.view import OBS_SHAPE, TENSOR_HIGH, TENSOR_LOW, View, describe, observation, observe, render
 
@@ -48,7 +47,7 @@ __all__ = ["GAME", "LOSS", "MAX_SCORE", "Unbroken"]
 #: The return of a lost game: below every win (a win returns its score, 0 or more).
 LOSS = -1.0
 #: The best possible return (every scoring track full).
-MAX_SCORE = float(_MAX_POINTS)
+MAX_SCORE = float(BEST_SCORE)
 
 
 class Unbroken(Driven[State, Action, Options]):

@@ -19,9 +19,10 @@ import attrs
 
 from tabletop_core.components import Pile
 from tabletop_core.errors import StateFormatError, TabletopError
-from unbroken.actions import MAX_PICKS, NUM_ACTIONS, PICK_IDS, RESPOND_IDS
+from unbroken.actions import NUM_ACTIONS, PICK_IDS, RESPOND_IDS
 from unbroken.content.loader import Pack, get_pack
 from unbroken.content.schema import RESOURCES, TRIGGERS, Op
+from unbroken.limits import MAX_FRAMES, MAX_PICKS, MAX_REROLLS, MAX_TRACKER
 from unbroken.rules.combat import (
     AmbushStep,
     AttackLands,
@@ -53,17 +54,12 @@ from unbroken.rules.travel import (
 from unbroken.rules.triggers import Cand, Fire, Trig
 from unbroken.rules.verbs import MonsterReveal
 from unbroken.setup import EasyRoll, SetupStep
-from unbroken.state import CAPS, FLOW, FRAMES, LAST_LEVEL, MAX_USES, N_RESOURCES, SE, TIME, State
+from unbroken.state import CAPS, FLOW, FRAMES, LAST_LEVEL, N_RESOURCES, SE, TIME, State
 
 __all__ = ["validate_state"]
 
 _OUTCOMES = (-1, 0, 1)
 _LEVELS = range(1, LAST_LEVEL + 1)
-#: The most frames the rules ever stack (a trigger inside an effect inside a roll inside a turn, a few deep).
-MAX_FRAMES = 64
-#: Bounds on the Monster Tracker and a frame's counts (far above what any pack reaches, far below harm).
-MAX_TRACKER = 1000
-MAX_REROLLS = 10
 _EFFORT = ("se", "me", "le")
 #: Frames of the Travel Phase, of a battle (a combat begun), of setup.
 _TRAVEL = (DrawEncounters, ExplorePick, ExploreMode, ExploreCommitted, ExploreEnd, Preparation, Onward)
@@ -127,8 +123,8 @@ def _check_numbers(state: State) -> None:
             raise ValueError(f"track {track.name!r} [{track.low}, {track.high}] is not the track {name!r} [0, {cap}]")
     if state.amount(SE) < 0:
         raise ValueError(f"Small Effort {state.amount(SE)} is negative")
-    if not 0 <= state.uses <= MAX_USES:
-        raise ValueError(f"Ability Uses {state.uses} is not 0..{MAX_USES}")
+    if not 0 <= state.uses <= LAST_LEVEL:
+        raise ValueError(f"Ability Uses {state.uses} is not 0..{LAST_LEVEL}")
     # "In each Level, you can use your Character's Abilities a number of times equal to the current Level": the
     # uses are recharged to the next Level's number as that Level begins, so no Level holds more than its own.
     if state.uses > state.level:

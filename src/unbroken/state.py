@@ -35,7 +35,6 @@ __all__ = [
     "FRAMES",
     "LAST_LEVEL",
     "LEVEL_TIME",
-    "MAX_USES",
     "NON_EFFORT",
     "N_RESOURCES",
     "RESOURCES",
@@ -65,8 +64,6 @@ CAPS = (20, 8, 5, 8, 8, 8, 8, 8, 10)
 LEVEL_TIME = (7, 9, 10, 10)
 #: The last Level (its monster is the final one).
 LAST_LEVEL = len(LEVEL_TIME)
-#: The most Ability Uses a Level gives ("equal to the current Level").
-MAX_USES = LAST_LEVEL
 
 
 def no_resources() -> list[Resource]:

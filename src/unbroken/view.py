@@ -7,7 +7,7 @@ import numpy as np
 
 from tabletop_core.tensor import TensorLayout
 from unbroken.actions import Action, Die, DrawCard, Pick
-from unbroken.content.loader import MAX_CONDITIONS, MAX_DECK, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
+from unbroken.limits import MAX_CONDITIONS, MAX_DECK, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
 from unbroken.notation import RES_NAMES, action_to_str
 from unbroken.rules.combat import CombatRoll, MonsterAct, monster
 from unbroken.rules.effects import EffectRoll
@@ -25,7 +25,7 @@ _STEPS = tuple((p.name, s) for p in FLOW.phases for s in p.steps)
 #: Scales that bring the monster's trackers near 0..1.
 _ARMOR_SCALE, _HEALTH_SCALE = 10, 20
 #: The observation tensor, piece by piece. Packs larger than a piece holds are refused when loaded
-#: (``content/loader.py``: ``MAX_WEAPONS``, ``MAX_CONDITIONS``, ...), so no card shares a slot with another.
+#: (``limits.py``: ``MAX_WEAPONS``, ``MAX_CONDITIONS``, ...), so no card shares a slot with another.
 LAYOUT = TensorLayout(
     (
         ("resources", (N_RESOURCES,)),  # each track's value over its cap

@@ -27,8 +27,9 @@ import attrs
 
 from tabletop_core.actions import ActionSpace
 from tabletop_core.errors import IllegalActionError
+from unrest.limits import MAX_STACK
 from unrest.rules.cards import KINDS
-from unrest.state import MAX_STACK, N_DISTRICTS, N_MISSIONS, PLAN_SIZE, UnrestState
+from unrest.state import N_DISTRICTS, N_MISSIONS, PLAN_SIZE, UnrestState
 
 __all__ = [
     "NUM_ACTIONS",

@@ -26,6 +26,7 @@ from unrest.actions import (
 )
 from unrest.determinization import draws_fit, history_fits
 from unrest.knowledge import ProofWorlds, before_proof
+from unrest.limits import MAX_MOVES
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION
 from unrest.rules.liberation import met_missions, minimal_proofs, missions_for
 from unrest.setup import ROWS, deck_for
@@ -52,7 +53,6 @@ from unrest.state import (
     WIN_LIBERATED,
     UnrestState,
 )
-from unrest.view import MAX_MOVES
 
 __all__ = ["validate_state", "validate_table"]
 

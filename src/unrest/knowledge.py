@@ -31,11 +31,11 @@ part of that knowledge: that is what the proof must show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tabletop_core.fastcopy import replace
 from unrest.rules.cards import KINDS, MISDIRECTION, CardKind, value_of
-from unrest.rules.missions import _FEWEST, Mission, Tally, missions_for
+from unrest.rules.missions import _FEWEST, _SUIT_VALUE, Mission, Tally, missions_for
 from unrest.rules.round import plan_actions
 from unrest.setup import deck_for
 from unrest.state import EMPIRE, LAST_ROUND, N_DISTRICTS, REBELLION, StackCard, UnrestState
@@ -288,16 +288,53 @@ def _first_met(stack: tuple[StackCard, ...], missions: tuple[Mission, ...]) -> i
     known = _FIRST_MET.get(id(stack))
     if known is not None and known[0] is stack and known[1] is missions:
         return known[2]
-    first = _NEVER
-    for r in sorted({c.round for c in stack}):
-        cards = [c for c in stack if c.round <= r]
-        if len(cards) >= _FEWEST and _meets(Tally(cards), missions):
-            first = r
-            break
+    first = _first_prefix_met(stack, missions, 0, _NEVER)
     if len(_FIRST_MET) >= _FIRST_MET_SIZE:
         _FIRST_MET.clear()
     _FIRST_MET[id(stack)] = (stack, missions, first)
     return first
+
+
+def _first_prefix_met(stack: Sequence[StackCard], missions: Sequence[Mission], first: int, last: int) -> int:
+    """The first round from ``first`` to ``last`` whose cards of ``stack`` up to it meet one of ``missions``, or
+    :data:`_NEVER`. A stack's cards join it in round order, so each round's cards up to it are a prefix of the
+    stack: one pass adds each card to one running tally (never handed out) and asks the Missions at the end of each
+    round; a stack out of round order (a hand-laid table) is asked round by round
+    (:func:`_first_prefix_met_plainly`)."""
+    before = -1
+    for c in stack:
+        r = c.round
+        if r < before:
+            return _first_prefix_met_plainly(stack, missions, first, last)
+        before = r
+    t = Tally(())
+    sums, counts, values, up, kinds = t.sums, t.counts, t.values, t.up, t.kinds
+    n = len(stack)
+    for j, c in enumerate(stack):
+        r = c.round
+        if r > last:
+            break
+        k = c.card
+        if k != MISDIRECTION:
+            s, v = _SUIT_VALUE[k]
+            if c.revealed and not c.proved:
+                up[s] += 1
+            sums[s] += v
+            counts[s] += 1
+            values[v - 2] += 1
+            kinds.append(k)
+        if r >= first and j + 1 >= _FEWEST and (j + 1 == n or stack[j + 1].round != r) and _meets(t, missions):
+            return r
+    return _NEVER
+
+
+def _first_prefix_met_plainly(stack: Sequence[StackCard], missions: Sequence[Mission], first: int, last: int) -> int:
+    """:func:`_first_prefix_met` by its definition: each round's cards of ``stack`` up to it, round by round."""
+    for r in sorted({c.round for c in stack if first <= c.round <= last}):
+        cards = [c for c in stack if c.round <= r]
+        if len(cards) >= _FEWEST and _meets(Tally(cards), missions):
+            return r
+    return _NEVER
 
 
 def _swap_fits(
@@ -319,11 +356,7 @@ def _swap_fits(
 
 def _prefixes_meet(stack: Sequence[StackCard], missions: Sequence[Mission], first: int, last: int) -> bool:
     """Whether the cards of ``stack`` up to some round from ``first`` to ``last`` meet one of ``missions``."""
-    for r in sorted({c.round for c in stack if first <= c.round <= last}):
-        cards = [c for c in stack if c.round <= r]
-        if len(cards) >= _FEWEST and _meets(Tally(cards), missions):
-            return True
-    return False
+    return _first_prefix_met(stack, missions, first, last) != _NEVER
 
 
 class ProofWorlds:
@@ -468,31 +501,128 @@ class ProofWorlds:
 
     def rejects_near(self, stack: Sequence[StackCard], shown: Sequence[int], missions: Sequence[Mission]) -> bool:
         """Whether showing the cards at ``shown`` is found to prove none of ``missions``: each has a world that
-        agrees with them and fails it. Where no snapshot of the District's own holds a card left to deal, each
-        Mission's worst case over the cards no check covers (as :meth:`fails_all_by_swaps` deals them) answers for
-        its own world; else, or where that finds none, :meth:`fails_all_by_swaps`. ``False`` may still have worlds
-        elsewhere."""
+        agrees with them and fails it. The worlds asked are those :meth:`fails_all_by_swaps` deals (the stack's
+        unknown cards not at ``shown`` dealt from the cards no check covers, the rest of the table the world's own),
+        each Mission by a world of its own. Where no snapshot of the District's own holds a card left to deal, each
+        Mission's worst case over those cards answers exactly; else a search deals them (at most :data:`_SWAPPED`),
+        holding each own snapshot to the District's Missions as its last dealt card is dealt and dropping a branch
+        once every Mission still unanswered holds whatever the cards left to deal are (its worst case). A Mission no
+        such deal fails is asked of :meth:`fails_all_by_swaps`'s exchanges with a checked card. ``False`` may still
+        have worlds elsewhere."""
         swaps = self._swaps()
         if swaps is None:
             return False
-        free = [i for i in self.indices if i not in shown]
+        at: dict[int, int] = {}
+        for i in self.indices:
+            if i not in shown:
+                at[i] = len(at)
         counts, own = swaps
-        if not any(i in indices for indices in own for i in free):
-            mine = self._missions
-            for indices in own:
-                if _meets(Tally([stack[i] for i in indices]), mine):
-                    return False  # no world shows these cards here
-            pool = counts.copy()
-            for i in free:
-                pool[stack[i].card] += 1
-            rest = Tally([c for i, c in enumerate(stack) if i not in free])
-            n = len(free)
-            for m in missions:
-                if m.certain(rest, n, pool):
-                    break
+        mine = self._missions
+        snaps: list[tuple[Tally, list[int]]] = []
+        for indices in own:
+            dealt = [at[i] for i in indices if i in at]
+            base = Tally([stack[i] for i in indices if i not in at])
+            if dealt:
+                snaps.append((base, dealt))
+            elif _meets(base, mine):
+                return False  # no world shows these cards here
+        pool = counts.copy()
+        for i in at:
+            pool[stack[i].card] += 1
+        rest = Tally([c for i, c in enumerate(stack) if i not in at])
+        n = len(at)
+        left: list[Mission] = []  # the Missions no deal found fails
+        open_: list[Mission] = []
+        for m in missions:
+            (left if m.certain(rest, n, pool) else open_).append(m)
+        if open_ and snaps:
+            if n <= _SWAPPED:
+                left += self._near_deals(stack, list(at), pool, rest, snaps=snaps, missions=open_)
             else:
-                return True
-        return self.fails_all_by_swaps(stack, shown, missions)
+                left += open_
+        if not left:
+            return True
+        if n != 1:
+            return False
+        # One card, and no deal from the cards no check covers fails these Missions: each asked of the exchanges
+        # with a checked card, a world of its own (the snapshots' side of a kind asked once for all).
+        i = next(iter(at))
+        kinds = [0]
+        clear: dict[int, bool] = {}
+        for m in left:
+            one = (m,)
+            answers: dict[int, bool] = {}
+
+            def fits(k: int, one: tuple[Mission] = one, answers: dict[int, bool] = answers) -> bool:
+                known = answers.get(k)
+                if known is None:
+                    kinds[0] = k
+                    ok = clear.get(k)
+                    if ok is None:
+                        ok = clear[k] = _swap_fits(rest, snaps, kinds, (), mine)
+                    known = answers[k] = ok and not _meets(rest.plus1(k), one)
+                return known
+
+            if not self._exchanged(stack, i, fits):
+                return False
+        return True
+
+    def _near_deals(
+        self,
+        stack: Sequence[StackCard],
+        free: list[int],
+        pool: list[int],
+        rest: Tally,
+        *,
+        snaps: Sequence[tuple[Tally, list[int]]],
+        missions: list[Mission],
+    ) -> list[Mission]:
+        """Of ``missions``, those that no deal of the stack's cards at ``free`` from ``pool`` (the cards no check
+        covers) fails while each own snapshot (``snaps``: the totals of its other cards, and which dealt cards it
+        holds) meets none of the District's Missions: :meth:`rejects_near`'s search. ``pool`` is left as it was."""
+        mine = self._missions
+        n = len(free)
+        kinds = [0] * n
+        rounds = [stack[i].round for i in free]
+        # Each own snapshot asked once its last dealt card is dealt (the snapshots' dealt cards are positions).
+        trig: list[list[tuple[Tally, list[int]]]] = [[] for _ in range(n)]
+        for snap in snaps:
+            trig[max(snap[1])].append(snap)
+        left = missions
+
+        def deal(depth: int, lo: int, t: Tally) -> bool:
+            nonlocal left
+            if depth == n:
+                left = [m for m in left if m.holds(t)]
+                return not left
+            start = lo if depth and rounds[depth - 1] == rounds[depth] else 0
+            after = n - depth - 1
+            for r in range(start, KINDS):
+                k = _LIGHT_FIRST[r]
+                if pool[k] <= 0:
+                    continue
+                pool[k] -= 1
+                kinds[depth] = k
+                ok = True
+                for base, dealt in trig[depth]:
+                    if _meets(base.plus([kinds[j] for j in dealt]), mine):
+                        ok = False
+                        break
+                if ok:
+                    u = t.plus1(k)
+                    for m in left:
+                        if not m.certain(u, after, pool):
+                            break
+                    else:
+                        ok = False  # every Mission left holds whatever the rest are dealt
+                    if ok and deal(depth + 1, r, u):
+                        pool[k] += 1
+                        return True
+                pool[k] += 1
+            return False
+
+        deal(0, 0, rest)
+        return left
 
     def fails_all_by_swaps(self, stack: Sequence[StackCard], shown: Sequence[int], missions: Sequence[Mission]) -> bool:
         """Whether a world of :meth:`fails_all` is found near the world itself: the stack's unknown cards not at
@@ -555,9 +685,13 @@ class ProofWorlds:
         for k in _LIGHT_FIRST:
             if pool[k] > 0 and fits(k):
                 return True
-        # Then exchanged with a hidden destroyed card (the card going there numbered) or with a hidden card that a
-        # check covers (another stack's, each of its checks asked again).
-        i = free[0]
+        return self._exchanged(stack, free[0], fits)
+
+    def _exchanged(self, stack: Sequence[StackCard], i: int, fits: Callable[[int], bool]) -> bool:
+        """Whether the stack's card at ``i`` (its one unknown card not shown) exchanged with a hidden destroyed card
+        (the card going there numbered) or with a hidden card that a check covers (another stack's, each of its
+        checks asked again) gives a world that :meth:`fails_all_by_swaps` looks for: ``fits(kind)`` says whether
+        the stack holding ``kind`` at ``i`` fails what is asked and keeps its own snapshots clear."""
         k0 = stack[i].card
         state = self._state
         if k0 != MISDIRECTION:

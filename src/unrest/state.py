@@ -33,7 +33,6 @@ __all__ = [
     "FRAMES",
     "HAND_SIZE",
     "LAST_ROUND",
-    "MAX_STACK",
     "MISSIONS_DEALT",
     "NO_DISTRICT",
     "N_DISTRICTS",
@@ -107,8 +106,6 @@ WIN_LIBERATED = 3
 #: The last round, the Final Encounter: the opening hand leaves ``DECK_SIZE - HAND_SIZE`` cards, drawn 3 a round;
 #: the round whose end finds fewer than 3 left draws the rest, and the next is the last (24 cards: round 8).
 LAST_ROUND: Round = (DECK_SIZE - HAND_SIZE) // DRAW_SIZE + 2
-#: Cards a stack (or the destroyed pile) can hold: every card of the deck.
-MAX_STACK = DECK_SIZE
 
 #: The turn structure as data: round 0 is the setup; every later round runs the four round phases.
 FLOW = Flow(

@@ -30,6 +30,7 @@ from unrest.actions import (
     Target,
 )
 from unrest.content import CONTENT
+from unrest.limits import MAX_DRAWS, MAX_MOVES, MAX_PILE
 from unrest.rules.cards import DECK_SIZE, KINDS, MISDIRECTION, SUITS, card_name, suit_of, value_of
 from unrest.state import (
     EMPIRE,
@@ -37,7 +38,6 @@ from unrest.state import (
     FLOW,
     HAND_SIZE,
     LAST_ROUND,
-    MAX_STACK,
     MISSIONS_DEALT,
     N_DISTRICTS,
     N_MISSIONS,
@@ -54,9 +54,6 @@ from unrest.state import (
 __all__ = [
     "HIDDEN",
     "INFORMATION_STATE_SHAPE",
-    "MAX_DRAWS",
-    "MAX_MOVES",
-    "MAX_PILE",
     "OBSERVATION_SHAPE",
     "SeenCard",
     "UnrestInformation",
@@ -355,12 +352,6 @@ def observation_tensor(view: UnrestView) -> np.ndarray:
 
 # ----- the information state ------------------------------------------------------------------------------------
 
-#: At most 8 rounds of 1 target, 3 plans, 2 Empire actions and 3 placements, and 24 proof reveals in all.
-MAX_MOVES = LAST_ROUND * (1 + PLAN_SIZE + EMPIRE_ACTIONS + PLAN_SIZE) + DECK_SIZE
-#: Every card of the deck.
-MAX_DRAWS = DECK_SIZE
-#: Cards a stack, or the destroyed pile, can hold: every card of the deck.
-MAX_PILE = MAX_STACK
 #: One stack card, by position, in the information state tensor.
 STACK_CARD_LAYOUT = TensorLayout((("kind", (_SEEN,)), ("proved", (1,)), ("round", (LAST_ROUND,))))
 #: One destroyed card, in the order destroyed, in the information state tensor.

@@ -12,18 +12,12 @@ from tabletop_core.testing.kuhn import GAME as KUHN
 from tests.adapters.games import Case, cases
 from tests.adapters.solo import GAME as SOLO
 from tests.adapters.solo import NIM
+from tests.playouts import random_playout
 
 
 def _playout(case: Case, seed: int) -> list[object]:
-    game = case.game
-    rng = np.random.default_rng(seed)
-    state = game.new_game(seed=seed, **case.options)
-    seen = [state]
-    while not game.is_terminal(state) and len(seen) < 200:
-        legal = game.legal_actions(state)
-        state = game.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
-        seen.append(state)
-    return seen
+    state = case.game.new_game(seed=seed, **case.options)
+    return list(random_playout(case.game, state, np.random.default_rng(seed), chance="settle", limit=199))
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)

@@ -126,6 +126,7 @@ def test_every_variant_survives_openspiels_game_string(case: Case) -> None:
 
 
 def test_a_game_string_number_for_a_text_or_float_option_gets_its_type_back() -> None:
+    # private: the adapter's option converter is what this test is about
     assert openspiel._Param("pack", "plain", str, "").to_option(123) == "123"
     assert openspiel._Param("rate", "plain", float, 0.5).to_option(2) == 2.0
     assert openspiel._Param("flag", "plain", bool, False).to_option(True) is True
@@ -227,6 +228,7 @@ def test_information_state_is_perfect_recall_where_the_observation_is_not() -> N
 
 
 def test_information_state_tensor_is_the_observation_when_the_game_declares_perfect_recall() -> None:
+    # private: the recall chain is rebuilt the way the adapter builds it
     game = openspiel.load(KUHN_RECALL)
     assert game.get_type().provides_information_state_tensor
     assert game.information_state_tensor_shape() == list(KUHN_RECALL.spec.observation_shape)
@@ -294,6 +296,7 @@ def test_serialization_carries_our_json_document_and_no_class_of_ours() -> None:
 
 
 def test_a_tampered_payload_is_refused_by_our_json_checks() -> None:
+    # private: the payload is set where OpenSpiel's deserializer sets it
     game = openspiel.load(KUHN)
     state = _play_to(game, [2, 0])
     bad = game.new_initial_state()
@@ -516,6 +519,7 @@ def test_game_type_and_info_match_the_spec(case: Case) -> None:
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
 def test_strings_and_tensors_are_the_views_and_resampled_worlds_keep_them(case: Case) -> None:
+    # private: the recall chain is rebuilt the way the adapter builds it
     game = openspiel.load(case.game, **case.options)
     resample = openspiel.make_resampler(1)
     tt_game = case.game

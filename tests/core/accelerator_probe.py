@@ -9,31 +9,33 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import attrs
 import numpy as np
 
 from tabletop_core import load_game
-from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.fastcopy import COMPILED, accelerate
 from tabletop_core.spec import CHANCE, TERMINAL
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: the repository root holds ``tests``
+from tests.playouts import final_state, random_moves  # importable once the root is on the path
+
 
 def _decision(game: Any, seed: int) -> Any:
     """The first state of a seeded game where a player chooses among two or more actions."""
-    rng = np.random.default_rng(seed)
-    state = game.new_game()
-    while (player := game.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            state = game.step(state, sample_outcome(game.chance_outcomes(state), rng))
-            continue
-        legal = game.legal_actions(state)
-        if len(legal) > 1:
-            return state
-        state = game.step(state, legal[0])
-    raise AssertionError("no decision")
+    state = final_state(
+        game,
+        game.new_game(),
+        np.random.default_rng(seed),
+        choose=lambda s, legal: legal[0],
+        until=lambda s: game.current_player(s) != CHANCE and len(game.legal_actions(s)) > 1,
+    )
+    if game.current_player(state) == TERMINAL:
+        raise AssertionError("no decision")
+    return state
 
 
 def hostile_eq(name: str) -> object:
@@ -67,21 +69,10 @@ def hostile_eq(name: str) -> object:
 
 
 def _play(game: Any, seed: int) -> list[str]:
-    rng = np.random.default_rng(seed)
-    state = game.new_game()
     seen: list[str] = []
-    for _ in range(400):
-        player = game.current_player(state)
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            action = sample_outcome(game.chance_outcomes(state), rng)
-        else:
-            legal = game.legal_actions(state)
-            action = legal[int(rng.integers(len(legal)))]
-        if not game.is_legal(state, action):
+    for before, action, _ in random_moves(game, game.new_game(), np.random.default_rng(seed), limit=400):
+        if not game.is_legal(before, action):
             raise AssertionError(f"a legal action was refused: {action!r}")
-        state = game.step(state, action)
         seen.append(repr(action))
     return seen
 

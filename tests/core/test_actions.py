@@ -150,6 +150,7 @@ def test_bad_declarations_are_refused() -> None:
 
 
 def test_ids_remembered_by_identity_are_the_computed_ids_and_the_memo_stays_bounded() -> None:
+    # private: the memo of ids by identity and its bound are what this test is about
     space: ActionSpace[Any] = ActionSpace((Pass, Act, Copy), name="memo")
     # Objects made and dropped one after another: CPython hands a dropped object's address (its id) to the next
     # one, so a memo keyed by the address must keep its objects alive (each entry holds its action) or it would

@@ -139,6 +139,7 @@ def test_version() -> None:
 
 
 def test_every_argument_has_help_text() -> None:
+    # private: argparse lists its subcommands and arguments only through its private fields
     parser = build_parser()
     subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert {"list", "options", "demo", "play", "resume", "replay", "check"} <= set(subs.choices)

@@ -34,6 +34,7 @@ import unbroken
 import unrest
 from tabletop_core.errors import ContentError, OptionError, StateFormatError
 from tabletop_core.serialize import from_json, to_json
+from tests.playouts import random_moves
 
 KUHN = "tabletop_core.testing.kuhn:GAME"
 #: Every command gets this long at most: a hang fails the test instead of stalling the run.
@@ -640,28 +641,16 @@ def test_new_game_refuses_bad_seeds_with_a_typed_error_and_is_legal_never_raises
     for bad in ({"seed": -1}, {"seed": 1.5}, {"rng": 5}, {"seed": True}, {"seed": "7"}, {"rng": "x"}):
         with pytest.raises(OptionError, match=r"seed|rng"):
             game.new_game(**bad)
-    rng = np.random.default_rng(0)
-    state = game.new_game(seed=3)
-    for _ in range(40):
-        if game.is_terminal(state):
-            break
+    for state, _, _ in random_moves(game, game.new_game(seed=3), np.random.default_rng(0), chance="settle", limit=40):
         for odd in (_Hostile(TypeError), _Hostile(ValueError), None, 5, "x", object()):
             assert game.is_legal(state, odd) is False
-        legal = game.legal_actions(state)
-        state = game.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
 
 
 @pytest.mark.parametrize("name", ["runebound_coop", "unbroken", "unrest"])
 def test_is_legal_never_raises_whatever_an_action_raises(name: str) -> None:
     game: Any = GAMES[name]
-    rng = np.random.default_rng(1)
-    state = game.new_game(seed=3)
-    for _ in range(40):
-        if game.is_terminal(state):
-            break
+    for state, _, _ in random_moves(game, game.new_game(seed=3), np.random.default_rng(1), chance="settle", limit=40):
         assert game.is_legal(state, _Hostile(RuntimeError)) is False
-        legal = game.legal_actions(state)
-        state = game.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
 
 
 # ----- 11. results lines of the wrong shape --------------------------------------------------------------------------

@@ -27,6 +27,7 @@ def _states(game: Any, seed: int) -> list[Any]:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_step_reached_has_its_rule_in_words(name: str) -> None:
+    # private: the table of step rules is checked against every step a game reaches
     game = GAMES[name]
     module = {"unbroken": unbroken, "runebound_coop": runebound_coop, "unrest": unrest}[name]
     rules = module.glossary._STEP_RULES

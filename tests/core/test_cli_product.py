@@ -80,6 +80,7 @@ def test_every_command_has_a_description_and_examples_without_markup(command: st
 
 
 def test_every_example_in_the_help_parses() -> None:
+    # private: argparse lists its subcommands only through its private fields
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(COMMAND_HELP) == set(commands.choices)

@@ -162,3 +162,16 @@ def test_verdicts_hold_jointly_by_bonferroni() -> None:
     data[..., 0, 1] = 1
     one = verdicts(targets, cells, data, ["win"], confidence=0.95, resamples=400, seed=1)
     assert one[0].low <= one[0].estimate <= one[0].high
+
+
+def test_a_number_nested_in_an_entry_is_a_field_by_its_path(tmp_path: Path) -> None:
+    assert free_fields(unbroken.GAME)["monster.kobold.ambush.0.n"] == 2
+    path = tmp_path / "nested.toml"
+    path.write_text(pack_text(unbroken.GAME, {"monster.kobold.ambush.0.n": 3}))
+    kobold = unbroken.load_pack(path).monster_for_id("kobold")
+    assert kobold.ambush is not None and kobold.ambush[0].n == 3
+    assert unbroken.default_pack().monster_for_id("kobold").health == kobold.health  # the rest of the entry kept
+    with pytest.raises(OptionError, match="has no number"):
+        pack_text(unbroken.GAME, {"monster.kobold.ambush.9.n": 3})
+    with pytest.raises(OptionError, match="rulebook"):
+        pack_text(unbroken.GAME, {"monster.basilisk.ambush.0.n": 3})

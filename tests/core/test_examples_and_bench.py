@@ -232,6 +232,7 @@ def test_soak_counts_a_conformance_failure_and_goes_on(monkeypatch: pytest.Monke
 def test_soak_frequency_test_is_strict_on_false_alarms_and_still_catches_a_biased_determinizer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # private: a biased determinizer is built from the test game's own deal tables
     import attrs
     import numpy as np
 

@@ -19,6 +19,7 @@ from tests.core.flowgame import GAME as FLOW_GAME
 from tests.core.gamblegame import FOLD, SAFE
 from tests.core.gamblegame import GAMBLE as GAMBLE_MOVE
 from tests.core.gamblegame import GAME as GAMBLE
+from tests.playouts import final_state
 
 
 def test_a_time_budget_bounds_each_decision() -> None:
@@ -49,13 +50,15 @@ def test_bad_budgets_and_modes_are_refused() -> None:
 def _decisions(agent: MCTSAgent, seed: int) -> list[int]:
     """The reused root visits at each decision of one solo game."""
     reused = []
-    state = FLOW_GAME.new_game(seed=seed)
     rng = np.random.default_rng(seed)
-    while not FLOW_GAME.is_terminal(state):
+
+    def choose(state: Any, legal: Sequence[Any]) -> Any:
         action = agent.act_in(FLOW_GAME, state, 0, rng)
-        if len(FLOW_GAME.legal_actions(state)) > 1:
+        if len(legal) > 1:
             reused.append(agent.reused_visits)
-        state = FLOW_GAME.step(state, action, rng=rng)
+        return action
+
+    final_state(FLOW_GAME, FLOW_GAME.new_game(seed=seed), rng, choose=choose, chance="settle")
     return reused
 
 
@@ -117,6 +120,7 @@ def test_widening_keeps_the_search_sound_with_a_thousand_chance_outcomes(chance:
 
 
 def test_widening_bounds_the_outcomes_a_chance_node_holds() -> None:
+    # private: the subtree kept between searches is what this test is about
     agent = MCTSAgent(iterations=1500, chance="widen", exploration=0.3)
     state = GAMBLE.initial_state(GAMBLE.make_options())
     assert agent.act_in(GAMBLE, state, 0, np.random.default_rng(0)) == GAMBLE_MOVE
@@ -135,6 +139,7 @@ def test_ismcts_is_an_mcts_that_always_determinizes() -> None:
 
 
 def test_observed_normalization_scales_by_the_returns_met() -> None:
+    # private: the normalization the search learned is what this test is about
     agent = MCTSAgent(iterations=40, normalize="observed")
     agent.act_in(FLOW_GAME, FLOW_GAME.new_game(seed=2), 0, np.random.default_rng(0))
     low, scale = agent._norm

@@ -158,6 +158,7 @@ def test_spread_finds_the_best_long_shot_more_often() -> None:
 
 
 def test_the_exploration_is_scaled_by_the_nodes_standard_deviation_with_a_floor() -> None:
+    # private: the exploration term of one node is what this test is about
     agent = MCTSAgent(exploration=1.4, exploration_scale="spread")
     node = _Node()
     node.count, node.total, node.squares = 100, 10.0, 10.0  # ten wins in a hundred: standard deviation 0.3

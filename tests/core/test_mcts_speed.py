@@ -65,6 +65,7 @@ def test_a_chance_free_tree_asks_the_game_once_per_edge(iterations: int) -> None
 def test_the_cache_changes_no_pick_of_a_search() -> None:
     # The cached tree is the same search: its picks and its statistics match a search that re-derives every state
     # (ISMCTS over a perfect-information game determinizes to the same state every time, and caches nothing).
+    # private: the subtrees kept with and without the cache are compared
     game = CountedCorridor()
     state = game.initial_state(game.make_options())
     for seed in range(3):
@@ -171,6 +172,7 @@ class ForkGame(Game[ForkState, int, None]):
 def test_nothing_is_kept_across_a_chance_outcome() -> None:
     # Open loop the node after the coin is one node for both branches: it must see both branches' actions (its
     # availability counts) and value going on at about 0.6, whichever branch came first.
+    # private: the subtree kept between searches is what this test is about
     game = ForkGame()
     state = game.initial_state(None)
     for seed in range(4):
@@ -208,6 +210,7 @@ def test_a_widened_chance_node_asks_the_game_for_its_outcomes_once() -> None:
     # their ids are asked once, and each edge is applied once. Before, every visit asked for the thousand outcomes
     # and their ids again: 174 outcome lists, 175,298 id look-ups and 648 applies in these 300 iterations, where
     # this search makes 1, 1,032 and 43.
+    # private: the subtree kept between searches is what this test is about
     game = CountedGamble()
     state = game.initial_state(game.make_options())
     agent = MCTSAgent(iterations=300, chance="widen", rollout_limit=0, evaluate=_half)

@@ -31,6 +31,7 @@ def _decisions(game: Any, states: Sequence[Any], count: int) -> list[Any]:
 
 
 def test_the_lead_must_exceed_the_iterations_left() -> None:
+    # private: the stopping rule is tested on its own
     settled = MCTSAgent._settled
     assert not settled({1: 10, 2: 5}, [1, 2], 5)  # the runner-up could tie; the values would break it
     assert settled({1: 10, 2: 5}, [1, 2], 4)

@@ -17,6 +17,7 @@ from tabletop_core.components import Pile
 from tabletop_core.serialize import action_from_json, state_from_json, structure, unstructure
 from tabletop_core.testing.kuhn import GAME, Deal, KuhnState, Move
 from tests.core.flowgame import GAME as FLOW_GAME
+from tests.playouts import final_state
 
 
 def _doc(state: KuhnState) -> dict[str, Any]:
@@ -25,14 +26,7 @@ def _doc(state: KuhnState) -> dict[str, Any]:
 
 
 def _kuhn_state(seed: int, steps: int) -> KuhnState:
-    state = GAME.new_game()
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if GAME.is_terminal(state):
-            break
-        legal = GAME.legal_actions(state)
-        state = GAME.step(state, legal[int(rng.integers(len(legal)))])
-    return state
+    return final_state(GAME, GAME.new_game(), np.random.default_rng(seed), chance="uniform", limit=steps)  # type: ignore[no-any-return]  # a Kuhn state
 
 
 @given(st.integers(0, 10_000), st.integers(0, 6))
@@ -43,13 +37,7 @@ def test_state_round_trip_on_generated_states(seed: int, steps: int) -> None:
 
 @given(st.integers(0, 10_000), st.integers(0, 12))
 def test_flow_game_state_round_trip_with_pending_frames(seed: int, steps: int) -> None:
-    state = FLOW_GAME.new_game()
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if FLOW_GAME.is_terminal(state):
-            break
-        legal = FLOW_GAME.legal_actions(state)
-        state = FLOW_GAME.step(state, legal[int(rng.integers(len(legal)))])
+    state = final_state(FLOW_GAME, FLOW_GAME.new_game(), np.random.default_rng(seed), chance="uniform", limit=steps)
     assert from_json(FLOW_GAME, to_json(state)) == state
 
 

@@ -26,10 +26,9 @@ import numpy as np
 import pytest
 
 from tabletop_core import fastcopy, load_game
-from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import COMPILED, accelerate, replace, replacer
 from tabletop_core.flow import Chance, Driver, Flow, Pending, Phase, Position
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_moves
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE = bool(os.environ.get("TABLETOP_PURE_PYTHON"))
@@ -42,6 +41,7 @@ def _compiler() -> bool:
 
 
 def _is_compiled_init(cls: type) -> bool:
+    # private: the compiled module's own functions are compared with the pure ones
     speedups = fastcopy._speedups
     return speedups is not None and isinstance(cls.__dict__.get("__init__"), speedups.Init)
 
@@ -79,6 +79,7 @@ HOT = {
 def test_the_accelerator_is_built_wherever_a_compiler_is() -> None:
     # `make test` builds the package with the machine's C compiler: a build that silently fell back to pure Python
     # would leave every speed figure of docs/performance.md unexplained, so it fails here.
+    # private: whether the compiled module loaded is what this test is about
     if PURE:
         assert not COMPILED and fastcopy._speedups is None
         assert not _accelerated_classes()  # accelerate() checked the classes and left them alone
@@ -90,6 +91,7 @@ def test_the_accelerator_is_built_wherever_a_compiler_is() -> None:
 def test_make_test_asan_runs_the_sanitized_build() -> None:
     # make test-asan sets TABLETOP_EXPECT_ASAN: the module under test must be the sanitized copy, with the
     # sanitizer's runtime in the process, or the target would pass on the ordinary build.
+    # private: the compiled module's file is what this test is about
     speedups = fastcopy._speedups
     assert speedups is not None and COMPILED
     assert "build/asan/" in Path(str(speedups.__file__)).as_posix()
@@ -135,15 +137,7 @@ def _playout_states(name: str, steps: int, seed: int) -> list[Any]:
     rng = np.random.default_rng(seed)
     states: list[Any] = []
     while len(states) < steps:
-        state = game.new_game()
-        while len(states) < steps and (player := game.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                action = sample_outcome(game.chance_outcomes(state), rng)
-            else:
-                legal = game.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = game.step(state, action)
-            states.append(state)
+        states += [after for _, _, after in random_moves(game, game.new_game(), rng, limit=steps - len(states))]
     return states
 
 
@@ -212,6 +206,7 @@ CALLS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
 def test_the_compiled_init_takes_and_refuses_what_attrs_takes_and_refuses(
     args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
+    # private: a private field of the test's own class, read as attrs names it
     assert _is_compiled_init(_Everything)
     outcome: list[Any] = []
     for build in (lambda: _Everything(*args, **kwargs), lambda: _by_attrs(_Everything, *args, **kwargs)):
@@ -320,6 +315,7 @@ def test_accelerate_is_idempotent() -> None:
 
 @compiled_only
 def test_replace_and_replacer_are_the_compiled_copies() -> None:
+    # private: the compiled module's own functions are what this test is about
     speedups = fastcopy._speedups
     assert speedups is not None
     assert isinstance(replace, speedups.Replace)
@@ -337,6 +333,7 @@ def test_replace_and_replacer_are_the_compiled_copies() -> None:
 def test_every_copy_of_a_playouts_values_is_the_pure_copy(game: str) -> None:
     # Each field of each attrs value the playout met, replaced through the compiled replacer and through the
     # pure-Python one: the same class, the same objects in every slot.
+    # private: the pure copy is built from the same copy plan the compiled one uses
     seen: set[int] = set()
     checked = 0
     for state in _playout_states(game, 150, 9)[::5]:
@@ -372,6 +369,7 @@ def test_the_compiled_copies_leak_no_reference() -> None:
 
 @compiled_only
 def test_the_compiled_replacer_checks_what_memory_safety_needs() -> None:
+    # private: the compiled replacer is fed copy plans it must refuse
     speedups = fastcopy._speedups
     assert speedups is not None
     slots = fastcopy._plan_of(Position).slots  # type: ignore[union-attr]  # Position has a plan
@@ -430,6 +428,7 @@ class _Loud(Chance[Any, int]):
 
 
 def test_the_driver_calls_a_subclass_run_and_keeps_errors_apart() -> None:
+    # private: a field of the test's own driver subclass
     flow = Flow((Phase("play", ("only",)),))
 
     def driver_with(frame: Any) -> Any:
@@ -500,6 +499,7 @@ class _Keyed:
 
 @compiled_only
 def test_the_compiled_eq_and_hash_answer_as_attrs_own_do() -> None:
+    # private: the compiled module's own functions are what this test is about
     speedups = fastcopy._speedups
     assert speedups is not None
     assert isinstance(_Compared.__dict__["__eq__"], speedups.Eq)
@@ -535,6 +535,7 @@ def test_the_compiled_eq_and_hash_answer_as_attrs_own_do() -> None:
 @compiled_only
 @pytest.mark.parametrize("game", ["runebound_coop", "unrest", "unbroken"])
 def test_equal_values_of_a_playout_hash_alike_and_compare_as_attrs_compares(game: str) -> None:
+    # private: the compiled module's own functions are what this test is about
     speedups = fastcopy._speedups
     assert speedups is not None
     seen: set[int] = set()
@@ -558,6 +559,7 @@ def test_equal_values_of_a_playout_hash_alike_and_compare_as_attrs_compares(game
 
 @compiled_only
 def test_the_module_carries_the_digest_of_the_source_it_was_built_from() -> None:
+    # private: the loader of the compiled module is what this test is about
     import hashlib
 
     speedups = fastcopy._speedups
@@ -569,6 +571,7 @@ def test_the_module_carries_the_digest_of_the_source_it_was_built_from() -> None
 
 @compiled_only
 def test_a_module_built_from_another_source_is_refused_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    # private: the loader of the compiled module is what this test is about
     speedups = fastcopy._speedups
     assert speedups is not None
     monkeypatch.setattr(speedups, "SOURCE_DIGEST", "0" * 64)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ import unrest
 from tabletop_core.errors import TabletopError
 from tabletop_core.game import Game
 from tabletop_core.spec import CHANCE
+from tests.playouts import random_moves, random_playout
 
 __all__ = ["GAMES", "LONG", "checked_playout", "examples", "sample_states"]
 
@@ -38,12 +40,8 @@ def examples(short: int) -> int:
 
 def sample_states(game: Game[Any, Any, Any], seed: int, count: int, **options: Any) -> list[Any]:
     """``count`` states of one seeded random game (setup, the middle, the end), spread over its length."""
-    rng = np.random.default_rng(seed)
     state = game.new_game(seed=seed, **options)
-    seen = [state]
-    while not game.is_terminal(state) and len(seen) < game.spec.max_game_length:
-        state = random_step(game, state, rng)
-        seen.append(state)
+    seen = list(random_playout(game, state, np.random.default_rng(seed), limit=game.spec.max_game_length - 1))
     picks = np.linspace(0, len(seen) - 1, count).round().astype(int)
     return [seen[i] for i in picks]
 
@@ -57,39 +55,37 @@ def checked_playout(game: Game[Any, Any, Any], state: Any, seed: int, steps: int
             an input check (never by a legal action).
     """
     rng = random.Random(seed)
-    for _ in range(steps):
-        game.render(state)
-        for player in range(game.num_players(state)):
-            game.observe(state, player)
-            game.render(state, player)
-            game.observation_tensor(state, player)
-        game.legal_action_mask(state)
-        game.returns(state)
-        game.describe_step(state)
-        if game.is_terminal(state):
-            return
-        legal = game.legal_actions(state)
+
+    def choose(state: Any, legal: Sequence[Any]) -> Any:
         assert legal, f"{game.spec.short_name}: no legal action in a non-terminal state"
-        player = game.current_player(state)
+        return rng.choice(legal)
+
+    last = state
+    moves = random_moves(game, state, np.random.default_rng(seed), choose=choose, chance="uniform", limit=steps)
+    for before, action, after in moves:
+        _read_all(game, before)
+        player = game.current_player(before)
         if player != CHANCE:
-            game.determinize(state, player, np.random.default_rng(seed))
-        action = rng.choice(legal)
-        assert game.parse_action(state, game.action_to_str(state, action)) == action
-        assert game.action_from_id(state, game.action_id(action)) == action
-        state = game.step(state, action)
+            game.determinize(before, player, np.random.default_rng(seed))
+        assert game.parse_action(before, game.action_to_str(before, action)) == action
+        assert game.action_from_id(before, game.action_id(action)) == action
+        last = after
+    if game.is_terminal(last):
+        _read_all(game, last)
+
+
+def _read_all(game: Game[Any, Any, Any], state: Any) -> None:
+    """Every protocol function that reads a state, on ``state``."""
+    game.render(state)
+    for player in range(game.num_players(state)):
+        game.observe(state, player)
+        game.render(state, player)
+        game.observation_tensor(state, player)
+    game.legal_action_mask(state)
+    game.returns(state)
+    game.describe_step(state)
 
 
 def is_input_error(exc: BaseException) -> bool:
     """Whether ``exc`` is one of the library's typed input errors (what hostile input may raise)."""
     return isinstance(exc, TabletopError)
-
-
-def random_step(game: Any, state: Any, rng: np.random.Generator) -> Any:
-    """``state`` after one checked step: a chance outcome by its probability, or a uniform legal action."""
-    if game.current_player(state) == CHANCE:
-        outcomes = game.chance_outcomes(state)
-        action = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
-    else:
-        legal = game.legal_actions(state)
-        action = legal[rng.integers(len(legal))]
-    return game.step(state, action)

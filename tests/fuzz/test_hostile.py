@@ -26,7 +26,8 @@ from tabletop_core.serialize import (
     from_json,
     to_json,
 )
-from tests.fuzz.games import GAMES, examples, random_step, sample_states
+from tests.fuzz.games import GAMES, examples, sample_states
+from tests.playouts import random_playout
 
 #: Generous for a loaded 2-core machine: the checks are linear and take milliseconds when idle.
 FAST = 2.0
@@ -36,13 +37,10 @@ def find(name: str, wanted: Callable[[Any], bool], **options: Any) -> dict[str, 
     """The parsed saved state of the first state of a seeded random game of ``name`` that is ``wanted``."""
     game = GAMES[name]
     for seed in range(200):
-        rng = np.random.default_rng(seed)
-        state = game.new_game(seed=seed, **options)
-        while not game.is_terminal(state):
-            if wanted(state):
+        for state in random_playout(game, game.new_game(seed=seed, **options), np.random.default_rng(seed)):
+            if not game.is_terminal(state) and wanted(state):
                 doc: dict[str, Any] = json.loads(to_json(state))
                 return doc
-            state = random_step(game, state, rng)
     raise AssertionError(f"no {name} game reached the wanted state")
 
 

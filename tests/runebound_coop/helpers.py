@@ -6,7 +6,7 @@ from typing import Any
 
 import runebound_coop as rb
 from runebound_coop.actions import Action, Choose, Land
-from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.roster import Setup
 from runebound_coop.state import AttackFrame, RuneboundState
 from tabletop_core.spec import CHANCE
 
@@ -45,7 +45,7 @@ def texts(state: RuneboundState) -> list[str]:
 
 def setup(state: RuneboundState) -> Setup:
     """The content of the encounter."""
-    return setup_of(state.options)
+    return state.options.setup
 
 
 def legal(state: RuneboundState, action: Action) -> bool:

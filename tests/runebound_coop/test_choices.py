@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import runebound_coop as rb
 from runebound_coop.actions import Choose, Pass
 from runebound_coop.rules.choices import candidates, score
@@ -9,6 +11,7 @@ from runebound_coop.rules.enemy import enemy_act
 from runebound_coop.rules.hero import hero_apply
 from runebound_coop.rules.tokens import fight_of
 from runebound_coop.state import ChoiceFrame, RuneboundState
+from tests.playouts import final_state, last
 
 from .helpers import forced, setup
 
@@ -65,8 +68,6 @@ def test_recast_foe_evaluation_targets_the_best_hero_token() -> None:
 
 def test_player_mode_returns_oppose_the_party() -> None:
     state = rb.new_game(seed=4, heroes=("Corbin",), enemies=("Undead Horde",), enemy_choices="player")
-    rng = __import__("numpy").random.default_rng(4)
-    while not rb.is_terminal(state):
-        state = rb.step(state, rb.legal_actions(state)[-1], rng=rng)
+    state = final_state(rb.GAME, state, np.random.default_rng(4), choose=last, chance="settle")
     party, enemy = rb.returns(state)
     assert party == -enemy

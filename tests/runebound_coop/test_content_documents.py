@@ -16,7 +16,6 @@ import pytest
 
 import runebound_coop as rb
 from runebound_coop.content import load_content
-from runebound_coop.content.roster import setup_of
 from tabletop_core.cli import main
 from tabletop_core.errors import OptionError, StateFormatError, TabletopError
 from tabletop_core.records import Record, play, replay
@@ -95,7 +94,7 @@ def test_a_custom_pack_is_passed_by_the_caller_and_named_by_its_digest(tmp_path:
     assert state.options.pack == f"golems@{pack.sha256}"
     assert rb.new_game(seed=0, pack=pack, **OPTIONS).options == state.options  # the object or its directory
     assert rb.new_game(seed=0, pack="golems", **OPTIONS).options == state.options  # or a name given before
-    assert setup_of(state.options).enemies[0].health == 9
+    assert state.options.setup.enemies[0].health == 9
     from runebound_coop.restrictions import restrictions
 
     # The analysis reads the pack the options name (a reference, not a path).
@@ -114,8 +113,8 @@ def test_an_edited_pack_is_another_pack_and_a_saved_game_keeps_the_one_it_began_
     _golem(tmp_path, 4)
     edited = rb.new_game(seed=0, pack=folder, **OPTIONS)
     # A running process serves no stale setup: the edit is a new reference, so a new cache key.
-    assert edited.options != state.options and setup_of(edited.options).enemies[0].health == 4
-    assert setup_of(state.options).enemies[0].health == 9
+    assert edited.options != state.options and edited.options.setup.enemies[0].health == 4
+    assert state.options.setup.enemies[0].health == 9
     from runebound_coop.restrictions import restrictions
 
     # The analysis reads the pack the options name (a reference, not a path).

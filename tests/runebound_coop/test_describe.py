@@ -13,8 +13,8 @@ import runebound_coop as rb
 from runebound_coop import view
 from runebound_coop.actions import Action, Block, Choose, Pass, Respond
 from runebound_coop.state import ChoiceFrame
-from tabletop_core import sample_outcome
 from tabletop_core.spec import CHANCE
+from tests.playouts import first, last, random_moves
 
 from .helpers import forced
 
@@ -79,20 +79,15 @@ def test_a_cancel_and_its_tactics_in_words() -> None:
 
 
 def test_the_enemy_players_choice_and_a_defeat_in_words() -> None:
-    rng = np.random.default_rng(2)
     options: dict[str, Any] = {"heroes": ("Corbin",), "enemies": ("Undead Horde",), "enemy_choices": "player"}
     seen_choice = seen_defeat = False
     for seed in range(40):
-        state = rb.new_game(**options)
-        rng = np.random.default_rng(seed)
-        while not rb.is_terminal(state):
-            legal = rb.legal_actions(state)
-            action = sample_outcome(rb.chance_outcomes(state), rng) if rb.current_player(state) == CHANCE else legal[-1]
+        start = rb.new_game(**options)
+        for state, action, _ in random_moves(rb.GAME, start, np.random.default_rng(seed), choose=last):
             lines = _said(state, action)
             if isinstance(action, Choose) and isinstance(state.pending.top, ChoiceFrame):
                 assert lines[0].startswith("the enemy chooses ")
                 seen_choice = True
-            state = rb.step(state, action)
             seen_defeat |= any(line.endswith(" is defeated") for line in lines)
         if seen_choice and seen_defeat:
             break
@@ -100,22 +95,12 @@ def test_the_enemy_players_choice_and_a_defeat_in_words() -> None:
 
 
 def test_every_seat_reads_the_same_lines_and_the_replay_changes_nothing() -> None:
-    state = rb.new_game(heroes=("Elian", "Corbin"), enemy_choices="player")
-    rng = np.random.default_rng(4)
-    for _ in range(120):
-        if rb.is_terminal(state):
-            break
-        action = (
-            sample_outcome(rb.chance_outcomes(state), rng)
-            if rb.current_player(state) == CHANCE
-            else rb.legal_actions(state)[0]
-        )
-        after = rb.step(state, action)
+    start = rb.new_game(heroes=("Elian", "Corbin"), enemy_choices="player")
+    for state, action, after in random_moves(rb.GAME, start, np.random.default_rng(4), choose=first, limit=120):
         lines = rb.GAME.describe(state, action, after)
         assert lines and all(rb.GAME.describe(state, action, after, p) == lines for p in range(3))
         steps = view.replay(state, action)
         assert steps[-1][1] == after
-        state = after
 
 
 def test_a_two_token_agility_space_names_each_tokens_payment_and_trigger() -> None:

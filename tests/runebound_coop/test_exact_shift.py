@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 import runebound_coop as rb
-from runebound_coop.content.roster import setup_of
 from runebound_coop.exact import RoundSolver, fight_state
 from runebound_coop.exact_shift import ShiftSolver, heals, traced_run
 from runebound_coop.rules.flow import DRIVER
@@ -193,7 +192,7 @@ def test_traced_run_ends_where_the_driver_runs_to() -> None:
 
 def test_heals_reads_abilities_cards_and_board() -> None:
     def of(hero: str, enemy: str, **options: Any) -> tuple[bool, bool]:
-        return heals(setup_of(fight_state(rb.GAME, hero, enemy, **options).options))
+        return heals(fight_state(rb.GAME, hero, enemy, **options).options.setup)
 
     assert of("Elian", "Sorcerer") == (False, False)
     assert of("Corbin", "Undead Horde") == (False, True)  # the warrior board's title heals

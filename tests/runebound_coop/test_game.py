@@ -10,6 +10,7 @@ import runebound_coop as rb
 from tabletop_core import from_json, to_json
 from tabletop_core.errors import StateFormatError
 from tabletop_core.spec import CHANCE, Utility
+from tests.playouts import final_state, first
 
 from .helpers import forced, texts
 
@@ -75,9 +76,9 @@ def test_spec_for_an_all_hero_party_is_identical_and_with_an_enemy_player_genera
     assert rb.GAME.spec_for(party).num_distinct_actions == rb.GAME.spec.num_distinct_actions
     # The spec describes the returns: every hero the same, the enemy player the negation.
     for options in (party, versus):
-        state = rb.GAME.new_game(seed=5, **{f.name: getattr(options, f.name) for f in attrs.fields(type(options))})
-        while not rb.is_terminal(state):
-            state = rb.step(state, rb.legal_actions(state)[0], rng=np.random.default_rng(5))
+        given = {f.name: getattr(options, f.name) for f in attrs.fields(type(options)) if f.init}
+        state = rb.GAME.new_game(seed=5, **given)
+        state = final_state(rb.GAME, state, np.random.default_rng(5), choose=first, chance="settle")
         returns = rb.returns(state)
         assert len(set(returns[:2])) == 1
         if options.enemy_choices == "player":

@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import runebound_coop as rb
-from runebound_coop.content.roster import setup_of
 from runebound_coop.state import ENEMY, ENEMY_REF, HERO, RuneboundState
-from tabletop_core import from_json, sample_outcome, to_json
-from tabletop_core.spec import CHANCE
+from tabletop_core import from_json, to_json
+from tests.playouts import random_moves
 
 HEROES = ("Corbin", "Laurel of Bloodwood", "Lissa", "Lord Hawthorne", "Elder Mok", "Master Thorn", "Tatianna", "Elian")
 ENEMIES = ("Sorcerer", "Undead Horde", "Orc Brigand", "Dreadbringer", "Bog Ravager", "Mirror Imp", "Lantern Wisp")
@@ -22,7 +21,7 @@ ENEMIES = ("Sorcerer", "Undead Horde", "Orc Brigand", "Dreadbringer", "Bog Ravag
 
 def check_invariants(state: RuneboundState) -> None:
     """Every token is in exactly one place; damage stays within health; links join a double to a token."""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     for d, h in zip(state.hero_damage, setup.heroes, strict=True):
         assert 0 <= d <= h.health
     for d, e in zip(state.enemy_damage, setup.enemies, strict=True):
@@ -70,21 +69,12 @@ def check_step(before: RuneboundState, after: RuneboundState) -> None:
     mode=st.sampled_from(("evaluate", "damage", "player")),
 )
 def test_invariants_hold_at_every_step(seed: int, heroes: list[str], enemies: list[str], mode: str) -> None:
-    rng = np.random.default_rng(seed)
     state = rb.new_game(heroes=tuple(heroes), enemies=tuple(enemies), enemy_choices=mode, act=1 + seed % 2)
-    steps = 0
-    while not rb.is_terminal(state):
-        check_invariants(state)
+    for steps, (before, _, after) in enumerate(random_moves(rb.GAME, state, np.random.default_rng(seed))):
+        check_invariants(before)
         if steps % 17 == 0:
-            assert from_json(rb.GAME, to_json(state)) == state
-        if rb.current_player(state) == CHANCE:
-            action = sample_outcome(rb.chance_outcomes(state), rng)
-        else:
-            legal = rb.legal_actions(state)
-            action = legal[int(rng.integers(len(legal)))]
-        after = rb.step(state, action)
-        check_step(state, after)
+            assert from_json(rb.GAME, to_json(before)) == before
+        check_step(before, after)
         state = after
-        steps += 1
     check_invariants(state)
     assert rb.returns(state)[0] in (-1.0, 0.0, 1.0)

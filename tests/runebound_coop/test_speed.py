@@ -15,9 +15,9 @@ import runebound_coop as rb
 from runebound_coop.actions import Land, Pass, action_id
 from runebound_coop.content.loader import load_content
 from tabletop_core import to_json
-from tabletop_core.chance import sample_outcome
 from tabletop_core.errors import IllegalActionError
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.spec import CHANCE
+from tests.playouts import random_moves
 
 _PACK = load_content()
 _HEROES = sorted(_PACK.heroes)
@@ -26,16 +26,7 @@ _ENEMIES = sorted(_PACK.enemies)
 
 def _walk(rng: np.random.Generator, **options: Any) -> list[Any]:
     """The decision states of one random game (chance by its odds, decisions uniformly)."""
-    state = rb.new_game(**options)
-    seen = []
-    while (player := rb.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            state = rb.step(state, sample_outcome(rb.chance_outcomes(state), rng))
-            continue
-        seen.append(state)
-        legal = rb.legal_actions(state)
-        state = rb.step(state, legal[int(rng.integers(len(legal)))])
-    return seen
+    return [s for s, _, _ in random_moves(rb.GAME, rb.new_game(**options), rng) if rb.current_player(s) != CHANCE]
 
 
 @pytest.mark.parametrize("hero", _HEROES)
@@ -69,19 +60,12 @@ def test_the_checked_step_refuses_junk_and_illegal_actions_and_leaves_the_state_
 
 
 def test_the_unchecked_path_reaches_the_states_the_checked_step_reaches() -> None:
-    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
+    # The checked playout draws every action; the unchecked path, fed the same actions, must rest where it rests.
     checked = unchecked = rb.new_game(heroes=("Elian", "Corbin"), enemies=("Sorcerer", "Ogre"))
-    while rb.current_player(checked) != TERMINAL:
+    for checked, action, after in random_moves(rb.GAME, unchecked, np.random.default_rng(5)):
         assert checked == unchecked and rb.current_player(unchecked) == rb.current_player(checked)
-        if rb.current_player(checked) == CHANCE:
-            a, b = (
-                sample_outcome(rb.chance_outcomes(checked), rng_a),
-                sample_outcome(rb.chance_outcomes(unchecked), rng_b),
-            )
-        else:
-            legal = rb.legal_actions(checked)
-            assert rb.legal_actions(unchecked) == legal
-            a = legal[int(rng_a.integers(len(legal)))]
-            b = legal[int(rng_b.integers(len(legal)))]
-        checked, unchecked = rb.step(checked, a), rb.GAME.apply_unchecked(unchecked, b)
-    assert rb.returns(checked) == rb.returns(unchecked) and rb.is_terminal(unchecked)
+        assert rb.legal_actions(unchecked) == rb.legal_actions(checked)
+        assert rb.chance_outcomes(unchecked) == rb.chance_outcomes(checked)
+        unchecked = rb.GAME.apply_unchecked(unchecked, action)
+        assert unchecked == after
+    assert rb.returns(unchecked) == rb.returns(after) and rb.is_terminal(unchecked)

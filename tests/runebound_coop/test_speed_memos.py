@@ -18,8 +18,8 @@ import pytest
 import runebound_coop as rb
 from runebound_coop.content import roster
 from runebound_coop.content.loader import load_content
-from runebound_coop.content.roster import setup_of
 from runebound_coop.content.schema import Sym
+from runebound_coop.limits import MEMO_LIMIT
 from runebound_coop.rules import flow, hero, tokens
 from runebound_coop.state import (
     ENEMY,
@@ -46,8 +46,7 @@ from runebound_coop.state import (
     token_ref,
 )
 from tabletop_core import to_json
-from tabletop_core.chance import sample_outcome
-from tabletop_core.spec import CHANCE, TERMINAL
+from tests.playouts import random_moves
 
 _PACK = load_content()
 _HEROES = sorted(_PACK.heroes)
@@ -62,14 +61,7 @@ def _states(seed: int, games: int = 1) -> Iterator[RuneboundState]:
     for (hero_name, enemy), k in itertools.product(itertools.product(_HEROES, _ENEMIES), range(games)):
         mode = _MODES[(k + len(hero_name) + len(enemy)) % len(_MODES)]
         state = rb.new_game(heroes=(hero_name,), enemies=(enemy,), enemy_choices=mode, retreat=k % 2 == 1)
-        while (player := rb.current_player(state)) != TERMINAL:
-            yield state
-            if player == CHANCE:
-                action: Any = sample_outcome(rb.chance_outcomes(state), rng)
-            else:
-                legal = rb.legal_actions(state)
-                action = legal[int(rng.integers(len(legal)))]
-            state = rb.step(state, action)
+        yield from (before for before, _, _ in random_moves(rb.GAME, state, rng))
 
 
 def _long_landing(fight: Fight, side: int) -> Fight:
@@ -127,7 +119,7 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
         fight = state.fight
         if fight is None or state.pos.round >= state.options.max_rounds:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         nh, ne = len(setup.heroes[fight.hero].faces), len(setup.enemies[fight.enemy].faces)
         casting = (*range(nh), *(ENEMY_REF + i for i in range(ne)))
         fresh = Fight(fight.hero, fight.enemy, Pool(), Pool(), casting)
@@ -138,10 +130,11 @@ def test_a_new_round_from_its_memo_is_the_new_round_worked_out() -> None:
     assert rounds > 2000
 
 
-@pytest.mark.parametrize("limit", [hero.MEMO_LIMIT, 7])
+@pytest.mark.parametrize("limit", [MEMO_LIMIT, 7])
 def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
     monkeypatch: pytest.MonkeyPatch, limit: int
 ) -> None:
+    # private: the memo is emptied and checked against the listing it stands for
     monkeypatch.setattr(hero, "MEMO_LIMIT", limit)
     hero._LISTED.clear()  # a cache: emptied, it only has to fill again
     lists = 0
@@ -149,7 +142,7 @@ def test_the_heros_actions_from_their_memo_are_the_actions_worked_out(
         fight = state.fight
         if fight is None or state.pending or state.pos.step != "actions" or fight.casting:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         for variant in (state, *_neighbours(state)):
             expected = hero._hero_actions(variant, setup)
             for _ in range(2):  # the first may fill the memo, the second reads it
@@ -218,7 +211,7 @@ def test_the_token_readers_read_in_place_what_the_long_way_reads() -> None:
         fight = state.fight
         if fight is None:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         for side in (HERO, ENEMY):
             pool = fight.pool(side)
             faces = tokens.faces_of(setup, fight, side)
@@ -245,7 +238,7 @@ def _long_initiative(state: RuneboundState) -> int:
     """Who acts first, counted token by token on the faces shown (the rule as written)."""
     fight = state.fight
     assert fight is not None
-    setup = setup_of(state.options)
+    setup = state.options.setup
     marks = []
     for side in (HERO, ENEMY):
         pool = fight.pool(side)
@@ -254,8 +247,9 @@ def _long_initiative(state: RuneboundState) -> int:
     return ENEMY if marks[ENEMY] > marks[HERO] else HERO
 
 
-@pytest.mark.parametrize("limit", [flow.MEMO_LIMIT, 5])
+@pytest.mark.parametrize("limit", [MEMO_LIMIT, 5])
 def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    # private: the memo is emptied and its bound checked
     monkeypatch.setattr(flow, "MEMO_LIMIT", limit)
     flow._INITIATIVE.clear()  # a cache: emptied, it only has to fill again
     counted = 0
@@ -263,7 +257,7 @@ def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.Monk
         fight = state.fight
         if fight is None:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         for sides in range(4):  # the state's own sides, then others, so a memo keyed too coarsely answers wrongly
             hero_pool = attrs.evolve(fight.hero_pool, sides=fight.hero_pool.sides ^ (sides & 1))
             enemy_pool = attrs.evolve(fight.enemy_pool, sides=fight.enemy_pool.sides ^ (sides >> 1))
@@ -277,17 +271,22 @@ def test_initiative_from_its_memo_is_initiative_counted(monkeypatch: pytest.Monk
 
 
 def test_the_positions_made_once_are_the_flows_own() -> None:
+    # private: the positions made once at import are compared with the flow's
     for r in range(len(flow._CAST_AT)):
         assert flow._CAST_AT[r] == FLOW.at("combat", "cast", r)
         assert flow._ACTIONS_AT[r] == FLOW.next(FLOW.at("combat", "cast", r)) == FLOW.at("combat", "actions", r)
     assert FLOW.at("encounter") == flow._ENCOUNTER and FLOW.at("over") == flow._OVER
 
 
-def test_the_content_of_the_options_asked_last_is_the_content_of_those_options() -> None:
+def test_the_content_the_options_carry_is_the_content_of_those_options() -> None:
     games = [rb.new_game(heroes=(hero_name,), enemies=(enemy,)) for hero_name in _HEROES[:3] for enemy in _ENEMIES[:3]]
-    for state in games * 3:  # each in turn: the one-entry cache must give each its own content
-        assert setup_of(state.options) is roster._cached_setup(state.options)
-        assert setup_of(state.options).heroes[0].name == state.options.heroes[0]
+    for state in games * 3:  # each in turn: each game reads its own content
+        setup = state.options.setup
+        assert [h.name for h in setup.heroes] == list(state.options.heroes)
+        assert [e.name for e in setup.enemies] == list(state.options.enemies)
+        fresh = roster.build_setup(state.options)
+        assert [h.tokens for h in setup.heroes] == [h.tokens for h in fresh.heroes]
+        assert [(e.tokens, e.surge_order) for e in setup.enemies] == [(e.tokens, e.surge_order) for e in fresh.enemies]
 
 
 def test_the_best_printed_value_found_by_masks_is_the_best_face_by_face() -> None:
@@ -296,7 +295,7 @@ def test_the_best_printed_value_found_by_masks_is_the_best_face_by_face() -> Non
         fight = state.fight
         if fight is None:
             continue
-        setup = setup_of(state.options)
+        setup = state.options.setup
         refs = [None, *(token_ref(side, i) for side, i, _ in tokens.faces_showing(setup, fight))]
         for symbol in Sym:
             for exclude in refs:

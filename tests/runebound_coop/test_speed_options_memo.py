@@ -79,6 +79,7 @@ def _made_or_error(make: Any, arguments: dict[str, Any]) -> object:
 
 
 def test_the_options_from_their_memo_are_the_options_made() -> None:
+    # private: the options memo is emptied and compared with the options made the long way
     game_module._plain_options.cache_clear()  # a cache: emptied, it only has to fill again
     for arguments in _ARGUMENTS * 3:  # each in turn, so the second and third rounds read the memo
         expected = _made_or_error(lambda **kw: rb.GAME._make_options(dict(kw)), arguments)

@@ -8,19 +8,17 @@ import numpy as np
 
 import runebound_coop
 from tabletop_core.cli import run_game
+from tests.playouts import random_moves
 
 
 def test_describe_transition_reports_damage_with_health() -> None:
     game = runebound_coop.GAME
-    rng = np.random.default_rng(3)
-    state = game.new_game(seed=3)
     lines: list[str] = []
-    while not game.is_terminal(state) and len(lines) < 3:
-        legal = game.legal_actions(state)
-        before = state
-        action = legal[int(rng.integers(len(legal)))]
-        state = game.step(state, action, rng=rng if game.current_player(state) >= 0 else None)
-        lines.extend(game.describe_transition(before, action, state))
+    moves = random_moves(
+        game, game.new_game(seed=3), np.random.default_rng(3), chance="settle", until=lambda s: len(lines) >= 3
+    )
+    for before, action, after in moves:
+        lines.extend(game.describe_transition(before, action, after))
     assert lines and all(" damage (" in line or line.endswith(" is defeated") for line in lines)
 
 

@@ -120,6 +120,7 @@ def _play(http: httpx.Client, mid: str, tokens: list[str], moves: int) -> dict[s
 def test_a_match_killed_mid_way_on_postgresql_ends_as_an_uninterrupted_one(postgres_url: str) -> None:
     """test_live's restart test on PostgreSQL: SIGKILL the real server three times mid-match, start it again on the
     same database; the match ends exactly as its twin (same seed) played without a break."""
+    # private: a helper of the live-server tests, shared with them
     port = test_live._free_port()
     proc = start_serve(postgres_url, port)
     engine = create_engine(postgres_url)
@@ -179,6 +180,7 @@ def test_a_postgresql_restarted_under_a_running_server_fails_no_request(
 def test_a_pg_dump_backup_restored_into_a_new_database_goes_on(postgres_cluster: Cluster, postgres_client: Any) -> None:
     """The backup of docs/serve.md: pg_dump while the server runs, pg_restore into an empty database, a server
     started on it has every match at its last move, and plays on."""
+    # private: helpers of the API tests, shared with them
     made = test_api._create(postgres_client, ["human", "human"])
     mid, auth = made["match"], test_api._auth(made["seats"][0]["token"])
     view = postgres_client.get(f"/api/matches/{mid}", headers=auth).json()

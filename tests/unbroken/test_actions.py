@@ -10,8 +10,6 @@ from tabletop_core.errors import IllegalActionError
 from unbroken.actions import (
     CARD_OUTCOMES,
     DIE_OUTCOMES,
-    MAX_CHANCE,
-    MAX_PICKS,
     NUM_ACTIONS,
     VERBS,
     Act,
@@ -27,7 +25,7 @@ from unbroken.actions import (
     action_id,
     decision_from_id,
 )
-from unbroken.content.loader import MAX_DECK
+from unbroken.limits import MAX_CHANCE, MAX_DECK, MAX_PICKS
 
 #: The id layout records were made with (the bases once typed by hand): it must never move.
 RECORDED: tuple[tuple[Callable[[int], Action], int, int], ...] = (

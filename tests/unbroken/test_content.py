@@ -10,6 +10,7 @@ import pytest
 
 import unbroken
 from tabletop_core.errors import ContentError
+from tests.playouts import final_state, last
 from unbroken.content.loader import default_pack, load_pack
 from unbroken.content.schema import SOURCES
 
@@ -135,8 +136,7 @@ def test_custom_pack_merged_over_default_plays(tmp_path: Path) -> None:
     assert state.pack.monster_for(1, 1).health == 1
     rng = np.random.default_rng(0)
     state = unbroken.step(state, unbroken.parse_action(state, "fight"), rng=rng)
-    while not unbroken.is_terminal(state) and state.level == 1:
-        state = unbroken.step(state, unbroken.legal_actions(state)[-1], rng=rng)
+    state = final_state(unbroken.GAME, state, rng, choose=last, chance="settle", until=lambda s: s.level != 1)
     assert unbroken.GAME.spec.min_utility <= unbroken.returns(state)[0]
 
 
@@ -234,7 +234,7 @@ def _extra_conditions(n: int) -> str:
 
 
 def test_a_pack_with_more_weapons_than_the_tensor_holds_is_refused(tmp_path: Path) -> None:
-    from unbroken.content.loader import MAX_WEAPONS
+    from unbroken.limits import MAX_WEAPONS
 
     extra = MAX_WEAPONS - len(default_pack().weapons)
     path = _write(tmp_path, _extra_weapons(extra))
@@ -248,7 +248,7 @@ def test_a_pack_with_more_weapons_than_the_tensor_holds_is_refused(tmp_path: Pat
 
 
 def test_a_pack_with_more_conditions_than_the_tensor_holds_is_refused(tmp_path: Path) -> None:
-    from unbroken.content.loader import MAX_CONDITIONS
+    from unbroken.limits import MAX_CONDITIONS
 
     extra = MAX_CONDITIONS - len(default_pack().conditions)
     path = _write(tmp_path, _extra_conditions(extra + 1))
@@ -258,7 +258,7 @@ def test_a_pack_with_more_conditions_than_the_tensor_holds_is_refused(tmp_path: 
 
 
 def test_the_last_weapon_slot_of_a_full_pack_is_its_own(tmp_path: Path) -> None:
-    from unbroken.content.loader import MAX_WEAPONS
+    from unbroken.limits import MAX_WEAPONS
     from unbroken.view import LAYOUT
 
     path = _write(tmp_path, _extra_weapons(MAX_WEAPONS - len(default_pack().weapons)))
@@ -284,7 +284,7 @@ def _extra(section: str, n: int) -> str:
 def test_a_pack_with_more_cards_than_the_tensor_and_the_chance_outcomes_hold_is_refused(
     tmp_path: Path, section: str
 ) -> None:
-    from unbroken.content.loader import MAX_ENCOUNTERS, MAX_SKILLS
+    from unbroken.limits import MAX_ENCOUNTERS, MAX_SKILLS
 
     cap, have = {
         "skill": (MAX_SKILLS, default_pack().skills),

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import unbroken
 from tabletop_core import from_json, play, to_json
 from tabletop_core.errors import IllegalActionError, StateFormatError
+from tests.playouts import random_playout
 from tests.unbroken.helpers import REFERENCE
 from unbroken.bots import HeuristicAgent
 from unbroken.rules.scoring import score, title
@@ -94,19 +95,16 @@ def test_unknown_skill_in_json_is_refused() -> None:
 @given(seed=st.integers(0, 2**31 - 1), difficulty=st.sampled_from(["easy", "normal", "hard"]))
 def test_random_playouts_stay_in_bounds_and_round_trip(seed: int, difficulty: str) -> None:
     rng = np.random.default_rng(seed)
-    state = unbroken.new_game(
+    start = unbroken.new_game(
         rng=rng, difficulty=difficulty, character=["sneak", "sage", "hunter", "brawler"][seed % 4]
     )
-    steps = 0
-    while not unbroken.is_terminal(state):
-        legal = unbroken.legal_actions(state)
-        state = unbroken.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
-        steps += 1
-        if steps % 7 == 0:
+    states = list(random_playout(unbroken.GAME, start, rng, chance="settle"))
+    for steps, state in enumerate(states):
+        if steps and steps % 7 == 0:
             assert from_json(unbroken.GAME, to_json(state)) == state
         assert all(t.low <= t.value <= t.high for t in state.res)
     spec = unbroken.GAME.spec
-    assert spec.min_utility <= unbroken.returns(state)[0] <= spec.max_utility
+    assert spec.min_utility <= unbroken.returns(states[-1])[0] <= spec.max_utility
 
 
 def test_rolls_read_as_what_they_mean_and_parse_back() -> None:

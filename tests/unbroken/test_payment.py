@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop_core import from_json, to_json
-from tabletop_core.chance import sample_outcome
 from tabletop_core.fastcopy import replace
-from tabletop_core.spec import CHANCE, TERMINAL
+from tabletop_core.spec import CHANCE
+from tests.playouts import random_moves
 from unbroken.actions import (
     DECISIONS,
-    MAX_PICKS,
     Act,
     Attack,
     Craft,
@@ -21,6 +20,7 @@ from unbroken.actions import (
     action_id,
     decision_from_id,
 )
+from unbroken.limits import MAX_PICKS
 from unbroken.rules.flow import DRIVER
 from unbroken.rules.payment import ACT, ATTACK, CRAFT, EAT, PICK, RESPOND, USE, Decide, one, upto
 
@@ -43,10 +43,9 @@ def test_legal_actions_and_legality_agree_with_the_options_everywhere() -> None:
     ids = range(DECISIONS.size)  # every decision id
     decisions = 0
     for seed in range(12):
-        state = GAME.new_game(seed=seed, difficulty=("easy", "normal", "hard")[seed % 3])
-        while (player := GAME.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                state = GAME.step(state, sample_outcome(GAME.chance_outcomes(state), rng))
+        start = GAME.new_game(seed=seed, difficulty=("easy", "normal", "hard")[seed % 3])
+        for state, _, _ in random_moves(GAME, start, rng):
+            if GAME.current_player(state) == CHANCE:
                 continue
             frame = DRIVER.frame(state)
             assert isinstance(frame, Decide)
@@ -61,7 +60,6 @@ def test_legal_actions_and_legality_agree_with_the_options_everywhere() -> None:
                         continue
                     assert GAME.is_legal(state, action) == (action in legal), (i, state)
             decisions += 1
-            state = GAME.step(state, legal[int(rng.integers(len(legal)))])
     assert decisions > 100
 
 

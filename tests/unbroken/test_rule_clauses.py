@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
@@ -13,7 +14,7 @@ from tabletop_core.errors import ContentError, StateFormatError
 from tabletop_core.serialize import from_json, to_json
 from tests.playouts import random_playout
 from tests.unbroken.helpers import GAME, at_battle, at_prep, cond, do, draw, fresh, roll, texts, with_res
-from unbroken.actions import NUM_ACTIONS, Pick
+from unbroken.actions import NUM_ACTIONS, Action, Pick
 from unbroken.bots import HeuristicAgent
 from unbroken.content.loader import default_pack, load_pack
 from unbroken.content.schema import Op
@@ -264,11 +265,13 @@ def test_every_state_of_seeded_random_and_bot_games_still_validates() -> None:
             for state in random_playout(GAME, GAME.new_game(difficulty=difficulty), rng):
                 check(state)
     bot = HeuristicAgent()
+
+    def by_bot(state: State, legal: Sequence[Action]) -> Action:
+        action: Action = bot.act(GAME.observe(state, 0), legal, rng)
+        return action
+
     for seed in range(16):
-        state = GAME.new_game(seed=seed, difficulty="easy")
-        while not GAME.is_terminal(state):
+        start = GAME.new_game(seed=seed, difficulty="easy")
+        for state in random_playout(GAME, start, rng, choose=by_bot, chance="settle"):
             check(state)
-            action = bot.act(GAME.observe(state, 0), GAME.legal_actions(state), rng)
-            state = GAME.step(state, action, rng=rng)
-        check(state)
     assert seen > 1000 and level_four_battles > 10, (seen, level_four_battles)

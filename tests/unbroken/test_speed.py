@@ -19,7 +19,7 @@ from unbroken.rules import flow
 from unbroken.rules.cards import cards_in_play, is_in_play, statics
 from unbroken.rules.chance import CardDraw
 from unbroken.rules.combat import MonsterAct, MonsterTurn, PlayerTurn, TurnStart, monster
-from unbroken.rules.effects import Exec, plain_loss, run_op, run_ops
+from unbroken.rules.effects import Exec, run_op, run_ops
 from unbroken.rules.listing import GENERAL, _craft_affordable, action_abilities, general_action, use_actions, use_ok
 from unbroken.rules.payment import Decide
 from unbroken.rules.resources import _plan, affords, ambiguous, can_pay, cost_need, needs
@@ -27,6 +27,7 @@ from unbroken.rules.tables import tables
 from unbroken.rules.triggers import Fire, available, fire
 from unbroken.state import LAST_LEVEL, RES, SE, TIME, State
 
+from . import plain
 from .helpers import GAME, random_steps
 from .test_fast_paths import resting_states
 
@@ -122,7 +123,7 @@ def test_a_monster_act_is_its_effect_list_run_after_its_pop() -> None:
                 long_way = run_ops(rolled.pop(), row.effects, f"monster:{c.monster}")
                 assert flow.run(MonsterAct().resolve(rolled)) == flow.run(long_way), (face, state)
                 checked += 1
-                fused += bool(turn) and len(row.effects) == 1 and plain_loss(rolled, row.effects[0]) is not None
+                fused += bool(turn) and len(row.effects) == 1 and plain.loss(rolled, row.effects[0]) is not None
     assert checked > 50 and fused > 10
 
 

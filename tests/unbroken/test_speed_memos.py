@@ -114,6 +114,7 @@ def test_the_craft_options_are_the_upgrades_affordable_one_by_one() -> None:
 
 
 def test_the_cards_in_play_and_what_they_derive_are_the_plain_definitions() -> None:
+    # private: the listing behind the memo is compared with the memo
     states = list(resting_states()[::3])
     # Shuffled, so that the memo is asked both for the cards it holds and for others, in no particular order.
     np.random.default_rng(5).shuffle(states)  # shuffles the list in place

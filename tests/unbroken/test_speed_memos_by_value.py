@@ -79,6 +79,7 @@ def _plain_outcomes(frame: CardDraw, state: State) -> tuple[tuple[DrawCard, floa
 def test_a_card_draw_lists_the_same_outcomes_cold_warm_and_past_the_memos_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # private: the memo is emptied and its bound checked
     draws = [s for s in resting_states() if isinstance(s.pending.top, CardDraw)]
     assert len(draws) > 50
     for memo_bound in (chance._PAIRS_MAX, 80):
@@ -95,6 +96,7 @@ def test_a_card_draw_lists_the_same_outcomes_cold_warm_and_past_the_memos_bound(
 
 
 def test_the_default_options_are_made_once_and_are_the_options_made_the_long_way() -> None:
+    # private: the options made without the memo are the long way compared with
     made = GAME.make_options()
     assert GAME.make_options() is made
     assert made == GAME._make_options({}) == setup.bind_pack(Options())
@@ -103,6 +105,7 @@ def test_the_default_options_are_made_once_and_are_the_options_made_the_long_way
 
 
 def test_the_cards_in_play_found_by_their_fields_are_the_plain_definitions() -> None:
+    # private: the memos are emptied and their bound checked
     states = list(resting_states()[::2])
     np.random.default_rng(9).shuffle(states)  # shuffles the list in place
     for k, sampled in enumerate(states):

@@ -24,6 +24,7 @@ from unbroken.rules.triggers import Cand
 from unbroken.rules.verbs import MonsterReveal
 from unbroken.state import EFFORT, LE, ME, N_RESOURCES, RES, SE, TRACKS, Combat, State, no_resources, track_at
 
+from . import plain
 from .test_fast_paths import resting_states
 
 
@@ -78,6 +79,7 @@ def test_a_decision_applies_as_it_did_with_its_cost_always_looked_up() -> None:
 
 def _plain_available(state: State, frame: triggers.Trig, combat: Combat | None = None) -> list[tuple[int, Cand]]:
     """``triggers.available`` as it was written: each candidate's ability found by its card's fields."""
+    # private: the plain check reuses the rule's own idle test
     kind = "response" if frame.stage == 0 else "passive"
     out = []
     for i, c in enumerate(frame.cands):
@@ -94,6 +96,7 @@ def _plain_available(state: State, frame: triggers.Trig, combat: Combat | None =
 
 
 def test_the_abilities_and_ignored_actions_kept_with_the_cards_in_play_are_the_plain_ones() -> None:
+    # private: the one-entry memo is emptied so the memo behind it is asked
     states = resting_states()[::3]
     sources = sorted(tables(states[0]).abilities)
     for k, state in enumerate(states):
@@ -153,12 +156,13 @@ def _variants(state: State, k: int, monsters: list[str], skills: list[str]) -> l
 
 
 def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_time() -> None:
+    # private: the one-entry memos are emptied so the tables behind them are asked
     states = resting_states()
     t = tables(states[0])
     monsters, skills = sorted(t.monsters), sorted(t.skills)
     listings = (
-        (travel.Preparation, travel.prep_actions, travel.plain_prep_actions),
-        (combat.PlayerTurn, combat.turn_actions, combat.plain_turn_actions),
+        (travel.Preparation, travel.prep_actions, plain.prep_actions),
+        (combat.PlayerTurn, combat.turn_actions, plain.turn_actions),
     )
     asked = {travel.Preparation: 0, combat.PlayerTurn: 0}
     options = 0
@@ -167,14 +171,14 @@ def test_the_preparation_and_turn_listings_are_the_options_listed_one_kind_at_a_
             travel._last_prep[0] = (None, None, None, 0, ())
             combat._last_turn[0] = (None, None, None, 0, None, ())
         frame = flow.DRIVER.locate(sampled)
-        for cls, fast, plain in listings:
+        for cls, fast, long_way in listings:
             if not isinstance(frame, cls):
                 continue
             for state in _variants(sampled, k, monsters, skills):
                 for level in (state.pos.round, 1 + k % 4):
                     moved = replace(state, pos=state.position(state.pos.phase, state.pos.step, level))
                     listed = fast(moved)
-                    assert listed == plain(moved), moved
+                    assert listed == long_way(moved), moved
                     assert frame.legal_actions(moved) == tuple(listed)
                     asked[cls] += 1
                     options += len(listed)
@@ -193,6 +197,7 @@ def test_a_listing_tables_gates_and_idle_effects_are_the_plain_checks() -> None:
 
 def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None, extra: list[int] | None = None) -> Res | None:
     """``resources.paid`` as it was written (``None`` where it raises): every slot planned and moved."""
+    # private: the plain payment is built from the planner's own steps
     have = _plan(state, resources._needs(state, ops, extra), state.large_first)
     if have is None:
         return None
@@ -204,6 +209,7 @@ def _plain_paid(state: State, ops: tuple[Op, ...], gains: int | None, extra: lis
 def _plain_loss_ways(state: State, r: int, n: int) -> list[Res]:
     """``resources.loss_ways`` the long way: both plans of every slot, compared whole, then each split between them
     (every amount of Large Effort between the two plans')."""
+    # private: the plain loss is built from the planner's own steps
     need = no_resources()
     need[r] = n
     low = _plan(state, need, False)

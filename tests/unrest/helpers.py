@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import attrs
 import numpy as np
@@ -11,6 +11,7 @@ import unrest
 from tabletop_core.agents import RandomAgent
 from tabletop_core.flow import Position
 from tests.playouts import random_playout
+from unrest.actions import Action
 from unrest.determinization import batch_of, draw_deadlines
 from unrest.rules.cards import DECK, KINDS, parse_card
 from unrest.rules.missions import Mission, missions_for
@@ -181,13 +182,12 @@ def game_states(
     agents = unrest.GAME.default_agents(state) if bots else [RandomAgent(), RandomAgent()]
     if random_empire:
         agents = [unrest.GAME.default_agents(state)[0], RandomAgent()]
-    out = [state]
-    while not unrest.is_terminal(state):
+
+    def by_agent(state: UnrestState, legal: Sequence[Action]) -> Action:
         player = unrest.current_player(state)
-        action = agents[player].act(unrest.observe(state, player), unrest.legal_actions(state), rng)
-        state = unrest.step(state, action, rng=rng)
-        out.append(state)
-    return out
+        return agents[player].act(unrest.observe(state, player), legal, rng)
+
+    return list(random_playout(unrest.GAME, state, rng, choose=by_agent, chance="settle"))
 
 
 def rng(seed: int = 0) -> np.random.Generator:

@@ -32,14 +32,13 @@ from tests.unrest.helpers import (
 )
 from unrest.actions import NUM_MOVE_CODES, PLAN_HIDDEN, Plan, public_code
 from unrest.determinization import batch_of, sample_draws
+from unrest.limits import MAX_DRAWS, MAX_MOVES
 from unrest.rules.cards import KINDS, card_name
 from unrest.rules.liberation import met_missions
 from unrest.state import EMPIRE, REBELLION, UnrestState
 from unrest.view import (
     HIDDEN,
     INFORMATION_STATE_SHAPE,
-    MAX_DRAWS,
-    MAX_MOVES,
     OBSERVATION_SHAPE,
     UnrestInformation,
     UnrestView,

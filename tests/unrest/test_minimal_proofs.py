@@ -413,6 +413,7 @@ def test_the_proof_search_costs_little_more_than_the_plain_worst_case() -> None:
 
 def test_the_largest_sets_holding_no_proof_are_those_a_plain_enumeration_finds() -> None:
     """``_largest_misses`` (the complements of the minimal sets meeting every proof) against every subset tried."""
+    # private: the proof search's own step is compared with a plain enumeration
     rng = np.random.default_rng(5)
     for _ in range(300):
         n = int(rng.integers(1, 7))
@@ -432,6 +433,7 @@ def test_a_world_found_near_the_given_one_is_a_world_the_full_search_finds_too()
     the full search over the Empire's knowledge finds one too; wherever ``rejects_near`` finds that the set proves
     none of them, the full search does too; and the proofs with the shortcuts are those of the
     search that asks the worlds of every candidate the worst case leaves open."""
+    # private: the proof search's own steps are compared with the full search
     tables = [s for s in random_states(40, 133) if s.pending.top is not None and not s.pending.top.chosen]
     tables = [_before(s) for s in tables]
     assert len(tables) >= 20

@@ -12,25 +12,14 @@ from tabletop_core.conformance import check_game
 from tabletop_core.errors import IllegalActionError
 from tabletop_core.leakcheck import LeakBudget, refusals
 from tabletop_core.spec import CHANCE
+from tests.playouts import random_playout
 from tests.unrest.helpers import game_states
 from unrest.state import EMPIRE, REBELLION
 
 
 def every_node(seed: int) -> list[unrest.UnrestState]:
     """Every state of a seeded random game, chance nodes included."""
-    rng = np.random.default_rng(seed)
-    state = unrest.new_game(seed=seed)
-    out = [state]
-    while not unrest.is_terminal(state):
-        legal = unrest.legal_actions(state)
-        if unrest.current_player(state) == CHANCE:
-            outcomes = unrest.GAME.chance_outcomes(state)
-            pick = rng.choice(len(outcomes), p=[p for _, p in outcomes])
-            state = unrest.step(state, outcomes[pick][0])
-        else:
-            state = unrest.step(state, legal[rng.integers(len(legal))])
-        out.append(state)
-    return out
+    return list(random_playout(unrest.GAME, unrest.new_game(seed=seed), np.random.default_rng(seed)))
 
 
 def _texts(state: unrest.UnrestState, seat: int) -> dict[str, str]:

@@ -14,6 +14,7 @@ import pytest
 
 import unrest
 from tabletop_core.spec import TERMINAL
+from tests.playouts import final_state
 from tests.unrest.helpers import random_states
 from unrest.actions import DECISIONS, DRAWS, Blockade, Destroy, Plan, Reroute, Surveil, Target, public_code
 from unrest.rules import frames, liberation, missions, round
@@ -71,6 +72,7 @@ def test_defend_and_place_actions_are_their_checks() -> None:
 
 
 def test_the_worst_case_sum_is_the_sum_of_the_lightest_cards() -> None:
+    # private: the Missions' weight tables are fed to the worst-case sum they serve
     rng = np.random.default_rng(3)
     weights = (missions._VALUES, *missions._IN_SUIT, missions._D_OVER_S, missions._I_OVER_U, tuple(range(KINDS, 0, -1)))
     for _ in range(2000):
@@ -101,6 +103,7 @@ def test_position_tables_are_the_flow() -> None:
 
 
 def test_no_stack_smaller_than_the_fewest_meets_a_mission() -> None:
+    # private: the shortcut's bound is checked against every Mission
     assert liberation._FEWEST == 2
     for k in range(KINDS):
         tally = missions.Tally([StackCard(k, True, 1)])
@@ -108,6 +111,7 @@ def test_no_stack_smaller_than_the_fewest_meets_a_mission() -> None:
 
 
 def test_a_decisions_log_code_is_its_public_code() -> None:
+    # private: the table of codes by identity is what this test is about
     assert len(frames._CODES) == len(frames._HANDED_OUT)
     for action in frames._HANDED_OUT:
         assert frames._CODES[id(action)] == public_code(action)
@@ -126,9 +130,7 @@ def test_the_deal_is_uniform_over_the_unseen_cards(variant: str) -> None:
     # hidden plan slot (no stack constrains the deal yet), and the two slots never hold the same physical card.
     rng = np.random.default_rng(11)
     state = unrest.new_game(seed=5, variant=variant)
-    while unrest.current_player(state) != EMPIRE:
-        legal = unrest.legal_actions(state)
-        state = unrest.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
+    state = final_state(unrest.GAME, state, rng, chance="settle", until=lambda s: unrest.current_player(s) == EMPIRE)
     hidden = [s for s, p in enumerate(state.plan) if p is not None and not p.revealed]
     pool = missions.unseen_pool(c.card for c in state.plan if c is not None and c.revealed)
     unseen = {k: n for k, n in enumerate(pool) if n > 0}
@@ -147,9 +149,7 @@ def test_the_deal_is_uniform_over_the_unseen_cards(variant: str) -> None:
 def test_every_pair_of_unseen_cards_is_dealt_to_the_two_hidden_slots() -> None:
     rng = np.random.default_rng(12)
     state = unrest.new_game(seed=9)
-    while unrest.current_player(state) != EMPIRE:
-        legal = unrest.legal_actions(state)
-        state = unrest.step(state, legal[int(rng.integers(len(legal)))], rng=rng)
+    state = final_state(unrest.GAME, state, rng, chance="settle", until=lambda s: unrest.current_player(s) == EMPIRE)
     hidden = [s for s, p in enumerate(state.plan) if p is not None and not p.revealed]
     assert len(hidden) == 2
     pairs: set[tuple[int, ...]] = set()

@@ -15,6 +15,7 @@ from unrest.rules import liberation, round
 
 
 def test_the_empires_options_are_cached_by_facts_that_recur() -> None:
+    # private: the cache is emptied and its hits counted
     round._defences.cache_clear()
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -31,4 +32,5 @@ def test_the_empires_options_are_cached_by_facts_that_recur() -> None:
 def test_the_memos_of_draws_and_missions_met_keep_only_recent_entries() -> None:
     # Entries a search asks about again are its last few rollouts'; older ones go before they grow old enough to be
     # moved to the collector's oldest generation, whose full collections walk every object of the process.
+    # private: the memos' bounds are what this test is about
     assert setup._OUTCOMES_SIZE <= 1024 and liberation._MET_SIZE <= 1024

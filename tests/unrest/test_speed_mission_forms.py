@@ -37,6 +37,7 @@ def _least_plainly(pool: Sequence[int], hidden: int, weight: Sequence[int]) -> i
 
 
 def _in_suit(suit: int) -> tuple[int, ...]:
+    # private: the plain form reads the Mission's own tables
     return missions._IN_SUIT[suit]
 
 
@@ -49,6 +50,7 @@ def _runs_plainly(values: Sequence[int]) -> bool:
 
 
 def _revolution(target: int) -> Callable[[Tally, int, list[int]], bool]:
+    # private: the plain form reads the Mission's own tables
     def certain(t: Tally, hidden: int, pool: list[int]) -> bool:
         return t.total() + _least_plainly(pool, hidden, missions._VALUES) >= target
 
@@ -63,6 +65,7 @@ def _fortified(t: Tally, hidden: int, pool: list[int]) -> bool:
 
 def _sleeper(t: Tally, hidden: int, pool: list[int]) -> bool:
     """Every set of values meeting every run (not only the least ones), as the plain forms check."""
+    # private: the plain form reads the Mission's own tables
     if _runs_plainly(t.values):
         return True
     total = _count(pool, range(KINDS))
@@ -133,6 +136,7 @@ def test_each_missions_worst_case_is_its_plain_form() -> None:
 
 
 def test_sleeper_cells_least_breakers_are_the_minimal_sets() -> None:
+    # private: the precomputed breaker tables are what this test is about
     least = {frozenset(b) for b in missions._LEAST_BREAKERS}
     every = {frozenset(b) for b in missions._BREAKERS}
     assert least <= every
@@ -164,6 +168,7 @@ def test_the_proof_search_of_random_games_is_its_plain_definition() -> None:
 
 
 def test_the_subsets_are_the_combinations_by_size() -> None:
+    # private: the tabled subsets are what this test is about
     from itertools import combinations
 
     for n in (0, 1, 3, liberation._TABLED, liberation._TABLED + 2):
@@ -178,6 +183,7 @@ def test_the_subsets_are_the_combinations_by_size() -> None:
 
 
 def test_a_proved_card_is_the_card_turned_face_up() -> None:
+    # private: the reveal step of a proof is what this test is about
     revealed = 0
     for state in random_states(24, 83):
         top = state.pending.top

@@ -79,6 +79,7 @@ def test_a_loaded_state_finds_its_frame_by_phase_and_step() -> None:
 
 
 def test_the_liberation_memo_answers_as_the_check_made_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    # private: the memo is emptied and compared with the check made afresh
     states = [s for s in random_states(10, 23) if s.round >= 3]
     liberation._MET.clear()
     for state in states:
@@ -109,6 +110,7 @@ def test_the_liberation_memo_answers_as_the_check_made_afresh(monkeypatch: pytes
 
 
 def test_the_liberation_memo_is_bounded() -> None:
+    # private: the memo and its bound are what this test is about
     liberation._MET.clear()
     for state in random_states(20, 24):
         for district in state.row:

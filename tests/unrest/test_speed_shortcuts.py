@@ -15,6 +15,7 @@ import pytest
 import unrest
 from tabletop_core.flow import Pending
 from tabletop_core.spec import CHANCE
+from tests.playouts import random_moves
 from tests.unrest.helpers import random_states, stack
 from unrest import actions, setup
 from unrest.actions import DRAWS, Action, DealMission, Draw, SetDistrict
@@ -81,6 +82,7 @@ def _coup_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
 
 
 def _plot_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
+    # private: the plain form reads the Mission's own tables
     if max(t.values) >= 3:
         return True
     room = max(pool[MISDIRECTION], 0)
@@ -90,6 +92,7 @@ def _plot_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
 
 
 def _sleeper_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
+    # private: the plain form reads the Mission's own tables
     if missions.SLEEPER_CELL.holds(t):
         return True
     total = _count_plainly(pool, range(KINDS))
@@ -102,6 +105,7 @@ def _sleeper_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
 
 
 def _civil_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
+    # private: the plain form reads the Mission's own tables
     if t.counts[DISRUPTION] or (hidden and _count_plainly(pool, kinds_of(DISRUPTION))):
         return False
     return t.sums[UPHEAVAL] + missions._least(pool, hidden, missions._IN_SUIT[UPHEAVAL]) >= 8
@@ -109,6 +113,7 @@ def _civil_plainly(t: Tally, hidden: int, pool: list[int]) -> bool:
 
 def test_the_missions_worst_cases_are_the_plain_sums() -> None:
     # Random seen sets and pools (a table's, and pools with entries below 0, which the sums count as 0).
+    # private: the fast counts are compared with plain sums
     rng = np.random.default_rng(72)
     deck = [k for k in range(KINDS) for _ in range(DECK[k])]
     plain = {
@@ -151,6 +156,7 @@ def _outcomes_plainly(deck: tuple[int, ...]) -> tuple[tuple[Draw, float], ...]:
 
 
 def test_the_draws_outcomes_are_copies_over_cards_left_asked_once_or_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # private: the draws' memo is what this test is about
     monkeypatch.setattr(setup, "_OUTCOMES", {})
     rng = np.random.default_rng(73)
     decks = [s.deck for s in random_states(8, 73)]
@@ -171,6 +177,7 @@ def test_the_draws_outcomes_are_copies_over_cards_left_asked_once_or_again(monke
 
 
 def test_the_draws_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # private: the draws' memo and its bound are what this test is about
     monkeypatch.setattr(setup, "_OUTCOMES", {})
     monkeypatch.setattr(setup, "_OUTCOMES_SIZE", 64)
     rng = np.random.default_rng(74)
@@ -185,6 +192,7 @@ def test_the_draws_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _resolve_plainly(state: UnrestState) -> UnrestState:
     """``LiberateStep.resolve`` with the District found by :func:`liberation.met_missions` (no memo)."""
+    # private: the plain resolution reuses the rule's own liberation step
     for district in state.row:
         if liberation.met_missions(state, district):
             break
@@ -255,17 +263,17 @@ def test_the_setups_copies_are_the_rule_by_evolve() -> None:
 
 def test_the_research_setups_last_mission_starts_the_final_encounter() -> None:
     state = unrest.new_game(variant="capitol", research=True)
-    rng = np.random.default_rng(77)
-    while state.pos.round == 0:
-        outcomes = unrest.chance_outcomes(state)
-        outcome = outcomes[int(rng.integers(len(outcomes)))][0]
+    in_setup = random_moves(
+        unrest.GAME, state, np.random.default_rng(77), chance="uniform", until=lambda s: s.pos.round
+    )
+    for before, outcome, stepped in in_setup:
         assert isinstance(outcome, SetDistrict | DealMission | Draw)
-        after = setup.apply_setup(state, outcome)
+        after = setup.apply_setup(before, outcome)
         if isinstance(outcome, DealMission) and len(after.missions) == 1 + MISSIONS_DEALT:
             assert after == attrs.evolve(
-                state, missions=after.missions, final=True, pos=FLOW.at("rebellion", "plan", 1)
+                before, missions=after.missions, final=True, pos=FLOW.at("rebellion", "plan", 1)
             )
-        state = unrest.step(state, outcome)
+        state = stepped
     assert state.final and state.pos.step == "plan"
 
 
@@ -279,6 +287,7 @@ def _action_id_plainly(action: Action) -> int:
 
 
 def test_an_actions_id_by_identity_is_its_id_by_value() -> None:
+    # private: the table of ids by identity is what this test is about
     handed_out: list[Action] = [*actions.DECISIONS, *actions.DRAWS, *actions.SET_DISTRICTS, *actions.DEAL_MISSIONS]
     handed_out += [
         a for s in random_states(6, 78) for a in (*unrest.legal_actions(s), *(o for o, _ in unrest.chance_outcomes(s)))
@@ -302,6 +311,7 @@ def _plan_states() -> list[UnrestState]:
 def test_a_plan_completes_when_nothing_is_left_to_plan() -> None:
     # Every legal plan of random games, and hand-made hands and plans (any card, any facing): the step moves on
     # exactly when the plain count says nothing is left.
+    # private: the plan's shortcut tables are compared with the plain count
     rng = np.random.default_rng(80)
     cases = [(s, a) for s in _plan_states() for a in round.plan_actions(s)]
     for state in _plan_states()[:200]:

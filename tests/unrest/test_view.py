@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import permutations
 
 import attrs
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 import unrest
 from tabletop_core import RandomAgent, TabletopError, play
+from tests.playouts import random_moves, random_playout
 from tests.unrest.helpers import (
     CAPITOL,
     COUP,
@@ -33,6 +35,7 @@ from tests.unrest.helpers import (
     strings,
     table,
 )
+from unrest.actions import Action
 from unrest.invariants import validate_table
 from unrest.rules.cards import MISDIRECTION, card_name, parse_card
 from unrest.rules.liberation import met_missions
@@ -44,16 +47,12 @@ from unrest.view import HIDDEN, OBSERVATION_SHAPE
 def sample_states(seed: int, every: int = 3) -> list[UnrestState]:
     """States along a random game (every ``every``-th decision node)."""
     rng = np.random.default_rng(seed)
-    state = unrest.new_game(seed=seed)
-    out = []
-    i = 0
-    while not unrest.is_terminal(state):
-        if unrest.current_player(state) >= 0 and i % every == 0:
-            out.append(state)
-        i += 1
-        state = unrest.step(state, RandomAgent().act(None, unrest.legal_actions(state), rng), rng=rng)
-    out.append(state)
-    return out
+
+    def randomly(state: UnrestState, legal: Sequence[Action]) -> Action:
+        return RandomAgent().act(None, legal, rng)
+
+    states = list(random_playout(unrest.GAME, unrest.new_game(seed=seed), rng, choose=randomly, chance="settle"))
+    return [s for i, s in enumerate(states[:-1]) if unrest.current_player(s) >= 0 and i % every == 0] + states[-1:]
 
 
 def planned() -> UnrestState:
@@ -534,12 +533,8 @@ def _twin_action(before: UnrestState, action: object, other: UnrestState) -> obj
 @given(seed=st.integers(0, 10_000))
 def test_leak_describe_gives_the_empire_the_same_lines_in_any_deal_of_the_unseen_cards(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    state = unrest.new_game(seed=seed)
     compared = 0
-    while not unrest.is_terminal(state):
-        legal = unrest.legal_actions(state)
-        action = legal[int(rng.integers(len(legal)))]
-        after = unrest.step(state, action)
+    for state, action, after in random_moves(unrest.GAME, unrest.new_game(seed=seed), rng, chance="uniform"):
         if state.round > 0:
             other = _shuffle_unseen(state, rng)
             twin = _twin_action(state, action, other)
@@ -549,5 +544,4 @@ def test_leak_describe_gives_the_empire_the_same_lines_in_any_deal_of_the_unseen
                     mine = unrest.GAME.describe(state, action, after, EMPIRE)
                     assert unrest.GAME.describe(other, twin, other_after, EMPIRE) == mine, mine  # type: ignore[arg-type]  # an Unrest action
                     compared += 1
-        state = after
     assert compared > 10

@@ -1,4 +1,5 @@
-"""The roster: the content an encounter uses, resolved once from its options (cached: options are hashable values).
+"""The roster: the content an encounter uses, resolved from its options once
+(:attr:`RuneboundOptions.setup <runebound_coop.state.RuneboundOptions.setup>`, shared by equal options).
 
 Each hero brings its own tokens, then its assets' tokens, and its skill cards; each enemy its trait's token set (for
 the act) and combat board, its abilities, and the order its surge abilities are tried in.
@@ -6,16 +7,18 @@ the act) and combat board, its abilities, and the order its surge abilities are 
 
 from __future__ import annotations
 
-import functools
+from typing import TYPE_CHECKING
 
 import attrs
 
 from runebound_coop.content.loader import content_of
 from runebound_coop.content.schema import Ability, Board, CardDef, Face, Sym, Token
 from runebound_coop.limits import MAX_TOKENS
-from runebound_coop.state import RuneboundOptions, enemy_ability_bit
 
-__all__ = ["EnemySetup", "HeroSetup", "Setup", "build_setup", "setup_of"]
+if TYPE_CHECKING:
+    from runebound_coop.state import RuneboundOptions
+
+__all__ = ["EnemySetup", "HeroSetup", "Setup", "build_setup"]
 
 
 @attrs.frozen(eq=False)
@@ -53,6 +56,9 @@ class EnemySetup:
     surge_bits: int = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
+        # Imported here: the state module imports this one at its top (its options resolve their content with it).
+        from runebound_coop.state import enemy_ability_bit
+
         object.__setattr__(self, "masks", symbol_masks(self.faces))
         object.__setattr__(self, "surge_bits", sum(1 << enemy_ability_bit(a) for a in self.surge_order))
 
@@ -75,40 +81,9 @@ class Setup:
     enemies: tuple[EnemySetup, ...]
 
 
-def setup_of(options: RuneboundOptions) -> Setup:
-    """Resolve ``options`` against the content pack (cached: the options asked last by identity, others by value).
-
-    The rules ask it several times a step, of one game's options at a time, so the last answer is kept against the
-    options object itself (the entry holds it, so the identity cannot be reused) and found without hashing them.
-
-    Raises:
-        ValueError: an unknown hero, enemy, asset or card name.
-    """
-    last = _LAST_SETUP
-    if last:
-        entry = last[0]  # one read: another thread may replace the entry, never half of it
-        if entry[0] is options:
-            return entry[1]
-    setup = _cached_setup(options)
-    if last:
-        last[0] = (options, setup)
-    else:
-        last.append((options, setup))
-    return setup
-
-
-#: The options asked last and their content (see :func:`setup_of`): a one-entry cache of a pure function.
-_LAST_SETUP: list[tuple[RuneboundOptions, Setup]] = []
-
-
-@functools.lru_cache(maxsize=256)
-def _cached_setup(options: RuneboundOptions) -> Setup:
-    """:func:`build_setup`, cached by the options' value."""
-    return build_setup(options)
-
-
 def build_setup(options: RuneboundOptions) -> Setup:
-    """Resolve ``options`` against the content pack (uncached).
+    """Resolve ``options`` against the content pack, anew (the rules read the content resolved once,
+    :attr:`~runebound_coop.state.RuneboundOptions.setup`).
 
     Raises:
         ValueError: an unknown hero, enemy, asset or card name.

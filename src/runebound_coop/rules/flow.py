@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from runebound_coop.actions import Action, Attack, Engage, Exert, Land, Pass, Withdraw
-from runebound_coop.content.roster import Setup, setup_of
+from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import Sym
-from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS
+from runebound_coop.limits import MAX_HEROES, MAX_ROUNDS, MEMO_LIMIT
 from runebound_coop.rules.enemy import enemy_act, title_ability
 from runebound_coop.rules.hero import hero_apply, listed_actions
 from runebound_coop.rules.tokens import faces_of, fight_of, showing, symbol_of, with_fight
@@ -94,11 +94,8 @@ _with_turn_passed = fight_with_turn_passed
 _with_fight_pos = state_with_fight_pos
 _landed = (fight_with_hero_pool_casting, fight_with_enemy_pool_casting)
 
-#: The most entries a memo of the rules keeps (it is emptied when full): the memos below are the rules' only
-#: global mutable state, each a bounded cache of a pure function of immutable values, keyed by value (content by
-#: identity, held by the key). About 440 bytes an entry measured, so the memos here and the hero's actions'
-#: (``rules.hero``) hold at most some 8 MB.
-MEMO_LIMIT = 1 << 13
+# The memos below (at most MEMO_LIMIT entries each, see runebound_coop.limits) are, with the hero's actions'
+# (rules.hero), the rules' only global mutable state.
 # A round's fight before its casts, by the two combatants and their numbers of tokens: one value for every round
 # of the pairing.
 _ROUND_FIGHTS: dict[tuple[int, int, int, int], Fight] = {}
@@ -247,7 +244,7 @@ def defeat(state: RuneboundState) -> RuneboundState | None:
     hurt = state.hero_damage[fight.hero]
     if not (hurt or state.enemy_damage[fight.enemy]):
         return None  # no damage on either combatant: both stand (health is at least 1)
-    setup = setup_of(state.options)
+    setup = state.options.setup
     if hurt >= setup.heroes[fight.hero].health:
         state = replace(state, out=state.out | (1 << fight.hero))
     elif state.enemy_damage[fight.enemy] < setup.enemies[fight.enemy].health:
@@ -262,10 +259,10 @@ class Engagement(Decision[RuneboundState, Engage]):
 
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         heroes = available_heroes(state)
-        if next_enemy(state, setup_of(state.options)) < 0 or not heroes:
+        if next_enemy(state, state.options.setup) < 0 or not heroes:
             return replace(state, pos=_OVER)
         if len(heroes) == 1:
-            return start_fight(state, setup_of(state.options), heroes[0])
+            return start_fight(state, state.options.setup, heroes[0])
         return None
 
     def actor(self, state: RuneboundState) -> int:
@@ -275,7 +272,7 @@ class Engagement(Decision[RuneboundState, Engage]):
         return tuple(_ENGAGES[h] for h in available_heroes(state))
 
     def apply(self, state: RuneboundState, action: Engage) -> RuneboundState:
-        return start_fight(state, setup_of(state.options), action.hero)
+        return start_fight(state, state.options.setup, action.hero)
 
 
 @FRAMES.register("runebound_coop.cast_token", pending=False)
@@ -295,7 +292,7 @@ class Initiative(Automatic[RuneboundState]):
 
     def resolve(self, state: RuneboundState) -> RuneboundState:
         fight = fight_of(state)
-        fight = _with_turn(fight, initiative(setup_of(state.options), fight))
+        fight = _with_turn(fight, initiative(state.options.setup, fight))
         pos = state.pos  # combat/cast (this frame's step): the combat actions of the same round come next
         nxt = _ACTIONS_AT[pos.round] if pos.step == "cast" and 0 <= pos.round < len(_ACTIONS_AT) else FLOW.next(pos)
         return _with_fight_pos(state, fight, nxt)
@@ -310,7 +307,7 @@ class CombatActions(Decision[RuneboundState, Action]):
         fight = fight_of(state)
         passed = fight.passed  # the passes read as bits (``Fight.has_passed``): this runs at every hero decision
         if passed & _BOTH_PASSED == _BOTH_PASSED:
-            setup = setup_of(state.options)
+            setup = state.options.setup
             state = title_ability(state, setup)
             if state.pending:
                 return state  # the hero decides on a tactics block first (its BlockFrame ends the round)
@@ -323,16 +320,16 @@ class CombatActions(Decision[RuneboundState, Action]):
             return with_fight(state, _with_turn(fight, HERO))
         # The enemy's combat action; then the hero acts next unless it has passed.
         nxt = ENEMY if passed & _HERO_PASSED else HERO
-        return enemy_act(with_fight(state, _with_turn(fight, nxt)), setup_of(state.options))
+        return enemy_act(with_fight(state, _with_turn(fight, nxt)), state.options.setup)
 
     def actor(self, state: RuneboundState) -> int:
         return fight_of(state).hero
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
-        return listed_actions(state, setup_of(state.options))  # listed in id order
+        return listed_actions(state, state.options.setup)  # listed in id order
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
-        setup = setup_of(state.options)
+        setup = state.options.setup
         kind = type(action)
         if kind is Pass:
             # The pass and the hand-over (:func:`hand_off`) in one copy: the enemy acts next unless it passed.
@@ -376,13 +373,13 @@ class RoundEnd(Decision[RuneboundState, Withdraw]):
         return _WITHDRAWS
 
     def apply(self, state: RuneboundState, action: Withdraw) -> RuneboundState:
-        return withdraw(state) if action.leave else next_round(state, setup_of(state.options))
+        return withdraw(state) if action.leave else next_round(state, state.options.setup)
 
 
 def removable(state: RuneboundState, frame: ExertFrame) -> list[int]:
     """The tokens the hero may pick next under ``frame``: showing its symbol, above every one already picked, and
     leaving enough such tokens above them to complete the card's count."""
-    setup = setup_of(state.options)
+    setup = state.options.setup
     fight = fight_of(state)
     tokens = showing(setup, fight, HERO, _symbol(frame.symbol))
     need = setup.heroes[fight.hero].cards[frame.card].remove - frame.chosen.bit_count()

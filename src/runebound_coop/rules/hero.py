@@ -11,7 +11,7 @@ from __future__ import annotations
 from runebound_coop.actions import ATTACK_SYMBOLS, Action, Attack, Copy, Double, Exert, Flip, Pass, Recast, Surge
 from runebound_coop.content.roster import Setup
 from runebound_coop.content.schema import AGILITY, BLANK, CHARGE, DOUBLE, SKULL, SURGE, TACTICS, Ability, Sym
-from runebound_coop.limits import MAX_CARDS, MAX_FACE_VALUE, MAX_HERO_ABILITIES, MAX_TOKENS
+from runebound_coop.limits import MAX_CARDS, MAX_FACE_VALUE, MAX_HERO_ABILITIES, MAX_TOKENS, MEMO_LIMIT
 from runebound_coop.rules.enemy import prevent_flip
 from runebound_coop.rules.tokens import (
     best_subset,
@@ -76,8 +76,6 @@ def hero_actions(state: RuneboundState, setup: Setup) -> list[Action]:
     return list(listed_actions(state, setup))
 
 
-#: The most entries the memo of :func:`listed_actions` keeps (it is emptied when full).
-MEMO_LIMIT = 1 << 13
 # The hero's legal actions by what they are a function of: the two combatants' content (held by the key, compared by
 # identity), the hero's pool and the tokens still being cast, the enemy's live tokens and the faces they show, what
 # was used this round and whether a card can be exerted. A bounded cache of a pure function, the only global

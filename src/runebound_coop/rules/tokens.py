@@ -156,9 +156,8 @@ def faces_showing(setup: Setup, fight: Fight, *, exclude: TokenRef | None = None
     """Every live token of both pools (hero first, then by index) with the face it shows, but token ``exclude``.
 
     >>> from runebound_coop import GAME
-    >>> from runebound_coop.content.roster import setup_of
     >>> state = GAME.new_game(seed=1, heroes=("Corbin",), enemies=("Ogre",))
-    >>> [f"{side}:{i}:{face}" for side, i, face in faces_showing(setup_of(state.options), state.fight)][:2]
+    >>> [f"{side}:{i}:{face}" for side, i, face in faces_showing(state.options.setup, state.fight)][:2]
     ['0:0:U', '0:1:S']
     """
     for side in SIDES:

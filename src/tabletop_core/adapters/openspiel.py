@@ -249,6 +249,8 @@ def _params_of(game: Game[Any, Any, Any], defaults: Mapping[str, Any]) -> tuple[
     hints = typing.get_type_hints(options_type)
     out = []
     for field in attrs.fields(options_type):
+        if not field.init:  # derived from the options as they are made (content they resolve), no parameter
+            continue
         ftype = hints.get(field.name, Any)
         if field.name in defaults:
             default = defaults[field.name]

@@ -2,10 +2,12 @@
 
 A game whose content is TOML publishes its default pack's files through ``content_texts() -> {file: text}``
 (Unbroken does). A field is named ``SECTION.ID.FIELD`` (``monster.kobold.health``): the entry of that section with
-that ``id``, and one of its top-level numbers. A field may be changed only if it is a number (not a flag) and its
-entry's ``source`` is not ``"rulebook"``: a number the rulebook prints is fixed. A pack written from changes is one
-TOML file that extends the default pack and repeats each changed entry whole, with its new numbers, so the game's
-own loader validates it like any pack a user writes.
+that ``id``, and one of its numbers. FIELD is a top-level key, or a path of keys and list positions (from 0) to a
+number nested in the entry (``character.sage.abilities.1.effects.1.n``: the second effect of the second ability).
+A field may be changed only if it is a number (not a flag) and its entry's ``source`` is not ``"rulebook"``: a
+number the rulebook prints is fixed. A pack written from changes is one TOML file that extends the default pack and
+repeats each changed entry whole, with its new numbers, so the game's own loader validates it like any pack a user
+writes.
 
 >>> import unbroken
 >>> fields = free_fields(unbroken.GAME)
@@ -13,12 +15,15 @@ own loader validates it like any pack a user writes.
 5
 >>> "monster.basilisk.health" in fields  # the rulebook prints the Basilisk's Health
 False
+>>> fields["monster.kobold.ambush.0.n"]  # a number inside the entry: the Small Effort its Ambush takes
+2
 """
 
 from __future__ import annotations
 
+import copy
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tabletop_core.errors import OptionError
@@ -53,6 +58,18 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _nested(value: object, path: str) -> Iterator[tuple[str, int | float]]:
+    """Every number inside ``value`` (tables and lists), with its dotted path below ``path``."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _nested(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _nested(item, f"{path}.{i}")
+
+
 def free_fields(game: Game[Any, Any, Any]) -> dict[str, int | float]:
     """Every field that may be changed, with its default value (see the module)."""
     out: dict[str, int | float] = {}
@@ -61,9 +78,29 @@ def free_fields(game: Game[Any, Any, Any]) -> dict[str, int | float]:
             if e.get("source") == "rulebook":
                 continue
             for key, value in e.items():
-                if key not in FIXED_KEYS and _number(value):
-                    out[f"{section}.{e['id']}.{key}"] = value
+                if key not in FIXED_KEYS:
+                    out.update(_nested(value, f"{section}.{e['id']}.{key}"))
     return out
+
+
+def _locate(entry: dict[str, Any], path: list[str]) -> tuple[Any, str | int] | None:
+    """The table or list holding the value at ``path`` inside ``entry``, and its key there (``None``: no such
+    value)."""
+    holder: Any = entry
+    for step in path[:-1]:
+        holder = _child(holder, step)
+        if holder is None:
+            return None
+    last = path[-1]
+    if isinstance(holder, list):
+        return (holder, int(last)) if last.isdigit() and int(last) < len(holder) else None
+    return (holder, last) if isinstance(holder, dict) and last in holder else None
+
+
+def _child(holder: object, step: str) -> object:
+    if isinstance(holder, list):
+        return holder[int(step)] if step.isdigit() and int(step) < len(holder) else None
+    return holder.get(step) if isinstance(holder, dict) else None
 
 
 def check_field(
@@ -72,14 +109,16 @@ def check_field(
     """Refuse a field that does not exist or is fixed, naming why."""
     content = content if content is not None else content_of(game)
     parts = name.split(".")
-    if len(parts) != 3:
+    if len(parts) < 3 or not all(parts):
         raise OptionError(f"field {name!r}: write SECTION.ID.FIELD (e.g. monster.kobold.health)")
-    section, eid, key = parts
+    section, eid, *path = parts
+    key = path[0]
     entry = _entry(content, section, eid)
     if entry is None:
         raise OptionError(f"field {name!r}: no {section} with id {eid!r} in the default pack")
-    if key not in entry or not _number(entry[key]):
-        raise OptionError(f"field {name!r}: {section} {eid!r} has no number {key!r}")
+    found = _locate(entry, path)
+    if found is None or not _number(found[0][found[1]]):
+        raise OptionError(f"field {name!r}: {section} {eid!r} has no number {'.'.join(path)!r}")
     if entry.get("source") == "rulebook":
         raise OptionError(f'field {name!r} is printed by the rulebook (source = "rulebook") and stays fixed')
     if key in FIXED_KEYS:
@@ -94,11 +133,16 @@ def pack_text(game: Game[Any, Any, Any], changes: Mapping[str, int | float], *, 
     touched: dict[tuple[str, str], dict[str, Any]] = {}
     for name, value in sorted(changes.items()):
         check_field(game, name, content)
-        section, eid, key = name.split(".")
+        section, eid, *path = name.split(".")
         if not _number(value):
             raise OptionError(f"field {name!r}: {value!r} is not a number")
-        entry = touched.setdefault((section, eid), dict(_entry(content, section, eid) or {}))
-        entry[key] = type(entry[key])(value) if isinstance(entry[key], int) and float(value).is_integer() else value
+        entry = touched.setdefault((section, eid), copy.deepcopy(_entry(content, section, eid) or {}))
+        found = _locate(entry, path)
+        if found is None:  # check_field found it in the same content
+            raise OptionError(f"field {name!r}: not found")
+        holder, key = found
+        old = holder[key]
+        holder[key] = type(old)(value) if isinstance(old, int) and float(value).is_integer() else value
     doc: dict[str, Any] = {"extends": "default"}
     for (section, _eid), entry in sorted(touched.items()):
         doc.setdefault(section, []).append(entry)

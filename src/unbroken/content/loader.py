@@ -51,17 +51,12 @@ from unbroken.content.schema import (
     Skill,
     Weapon,
 )
+from unbroken.limits import MAX_CONDITIONS, MAX_DECK, MAX_ENCOUNTERS, MAX_MONSTERS, MAX_SKILLS, MAX_WEAPONS
 
 if TYPE_CHECKING:
     from unbroken.rules.effects import OpDef
 
 __all__ = [
-    "MAX_CONDITIONS",
-    "MAX_DECK",
-    "MAX_ENCOUNTERS",
-    "MAX_MONSTERS",
-    "MAX_SKILLS",
-    "MAX_WEAPONS",
     "PACKS",
     "READER",
     "Pack",
@@ -82,16 +77,6 @@ SCHEMA: dict[str, type] = {
     "skill": Skill,
     "encounter": Encounter,
 }
-#: Limits that keep the chance-outcome space and the observation tensor fixed (``unbroken.view.LAYOUT`` holds
-#: one slot per card up to these): a pack with more is refused, never folded onto shared slots.
-MAX_ENCOUNTERS = 160
-#: The most cards the encounter deck may hold (every entry's ``count`` summed; the rulebook's deck has 100): an
-#: Exploration may reveal the whole deck, and a pick names a revealed card by its position (``unbroken.actions``).
-MAX_DECK = 2 * MAX_ENCOUNTERS
-MAX_SKILLS = 80
-MAX_WEAPONS = 12
-MAX_CONDITIONS = 24
-MAX_MONSTERS = 24
 #: The name of the pack shipped with the library.
 DEFAULT = "default"
 

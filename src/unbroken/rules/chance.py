@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from tabletop_core.components import Pile
 from tabletop_core.flow import Chance
-from unbroken.actions import MAX_CHANCE, Action, Die, DrawCard
+from unbroken.actions import Action, Die, DrawCard
+from unbroken.limits import MAX_CHANCE
 from unbroken.state import State
 
 if TYPE_CHECKING:

@@ -28,6 +28,7 @@ from unbroken.actions import (
     Use,
 )
 from unbroken.content.schema import Monster, Op, Weapon
+from unbroken.limits import MAX_REROLLS
 from unbroken.rules import listing
 from unbroken.rules.cards import activates, ignored, static_ops
 from unbroken.rules.chance import DieRoll
@@ -43,7 +44,6 @@ from unbroken.state import (
     FRAMES,
     LAST_LEVEL,
     LEVEL_TIME,
-    MAX_USES,
     RES,
     RESOURCES,
     SE,
@@ -80,7 +80,6 @@ __all__ = [
     "turn_actions",
 ]
 
-MAX_REROLLS = 10
 #: "reveal the top 2 cards from the Skill Deck, keeping 1".
 SKILL_DRAW = 2
 
@@ -326,7 +325,7 @@ class AttackLands(Automatic[State]):
 
 def turn_actions(state: State) -> list[Action]:
     """Player turn: attack with the weapon, take a General or Combat Action, or skip (from the turn's listing
-    table, see :func:`plain_turn_actions`, the same listing the long way)."""
+    table)."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
     surcharges = static_ops(state, "surcharge")
     last = _last_turn[0]  # one read of one tuple (see ``travel._last_prep``)
@@ -375,18 +374,6 @@ def _turn_table(  # noqa: PLR0917  # a memo's key: positional arguments make the
         out.append(listing.entry(one(ATTACK, Attack, i), gate, listing.priced(a.cost, level, extra)))
     out += listing.use_entries(pack, digest, character, skills, phase="combat", level=level)
     return tuple(out)
-
-
-def plain_turn_actions(state: State) -> list[Action]:
-    """:func:`turn_actions` the long way: each kind of option listed on its own."""
-    out = listing.general_options(state)
-    if len(state.weapons) > 1:
-        out.append(ACT[DOWNGRADE])
-    out.append(ACT[SKIP])
-    out += listing.craft_options(state, combat=True)
-    out += _attacks(state, weapon(state))
-    out += listing.use_actions(state, "combat")
-    return out
 
 
 def _attacks(state: State, w: Weapon) -> list[Action]:
@@ -789,7 +776,7 @@ def end_of_combat(state: State) -> State:
         monster="",
         combat=None,
         tricked=False,
-        uses=min(MAX_USES, state.level + 1),
+        uses=min(LAST_LEVEL, state.level + 1),
         reveal_bonus=0,
         committed=False,
     )

@@ -54,7 +54,6 @@ __all__ = [
     "effort_ways",
     "op_text",
     "ops_text",
-    "plain_loss",
     "run_op",
     "run_ops",
 ]
@@ -189,13 +188,6 @@ def _lose(state: State, op: Op, src: str, pending: Pending[Frame] | None = None)
     if state.amount(r) >= n:
         return state.with_res(r, state.res[r].lose(n))
     return run_ops(state, op.alt, src)
-
-
-def plain_loss(state: State, op: Op) -> Res | None:
-    """The tracks after the op when it is a loss of Effort that leaves no choice and can be paid (it then pushes
-    no frame and cannot end the game), else ``None``."""
-    ways = effort_ways(state, op)
-    return ways[0] if ways is not None and len(ways) == 1 else None
 
 
 def effort_ways(state: State, op: Op) -> list[Res] | None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from unbroken.state import CAPS, State
 
-__all__ = ["MAX_SCORE", "SCORE", "TITLES", "score", "title"]
+__all__ = ["BEST_SCORE", "SCORE", "TITLES", "score", "title"]
 
 #: Points per remaining resource at the end of a won game (Small Effort and Time score nothing).
 SCORE = (0, 3, 5, 2, 3, 2, 3, 10, 0)
 #: The best possible score (every scoring track full).
-MAX_SCORE = sum(c * p for c, p in zip(CAPS, SCORE, strict=True))
+BEST_SCORE = sum(c * p for c, p in zip(CAPS, SCORE, strict=True))
 #: "Points 0 1-10 11-20 21-30 31-40 41+ / Title Prey Cast-off Survivor Avenger Revenant Nemesis": the highest
 #: score of each title but the last.
 TITLES = ((0, "Prey"), (10, "Cast-off"), (20, "Survivor"), (30, "Avenger"), (40, "Revenant"))

@@ -46,24 +46,19 @@ from unbroken.rules.listing import (
     cost_op,
     craft,
     craft_cost,
-    craft_options,
     crafts,
     entry,
     general_action,
     general_cost,
-    general_options,
     listed,
-    orienteer_matters,
     reveal_count,
     use,
-    use_actions,
     use_cost,
     use_entries,
 )
 from unbroken.rules.payment import ACT, PICK, Cost, Decide, PayChoice, one
 from unbroken.rules.resources import (
     Res,
-    affords_need,
     ambiguous,
     can_pay,
     need_of,
@@ -124,7 +119,7 @@ def _prep_table(  # noqa: PLR0917  # a memo's key: positional arguments make the
 
 def prep_actions(state: State) -> list[Action]:
     """The Preparation Step's choices (General and Travel Actions, then the Decision Step's fight or explore), from
-    the step's listing table (see :func:`plain_prep_actions`, the same listing the long way)."""
+    the step's listing table."""
     o, skills, w, level = state.options, state.skills, state.weapons[-1], state.level
     last = _last_prep[0]  # one read of one tuple: another thread's store replaces the whole entry, never a part
     if last[0] is o and last[1] is skills and last[2] == w and last[3] == level:
@@ -139,24 +134,6 @@ def prep_actions(state: State) -> list[Action]:
 #: (a one-entry memo by identity in front of ``_prep_table``'s; it holds the objects, so their identities are not
 #: reused). Stored and read whole, so threads sharing it never see one entry's key with another's table.
 _last_prep: list[tuple[Any, ...]] = [(None, None, None, 0, ())]
-
-
-def plain_prep_actions(state: State) -> list[Action]:
-    """:func:`prep_actions` the long way: each kind of option listed on its own."""
-    out: list[Action] = []
-    if not state.committed:
-        out.append(ACT[FIGHT])
-    out.append(ACT[EXPLORE])
-    out += general_options(state)
-    if orienteer_matters(state) and affords_need(state, _ORIENTEER_NEED):
-        out.append(ACT[ORIENTEER])
-    if not state.monster and affords_need(state, _SCOUT_NEED[state.level]):
-        out.append(ACT[SCOUT])
-    if len(state.weapons) > 1:
-        out.append(ACT[DOWNGRADE])
-    out += craft_options(state, combat=False)
-    out += use_actions(state, "travel")
-    return out
 
 
 def apply_prep(state: State, action: Action) -> State:

@@ -178,15 +178,17 @@ def minimal_proofs(
         if m.certain(face_up, len(hidden), base):
             return ((),)
     found, masks = _proven_by_pool(stack, met, base, hidden, face_up, worlds=None)
-    if worlds is None or _no_more(stack, met, hidden, masks, worlds):
+    cleared: list[int] = []
+    if worlds is None or _no_more(stack, met, hidden, masks, worlds, cleared=cleared):
         return tuple(sorted(found))
     # The worlds prove a set the pool's worst case leaves open: the search again, asking the worlds of each set the
-    # worst case leaves open (smallest first, so that only minimal ones are kept).
-    if not (len(met) > 1 and worlds.fails_all(stack, (), met)):
+    # worst case leaves open (smallest first, so that only minimal ones are kept). A set within one that
+    # :func:`_no_more` found to prove nothing proves nothing either (proving is monotone): the empty set among them.
+    if not cleared and not (len(met) > 1 and worlds.fails_all(stack, (), met)):
         for m in met:
             if not worlds.fails(stack, (), m):
                 return ((),)
-    found, _ = _proven_by_pool(stack, met, base, hidden, face_up, worlds=worlds)
+    found, _ = _proven_by_pool(stack, met, base, hidden, face_up, worlds=worlds, cleared=cleared)
     return tuple(sorted(found))
 
 
@@ -198,10 +200,13 @@ def _proven_by_pool(
     face_up: Tally,
     *,
     worlds: ProofWorlds | None,
+    cleared: Sequence[int] = (),
 ) -> tuple[list[tuple[int, ...]], list[int]]:
     """The minimal non-empty sets of ``hidden`` (stack indices) that prove one of ``met``, smallest first, and their
     bit masks over the positions in ``hidden``: by each Mission's worst case over ``base`` alone, or with ``worlds``
-    also by the worlds (:func:`_rejected`) where the worst case leaves a set open."""
+    also by the worlds where the worst case leaves a set open: a set within one of ``cleared`` (bit masks of sets
+    known to prove none of ``met``) proves none, else the worlds near the table are asked
+    (:meth:`~unrest.knowledge.ProofWorlds.rejects_near`), then all of them (:func:`_rejected`)."""
     hidden_kinds = [stack[i].card for i in hidden]
     found: list[tuple[int, ...]] = []
     masks: list[int] = []
@@ -219,8 +224,17 @@ def _proven_by_pool(
                 if m.certain(t, left, pool):
                     break
             else:
-                if worlds is None or _rejected(stack, met, [hidden[p] for p in positions], worlds):
+                if worlds is None:
                     continue
+                for c in cleared:
+                    if mask & c == mask:
+                        break
+                else:
+                    shown_at = [hidden[p] for p in positions]
+                    if not worlds.rejects_near(stack, shown_at, met) and not _rejected(stack, met, shown_at, worlds):
+                        found.append(tuple(shown_at))
+                        masks.append(mask)
+                continue
             found.append(tuple([hidden[p] for p in positions]))
             masks.append(mask)
     return found, masks
@@ -236,7 +250,13 @@ def _rejected(stack: Sequence[StackCard], met: Sequence[Mission], indices: Seque
 
 
 def _no_more(
-    stack: Sequence[StackCard], met: Sequence[Mission], hidden: list[int], masks: list[int], worlds: ProofWorlds
+    stack: Sequence[StackCard],
+    met: Sequence[Mission],
+    hidden: list[int],
+    masks: list[int],
+    worlds: ProofWorlds,
+    *,
+    cleared: list[int] | None = None,
 ) -> bool:
     """Whether the worlds prove no set that contains none of the proofs ``masks`` (bit masks over the positions in
     ``hidden``) found by the unseen pool's worst case: then those are the minimal proofs against the worlds too.
@@ -249,6 +269,8 @@ def _no_more(
         shown = [hidden[p] for p in range(len(hidden)) if miss >> p & 1]
         if not worlds.rejects_near(stack, shown, met) and not _rejected(stack, met, shown, worlds):
             return False
+        if cleared is not None:
+            cleared.append(miss)
     return True
 
 

@@ -67,6 +67,8 @@ __all__ = [
 
 _SUIT = tuple(suit_of(k) for k in range(MISDIRECTION + 1))
 _VALUE = tuple(value_of(k) for k in range(MISDIRECTION + 1))
+#: A numbered kind's suit and value, in one lookup.
+_SUIT_VALUE = tuple(zip(_SUIT, _VALUE, strict=True))
 #: Kinds per suit: a suit's kinds are consecutive, lowest value first (``kinds_of``).
 _PER_SUIT = len(VALUES)
 
@@ -94,6 +96,19 @@ class Tally:
         values = [0, 0, 0, 0, 0]
         up = [0, 0, 0, 0]
         kinds = []
+        if only is None:  # every card counted: no index kept
+            for c in cards:
+                k = c.card
+                if k != MISDIRECTION:
+                    s, v = _SUIT_VALUE[k]
+                    if c.revealed and not c.proved:
+                        up[s] += 1
+                    sums[s] += v
+                    counts[s] += 1
+                    values[v - 2] += 1
+                    kinds.append(k)
+            self.sums, self.counts, self.values, self.up, self.kinds = sums, counts, values, up, kinds
+            return
         for i, c in enumerate(cards):
             k = c.card
             if k == MISDIRECTION:
@@ -101,7 +116,7 @@ class Tally:
             s = _SUIT[k]
             if c.revealed and not c.proved:
                 up[s] += 1
-            if only is not None and i not in only:
+            if i not in only:
                 continue
             v = _VALUE[k]
             sums[s] += v
@@ -121,14 +136,12 @@ class Tally:
         sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
         kinds = self.kinds.copy()
         for k in cards:
-            if k == MISDIRECTION:
-                continue
-            s = _SUIT[k]
-            v = _VALUE[k]
-            sums[s] += v
-            counts[s] += 1
-            values[v - 2] += 1
-            kinds.append(k)
+            if k != MISDIRECTION:
+                s, v = _SUIT_VALUE[k]
+                sums[s] += v
+                counts[s] += 1
+                values[v - 2] += 1
+                kinds.append(k)
         t.sums, t.counts, t.values, t.up, t.kinds = sums, counts, values, self.up, kinds
         return t
 
@@ -138,8 +151,7 @@ class Tally:
         if k == MISDIRECTION:
             return self
         t = _new_tally(Tally)
-        s = _SUIT[k]
-        v = _VALUE[k]
+        s, v = _SUIT_VALUE[k]
         sums, counts, values = self.sums.copy(), self.counts.copy(), self.values.copy()
         sums[s] += v
         counts[s] += 1
