@@ -17,12 +17,14 @@ These are aliases over the same ints, so the JSON form of a state is the one the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias
 
 import attrs
 
-from runebound_coop.actions import Action, Block, Choose, Respond
+from runebound_coop.actions import Action, Attack, Block, Choose, Exert, Respond
 from runebound_coop.content.roster import Setup, build_setup
 from runebound_coop.limits import MAX_ASSETS, MAX_CARDS, MAX_ENEMIES, MAX_HAND, MAX_HEROES, MAX_ROUNDS, MAX_TOKENS
 from tabletop_core.content import PackRef
@@ -429,7 +431,7 @@ _with_enemy_pool = fight_with_enemy_pool
 # ----- the pending frames: sub-decisions that interrupt the flow -----------------------------------------------------
 #
 # Each is a core decision frame whose data are its fields and whose rule is its methods. The rules they run sit in
-# ``runebound_coop.rules``, above this module (they read the state), so each method imports its rule when it runs.
+# ``runebound_coop.rules``, above this module (they read the state): the methods reach them through ``_rules()``.
 
 #: Every kind of frame of the game, each registered where it is defined and frozen by the driver
 #: (:data:`runebound_coop.rules.flow.DRIVER`): the pending questions below and the steps' frames. A pending kind's
@@ -437,10 +439,22 @@ _with_enemy_pool = fight_with_enemy_pool
 FRAMES: FrameRegistry[RuneboundState] = FrameRegistry("runebound_coop")
 
 
-def _sym(text: str) -> Sym:
-    from runebound_coop.rules.tokens import symbol_of
+class _Rules(NamedTuple):
+    """The modules whose rules the frames run."""
 
-    return symbol_of(text)
+    tokens: ModuleType
+    enemy: ModuleType
+    hero: ModuleType
+    flow: ModuleType
+
+
+@functools.cache
+def _rules() -> _Rules:
+    """The rules the frames run: they sit above this module (they read the state), so they are imported on first use
+    and kept (an import inside each method cost some microseconds a call)."""
+    from runebound_coop.rules import enemy, flow, hero, tokens
+
+    return _Rules(tokens, enemy, hero, flow)
 
 
 class _HeroAnswers(Decision["RuneboundState", Any]):
@@ -468,9 +482,9 @@ class CancelFrame(_HeroAnswers):
 
     def apply(self, state: RuneboundState, action: Respond) -> RuneboundState:
         """See :func:`runebound_coop.rules.enemy.respond`."""
-        from runebound_coop.rules.enemy import respond
-
-        return respond(state, state.options.setup, action.cancel)
+        rules = _rules()
+        after: RuneboundState = rules.enemy.respond(state, state.options.setup, action.cancel)
+        return after
 
 
 @FRAMES.register("runebound_coop.choice", slot=1)
@@ -500,9 +514,9 @@ class ChoiceFrame(Decision["RuneboundState", "Choose"]):
 
     def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
         """See :func:`runebound_coop.rules.enemy.choose`."""
-        from runebound_coop.rules.enemy import choose
-
-        return choose(state, state.options.setup, action.option)
+        rules = _rules()
+        after: RuneboundState = rules.enemy.choose(state, state.options.setup, action.option)
+        return after
 
 
 @FRAMES.register("runebound_coop.block", slot=2)
@@ -528,12 +542,10 @@ class BlockFrame(_HeroAnswers):
 
     def apply(self, state: RuneboundState, action: Block) -> RuneboundState:
         """See :func:`runebound_coop.rules.enemy.block`; with ``round_end`` the round then ends."""
-        from runebound_coop.rules.enemy import block
-        from runebound_coop.rules.flow import end_round
-
+        rules = _rules()
         setup = state.options.setup
-        state = block(state, setup, action.tactics)
-        return end_round(state, setup) if self.round_end else state
+        state = rules.enemy.block(state, setup, action.tactics)
+        return rules.flow.end_round(state, setup) if self.round_end else state
 
 
 @FRAMES.register("runebound_coop.attack_pick", slot=3)
@@ -559,10 +571,8 @@ class AttackFrame(_HeroAnswers):
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
         """The strike (once a token is chosen), then a ``Choose`` of each token left."""
-        from runebound_coop.actions import Attack
-
         picks: list[Action] = [Choose(i) for i in self._left(state)]
-        return (Attack(_sym(self.symbol)), *picks) if self.chosen else tuple(picks)
+        return (Attack(_rules().tokens.symbol_of(self.symbol)), *picks) if self.chosen else tuple(picks)
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         """Choose a token, or strike."""
@@ -572,19 +582,21 @@ class AttackFrame(_HeroAnswers):
         return self._strike(state)
 
     def _left(self, state: RuneboundState) -> list[int]:
-        from runebound_coop.rules.tokens import showing
-
+        rules = _rules()
         assert state.fight is not None  # a question is asked only during a fight
-        tokens = showing(state.options.setup, state.fight, HERO, _sym(self.symbol))
+        setup = state.options.setup
+        tokens = rules.tokens.showing(setup, state.fight, HERO, rules.tokens.symbol_of(self.symbol))
         return [i for i in tokens if not (self.chosen >> i) & 1]
 
     def _strike(self, state: RuneboundState) -> RuneboundState:
-        from runebound_coop.rules.flow import hand_off
-        from runebound_coop.rules.hero import attack
-
+        rules = _rules()
         state = state_with_pending(state, state.pending.pop())
         tokens = [i for i in range(self.chosen.bit_length()) if (self.chosen >> i) & 1]
-        return hand_off(attack(state, state.options.setup, _sym(self.symbol), tokens))
+        setup = state.options.setup
+        after: RuneboundState = rules.flow.hand_off(
+            rules.hero.attack(state, setup, rules.tokens.symbol_of(self.symbol), tokens)
+        )
+        return after
 
 
 @FRAMES.register("runebound_coop.exert_pick", slot=4)
@@ -604,16 +616,11 @@ class ExertFrame(_HeroAnswers):
 
     def legal_actions(self, state: RuneboundState) -> tuple[Choose, ...]:
         """A ``Choose`` of each token the hero may pick next (:func:`runebound_coop.rules.flow.removable`)."""
-        from runebound_coop.rules.flow import removable
-
-        return tuple(_CHOOSES[i] for i in removable(state, self))
+        return tuple(_CHOOSES[i] for i in _rules().flow.removable(state, self))
 
     def apply(self, state: RuneboundState, action: Choose) -> RuneboundState:
         """Pick the token; with as many as the card removes, the card resolves."""
-        from runebound_coop.actions import Exert
-        from runebound_coop.rules.flow import hand_off
-        from runebound_coop.rules.hero import exert
-
+        rules = _rules()
         setup = state.options.setup
         chosen = self.chosen | (1 << action.option)
         assert state.fight is not None  # a question is asked only during a fight
@@ -622,7 +629,9 @@ class ExertFrame(_HeroAnswers):
             return state_with_pending(state, state.pending.replace_top(replace(self, chosen=chosen)))
         state = state_with_pending(state, state.pending.pop())
         tokens = tuple(i for i in range(chosen.bit_length()) if (chosen >> i) & 1)
-        return hand_off(exert(state, setup, Exert(self.card, _sym(self.symbol)), tokens))
+        exert = Exert(self.card, rules.tokens.symbol_of(self.symbol))
+        after: RuneboundState = rules.flow.hand_off(rules.hero.exert(state, setup, exert, tokens))
+        return after
 
 
 _RESPONDS = (Respond(False), Respond(True))
@@ -630,9 +639,6 @@ _BLOCKS = (Block(False), Block(True))
 _CHOOSES = tuple(Choose(i) for i in range(MAX_TOKENS))
 
 if TYPE_CHECKING:
-    from runebound_coop.content.roster import Setup
-    from runebound_coop.content.schema import Sym
-
     #: A frame the pending stack may hold, for annotations (a state's JSON reads the registry's pending kinds).
     Frame: TypeAlias = CancelFrame | ChoiceFrame | BlockFrame | AttackFrame | ExertFrame
 else:
