@@ -17,7 +17,8 @@ These are aliases over the same ints, so the JSON form of a state is the one the
 
 from __future__ import annotations
 
-import functools
+import importlib
+import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias
@@ -448,13 +449,19 @@ class _Rules(NamedTuple):
     flow: ModuleType
 
 
-@functools.cache
-def _rules() -> _Rules:
-    """The rules the frames run: they sit above this module (they read the state), so they are imported on first use
-    and kept (an import inside each method cost some microseconds a call)."""
-    from runebound_coop.rules import enemy, flow, hero, tokens
+_TOKENS, _ENEMY, _HERO, _FLOW = (f"runebound_coop.rules.{name}" for name in ("tokens", "enemy", "hero", "flow"))
 
-    return _Rules(tokens, enemy, hero, flow)
+
+def _rules() -> _Rules:
+    """The rules the frames run. They sit above this module (they read the state) and are imported with the package
+    (its driver imports them all), so they are read from the imported modules: an import inside each method cost
+    some microseconds a call, and a module-level cache is state of its own."""
+    found = sys.modules
+    try:
+        return _Rules(found[_TOKENS], found[_ENEMY], found[_HERO], found[_FLOW])
+    except KeyError:  # a frame used before the package finished importing its rules
+        importlib.import_module(_FLOW)
+        return _Rules(found[_TOKENS], found[_ENEMY], found[_HERO], found[_FLOW])
 
 
 class _HeroAnswers(Decision["RuneboundState", Any]):
@@ -565,14 +572,15 @@ class AttackFrame(_HeroAnswers):
 
     def auto(self, state: RuneboundState) -> RuneboundState | None:
         """With every such token chosen, the attack strikes."""
-        if self._left(state):
+        if self._left(state, _rules()):
             return None
         return self._strike(state)
 
     def legal_actions(self, state: RuneboundState) -> tuple[Action, ...]:
         """The strike (once a token is chosen), then a ``Choose`` of each token left."""
-        picks: list[Action] = [Choose(i) for i in self._left(state)]
-        return (Attack(_rules().tokens.symbol_of(self.symbol)), *picks) if self.chosen else tuple(picks)
+        rules = _rules()
+        picks: list[Action] = [Choose(i) for i in self._left(state, rules)]
+        return (Attack(rules.tokens.symbol_of(self.symbol)), *picks) if self.chosen else tuple(picks)
 
     def apply(self, state: RuneboundState, action: Action) -> RuneboundState:
         """Choose a token, or strike."""
@@ -581,8 +589,7 @@ class AttackFrame(_HeroAnswers):
             return state_with_pending(state, state.pending.replace_top(chosen))
         return self._strike(state)
 
-    def _left(self, state: RuneboundState) -> list[int]:
-        rules = _rules()
+    def _left(self, state: RuneboundState, rules: _Rules) -> list[int]:
         assert state.fight is not None  # a question is asked only during a fight
         setup = state.options.setup
         tokens = rules.tokens.showing(setup, state.fight, HERO, rules.tokens.symbol_of(self.symbol))
