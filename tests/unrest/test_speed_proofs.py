@@ -43,6 +43,7 @@ def _first_plainly(stack: tuple[StackCard, ...], missions: tuple[Mission, ...], 
 
 
 def test_a_stacks_first_met_round_is_the_one_a_tally_per_round_finds() -> None:
+    # private: the one-pass round check is compared with its round-by-round definition
     rng = np.random.default_rng(11)
     tables = (*MISSIONS, REVOLUTION_CAPITOL)
     ordered = shuffled = 0
@@ -73,6 +74,7 @@ def test_a_stacks_first_met_round_is_the_one_a_tally_per_round_finds() -> None:
 
 
 def _snapshot_holds_a_free_card(worlds: ProofWorlds, shown: tuple[int, ...]) -> bool:
+    # private: the worlds' exchanges are what this check reads
     swaps = worlds._swaps()
     if swaps is None:
         return False
@@ -108,6 +110,7 @@ def test_the_near_worlds_reject_only_sets_the_full_search_rejects() -> None:
                     assert not alone.rejects_near(stack, shown, met)
                     continue
                 near += 1
+                # private: the proof search's own steps are compared with the full search
                 assert liberation._rejected(stack, met, shown, ProofWorlds(t, d)), (t, shown)
                 snapshot += _snapshot_holds_a_free_card(quick, shown)
                 exchanged += not alone.rejects_near(stack, shown, met)
@@ -130,7 +133,9 @@ def test_the_search_asking_the_worlds_again_gives_the_proofs_of_asking_every_can
         face_up = Tally([c for c in stack if c.revealed])
         if any(m.certain(face_up, len(hidden), base) for m in met):
             continue
+        # private: the proof search's own steps are compared with the full search
         _, masks = liberation._proven_by_pool(stack, met, base, hidden, face_up, worlds=None)
+        # private: the proof search's own steps are compared with the full search
         if liberation._no_more(stack, met, hidden, masks, ProofWorlds(t, d)):
             continue
         every = ProofWorlds(t, d)
@@ -143,10 +148,12 @@ def test_the_search_asking_the_worlds_again_gives_the_proofs_of_asking_every_can
                 for i in shown:
                     pool[stack[i].card] -= 1
                 t_shown = face_up.plus([stack[i].card for i in shown])
+                # private: the proof search's own steps are compared with the full search
                 if any(m.certain(t_shown, len(hidden) - size, pool) for m in met) or not liberation._rejected(
                     stack, met, shown, every
                 ):
                     found.append(shown)
+        # private: the proof search's own steps are compared with the full search
         plain = tuple(sorted(found)) if liberation._rejected(stack, met, (), every) else ((),)
         assert liberation.proofs_at(t, d) == plain, t
         compared += 1
